@@ -1,0 +1,33 @@
+//! The code registry: every code agc can emit, with a summary and an explanation.
+//!
+//! Codes are grouped by who defines them; each group lives in its own file under `codes/`.
+//! `agc explain CODE` prints [`CodeInfo::explanation`]. A test checks that every code emitted
+//! anywhere in the sources is registered here and has at least one fixture.
+
+use super::Severity;
+
+mod agc;
+mod ags;
+
+/// A registered diagnostic code.
+#[derive(Debug)]
+pub struct CodeInfo {
+    pub code: &'static str,
+    /// Who defines the code: `agc`, `ags`, `agent-graph`, `awp`, `agh`.
+    pub origin: &'static str,
+    pub severity: Severity,
+    /// One line.
+    pub summary: &'static str,
+    /// Several paragraphs: what triggers it, why, how to fix it, decisions agc took.
+    pub explanation: &'static str,
+}
+
+/// All registered codes, group by group.
+pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
+    agc::CODES.iter().chain(ags::CODES.iter())
+}
+
+/// The registered code with this name (case-insensitive).
+pub fn lookup(code: &str) -> Option<&'static CodeInfo> {
+    all().find(|c| c.code.eq_ignore_ascii_case(code))
+}

@@ -1,0 +1,171 @@
+//! agc's own codes (`AGC…`): loading, detection, and checks no dialect defines.
+
+use super::CodeInfo;
+use crate::diag::Severity::{Error, Warning};
+
+pub(super) static CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: "AGC001",
+        origin: "agc",
+        severity: Error,
+        summary: "a file could not be read",
+        explanation: "The path does not exist, is not readable, or is a directory holding no \
+document agc recognises. agc exits with status 2 for I/O problems.",
+    },
+    CodeInfo {
+        code: "AGC002",
+        origin: "agc",
+        severity: Error,
+        summary: "the file is not valid UTF-8",
+        explanation: "YAML 1.2 and JSON documents are read as UTF-8. The diagnostic points at the \
+first byte that does not form a valid UTF-8 sequence. Re-save the file as UTF-8.",
+    },
+    CodeInfo {
+        code: "AGC003",
+        origin: "agc",
+        severity: Error,
+        summary: "YAML or JSON syntax error",
+        explanation: "The document is not well-formed YAML 1.2 (JSON is read as YAML 1.2, of \
+which it is a subset). The position is where the parser gave up; the real mistake is often just \
+before it, such as a missing `:` or a wrong indentation.",
+    },
+    CodeInfo {
+        code: "AGC004",
+        origin: "agc",
+        severity: Error,
+        summary: "duplicate key in a mapping",
+        explanation: "A mapping has the same key twice. YAML 1.2 forbids this, yet many loaders \
+silently keep the last value, which hides mistakes. agc reports every repeated key and labels \
+the first occurrence. In AGS documents this is reported as AG005, the spec's own code.",
+    },
+    CodeInfo {
+        code: "AGC005",
+        origin: "agc",
+        severity: Error,
+        summary: "a mapping key is not a string",
+        explanation: "Workflow documents stay within the JSON data model, where keys are \
+strings. A plain key such as `1`, `true` or `null` is read by YAML 1.2 as a number, boolean or \
+null, and a collection cannot be a key at all. Quote the key (`\"1\":`) if a string is meant.",
+    },
+    CodeInfo {
+        code: "AGC006",
+        origin: "agc",
+        severity: Error,
+        summary: "a custom YAML tag is not supported",
+        explanation: "Tags such as `!include` or `!Ref` have no meaning in the JSON data model and \
+would be silently dropped by a JSON conversion. agc accepts only the YAML core schema tags \
+(`!!str`, `!!int`, `!!float`, `!!bool`, `!!null`, `!!seq`, `!!map`) and rejects the rest.",
+    },
+    CodeInfo {
+        code: "AGC007",
+        origin: "agc",
+        severity: Error,
+        summary: "YAML merge keys (`<<`) are not supported",
+        explanation: "`<<: *anchor` is a YAML 1.1 extension that YAML 1.2 does not define. Some \
+loaders merge the mapping, others keep a literal `<<` key, so the same file means different \
+things to different tools. agc takes the strict reading and rejects the key: write the fields \
+out, or use the dialect's own defaults mechanism (for example AGS `defaults`).",
+    },
+    CodeInfo {
+        code: "AGC008",
+        origin: "agc",
+        severity: Error,
+        summary: "more than one document in the stream",
+        explanation: "A workflow file holds exactly one document. A second `---` starts another \
+document, which agc would otherwise have to ignore. Split the documents into separate files.",
+    },
+    CodeInfo {
+        code: "AGC009",
+        origin: "agc",
+        severity: Error,
+        summary: "the document is empty",
+        explanation: "The file holds no document, or only comments, or a document that is null. \
+A workflow document is a mapping.",
+    },
+    CodeInfo {
+        code: "AGC010",
+        origin: "agc",
+        severity: Warning,
+        summary: "the file starts with a byte order mark",
+        explanation: "A UTF-8 byte order mark (EF BB BF) is not allowed in JSON (RFC 8259) and \
+the AGS spec forbids it. agc skips it and warns; remove it to silence the warning.",
+    },
+    CodeInfo {
+        code: "AGC011",
+        origin: "agc",
+        severity: Error,
+        summary: "a number cannot be represented in JSON",
+        explanation: "`.inf`, `.nan` and integers beyond the 64-bit range have no JSON form. \
+Canonical forms (RFC 8785) and digests are undefined for them, so agc rejects them. Quote the \
+value if a string is meant.",
+    },
+    CodeInfo {
+        code: "AGC012",
+        origin: "agc",
+        severity: Error,
+        summary: "the file is larger than the size limit",
+        explanation: "agc refuses files above its size limit (256 MiB by default; \
+`--max-file-size`) instead of exhausting memory.",
+    },
+    CodeInfo {
+        code: "AGC013",
+        origin: "agc",
+        severity: Error,
+        summary: "nesting is deeper than the limit",
+        explanation: "Sequences and mappings may nest at most 128 levels deep. Real workflow \
+documents nest a dozen levels; anything far deeper is a mistake or an attack, and agc never \
+lets input depth drive its own recursion.",
+    },
+    CodeInfo {
+        code: "AGC014",
+        origin: "agc",
+        severity: Error,
+        summary: "alias expansion exceeds the budget",
+        explanation: "Anchors and aliases are expanded on load. Nested aliases can multiply a \
+small file into billions of nodes (the \"billion laughs\" attack), so expansion may copy at most \
+100,000 nodes. Write the repeated parts out, or use the dialect's defaults mechanism.",
+    },
+    CodeInfo {
+        code: "AGC015",
+        origin: "agc",
+        severity: Error,
+        summary: "an alias names an unknown anchor",
+        explanation: "`*name` must refer to an anchor `&name` defined earlier in the document.",
+    },
+    CodeInfo {
+        code: "AGC020",
+        origin: "agc",
+        severity: Error,
+        summary: "the document's dialect is not recognised",
+        explanation: "agc recognises a dialect from the document's own markers: AGS 1.0 by \
+`kind: AgenticGraph` with `ags_version`; Agent Graph v1 by `schema: agent-graph.<kind>.v1`; \
+agh.loop/v1 by `apiVersion: agh.loop/v1` with `kind: Loop`; an AWP workflow definition by a \
+top-level `document` mapping (with `schema`) together with `nodes` and `edges`. Add the marker, \
+or force a dialect with `--dialect`.",
+    },
+    CodeInfo {
+        code: "AGC021",
+        origin: "agc",
+        severity: Error,
+        summary: "the document does not match its schema",
+        explanation: "The document fails the dialect's JSON Schema at this place (for dialects \
+that define no code of their own for schema failures). The message names the failing rule.",
+    },
+    CodeInfo {
+        code: "AGC022",
+        origin: "agc",
+        severity: Error,
+        summary: "unknown field",
+        explanation: "The object does not allow this field (the schema is closed). Check the \
+spelling against the dialect's reference; unknown fields are usually typos that would otherwise \
+be silently ignored.",
+    },
+    CodeInfo {
+        code: "AGC023",
+        origin: "agc",
+        severity: Error,
+        summary: "value not in the allowed set",
+        explanation: "The field takes one of a fixed set of values (an enum); the message lists \
+them.",
+    },
+];

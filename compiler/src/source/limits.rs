@@ -1,0 +1,22 @@
+//! Resource limits applied while loading, each enforced with a diagnostic.
+
+/// Limits on what a single input file may cost to load.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Largest file accepted, in bytes (AGC012).
+    pub max_file_bytes: usize,
+    /// Deepest nesting of sequences and mappings (AGC013).
+    pub max_depth: usize,
+    /// Most nodes that alias expansion may copy, beyond the nodes written in the file (AGC014).
+    pub max_alias_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_file_bytes: 256 * 1024 * 1024,
+            max_depth: 128,
+            max_alias_nodes: 100_000,
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! Reading a file from disk into the [`SourceMap`] and loading its document.
+
+use super::yaml::{self, Loaded};
+use super::{FileId, Limits, SourceFile, SourceMap, Span};
+use crate::diag::Diagnostic;
+use std::path::Path;
+
+const BOM: &str = "\u{feff}";
+
+/// Reads `path` (shown to users as `display`), then loads it. I/O failures give `Err` with an
+/// AGC001 diagnostic (no file is added); everything else is reported in [`Loaded::diags`].
+pub fn load_path(
+    sources: &mut SourceMap,
+    path: &Path,
+    display: &str,
+    limits: Limits,
+) -> Result<(FileId, Loaded), Diagnostic> {
+    let io_err =
+        |e: std::io::Error| Diagnostic::error("AGC001", format!("cannot read `{display}`: {e}"));
+    let meta = std::fs::metadata(path).map_err(io_err)?;
+    if meta.len() as usize > limits.max_file_bytes {
+        let id = sources.add(SourceFile::new(display, String::new()));
+        let d = Diagnostic::error(
+            "AGC012",
+            format!(
+                "`{display}` is {} bytes, more than the limit of {} bytes",
+                meta.len(),
+                limits.max_file_bytes
+            ),
+        )
+        .at(Span::point(id, 0));
+        return Ok((
+            id,
+            Loaded {
+                doc: None,
+                diags: vec![d],
+            },
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(io_err)?;
+    Ok(load_bytes(sources, display, bytes, limits))
+}
+
+/// Loads in-memory bytes as a file named `display`.
+pub fn load_bytes(
+    sources: &mut SourceMap,
+    display: &str,
+    bytes: Vec<u8>,
+    limits: Limits,
+) -> (FileId, Loaded) {
+    if bytes.len() > limits.max_file_bytes {
+        let id = sources.add(SourceFile::new(display, String::new()));
+        let d = Diagnostic::error(
+            "AGC012",
+            format!(
+                "`{display}` is {} bytes, more than the limit of {} bytes",
+                bytes.len(),
+                limits.max_file_bytes
+            ),
+        )
+        .at(Span::point(id, 0));
+        return (
+            id,
+            Loaded {
+                doc: None,
+                diags: vec![d],
+            },
+        );
+    }
+    match String::from_utf8(bytes) {
+        Ok(text) => load_str(sources, display, text, limits),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let bad = e.as_bytes()[at];
+            // Keep the valid prefix as the file's text so the position can be shown.
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = sources.add(SourceFile::new(display, text));
+            // In the lossy text, the first bad byte became U+FFFD (3 bytes) at the same offset.
+            let d = Diagnostic::error(
+                "AGC002",
+                format!("invalid UTF-8: byte 0x{bad:02X} at offset {at} does not start or continue a valid sequence"),
+            )
+            .at(Span::new(id, at, at + 3))
+            .with_help("save the file as UTF-8");
+            (
+                id,
+                Loaded {
+                    doc: None,
+                    diags: vec![d],
+                },
+            )
+        }
+    }
+}
+
+/// Loads a string as a file named `display`.
+pub fn load_str(
+    sources: &mut SourceMap,
+    display: &str,
+    text: String,
+    limits: Limits,
+) -> (FileId, Loaded) {
+    let id = sources.add(SourceFile::new(display, text));
+    let text = &sources.get(id).text;
+    let mut pre = Vec::new();
+    let offset = if text.starts_with(BOM) {
+        pre.push(
+            Diagnostic::warning("AGC010", "the file starts with a UTF-8 byte order mark")
+                .at(Span::new(id, 0, BOM.len()))
+                .with_help("remove the byte order mark; JSON and AGS forbid it"),
+        );
+        BOM.len()
+    } else {
+        0
+    };
+    let mut loaded = yaml::load(id, text, offset, limits);
+    pre.append(&mut loaded.diags);
+    loaded.diags = pre;
+    (id, loaded)
+}

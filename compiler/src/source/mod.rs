@@ -1,0 +1,189 @@
+//! Source files and spans.
+//!
+//! Every loaded file gets a [`FileId`] in a [`SourceMap`]. A [`Span`] is a byte range inside one
+//! file; line and column are derived on demand from the file's line-start table, so spans stay
+//! small (12 bytes) and are cheap to store in side tables.
+//!
+//! Columns are 1-based and counted in Unicode scalar values (code points), which is what editors,
+//! SARIF (`columnKind: unicodeCodePoints`) and ariadne (char index) agree on.
+
+pub mod limits;
+pub mod load;
+pub mod tree;
+pub mod yaml;
+
+pub use limits::Limits;
+pub use tree::{Document, ScalarStyle, SpanNode};
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range `start..end` in one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    pub file: FileId,
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end.max(start) as u32,
+        }
+    }
+
+    /// A zero-width span at `at`.
+    pub fn point(file: FileId, at: usize) -> Span {
+        Span::new(file, at, at)
+    }
+
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start as usize..self.end as usize
+    }
+
+    pub fn len(&self) -> usize {
+        (self.end - self.start) as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.end == self.start
+    }
+
+    /// The sub-span `start..end` relative to this span's start.
+    pub fn sub(&self, start: usize, end: usize) -> Span {
+        Span::new(
+            self.file,
+            self.start as usize + start,
+            self.start as usize + end,
+        )
+    }
+
+    /// The smallest span covering both (same file assumed).
+    pub fn join(&self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// A 1-based line and column (column in code points).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct LineCol {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// One loaded source file.
+#[derive(Debug)]
+pub struct SourceFile {
+    /// Display name: the path as the user gave it (relative), never made absolute.
+    pub name: String,
+    /// The text, exactly as read (a leading BOM, if any, is kept so byte offsets match the file).
+    pub text: String,
+    line_starts: Vec<u32>,
+}
+
+impl SourceFile {
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
+        let text = text.into();
+        let mut line_starts = vec![0u32];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        SourceFile {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// Line and column of a byte offset (clamped to the text, snapped back to a char boundary).
+    pub fn line_col(&self, byte: u32) -> LineCol {
+        let mut byte = (byte as usize).min(self.text.len());
+        while !self.text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line = match self.line_starts.binary_search(&(byte as u32)) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let column = self.text[start..byte].chars().count() as u32 + 1;
+        LineCol {
+            line: line as u32 + 1,
+            column,
+        }
+    }
+
+    /// Byte offset of the start of 1-based `line` (clamped).
+    pub fn line_start(&self, line: u32) -> usize {
+        let i = (line.max(1) as usize - 1).min(self.line_starts.len() - 1);
+        self.line_starts[i] as usize
+    }
+
+    /// The text of a span.
+    pub fn slice(&self, span: Span) -> &str {
+        self.text.get(span.range()).unwrap_or("")
+    }
+}
+
+/// All files of one compilation, addressed by [`FileId`].
+#[derive(Debug, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    pub fn new() -> SourceMap {
+        SourceMap::default()
+    }
+
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
+    }
+
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_counts_code_points() {
+        let f = SourceFile::new("t", "ab\né x\n");
+        assert_eq!(f.line_col(0), LineCol { line: 1, column: 1 });
+        assert_eq!(f.line_col(3), LineCol { line: 2, column: 1 });
+        // 'x' is after 'é' (2 bytes) and a space: byte 6, column 3.
+        assert_eq!(f.line_col(6), LineCol { line: 2, column: 3 });
+        // Offsets inside a multi-byte char snap back.
+        assert_eq!(f.line_col(4), LineCol { line: 2, column: 1 });
+        assert_eq!(f.line_col(999).line, 3);
+    }
+}

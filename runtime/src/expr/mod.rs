@@ -1,0 +1,168 @@
+//! The core expression form: what AGX, CEL and the template languages lower into.
+//!
+//! This is the portable contract between the compiler (which parses, checks and lowers) and
+//! everything that evaluates: the compiler's `agc eval`, the plan JSON, and generated runners.
+//! It serializes as tagged JSON (`{"op": "binary", ...}`) in plans.
+//!
+//! Invariants:
+//! - Every node has an `id` unique within its expression tree; the compiler keeps spans and
+//!   static types in side tables keyed by it. Ids are assigned in pre-order from 0.
+//! - Depth is bounded by the parsers (a nesting limit is a diagnostic), so recursive evaluation
+//!   over a tree is bounded too.
+//! - Semantics differ per source language where the languages differ (equality across types,
+//!   integer overflow, truthiness): [`Lang`] travels with the expression and the evaluator
+//!   follows it.
+
+use serde::{Deserialize, Serialize};
+
+/// Which language's semantics apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lang {
+    /// AGS expressions (AGX): no truthiness, mixed-type `==` is false, ordering across types
+    /// is an error, numbers are int or float.
+    Agx,
+    /// CEL: int64/uint64/double with overflow errors, heterogeneous equality is false.
+    Cel,
+}
+
+/// Node id within one expression tree.
+pub type NodeId = u32;
+
+/// A literal value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value", rename_all = "snake_case")]
+pub enum Literal {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Uint(u64),
+    Double(f64),
+    String(String),
+    /// Bytes, as a list of byte values in JSON.
+    Bytes(Vec<u8>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnaryOp {
+    /// `!x` / `not x`
+    Not,
+    /// `-x`
+    Neg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `x in list_or_map_or_string`
+    In,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+/// CEL comprehension macros (`list.all(x, p)` ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Macro {
+    All,
+    Exists,
+    ExistsOne,
+    Map,
+    Filter,
+}
+
+/// One piece of a template: literal text or an interpolated expression.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "part", rename_all = "snake_case")]
+pub enum TemplatePart {
+    Text { text: String },
+    Expr { expr: Expr },
+}
+
+/// A core expression node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expr {
+    pub id: NodeId,
+    #[serde(flatten)]
+    pub kind: ExprKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum ExprKind {
+    Literal {
+        value: Literal,
+    },
+    /// A root name (`params`, `nodes`, `inputs`, a comprehension variable).
+    Ident {
+        name: String,
+    },
+    /// `target.field`
+    Member {
+        target: Box<Expr>,
+        field: String,
+    },
+    /// `target[index]`
+    Index {
+        target: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Unary {
+        op: UnaryOp,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    /// `cond ? then : otherwise`
+    Conditional {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `func(args)` or, with a receiver, `target.func(args)`.
+    Call {
+        function: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<Box<Expr>>,
+        args: Vec<Expr>,
+    },
+    List {
+        items: Vec<Expr>,
+    },
+    Map {
+        entries: Vec<(Expr, Expr)>,
+    },
+    /// CEL `has(target.field)`.
+    Has {
+        target: Box<Expr>,
+        field: String,
+    },
+    /// `range.all(var, body)` and friends; for `map` with a filter, `filter` is set.
+    Comprehension {
+        kind: Macro,
+        range: Box<Expr>,
+        var: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        filter: Option<Box<Expr>>,
+        body: Box<Expr>,
+    },
+    /// A string template: the parts concatenated, each expression rendered as text.
+    Template {
+        parts: Vec<TemplatePart>,
+    },
+}
