@@ -2,7 +2,7 @@
 //!
 //! This is the portable contract between the compiler (which parses, checks and lowers) and
 //! everything that evaluates: the compiler's `agc eval`, the plan JSON, and generated runners.
-//! It serializes as tagged JSON (`{"op": "binary", ...}`) in plans.
+//! It serializes as tagged JSON (`{"id": 0, "kind": "binary", "op": "add", ...}`) in plans.
 //!
 //! Invariants:
 //! - Every node has an `id` unique within its expression tree; the compiler keeps spans and
@@ -100,7 +100,7 @@ pub struct Expr {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum ExprKind {
     Literal {
         value: Literal,
