@@ -154,7 +154,8 @@ pub enum ExprKind {
     },
     /// `range.all(var, body)` and friends; for `map` with a filter, `filter` is set.
     Comprehension {
-        kind: Macro,
+        #[serde(rename = "macro")]
+        mac: Macro,
         range: Box<Expr>,
         var: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
