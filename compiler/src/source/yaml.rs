@@ -203,7 +203,7 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let frame = l.stack.pop().expect("parser balances collection events");
-                let built = l.finish(frame, start, end);
+                let built = l.finish(frame, start);
                 if l.push(built).is_err() {
                     break true;
                 }
@@ -422,7 +422,7 @@ impl Loader<'_> {
         self.push(built)
     }
 
-    fn finish(&mut self, frame: Frame, end_start: usize, end_end: usize) -> Built {
+    fn finish(&mut self, frame: Frame, end_start: usize) -> Built {
         let (value, children, start, open_end, anchor, count, is_map) = match frame {
             Frame::Seq {
                 items,
