@@ -9,6 +9,7 @@
 
 pub mod limits;
 pub mod load;
+pub mod scalar;
 pub mod tree;
 pub mod yaml;
 
