@@ -1,0 +1,220 @@
+//! Human output: insta snapshots (no colour) plus structural checks.
+
+use super::*;
+
+fn plain(diags: &[Diagnostic], m: &SourceMap) -> String {
+    render(Format::Human, diags, m, Options { color: false })
+}
+
+/// Snapshots the rendered output; the snapshot's description is the source it points into.
+fn snap(name: &str, diags: &[Diagnostic], m: &SourceMap) {
+    let sources: Vec<String> = m
+        .files()
+        .map(|(_, f)| format!("--- {} ---\n{}", f.name, f.text))
+        .collect();
+    let out = plain(diags, m);
+    insta::with_settings!({ description => sources.join("\n"), omit_expression => true }, {
+        insta::assert_snapshot!(name, out);
+    });
+}
+
+const FLOW: &str = "ags_version: \"1.0\"\nname: demo\nstpes:\n  - id: build\n    run: make\n";
+
+#[test]
+fn key_span() {
+    let m = map(&[("flow.yaml", FLOW)]);
+    let d = Diagnostic::error("AG001", "unknown key `stpes`")
+        .at(find(&m, 0, "stpes", 0))
+        .with_label_text("not a key of an AGS document")
+        .with_help("did you mean `steps`?")
+        .with_pointer("/stpes");
+    snap("key_span", &[d], &m);
+}
+
+#[test]
+fn multi_line_span() {
+    let m = map(&[("flow.yaml", FLOW)]);
+    let start = find(&m, 0, "- id", 0).start as usize;
+    let d = Diagnostic::error("AG001", "a step needs `uses` or `run`, not both").at(Span::new(
+        FileId(0),
+        start,
+        FLOW.len() - 1,
+    ));
+    snap("multi_line_span", &[d], &m);
+}
+
+#[test]
+fn unicode_before_span() {
+    let text = "name: «Größe» — 日本語 value: 42\n";
+    let m = map(&[("ü.yaml", text)]);
+    let span = find(&m, 0, "42", 0);
+    let d = Diagnostic::error("AG001", "expected a string").at(span);
+    let out = plain(std::slice::from_ref(&d), &m);
+    // The header location counts code points: `42` is the 28th character.
+    let col = m.get(FileId(0)).line_col(span.start).column;
+    assert_eq!(col, 28);
+    assert!(out.contains("ü.yaml:1:28"), "{out}");
+    snap("unicode_before_span", &[d], &m);
+}
+
+#[test]
+fn zero_width_span_at_end_of_file() {
+    let text = "steps:\n  - id: a\n    run:\n";
+    let m = map(&[("eof.yaml", text)]);
+    let d = Diagnostic::error("AGC003", "unexpected end of file")
+        .at(Span::point(FileId(0), text.len()))
+        .with_label_text("the document ends here")
+        .with_help("give `run` a value");
+    let out = plain(std::slice::from_ref(&d), &m);
+    // Line 4 is the empty line after the final newline, as `line_col` and the JSON output say.
+    assert!(out.contains("eof.yaml:4:1"), "{out}");
+    snap("zero_width_span_at_end_of_file", &[d], &m);
+}
+
+#[test]
+fn zero_width_span_without_final_newline() {
+    let text = "steps: [a, b";
+    let m = map(&[("flow.json", text)]);
+    let d = Diagnostic::error("AGC003", "expected `,` or `]`")
+        .at(Span::point(FileId(0), text.len()))
+        .with_label_text("the flow sequence is not closed");
+    assert!(plain(std::slice::from_ref(&d), &m).contains("flow.json:1:13"));
+    snap("zero_width_span_without_final_newline", &[d], &m);
+}
+
+#[test]
+fn zero_width_span_inside_a_line() {
+    let m = map(&[("flow.yaml", FLOW)]);
+    let at = find(&m, 0, "demo", 0).start as usize;
+    let d = Diagnostic::warning("AG903", "something starts here").at(Span::point(FileId(0), at));
+    snap("zero_width_span_inside_a_line", &[d], &m);
+}
+
+#[test]
+fn label_in_second_file() {
+    let main = "imports:\n  - lib.yaml\nsteps:\n  - uses: lib/build\n";
+    let lib = "nodes:\n  build:\n    kind: task\n    outputs: [artifact]\n";
+    let m = map(&[("main.yaml", main), ("lib.yaml", lib)]);
+    let d = Diagnostic::error("AG003", "undeclared output `binary`")
+        .at(find(&m, 0, "lib/build", 0))
+        .with_label_text("`lib/build` has no output `binary`")
+        .with_label(
+            find(&m, 1, "outputs: [artifact]", 0),
+            "its outputs are declared here",
+        )
+        .with_label(find(&m, 0, "lib.yaml", 0), "imported here");
+    let out = plain(std::slice::from_ref(&d), &m);
+    // The primary file comes first, with both of its labels in one snippet.
+    let main_at = out.find("main.yaml:4:11").expect("primary file shown");
+    let lib_at = out.find("lib.yaml:4:5").expect("second file shown");
+    assert!(main_at < lib_at, "{out}");
+    assert_eq!(out.matches("main.yaml:").count(), 1, "{out}");
+    snap("label_in_second_file", &[d], &m);
+}
+
+#[test]
+fn no_span() {
+    let m = map(&[]);
+    let d = Diagnostic::error("AGC001", "cannot read `missing.yaml`: no such file")
+        .with_help("check the path\nor pass a directory");
+    let out = plain(std::slice::from_ref(&d), &m);
+    assert_eq!(
+        out,
+        "error[AGC001]: cannot read `missing.yaml`: no such file\n\
+         help: check the path\n      or pass a directory\n"
+    );
+}
+
+#[test]
+fn several_diagnostics_in_one_file() {
+    let m = map(&[("flow.yaml", FLOW)]);
+    let diags = [
+        Diagnostic::error("AG002", "unsupported `ags_version`")
+            .at(find(&m, 0, "\"1.0\"", 0))
+            .with_help("use \"1.0\""),
+        Diagnostic::warning("AG903", "unreachable node").at(find(&m, 0, "build", 0)),
+        Diagnostic::error("AG001", "unknown key `stpes`").at(find(&m, 0, "stpes", 0)),
+    ];
+    let out = plain(&diags, &m);
+    assert_eq!(
+        out.matches("\n\n").count(),
+        2,
+        "one blank line between reports:\n{out}"
+    );
+    snap("several_diagnostics_in_one_file", &diags, &m);
+}
+
+#[test]
+fn colour_only_when_asked() {
+    let m = map(&[("flow.yaml", FLOW)]);
+    let d = [Diagnostic::error("AG001", "unknown key").at(find(&m, 0, "stpes", 0))];
+    assert!(!plain(&d, &m).contains('\x1b'));
+    let coloured = render(Format::Human, &d, &m, Options { color: true });
+    assert!(coloured.contains("\x1b["), "{coloured}");
+}
+
+#[test]
+fn control_characters_never_reach_the_terminal() {
+    let m = map(&[(
+        "evil.yaml",
+        "key: \"\x1b[2J\u{202E}x\"\r\nnext: 1\u{2028}\n",
+    )]);
+    let d = [Diagnostic::error("AG001", "bad key `\x1b[31m`")
+        .at(find(&m, 0, "key", 0))
+        .with_help("\x07")];
+    let out = plain(&d, &m);
+    assert!(!out.chars().any(|c| c.is_control() && c != '\n'), "{out:?}");
+    assert!(!out.contains('\u{202E}'));
+    assert!(out.contains("bad key `\\u{1b}[31m`"), "{out}");
+}
+
+#[test]
+fn labels_with_an_unknown_file_are_dropped() {
+    let m = map(&[("flow.yaml", FLOW)]);
+    let d = [Diagnostic::error("AG001", "unknown key")
+        .at(find(&m, 0, "stpes", 0))
+        .with_label(Span::new(FileId(7), 0, 3), "nowhere")];
+    let out = plain(&d, &m);
+    assert!(
+        out.contains("flow.yaml:3:1") && !out.contains("nowhere"),
+        "{out}"
+    );
+    let lost = [Diagnostic::error("AG001", "lost").at(Span::new(FileId(7), 0, 3))];
+    assert_eq!(plain(&lost, &m), "error[AG001]: lost\n");
+}
+
+/// Every span (including ones past the end and inside multi-byte characters) over texts with
+/// every kind of line break renders without panicking, and the snippet's header position is
+/// the one [`SourceFile::line_col`] (and so the JSON output) gives.
+#[test]
+fn any_span_renders_and_agrees_with_line_col() {
+    let texts = [
+        "",
+        "\n",
+        "a",
+        "ab\r\ncd\r\n",
+        "x\ry\x0bz\x0cw\n",
+        "é\u{85}ü\u{2028}日\u{2029}本\n\n",
+        "\t-\tx: '€'\n  y: 1",
+    ];
+    for text in texts {
+        let m = map(&[("t.yaml", text)]);
+        let file = m.get(FileId(0));
+        for start in 0..=text.len() + 1 {
+            for end in start..=text.len() + 2 {
+                let span = Span::new(FileId(0), start, end);
+                let d = [Diagnostic::error("AG001", "m")
+                    .at(span)
+                    .with_label(Span::new(FileId(0), end, end + 1), "l")];
+                let out = plain(&d, &m);
+                let at = locate(&m, span).expect("file exists");
+                let lc = file.line_col(at.span.start);
+                let want = format!("t.yaml:{}:{} ]", lc.line, lc.column);
+                assert!(
+                    out.contains(&want),
+                    "{text:?} {start}..{end}: want {want}\n{out}"
+                );
+            }
+        }
+    }
+}
