@@ -38,3 +38,9 @@ pub fn render(format: Format, diags: &[Diagnostic], sources: &SourceMap, opts: O
     }
     out
 }
+
+/// One line saying how many errors and warnings there are.
+pub fn summary(diags: &[Diagnostic]) -> String {
+    let errors = diags.iter().filter(|d| d.is_error()).count();
+    format!("{errors} errors")
+}
