@@ -11,4 +11,6 @@
 pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod front;
+pub mod ir;
 pub mod source;
