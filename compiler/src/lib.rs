@@ -8,8 +8,11 @@
 // path, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod analysis;
+pub mod back;
 pub mod check;
 pub mod cli;
+pub mod compile;
 pub mod diag;
 pub mod front;
 pub mod ir;

@@ -2,6 +2,7 @@
 //!
 //! Exit status: 0 clean (warnings allowed unless `--strict`), 1 errors, 2 usage or I/O.
 
+mod build;
 mod explain;
 mod walk;
 
@@ -19,6 +20,8 @@ Examples:
   agc check examples/                              check every workflow document under a folder
   agc check --format json wf.yaml                  machine-readable diagnostics
   agc check --format sarif . > agc.sarif           for code-scanning uploads
+  agc build wf.agraph.yaml -o wf.plan.json         compile to the resolved JSON plan
+  agc build wf.agraph.yaml -o wf.plan.json --check fail if the committed plan is stale
   agc explain AG201                                what a diagnostic code means";
 
 #[derive(Parser, Debug)]
@@ -38,6 +41,9 @@ enum Command {
     /// Check documents: syntax, schema, references; every problem at once.
     #[command(after_help = EXAMPLES)]
     Check(CheckArgs),
+    /// Compile a document into its resolved JSON plan (format `agc.plan/v1`).
+    #[command(after_help = EXAMPLES)]
+    Build(build::BuildArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -68,7 +74,7 @@ struct CheckArgs {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum FormatArg {
+pub(crate) enum FormatArg {
     Human,
     Json,
     Sarif,
@@ -76,7 +82,7 @@ enum FormatArg {
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
-enum ColorArg {
+pub(crate) enum ColorArg {
     Auto,
     Always,
     Never,
@@ -102,6 +108,7 @@ where
     };
     match cli.command {
         Command::Check(args) => run_check(args),
+        Command::Build(args) => build::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }
@@ -129,31 +136,37 @@ fn run_check(args: CheckArgs) -> i32 {
             }
         }
     }
-    diag::sort(&mut diags);
-    let format = match args.format {
+    let code = emit(&mut diags, &sources, args.format, args.color, args.strict);
+    if io_error { 2 } else { code }
+}
+
+/// Prints diagnostics in the chosen format; returns 1 if they fail the run, else 0.
+fn emit(
+    diags: &mut [Diagnostic],
+    sources: &SourceMap,
+    format: FormatArg,
+    color: ColorArg,
+    strict: bool,
+) -> i32 {
+    diag::sort(diags);
+    let format = match format {
         FormatArg::Human => Format::Human,
         FormatArg::Json => Format::Json,
         FormatArg::Sarif => Format::Sarif,
         FormatArg::Github => Format::Github,
     };
-    let color = match args.color {
+    let color = match color {
         ColorArg::Always => true,
         ColorArg::Never => false,
         ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    let mut out = render::render(format, &diags, &sources, render::Options { color });
+    let mut out = render::render(format, diags, sources, render::Options { color });
     if format == Format::Human {
-        out.push_str(&render::summary(&diags));
+        out.push_str(&render::summary(diags));
         out.push('\n');
     }
     let _ = std::io::stdout().write_all(out.as_bytes());
     let errors = diags.iter().any(Diagnostic::is_error);
     let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
-    if io_error {
-        2
-    } else if errors || (args.strict && warnings) {
-        1
-    } else {
-        0
-    }
+    i32::from(errors || (strict && warnings))
 }

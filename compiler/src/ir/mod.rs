@@ -257,6 +257,7 @@ pub struct DataLink {
 #[derive(Clone, Debug, Serialize)]
 pub struct Param {
     pub name: String,
+    #[serde(rename = "type")]
     pub ty: ValueType,
     pub required: bool,
     #[serde(skip_serializing_if = "Option::is_none")]

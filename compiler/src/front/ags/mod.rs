@@ -8,6 +8,7 @@ mod advisories;
 mod defaults;
 mod edges;
 mod fragments;
+pub mod lower;
 pub mod scope;
 mod structure;
 
