@@ -3,3 +3,4 @@
 
 pub mod bounds;
 pub mod order;
+pub mod preds;
