@@ -187,7 +187,12 @@ mod tests {
             let g = graph(n, &edges);
             let order = crate::analysis::order::topological(&g).unwrap();
             let queries: Vec<(NodeId, NodeId)> = (0..2000)
-                .map(|_| (NodeId((rnd() % n as u64) as u32), NodeId((rnd() % n as u64) as u32)))
+                .map(|_| {
+                    (
+                        NodeId((rnd() % n as u64) as u32),
+                        NodeId((rnd() % n as u64) as u32),
+                    )
+                })
                 .collect();
             let got = are_predecessors(&g, &order, &queries);
             for (q, ans) in queries.iter().zip(got) {
@@ -205,7 +210,11 @@ mod tests {
         let g = graph(n, &edges);
         let order = crate::analysis::order::topological(&g).unwrap();
         let last = NodeId(n as u32 - 1);
-        let got = are_predecessors(&g, &order, &[(last, NodeId(0)), (NodeId(0), last), (last, last)]);
+        let got = are_predecessors(
+            &g,
+            &order,
+            &[(last, NodeId(0)), (NodeId(0), last), (last, last)],
+        );
         assert_eq!(got, [true, false, false]);
     }
 }
