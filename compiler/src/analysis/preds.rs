@@ -15,18 +15,47 @@ use std::collections::{HashMap, HashSet};
 
 const SEARCH_BUDGET: usize = 256;
 
-/// For each query `(reader, target)`, whether `target` is a transitive predecessor of `reader`.
-/// `order` is a topological order of all nodes.
+/// For each query `(reader, target)`, whether `target` is a transitive predecessor of `reader`
+/// in the IR (back edges ignored). `order` is a topological order of all nodes.
 pub fn are_predecessors(g: &Graph, order: &[NodeId], queries: &[(NodeId, NodeId)]) -> Vec<bool> {
-    let n = g.nodes.len();
+    let edges: Vec<(u32, u32)> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind != EdgeKind::Back)
+        .map(|e| (e.from.0, e.to.0))
+        .collect();
+    answer(g.nodes.len(), &edges, order, queries)
+}
+
+/// The same over a plain edge list of `n` vertices. `None` when the edges have a cycle.
+pub fn are_predecessors_in(n: usize, edges: &[(u32, u32)], queries: &[(NodeId, NodeId)]) -> Option<Vec<bool>> {
+    let mut indeg = vec![0u32; n];
+    let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for &(a, b) in edges {
+        succ[a as usize].push(b);
+        indeg[b as usize] += 1;
+    }
+    let mut ready: Vec<u32> = (0..n as u32).filter(|&i| indeg[i as usize] == 0).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(v) = ready.pop() {
+        order.push(NodeId(v));
+        for &w in &succ[v as usize] {
+            indeg[w as usize] -= 1;
+            if indeg[w as usize] == 0 {
+                ready.push(w);
+            }
+        }
+    }
+    (order.len() == n).then(|| answer(n, edges, &order, queries))
+}
+
+fn answer(n: usize, edges: &[(u32, u32)], order: &[NodeId], queries: &[(NodeId, NodeId)]) -> Vec<bool> {
     let pos = super::order::positions(order, n);
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];
-    for e in &g.edges {
-        if e.kind != EdgeKind::Back {
-            preds[e.to.index()].push(e.from.0);
-            succs[e.from.index()].push(e.to.0);
-        }
+    for &(a, b) in edges {
+        preds[b as usize].push(a);
+        succs[a as usize].push(b);
     }
     let mut answer = vec![false; queries.len()];
     let mut deferred: Vec<usize> = Vec::new();
@@ -195,6 +224,8 @@ mod tests {
                 })
                 .collect();
             let got = are_predecessors(&g, &order, &queries);
+            let plain = are_predecessors_in(n, &edges, &queries).expect("acyclic");
+            assert_eq!(got, plain, "the IR and edge-list forms agree");
             for (q, ans) in queries.iter().zip(got) {
                 let want = q.0 != q.1 && reaches(n, &edges, q.1.0, q.0.0);
                 assert_eq!(ans, want, "n={n} query {q:?}");
@@ -216,5 +247,13 @@ mod tests {
             &[(last, NodeId(0)), (NodeId(0), last), (last, last)],
         );
         assert_eq!(got, [true, false, false]);
+    }
+}
+
+#[cfg(test)]
+mod cycle_tests {
+    #[test]
+    fn cyclic_edge_lists_give_none() {
+        assert!(super::are_predecessors_in(2, &[(0, 1), (1, 0)], &[]).is_none());
     }
 }
