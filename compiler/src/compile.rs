@@ -89,13 +89,13 @@ pub fn plan_text(c: &Compiled, sources: &SourceMap, path: &str, digest: Option<S
     plan::to_string(&v)
 }
 
-/// Loads, checks and compiles one file into plan text. `None` when any error was found.
-pub fn build_file(
+/// Loads, checks and compiles one file. `None` when any error was found.
+pub fn compile_file(
     sources: &mut SourceMap,
     path: &std::path::Path,
     display: &str,
     limits: crate::source::Limits,
-) -> (Option<String>, Vec<Diagnostic>) {
+) -> (Option<Compiled>, Vec<Diagnostic>) {
     let (_, loaded) = match crate::source::load::load_path(sources, path, display, limits) {
         Ok(x) => x,
         Err(d) => return (None, vec![d]),
@@ -113,6 +113,17 @@ pub fn build_file(
     }
     let (compiled, more) = compile_ags(&doc);
     diags.extend(more);
+    (compiled, diags)
+}
+
+/// Loads, checks and compiles one file into plan text. `None` when any error was found.
+pub fn build_file(
+    sources: &mut SourceMap,
+    path: &std::path::Path,
+    display: &str,
+    limits: crate::source::Limits,
+) -> (Option<String>, Vec<Diagnostic>) {
+    let (compiled, diags) = compile_file(sources, path, display, limits);
     let text = compiled.map(|c| plan_text(&c, sources, display, None));
     (text, diags)
 }

@@ -28,7 +28,11 @@ pub fn are_predecessors(g: &Graph, order: &[NodeId], queries: &[(NodeId, NodeId)
 }
 
 /// The same over a plain edge list of `n` vertices. `None` when the edges have a cycle.
-pub fn are_predecessors_in(n: usize, edges: &[(u32, u32)], queries: &[(NodeId, NodeId)]) -> Option<Vec<bool>> {
+pub fn are_predecessors_in(
+    n: usize,
+    edges: &[(u32, u32)],
+    queries: &[(NodeId, NodeId)],
+) -> Option<Vec<bool>> {
     let mut indeg = vec![0u32; n];
     let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
     for &(a, b) in edges {
@@ -49,7 +53,12 @@ pub fn are_predecessors_in(n: usize, edges: &[(u32, u32)], queries: &[(NodeId, N
     (order.len() == n).then(|| answer(n, edges, &order, queries))
 }
 
-fn answer(n: usize, edges: &[(u32, u32)], order: &[NodeId], queries: &[(NodeId, NodeId)]) -> Vec<bool> {
+fn answer(
+    n: usize,
+    edges: &[(u32, u32)],
+    order: &[NodeId],
+    queries: &[(NodeId, NodeId)],
+) -> Vec<bool> {
     let pos = super::order::positions(order, n);
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); n];
     let mut succs: Vec<Vec<u32>> = vec![Vec::new(); n];

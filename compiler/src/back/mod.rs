@@ -1,3 +1,4 @@
 //! Back ends: they read a checked IR and never fail on it.
 
+pub mod mermaid;
 pub mod plan;

@@ -4,6 +4,7 @@
 
 mod build;
 mod explain;
+mod graph;
 mod walk;
 
 use crate::check::{self, CheckOptions};
@@ -22,6 +23,8 @@ Examples:
   agc check --format sarif . > agc.sarif           for code-scanning uploads
   agc build wf.agraph.yaml -o wf.plan.json         compile to the resolved JSON plan
   agc build wf.agraph.yaml -o wf.plan.json --check fail if the committed plan is stale
+  agc graph wf.agraph.yaml -o wf.mmd               a Mermaid flowchart
+  agc graph --inject README.md --check             fail if a diagram in the docs is stale
   agc explain AG201                                what a diagnostic code means";
 
 #[derive(Parser, Debug)]
@@ -44,6 +47,9 @@ enum Command {
     /// Compile a document into its resolved JSON plan (format `agc.plan/v1`).
     #[command(after_help = EXAMPLES)]
     Build(build::BuildArgs),
+    /// Draw a document as a Mermaid flowchart, or refresh the diagrams in a Markdown file.
+    #[command(after_help = EXAMPLES)]
+    Graph(graph::GraphArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -109,6 +115,7 @@ where
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
+        Command::Graph(args) => graph::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

@@ -35,6 +35,9 @@ pub fn render(format: Format, diags: &[Diagnostic], sources: &SourceMap, opts: O
             d.code,
             d.message
         ));
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
     }
     out
 }

@@ -1,4 +1,4 @@
-//! agc's codes for lowering and static analysis (`AGC08x`, `AGC09x`).
+//! agc's codes for lowering, static analysis and the back ends (`AGC08x`–`AGC10x`).
 
 use super::CodeInfo;
 use crate::diag::Severity::{Error, Warning};
@@ -43,5 +43,31 @@ can run out in the worst case.",
 takes `estimate.wall_clock_seconds` × attempts, a loop body runs `max_iterations` times in \
 sequence and a map body ⌈`max_items` / `max_parallel`⌉ times. Exceeding \
 `constraints.max_wall_clock_seconds` means the run can time out in the worst case.",
+    },
+    CodeInfo {
+        code: "AGC100",
+        origin: "agc",
+        severity: Error,
+        summary: "the diagram has more edges than Mermaid renders",
+        explanation: "Mermaid refuses flowcharts with more than 500 edges by default \
+(`maxEdges`). Draw with `--collapse`, which folds every loop, map and subgraph into its owner \
+node, or split the graph.",
+    },
+    CodeInfo {
+        code: "AGC101",
+        origin: "agc",
+        severity: Error,
+        summary: "a Markdown `agc:graph` block is malformed",
+        explanation: "`agc graph --inject` refills blocks written as \
+`<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`. \
+Every opening marker needs a document path and a closing marker, and blocks do not nest.",
+    },
+    CodeInfo {
+        code: "AGC102",
+        origin: "agc",
+        severity: Error,
+        summary: "a diagram in Markdown is stale",
+        explanation: "`agc graph --inject FILE.md --check` found a block whose diagram differs \
+from the one agc draws now. Run `agc graph --inject FILE.md` and commit the result.",
     },
 ];
