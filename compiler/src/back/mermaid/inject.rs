@@ -1,6 +1,8 @@
 //! Keeping diagrams in Markdown current: blocks marked
 //! `<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`
 //! are refilled with a fresh ```` ```mermaid ```` block. Paths are relative to the Markdown file.
+//! A marker counts only at the start of a line, so prose and code that mention the syntax
+//! mid-line are left alone.
 
 /// One marked block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,6 +26,10 @@ pub fn blocks(md: &str) -> Result<Vec<Block>, (usize, String)> {
     let mut at = 0;
     while let Some(i) = md[at..].find(OPEN) {
         let start = at + i;
+        if start > 0 && !md[..start].ends_with('\n') {
+            at = start + OPEN.len();
+            continue;
+        }
         let line = md[..start].matches('\n').count() + 1;
         let Some(end_rel) = md[start..].find("-->") else {
             return Err((
@@ -95,6 +101,14 @@ mod tests {
             &["flowchart TB\n".into(), "flowchart LR\n".into()],
         );
         assert_eq!(again, out);
+    }
+
+    #[test]
+    fn markers_count_only_at_line_start() {
+        let md = "use `<!-- agc:graph x.yaml -->` to mark\n<!-- agc:graph a.yaml -->\n<!-- /agc:graph -->\n";
+        let b = blocks(md).unwrap();
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].path, "a.yaml");
     }
 
     #[test]
