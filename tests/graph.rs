@@ -116,3 +116,37 @@ fn real_mermaid_parses_every_golden() {
         files.len()
     );
 }
+
+#[test]
+fn dot_output_nests_clusters_and_quotes_everything() {
+    let path = Path::new("tests/fixtures/graph/adversarial.agraph.yaml");
+    let mut sources = SourceMap::new();
+    let (compiled, _) = compile_file(&mut sources, path, "adversarial", Limits::default());
+    let dot = agc::back::dot::render(&compiled.unwrap().graph, false);
+    assert!(dot.starts_with("digraph agc {\n") && dot.ends_with("}\n"));
+    // Every label is one quoted string with its quotes escaped.
+    for line in dot.lines().filter(|l| l.contains("label=")) {
+        let after = line.split_once("label=\"").unwrap().1;
+        let mut escaped = false;
+        let mut closed = false;
+        for c in after.chars() {
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => {
+                    closed = true;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        assert!(closed, "unterminated label in {line}");
+    }
+    let test_repair = Path::new("../shared/corpus/ags/examples/test-repair-loop.agraph.yaml");
+    if test_repair.is_file() {
+        let (c, _) = compile_file(&mut sources, test_repair, "t", Limits::default());
+        let dot = agc::back::dot::render(&c.unwrap().graph, false);
+        assert!(dot.contains("subgraph cluster_r0 {"), "{dot}");
+        assert!(dot.contains("loop until"));
+    }
+}

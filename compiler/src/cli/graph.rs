@@ -17,11 +17,20 @@ pub(crate) enum DirArg {
     Lr,
 }
 
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub(crate) enum GraphFormat {
+    Mermaid,
+    Dot,
+}
+
 #[derive(clap::Args, Debug)]
 pub(crate) struct GraphArgs {
     /// The workflow document (not with --inject).
     #[arg(required_unless_present = "inject")]
     file: Option<PathBuf>,
+    /// Diagram language (`--inject` always writes Mermaid).
+    #[arg(long = "graph-format", value_enum, default_value_t = GraphFormat::Mermaid)]
+    graph_format: GraphFormat,
     /// Write the diagram here instead of stdout.
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
@@ -58,13 +67,9 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
                 },
                 collapse: args.collapse,
             };
-            match diagram(
-                file,
-                &file.to_string_lossy().replace('\\', "/"),
-                opts,
-                &mut sources,
-                &mut diags,
-            ) {
+            let display = file.to_string_lossy().replace('\\', "/");
+            let format = args.graph_format;
+            match diagram(file, &display, opts, format, &mut sources, &mut diags) {
                 Some(text) => write_out(args.output.as_deref(), &text),
                 None => 1,
             }
@@ -84,6 +89,7 @@ fn diagram(
     file: &Path,
     display: &str,
     opts: mermaid::Options,
+    format: GraphFormat,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
@@ -91,6 +97,9 @@ fn diagram(
     let failed = found.iter().any(Diagnostic::is_error);
     diags.append(&mut found);
     let compiled = compiled.filter(|_| !failed)?;
+    if format == GraphFormat::Dot {
+        return Some(crate::back::dot::render(&compiled.graph, opts.collapse));
+    }
     let (text, edges) = mermaid::render(&compiled.graph, opts);
     if edges > mermaid::MAX_EDGES {
         diags.push(
@@ -170,7 +179,7 @@ fn run_inject(
         }
         let path = base.join(&b.path);
         let display = path.to_string_lossy().replace('\\', "/");
-        match diagram(&path, &display, opts, sources, diags) {
+        match diagram(&path, &display, opts, GraphFormat::Mermaid, sources, diags) {
             Some(t) => fresh.push(t),
             None => return 1,
         }
