@@ -4,6 +4,16 @@
 //! format, [`schema`] validates against the official JSON Schemas, the front ends check and
 //! lower, and the back ends emit. Every phase reports [`diag::Diagnostic`]s.
 
+// Diagnostics are the error type of every phase; they are built once per finding, off the hot
+// path, so their size does not matter.
+#![allow(clippy::result_large_err)]
+
+pub mod analysis;
+pub mod back;
+pub mod check;
 pub mod cli;
+pub mod compile;
 pub mod diag;
+pub mod front;
+pub mod ir;
 pub mod source;

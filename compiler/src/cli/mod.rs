@@ -1,6 +1,179 @@
-//! The command line (clap).
+//! The command line: `agc check`, `agc explain`, ...
+//!
+//! Exit status: 0 clean (warnings allowed unless `--strict`), 1 errors, 2 usage or I/O.
 
-/// Runs agc; returns the process exit status.
+mod build;
+mod explain;
+mod graph;
+mod walk;
+
+use crate::check::{self, CheckOptions};
+use crate::diag::render::{self, Format};
+use crate::diag::{self, Diagnostic};
+use crate::source::SourceMap;
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  agc check examples/ags/release.agraph.yaml      check one document
+  agc check examples/                              check every workflow document under a folder
+  agc check --format json wf.yaml                  machine-readable diagnostics
+  agc check --format sarif . > agc.sarif           for code-scanning uploads
+  agc build wf.agraph.yaml -o wf.plan.json         compile to the resolved JSON plan
+  agc build wf.agraph.yaml -o wf.plan.json --check fail if the committed plan is stale
+  agc graph wf.agraph.yaml -o wf.mmd               a Mermaid flowchart
+  agc graph --inject README.md --check             fail if a diagram in the docs is stale
+  agc explain AG201                                what a diagnostic code means";
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "agc",
+    version,
+    about = "A compiler for agentic workflow documents: AGS 1.0, Agent Graph v1, AWP, agh.loop/v1",
+    after_help = EXAMPLES
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check documents: syntax, schema, references; every problem at once.
+    #[command(after_help = EXAMPLES)]
+    Check(CheckArgs),
+    /// Compile a document into its resolved JSON plan (format `agc.plan/v1`).
+    #[command(after_help = EXAMPLES)]
+    Build(build::BuildArgs),
+    /// Draw a document as a Mermaid flowchart, or refresh the diagrams in a Markdown file.
+    #[command(after_help = EXAMPLES)]
+    Graph(graph::GraphArgs),
+    /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
+    Explain {
+        /// The code, e.g. AG003 or AGC013.
+        code: Option<String>,
+        /// List every code with its summary.
+        #[arg(long)]
+        list: bool,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// Files, or folders to search for workflow documents.
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Output format of the diagnostics.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+    /// Treat warnings as errors (exit 1 when any is reported).
+    #[arg(long)]
+    strict: bool,
+    /// Largest file accepted, in bytes.
+    #[arg(long, value_name = "BYTES")]
+    max_file_size: Option<usize>,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum FormatArg {
+    Human,
+    Json,
+    Sarif,
+    Github,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Runs agc with the process arguments; returns the exit status.
 pub fn main() -> i32 {
-    0
+    run(std::env::args_os())
+}
+
+/// Runs agc with the given arguments (the first is the program name).
+pub fn run<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { 2 } else { 0 };
+        }
+    };
+    match cli.command {
+        Command::Check(args) => run_check(args),
+        Command::Build(args) => build::run(args),
+        Command::Graph(args) => graph::run(args),
+        Command::Explain { code, list } => explain::run(code.as_deref(), list),
+    }
+}
+
+fn run_check(args: CheckArgs) -> i32 {
+    let mut opts = CheckOptions::default();
+    if let Some(max) = args.max_file_size {
+        opts.limits.max_file_bytes = max;
+    }
+    let mut sources = SourceMap::new();
+    let mut diags: Vec<Diagnostic> = Vec::new();
+    let mut io_error = false;
+    for path in &args.paths {
+        match walk::documents(path) {
+            Ok(files) => {
+                for (file, display) in files {
+                    let mut found = check::check_path(&mut sources, &file, &display, &opts);
+                    io_error |= found.iter().any(|d| d.code == "AGC001");
+                    diags.append(&mut found);
+                }
+            }
+            Err(d) => {
+                io_error = true;
+                diags.push(d);
+            }
+        }
+    }
+    let code = emit(&mut diags, &sources, args.format, args.color, args.strict);
+    if io_error { 2 } else { code }
+}
+
+/// Prints diagnostics in the chosen format; returns 1 if they fail the run, else 0.
+fn emit(
+    diags: &mut [Diagnostic],
+    sources: &SourceMap,
+    format: FormatArg,
+    color: ColorArg,
+    strict: bool,
+) -> i32 {
+    diag::sort(diags);
+    let format = match format {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Sarif => Format::Sarif,
+        FormatArg::Github => Format::Github,
+    };
+    let color = match color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let mut out = render::render(format, diags, sources, render::Options { color });
+    if format == Format::Human {
+        out.push_str(&render::summary(diags));
+        out.push('\n');
+    }
+    let _ = std::io::stdout().write_all(out.as_bytes());
+    let errors = diags.iter().any(Diagnostic::is_error);
+    let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
+    i32::from(errors || (strict && warnings))
 }

@@ -132,8 +132,11 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
                 let at = l.conv.byte(e.marker().index()) + offset_fix;
                 let end = next_char_end(text, at);
                 let d = if e.info().contains("recursion limit") {
-                    // saphyr's own guard on flow nesting; same meaning as ours.
-                    Diagnostic::error("AGC013", "nesting is deeper than the parser's limit")
+                    // saphyr's own guard on flow nesting (its scanner looks ahead, so it can
+                    // trip before our depth check sees the events); same meaning as ours.
+                    Diagnostic::error("AGC013", "nesting is too deep for the YAML parser")
+                } else if e.info().contains("unknown anchor") {
+                    Diagnostic::error("AGC015", "this alias names no anchor defined before it")
                 } else {
                     Diagnostic::error("AGC003", format!("YAML syntax error: {}", e.info()))
                 };

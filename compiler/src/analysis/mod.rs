@@ -1,0 +1,6 @@
+//! Analyses over the IR: order, reachability, predecessor queries, static bounds. Every pass is
+//! linear or near-linear in nodes + edges (DESIGN principle 10).
+
+pub mod bounds;
+pub mod order;
+pub mod preds;

@@ -1,0 +1,71 @@
+//! Text that Mermaid renders as written, whatever it holds.
+//!
+//! Labels are always emitted inside double quotes, and every character outside a small safe set
+//! becomes a Mermaid entity (`#34;` for `"`, `#35;` for `#`, `#60;` for `<`, ...), so quotes,
+//! brackets, braces, pipes, `%%`, backslashes, semicolons and any unicode render literally and
+//! can never close the label or start a comment. A newline becomes `<br>`.
+//! Ids are never user text: agc generates `n<index>` / `r<index>`, so names such as `end`,
+//! `graph` or `subgraph` cannot collide with Mermaid keywords.
+
+/// Escapes `text` for use between double quotes in a Mermaid label.
+pub fn label(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            'a'..='z'
+            | 'A'..='Z'
+            | '0'..='9'
+            | ' '
+            | '_'
+            | '-'
+            | '.'
+            | ','
+            | '/'
+            | ':'
+            | '('
+            | ')'
+            | '='
+            | '+'
+            | '*'
+            | '?'
+            | '!'
+            | '\'' => out.push(c),
+            '\n' => out.push_str("<br>"),
+            '\r' => {}
+            _ => out.push_str(&format!("#{};", c as u32)),
+        }
+    }
+    out
+}
+
+/// Shortens long text for a label, on a char boundary, with an ellipsis.
+pub fn shorten(text: &str, max: usize) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() <= max {
+        return one_line;
+    }
+    let cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
+    format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specials_become_entities() {
+        assert_eq!(label("a\"b"), "a#34;b");
+        assert_eq!(label("%%x"), "#37;#37;x");
+        assert_eq!(label("[x]|{y}"), "#91;x#93;#124;#123;y#125;");
+        assert_eq!(label("a<b>&"), "a#60;b#62;#38;");
+        assert_eq!(label("é"), "#233;");
+        assert_eq!(label("l1\nl2"), "l1<br>l2");
+        assert_eq!(label("a;b#c\\d"), "a#59;b#35;c#92;d");
+    }
+
+    #[test]
+    fn shorten_is_char_safe() {
+        assert_eq!(shorten("ééééé", 3), "éé…");
+        assert_eq!(shorten("a  b\n c", 10), "a b c");
+    }
+}

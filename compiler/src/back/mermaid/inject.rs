@@ -1,0 +1,122 @@
+//! Keeping diagrams in Markdown current: blocks marked
+//! `<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`
+//! are refilled with a fresh ```` ```mermaid ```` block. Paths are relative to the Markdown file.
+//! A marker counts only at the start of a line, so prose and code that mention the syntax
+//! mid-line are left alone.
+
+/// One marked block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// The document path as written in the marker.
+    pub path: String,
+    /// Options after the path (`--direction LR`, `--collapse`).
+    pub options: Vec<String>,
+    /// Byte range of the content between the markers.
+    pub content: std::ops::Range<usize>,
+    /// 1-based line of the opening marker.
+    pub line: usize,
+}
+
+const OPEN: &str = "<!-- agc:graph ";
+const CLOSE: &str = "<!-- /agc:graph -->";
+
+/// Finds every block; an opening marker without its closing one is an error (its line).
+pub fn blocks(md: &str) -> Result<Vec<Block>, (usize, String)> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(i) = md[at..].find(OPEN) {
+        let start = at + i;
+        if start > 0 && !md[..start].ends_with('\n') {
+            at = start + OPEN.len();
+            continue;
+        }
+        let line = md[..start].matches('\n').count() + 1;
+        let Some(end_rel) = md[start..].find("-->") else {
+            return Err((
+                line,
+                "the `agc:graph` marker is not closed with `-->`".into(),
+            ));
+        };
+        let marker = &md[start + OPEN.len()..start + end_rel];
+        let mut words = marker.split_whitespace().map(str::to_string);
+        let Some(path) = words.next() else {
+            return Err((line, "the `agc:graph` marker names no document".into()));
+        };
+        let content_start = start + end_rel + 3;
+        let Some(close_rel) = md[content_start..].find(CLOSE) else {
+            return Err((line, format!("no `{CLOSE}` after this marker")));
+        };
+        if let Some(nested) = md[content_start..content_start + close_rel].find(OPEN) {
+            let nl = md[..content_start + nested].matches('\n').count() + 1;
+            return Err((nl, "an `agc:graph` block opens inside another".into()));
+        }
+        out.push(Block {
+            path,
+            options: words.collect(),
+            content: content_start..content_start + close_rel,
+            line,
+        });
+        at = content_start + close_rel + CLOSE.len();
+    }
+    Ok(out)
+}
+
+/// The Markdown with each block's content replaced by `fresh[i]` (a Mermaid text).
+pub fn fill(md: &str, blocks: &[Block], fresh: &[String]) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut at = 0;
+    for (b, text) in blocks.iter().zip(fresh) {
+        out.push_str(&md[at..b.content.start]);
+        out.push_str("\n```mermaid\n");
+        out.push_str(text);
+        out.push_str("```\n");
+        at = b.content.end;
+    }
+    out.push_str(&md[at..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_and_refills_blocks() {
+        let md = "# T\n<!-- agc:graph a.yaml --collapse -->\nold\n<!-- /agc:graph -->\ntext\n<!-- agc:graph b.yaml -->\n<!-- /agc:graph -->\n";
+        let b = blocks(md).unwrap();
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].path, "a.yaml");
+        assert_eq!(b[0].options, ["--collapse"]);
+        assert_eq!(b[0].line, 2);
+        assert_eq!(b[1].line, 6);
+        let out = fill(md, &b, &["flowchart TB\n".into(), "flowchart LR\n".into()]);
+        assert_eq!(
+            out,
+            "# T\n<!-- agc:graph a.yaml --collapse -->\n```mermaid\nflowchart TB\n```\n<!-- /agc:graph -->\ntext\n<!-- agc:graph b.yaml -->\n```mermaid\nflowchart LR\n```\n<!-- /agc:graph -->\n"
+        );
+        // Filling is idempotent.
+        let again = fill(
+            &out,
+            &blocks(&out).unwrap(),
+            &["flowchart TB\n".into(), "flowchart LR\n".into()],
+        );
+        assert_eq!(again, out);
+    }
+
+    #[test]
+    fn markers_count_only_at_line_start() {
+        let md = "use `<!-- agc:graph x.yaml -->` to mark\n<!-- agc:graph a.yaml -->\n<!-- /agc:graph -->\n";
+        let b = blocks(md).unwrap();
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].path, "a.yaml");
+    }
+
+    #[test]
+    fn unclosed_blocks_are_errors() {
+        assert_eq!(
+            blocks("<!-- agc:graph a.yaml -->\nno end").unwrap_err().0,
+            1
+        );
+        assert!(blocks("x\n<!-- agc:graph -->\n<!-- /agc:graph -->").is_err());
+    }
+}

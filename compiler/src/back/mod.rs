@@ -1,0 +1,5 @@
+//! Back ends: they read a checked IR and never fail on it.
+
+pub mod dot;
+pub mod mermaid;
+pub mod plan;

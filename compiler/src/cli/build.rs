@@ -1,0 +1,123 @@
+//! `agc build FILE [-o plan.json] [--check]`: the resolved JSON plan.
+//!
+//! Diagnostics go to stderr here (stdout carries the plan when no `-o` is given).
+
+use super::{ColorArg, FormatArg};
+use crate::compile::build_file;
+use crate::diag::render::{self, Format};
+use crate::diag::{self, Diagnostic};
+use crate::source::{Limits, SourceMap};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct BuildArgs {
+    /// The workflow document.
+    file: PathBuf,
+    /// Write the plan here instead of stdout.
+    #[arg(short, long, value_name = "PLAN")]
+    output: Option<PathBuf>,
+    /// Do not write: compare with the plan at `-o` and exit 1 if it is stale.
+    #[arg(long, requires = "output")]
+    check: bool,
+    /// Output format of the diagnostics.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    strict: bool,
+}
+
+pub(crate) fn run(args: BuildArgs) -> i32 {
+    let mut sources = SourceMap::new();
+    let display = args.file.to_string_lossy().replace('\\', "/");
+    let (plan, mut diags) = build_file(&mut sources, &args.file, &display, Limits::default());
+    let failed = print_diags(&mut diags, &sources, &args);
+    let io = diags.iter().any(|d| d.code == "AGC001");
+    let Some(plan) = plan else {
+        return if io { 2 } else { 1 };
+    };
+    if failed {
+        return 1;
+    }
+    match (&args.output, args.check) {
+        (None, _) => {
+            let _ = std::io::stdout().write_all(plan.as_bytes());
+            0
+        }
+        (Some(out), false) => match std::fs::write(out, plan.as_bytes()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error[AGC001]: cannot write `{}`: {e}", out.display());
+                2
+            }
+        },
+        (Some(out), true) => match std::fs::read_to_string(out) {
+            Ok(old) if old == plan => 0,
+            Ok(old) => {
+                eprintln!("{}", stale_summary(&old, &plan, &out.to_string_lossy()));
+                1
+            }
+            Err(e) => {
+                eprintln!(
+                    "error: `{}` cannot be read ({e}); run `agc build {} -o {}`",
+                    out.display(),
+                    display,
+                    out.display()
+                );
+                1
+            }
+        },
+    }
+}
+
+fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &BuildArgs) -> bool {
+    if diags.is_empty() {
+        return false;
+    }
+    diag::sort(diags);
+    let format = match args.format {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Sarif => Format::Sarif,
+        FormatArg::Github => Format::Github,
+    };
+    let color = match args.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let out = render::render(format, diags, sources, render::Options { color });
+    let _ = std::io::stderr().write_all(out.as_bytes());
+    let errors = diags.iter().any(Diagnostic::is_error);
+    let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
+    errors || (args.strict && warnings)
+}
+
+/// A short account of how a committed plan differs from the fresh one.
+pub(crate) fn stale_summary(old: &str, new: &str, path: &str) -> String {
+    let old_lines: Vec<&str> = old.lines().collect();
+    let new_lines: Vec<&str> = new.lines().collect();
+    let first = old_lines
+        .iter()
+        .zip(&new_lines)
+        .position(|(a, b)| a != b)
+        .unwrap_or(old_lines.len().min(new_lines.len()));
+    let mut s = format!(
+        "error: `{path}` is stale: {} lines on disk, {} in the fresh plan; first difference at line {}\n",
+        old_lines.len(),
+        new_lines.len(),
+        first + 1
+    );
+    if let Some(l) = old_lines.get(first) {
+        s.push_str(&format!("  - {}\n", l.trim()));
+    }
+    if let Some(l) = new_lines.get(first) {
+        s.push_str(&format!("  + {}\n", l.trim()));
+    }
+    s.push_str("run `agc build` without `--check` to update it");
+    s
+}

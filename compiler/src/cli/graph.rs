@@ -1,0 +1,255 @@
+//! `agc graph FILE` (Mermaid or DOT) and `agc graph --inject FILE.md [--check]`.
+
+use super::{ColorArg, FormatArg};
+use crate::back::mermaid::{self, Direction, inject};
+use crate::compile::compile_file;
+use crate::diag::render::{self, Format};
+use crate::diag::{self, Diagnostic};
+use crate::source::{Limits, SourceMap};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub(crate) enum DirArg {
+    #[value(name = "TB")]
+    Tb,
+    #[value(name = "LR")]
+    Lr,
+}
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub(crate) enum GraphFormat {
+    Mermaid,
+    Dot,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct GraphArgs {
+    /// The workflow document (not with --inject).
+    #[arg(required_unless_present = "inject")]
+    file: Option<PathBuf>,
+    /// Diagram language (`--inject` always writes Mermaid).
+    #[arg(long = "graph-format", value_enum, default_value_t = GraphFormat::Mermaid)]
+    graph_format: GraphFormat,
+    /// Write the diagram here instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// Layout direction.
+    #[arg(long, value_enum, default_value_t = DirArg::Tb)]
+    direction: DirArg,
+    /// Fold every loop, map and subgraph into its owner node.
+    #[arg(long)]
+    collapse: bool,
+    /// Refill the `<!-- agc:graph … -->` blocks of a Markdown file.
+    #[arg(long, value_name = "FILE.md", conflicts_with = "file")]
+    inject: Option<PathBuf>,
+    /// With --inject: change nothing, exit 1 if any block is stale.
+    #[arg(long, requires = "inject")]
+    check: bool,
+    /// Output format of the diagnostics.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    format: FormatArg,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+pub(crate) fn run(args: GraphArgs) -> i32 {
+    let mut sources = SourceMap::new();
+    let mut diags = Vec::new();
+    let status = match (&args.inject, &args.file) {
+        (Some(md), _) => run_inject(&args, md, &mut sources, &mut diags),
+        (None, Some(file)) => {
+            let opts = mermaid::Options {
+                direction: match args.direction {
+                    DirArg::Tb => Direction::TopBottom,
+                    DirArg::Lr => Direction::LeftRight,
+                },
+                collapse: args.collapse,
+            };
+            let display = file.to_string_lossy().replace('\\', "/");
+            let format = args.graph_format;
+            match diagram(file, &display, opts, format, &mut sources, &mut diags) {
+                Some(text) => write_out(args.output.as_deref(), &text),
+                None => 1,
+            }
+        }
+        (None, None) => 2,
+    };
+    print_diags(&mut diags, &sources, &args);
+    if diags.iter().any(|d| d.code == "AGC001") {
+        2
+    } else {
+        status
+    }
+}
+
+/// Draws one document; `None` (with diagnostics) when it does not compile or is too large.
+fn diagram(
+    file: &Path,
+    display: &str,
+    opts: mermaid::Options,
+    format: GraphFormat,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let (compiled, mut found) = compile_file(sources, file, display, Limits::default());
+    let failed = found.iter().any(Diagnostic::is_error);
+    diags.append(&mut found);
+    let compiled = compiled.filter(|_| !failed)?;
+    if format == GraphFormat::Dot {
+        return Some(crate::back::dot::render(&compiled.graph, opts.collapse));
+    }
+    let (text, edges) = mermaid::render(&compiled.graph, opts);
+    if edges > mermaid::MAX_EDGES {
+        diags.push(
+            Diagnostic::error(
+                "AGC100",
+                format!(
+                    "`{display}` draws {edges} edges; Mermaid renders at most {}",
+                    mermaid::MAX_EDGES
+                ),
+            )
+            .with_help(
+                "draw with `--collapse` to fold loops, maps and subgraphs into single nodes",
+            ),
+        );
+        return None;
+    }
+    Some(text)
+}
+
+fn run_inject(
+    args: &GraphArgs,
+    md: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> i32 {
+    let md_display = md.to_string_lossy().replace('\\', "/");
+    let text = match std::fs::read_to_string(md) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "AGC001",
+                format!("cannot read `{md_display}`: {e}"),
+            ));
+            return 2;
+        }
+    };
+    let blocks = match inject::blocks(&text) {
+        Ok(b) => b,
+        Err((line, msg)) => {
+            diags.push(Diagnostic::error(
+                "AGC101",
+                format!("{md_display}:{line}: {msg}"),
+            ));
+            return 1;
+        }
+    };
+    let base = md.parent().unwrap_or(Path::new(""));
+    let mut fresh = Vec::new();
+    for b in &blocks {
+        let mut opts = mermaid::Options::default();
+        let mut words = b.options.iter();
+        while let Some(w) = words.next() {
+            match w.as_str() {
+                "--collapse" => opts.collapse = true,
+                "--direction" => match words.next().map(String::as_str) {
+                    Some("LR") => opts.direction = Direction::LeftRight,
+                    Some("TB") => opts.direction = Direction::TopBottom,
+                    other => {
+                        diags.push(Diagnostic::error(
+                            "AGC101",
+                            format!(
+                                "{md_display}:{}: `--direction` takes TB or LR, not {other:?}",
+                                b.line
+                            ),
+                        ));
+                        return 1;
+                    }
+                },
+                other => {
+                    diags.push(Diagnostic::error(
+                        "AGC101",
+                        format!("{md_display}:{}: unknown option `{other}` (allowed: --direction TB|LR, --collapse)", b.line),
+                    ));
+                    return 1;
+                }
+            }
+        }
+        let path = base.join(&b.path);
+        let display = path.to_string_lossy().replace('\\', "/");
+        match diagram(&path, &display, opts, GraphFormat::Mermaid, sources, diags) {
+            Some(t) => fresh.push(t),
+            None => return 1,
+        }
+    }
+    let updated = inject::fill(&text, &blocks, &fresh);
+    if args.check {
+        let stale: Vec<usize> = blocks
+            .iter()
+            .zip(&fresh)
+            .filter(|(b, f)| text[b.content.clone()] != format!("\n```mermaid\n{f}```\n"))
+            .map(|(b, _)| b.line)
+            .collect();
+        if stale.is_empty() {
+            return 0;
+        }
+        for line in stale {
+            diags.push(
+                Diagnostic::error(
+                    "AGC102",
+                    format!("{md_display}:{line}: the diagram is stale"),
+                )
+                .with_help(format!("run `agc graph --inject {md_display}`")),
+            );
+        }
+        return 1;
+    }
+    if updated != text
+        && let Err(e) = std::fs::write(md, updated)
+    {
+        diags.push(Diagnostic::error(
+            "AGC001",
+            format!("cannot write `{md_display}`: {e}"),
+        ));
+        return 2;
+    }
+    0
+}
+
+fn write_out(out: Option<&Path>, text: &str) -> i32 {
+    match out {
+        None => {
+            let _ = std::io::stdout().write_all(text.as_bytes());
+            0
+        }
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error[AGC001]: cannot write `{}`: {e}", p.display());
+                2
+            }
+        },
+    }
+}
+
+fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &GraphArgs) {
+    if diags.is_empty() {
+        return;
+    }
+    diag::sort(diags);
+    let format = match args.format {
+        FormatArg::Human => Format::Human,
+        FormatArg::Json => Format::Json,
+        FormatArg::Sarif => Format::Sarif,
+        FormatArg::Github => Format::Github,
+    };
+    let color = match args.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let out = render::render(format, diags, sources, render::Options { color });
+    let _ = std::io::stderr().write_all(out.as_bytes());
+}

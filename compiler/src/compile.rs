@@ -1,0 +1,129 @@
+//! From a checked document to outputs: lower, analyse, and build the plan.
+
+use crate::analysis::{bounds, order};
+use crate::back::plan::{self, PlanInput};
+use crate::diag::Diagnostic;
+use crate::ir::Graph;
+use crate::source::{Document, SourceMap};
+use serde_json::Value;
+
+/// A lowered and analysed graph.
+pub struct Compiled {
+    pub graph: Graph,
+    pub order: Vec<crate::ir::NodeId>,
+    pub bounds: bounds::Bounds,
+}
+
+/// Lowers a checked AGS document and runs the analyses, with the bound warnings.
+pub fn compile_ags(doc: &Document) -> (Option<Compiled>, Vec<Diagnostic>) {
+    let (graph, mut diags) = crate::front::ags::lower::lower(doc);
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let Some(order) = order::topological(&graph) else {
+        // Checked graphs are acyclic (AG111); reaching here is a bug, reported, not a panic.
+        diags.push(Diagnostic::error(
+            "AGC080",
+            "internal: the lowered graph has a cycle",
+        ));
+        return (None, diags);
+    };
+    let b = bounds::compute(&graph, &order);
+    diags.extend(bound_warnings(doc, &graph, &b));
+    (
+        Some(Compiled {
+            graph,
+            order,
+            bounds: b,
+        }),
+        diags,
+    )
+}
+
+fn bound_warnings(doc: &Document, g: &Graph, b: &bounds::Bounds) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let limit = |k: &str| g.constraints.get(k).and_then(Value::as_f64);
+    let mut check = |code: &'static str, key: &str, figure: f64, what: &str| {
+        if let Some(max) = limit(key)
+            && figure > max
+        {
+            let ptr = format!("/constraints/{key}");
+            out.push(
+                Diagnostic::warning(code, format!("{what} is {figure}, above `{key}: {max}`"))
+                    .at(doc.span(&ptr))
+                    .with_pointer(ptr),
+            );
+        }
+    };
+    check(
+        "AGC090",
+        "max_node_executions",
+        b.max_node_executions,
+        "the worst-case number of node executions",
+    );
+    check(
+        "AGC091",
+        "max_cost_usd",
+        b.projected_cost_usd,
+        "the projected worst-case cost (USD)",
+    );
+    check(
+        "AGC092",
+        "max_wall_clock_seconds",
+        b.projected_wall_clock_seconds,
+        "the projected worst-case time (s)",
+    );
+    out
+}
+
+/// The plan of a compiled graph, as bytes-stable JSON text.
+pub fn plan_text(c: &Compiled, sources: &SourceMap, path: &str, digest: Option<String>) -> String {
+    let v = plan::build(&PlanInput {
+        graph: &c.graph,
+        order: &c.order,
+        bounds: &c.bounds,
+        sources,
+        path,
+        digest,
+    });
+    plan::to_string(&v)
+}
+
+/// Loads, checks and compiles one file. `None` when any error was found.
+pub fn compile_file(
+    sources: &mut SourceMap,
+    path: &std::path::Path,
+    display: &str,
+    limits: crate::source::Limits,
+) -> (Option<Compiled>, Vec<Diagnostic>) {
+    let (_, loaded) = match crate::source::load::load_path(sources, path, display, limits) {
+        Ok(x) => x,
+        Err(d) => return (None, vec![d]),
+    };
+    let mut diags = loaded.diags;
+    let Some(doc) = loaded.doc else {
+        return (None, diags);
+    };
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    diags.extend(crate::front::ags::check(&doc));
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let (compiled, more) = compile_ags(&doc);
+    diags.extend(more);
+    (compiled, diags)
+}
+
+/// Loads, checks and compiles one file into plan text. `None` when any error was found.
+pub fn build_file(
+    sources: &mut SourceMap,
+    path: &std::path::Path,
+    display: &str,
+    limits: crate::source::Limits,
+) -> (Option<String>, Vec<Diagnostic>) {
+    let (compiled, diags) = compile_file(sources, path, display, limits);
+    let text = compiled.map(|c| plan_text(&c, sources, display, None));
+    (text, diags)
+}

@@ -1,0 +1,73 @@
+//! agc's codes for lowering, static analysis and the back ends (`AGC08x`–`AGC10x`).
+
+use super::CodeInfo;
+use crate::diag::Severity::{Error, Warning};
+
+pub(super) static CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: "AGC080",
+        origin: "agc",
+        severity: Error,
+        summary: "the graph expands to too many nodes",
+        explanation: "Fragments (`use:`) are instantiated once per use site. A fragment used \
+several times per level, nested several levels deep, multiplies; agc stops at 2,000,000 \
+expanded nodes rather than exhaust memory.",
+    },
+    CodeInfo {
+        code: "AGC090",
+        origin: "agc",
+        severity: Warning,
+        summary: "worst-case node executions exceed `max_node_executions`",
+        explanation: "agc bounds every graph statically: each node runs at most `max_attempts` \
+times per instance of its scope, and a scope runs at most the product of the enclosing loops' \
+`max_iterations` and maps' `max_items`. The sum over all nodes is the worst case. When it \
+exceeds the graph's `constraints.max_node_executions`, a run can hit the limit and stop; lower \
+the bounds or raise the limit. No upstream AGS tool computes this.",
+    },
+    CodeInfo {
+        code: "AGC091",
+        origin: "agc",
+        severity: Warning,
+        summary: "projected worst-case cost exceeds `max_cost_usd`",
+        explanation: "The projected cost is the sum over nodes of `estimate.cost_usd` × attempts \
+× the scope's multiplier (loop iterations, map items). Nodes without an estimate count zero, \
+so the real figure can only be higher. Exceeding `constraints.max_cost_usd` means the budget \
+can run out in the worst case.",
+    },
+    CodeInfo {
+        code: "AGC092",
+        origin: "agc",
+        severity: Warning,
+        summary: "projected worst-case time exceeds `max_wall_clock_seconds`",
+        explanation: "The projected time is the longest path through the graph, where a node \
+takes `estimate.wall_clock_seconds` × attempts, a loop body runs `max_iterations` times in \
+sequence and a map body ⌈`max_items` / `max_parallel`⌉ times. Exceeding \
+`constraints.max_wall_clock_seconds` means the run can time out in the worst case.",
+    },
+    CodeInfo {
+        code: "AGC100",
+        origin: "agc",
+        severity: Error,
+        summary: "the diagram has more edges than Mermaid renders",
+        explanation: "Mermaid refuses flowcharts with more than 500 edges by default \
+(`maxEdges`). Draw with `--collapse`, which folds every loop, map and subgraph into its owner \
+node, or split the graph.",
+    },
+    CodeInfo {
+        code: "AGC101",
+        origin: "agc",
+        severity: Error,
+        summary: "a Markdown `agc:graph` block is malformed",
+        explanation: "`agc graph --inject` refills blocks written as \
+`<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`. \
+Every opening marker needs a document path and a closing marker, and blocks do not nest.",
+    },
+    CodeInfo {
+        code: "AGC102",
+        origin: "agc",
+        severity: Error,
+        summary: "a diagram in Markdown is stale",
+        explanation: "`agc graph --inject FILE.md --check` found a block whose diagram differs \
+from the one agc draws now. Run `agc graph --inject FILE.md` and commit the result.",
+    },
+];

@@ -1,0 +1,220 @@
+//! Layer 3 of SPEC §18.1: every expression and template position parsed (AG204 on syntax),
+//! `${{ }}` in expression position refused (AG211), names resolved (AG202/AG203/AG205/AG206),
+//! and the predecessor rule (AG201) answered per scope in one batch.
+
+use super::Checker;
+use super::edges::{effective, node_index};
+use super::names::{self, NodeRead, ScopeNames};
+use super::positions::{self, Position};
+use super::scope::{Scope, ScopeKind};
+use crate::analysis::preds::are_predecessors_in;
+use crate::diag::Diagnostic;
+use crate::ir::NodeId;
+use crate::source::Span;
+use crate::source::scalar::ScalarMap;
+use agc_runtime::expr::Expr;
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
+pub type ParseFn<'p> = dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + 'p;
+
+/// One parsed expression, kept for lowering and type checking.
+pub struct Parsed {
+    pub ptr: String,
+    pub expr: Expr,
+    pub spans: Vec<Span>,
+}
+
+impl Checker<'_> {
+    /// Checks every expression of every scope; returns the parsed expressions by pointer.
+    pub(super) fn check_expressions(&mut self, scopes: &[Scope<'_>], parse: &ParseFn<'_>) -> Vec<Parsed> {
+        let Some(root) = self.doc.value.as_object() else {
+            return Vec::new();
+        };
+        let fragment_uses = fragment_uses(scopes);
+        let mut parsed = Vec::new();
+        for (si, scope) in scopes.iter().enumerate() {
+            let names = scope_names(scopes, si, root, &fragment_uses);
+            let mut list = positions::collect(scope);
+            if let ScopeKind::Body { parent, owner } = &scope.kind {
+                let owner_ptr = scopes[*parent].node_ptr(owner);
+                for block in ["loop", "map"] {
+                    if scope.ptr.ends_with(&format!("/{block}/body"))
+                        && let Some(b) = scopes[*parent].node(owner).and_then(|n| n.get(block))
+                    {
+                        list.extend(positions::body_positions(&owner_ptr, block, b));
+                    }
+                }
+            }
+            let mut reads: Vec<(Option<String>, NodeRead)> = Vec::new();
+            for pos in list {
+                if let Some(p) = self.position(scopes, si, &names, root, &pos, parse, &mut reads) {
+                    parsed.push(p);
+                }
+            }
+            self.predecessor_rule(scope, &reads);
+        }
+        parsed
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn position(
+        &mut self,
+        scopes: &[Scope<'_>],
+        si: usize,
+        names: &ScopeNames<'_>,
+        root: &Map<String, Value>,
+        pos: &Position,
+        parse: &ParseFn<'_>,
+        reads: &mut Vec<(Option<String>, NodeRead)>,
+    ) -> Option<Parsed> {
+        let text = self.doc.value.pointer(&pos.ptr)?.as_str()?;
+        let node = self.doc.node(&pos.ptr)?;
+        let map = ScalarMap::for_scalar(self.text, node, text);
+        if !pos.template
+            && let Some(at) = text.find("${{")
+        {
+            let d = Diagnostic::new("AG211", "`${{ }}` in an expression field")
+                .at(map.span(at, at + 3))
+                .with_pointer(pos.ptr.clone())
+                .with_help("this field is an AGX expression already: write it without `${{ }}`");
+            self.push(d);
+            return None;
+        }
+        let (expr, spans) = match parse(text, &map, pos.template) {
+            Ok(x) => x,
+            Err(errs) => {
+                for e in errs {
+                    self.push(e.with_pointer(pos.ptr.clone()));
+                }
+                return None;
+            }
+        };
+        let mut found = Vec::new();
+        names::check(scopes, si, names, root, &pos.access, &expr, &spans, &pos.ptr, &mut self.diags, &mut found);
+        reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
+        Some(Parsed {
+            ptr: pos.ptr.clone(),
+            expr,
+            spans,
+        })
+    }
+
+    /// AG201 for every read of another node whose anchor is known.
+    fn predecessor_rule(&mut self, scope: &Scope<'_>, reads: &[(Option<String>, NodeRead)]) {
+        let index = node_index(scope);
+        let edges: Vec<(u32, u32)> = effective(scope)
+            .iter()
+            .map(|e| (index[e.from] as u32, index[e.to] as u32))
+            .collect();
+        let mut queries = Vec::new();
+        let mut which = Vec::new();
+        for (i, (anchor, read)) in reads.iter().enumerate() {
+            let (Some(anchor), Some(&t)) = (anchor, index.get(read.target.as_str())) else {
+                continue;
+            };
+            let Some(&a) = index.get(anchor.as_str()) else { continue };
+            if a == t {
+                continue; // a node may read itself
+            }
+            queries.push((NodeId(a as u32), NodeId(t as u32)));
+            which.push(i);
+        }
+        if queries.is_empty() {
+            return;
+        }
+        // A cyclic scope is AG111 already; the rule is undefined there.
+        let Some(answers) = are_predecessors_in(index.len(), &edges, &queries) else {
+            return;
+        };
+        for (k, ok) in answers.into_iter().enumerate() {
+            if ok {
+                continue;
+            }
+            let (anchor, read) = &reads[which[k]];
+            let anchor = anchor.as_deref().unwrap_or_default();
+            let what = match &read.output {
+                Some(o) => format!("`nodes.{}.outputs.{o}`", read.target),
+                None => format!("`nodes.{}`", read.target),
+            };
+            let d = Diagnostic::new(
+                "AG201",
+                format!("{what} is read by `{anchor}`, but `{}` is not guaranteed to run before it", read.target),
+            )
+            .at(read.span)
+            .with_label(self.doc.key_span(&scope.node_ptr(&read.target)), "declared here")
+            .with_help(format!("add `depends_on: [{}]` to `{anchor}` (or an edge between them)", read.target));
+            self.push(d);
+        }
+    }
+}
+
+/// For each fragment: the `as`/`index_as` names of maps that use it, and whether a loop does.
+fn fragment_uses(scopes: &[Scope<'_>]) -> std::collections::HashMap<String, (HashSet<String>, bool)> {
+    let mut out: std::collections::HashMap<String, (HashSet<String>, bool)> = Default::default();
+    for s in scopes {
+        for (_, node) in s.nodes() {
+            if let Some(name) = node.get("map").and_then(|m| m.get("use")).and_then(Value::as_str) {
+                let e = out.entry(name.to_string()).or_default();
+                e.0.extend(map_vars(node.get("map")));
+            }
+            if let Some(name) = node.get("loop").and_then(|m| m.get("use")).and_then(Value::as_str) {
+                out.entry(name.to_string()).or_default().1 = true;
+            }
+        }
+    }
+    out
+}
+
+fn map_vars(map: Option<&Value>) -> Vec<String> {
+    let Some(m) = map else { return Vec::new() };
+    vec![
+        m.get("as").and_then(Value::as_str).unwrap_or("item").to_string(),
+        m.get("index_as").and_then(Value::as_str).unwrap_or("index").to_string(),
+    ]
+}
+
+/// Declarations visible in scope `si`: params (own, else the graph's), map variables and
+/// `loop` from every enclosing body (and from the uses of a fragment).
+fn scope_names<'a>(
+    scopes: &[Scope<'a>],
+    si: usize,
+    root: &'a Map<String, Value>,
+    uses: &std::collections::HashMap<String, (HashSet<String>, bool)>,
+) -> ScopeNames<'a> {
+    let own = scopes[si].obj.get("params").and_then(Value::as_object);
+    let params = own
+        .or_else(|| root.get("params").and_then(Value::as_object))
+        .map(|p| p.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let mut names = ScopeNames {
+        params,
+        bare: HashSet::new(),
+        in_loop: false,
+    };
+    let mut at = si;
+    loop {
+        match &scopes[at].kind {
+            ScopeKind::Root => break,
+            ScopeKind::Fragment(name) => {
+                if let Some((vars, in_loop)) = uses.get(name) {
+                    names.bare.extend(vars.iter().cloned());
+                    names.in_loop |= in_loop;
+                }
+                break;
+            }
+            ScopeKind::Body { parent, owner } => {
+                let node = scopes[*parent].node(owner);
+                if scopes[at].ptr.ends_with("/map/body") {
+                    names.bare.extend(map_vars(node.and_then(|n| n.get("map"))));
+                }
+                if scopes[at].ptr.ends_with("/loop/body") {
+                    names.in_loop = true;
+                }
+                at = *parent;
+            }
+        }
+    }
+    names
+}

@@ -1,0 +1,122 @@
+//! Fragment use: AG132 (`use` naming no fragment) and AG131 (recursive use, direct or through
+//! other fragments, via `loop.use`, `map.use` and `subgraph.use`, including uses inside bodies).
+
+use super::Checker;
+use super::scope::{Scope, ScopeKind};
+use petgraph::algo::kosaraju_scc;
+use petgraph::graph::DiGraph;
+use serde_json::Value;
+use std::collections::HashMap;
+
+/// One `use:` site.
+struct Use {
+    /// The fragment containing the site (None: root graph).
+    from: Option<String>,
+    to: String,
+    ptr: String,
+}
+
+impl Checker<'_> {
+    pub(super) fn check_fragments(&mut self, scopes: &[Scope<'_>]) {
+        let fragments: Vec<&str> = scopes
+            .iter()
+            .filter_map(|s| match &s.kind {
+                ScopeKind::Fragment(n) => Some(n.as_str()),
+                _ => None,
+            })
+            .collect();
+        // The fragment each scope belongs to (bodies inherit their parent's).
+        let mut owner: Vec<Option<String>> = Vec::with_capacity(scopes.len());
+        for s in scopes {
+            let o = match &s.kind {
+                ScopeKind::Root => None,
+                ScopeKind::Fragment(n) => Some(n.clone()),
+                ScopeKind::Body { parent, .. } => owner[*parent].clone(),
+            };
+            owner.push(o);
+        }
+        let mut uses = Vec::new();
+        for (si, s) in scopes.iter().enumerate() {
+            for (id, node) in s.nodes() {
+                for block in ["loop", "map", "subgraph"] {
+                    if let Some(name) = node
+                        .get(block)
+                        .and_then(|b| b.get("use"))
+                        .and_then(Value::as_str)
+                    {
+                        let ptr = format!("{}/{block}/use", s.node_ptr(id));
+                        if fragments.contains(&name) {
+                            uses.push(Use {
+                                from: owner[si].clone(),
+                                to: name.to_string(),
+                                ptr,
+                            });
+                        } else {
+                            let help = super::closest(name, fragments.iter().copied())
+                                .map(|c| format!("did you mean `{c}`?"))
+                                .or_else(|| Some("declare the fragment under `subgraphs`".into()));
+                            self.error(
+                                "AG132",
+                                &ptr,
+                                format!(
+                                    "`use` names `{name}`, which is not a fragment in `subgraphs`"
+                                ),
+                                help,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+        let index: HashMap<&str, usize> =
+            fragments.iter().enumerate().map(|(i, f)| (*f, i)).collect();
+        let mut g: DiGraph<(), usize, u32> = DiGraph::new();
+        for _ in &fragments {
+            g.add_node(());
+        }
+        for (i, u) in uses.iter().enumerate() {
+            if let Some(from) = &u.from {
+                g.add_edge(
+                    (index[from.as_str()] as u32).into(),
+                    (index[u.to.as_str()] as u32).into(),
+                    i,
+                );
+            }
+        }
+        let mut reported = Vec::new();
+        for comp in kosaraju_scc(&g) {
+            let members: Vec<usize> = comp.iter().map(|n| n.index()).collect();
+            let cyclic_uses: Vec<&Use> = uses
+                .iter()
+                .filter(|u| {
+                    u.from.as_ref().is_some_and(|f| {
+                        members.contains(&index[f.as_str()])
+                            && members.contains(&index[u.to.as_str()])
+                    })
+                })
+                .collect();
+            if cyclic_uses.is_empty() {
+                continue;
+            }
+            let mut names: Vec<&str> = members.iter().map(|i| fragments[*i]).collect();
+            names.sort_unstable();
+            for u in cyclic_uses {
+                reported.push((u.ptr.clone(), names.join(", "), u.to.clone()));
+            }
+        }
+        reported.sort();
+        for (ptr, names, to) in reported {
+            let msg = if names == to {
+                format!("fragment `{to}` uses itself")
+            } else {
+                format!("recursive fragment use: `{to}` is part of the cycle {{{names}}}")
+            };
+            self.error(
+                "AG131",
+                &ptr,
+                msg,
+                Some("subgraphs are expanded statically and must terminate".into()),
+            );
+        }
+    }
+}

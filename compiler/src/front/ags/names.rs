@@ -1,0 +1,395 @@
+//! Name resolution in AGX (SPEC §16.2): every reference an expression makes is checked against
+//! the declarations visible at its position — AG202 (a sealed fragment reading outside),
+//! AG203 (undeclared name), AG205 (`secrets`), AG206 (undeclared output) — and reads of other
+//! nodes are collected for the predecessor rule (AG201), which is answered per scope in one
+//! batch.
+
+use super::positions::Access;
+use super::scope::Scope;
+use crate::diag::Diagnostic;
+use crate::source::Span;
+use agc_runtime::expr::{Expr, ExprKind, Literal};
+use serde_json::{Map, Value};
+use std::collections::HashSet;
+
+/// A reference chain: a root name and the member names after it (`nodes.a.outputs.x`).
+#[derive(Debug)]
+pub struct Chain<'e> {
+    pub root: &'e str,
+    pub path: Vec<&'e str>,
+    /// Node id of the outermost expression of the chain (for its span).
+    pub node: u32,
+}
+
+/// A read of another node, for the predecessor rule.
+#[derive(Debug, Clone)]
+pub struct NodeRead {
+    pub target: String,
+    pub span: Span,
+    pub output: Option<String>,
+}
+
+/// Every reference chain in an expression, plus calls of the node-state functions
+/// (`output("id", "name")`, `succeeded("id")`, ...) with literal arguments, as chains.
+pub fn chains(expr: &Expr) -> Vec<Chain<'_>> {
+    let mut out = Vec::new();
+    let mut stack = vec![expr];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Ident { name } => out.push(Chain {
+                root: name,
+                path: Vec::new(),
+                node: e.id,
+            }),
+            ExprKind::Member { .. } | ExprKind::Index { .. } => {
+                let mut path = Vec::new();
+                let mut cur = e;
+                loop {
+                    match &cur.kind {
+                        ExprKind::Member { target, field } => {
+                            path.push(field.as_str());
+                            cur = target;
+                        }
+                        ExprKind::Index { target, index } => {
+                            stack.push(index);
+                            match &index.kind {
+                                ExprKind::Literal {
+                                    value: Literal::String(s),
+                                } => path.push(s.as_str()),
+                                // A dynamic index ends what can be checked statically.
+                                _ => path.clear(),
+                            }
+                            cur = target;
+                        }
+                        _ => break,
+                    }
+                }
+                path.reverse();
+                match &cur.kind {
+                    ExprKind::Ident { name } => out.push(Chain {
+                        root: name,
+                        path,
+                        node: e.id,
+                    }),
+                    _ => stack.push(cur),
+                }
+            }
+            ExprKind::Call { function, target, args } => {
+                if target.is_none()
+                    && let Some(ExprKind::Literal {
+                        value: Literal::String(id),
+                    }) = args.first().map(|a| &a.kind)
+                {
+                    match (function.as_str(), args.get(1).map(|a| &a.kind)) {
+                        ("output", Some(ExprKind::Literal { value: Literal::String(name) })) => {
+                            out.push(Chain {
+                                root: "nodes",
+                                path: vec![id, "outputs", name],
+                                node: e.id,
+                            })
+                        }
+                        ("succeeded" | "failed" | "skipped", _) => out.push(Chain {
+                            root: "nodes",
+                            path: vec![id, "status"],
+                            node: e.id,
+                        }),
+                        _ => {}
+                    }
+                }
+                stack.extend(target.iter().map(|t| &**t));
+                stack.extend(args.iter());
+            }
+            ExprKind::Literal { .. } => {}
+            ExprKind::Unary { operand, .. } => stack.push(operand),
+            ExprKind::Binary { left, right, .. } => {
+                stack.push(right);
+                stack.push(left);
+            }
+            ExprKind::Conditional { cond, then, otherwise } => {
+                stack.extend([&**otherwise, &**then, &**cond]);
+            }
+            ExprKind::List { items } => stack.extend(items.iter()),
+            ExprKind::Map { entries } => {
+                for (k, v) in entries {
+                    stack.push(v);
+                    stack.push(k);
+                }
+            }
+            ExprKind::Has { target, .. } => stack.push(target),
+            ExprKind::Comprehension { range, filter, body, .. } => {
+                stack.push(body);
+                stack.extend(filter.iter().map(|f| &**f));
+                stack.push(range);
+            }
+            ExprKind::Template { parts } => {
+                for p in parts.iter().rev() {
+                    if let agc_runtime::expr::TemplatePart::Expr { expr } = p {
+                        stack.push(expr);
+                    }
+                }
+            }
+        }
+    }
+    out.sort_by_key(|c| c.node);
+    out
+}
+
+/// What a scope declares, computed once per scope.
+pub struct ScopeNames<'a> {
+    pub params: HashSet<&'a str>,
+    /// Bare identifiers bound by enclosing maps (`as`, `index_as`).
+    pub bare: HashSet<String>,
+    /// `loop` is readable (inside a loop body).
+    pub in_loop: bool,
+}
+
+/// The declared outputs of a node, including the implicit ones (ags.md §2.5).
+pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
+    let mut set: HashSet<String> = node
+        .get("outputs")
+        .and_then(Value::as_object)
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    let ty = super::node_type(node);
+    if matches!(ty, "decision" | "gate") {
+        set.insert("decision".into());
+    }
+    for (block, field) in [("gate", "collect"), ("loop", "collect"), ("map", "collect"), ("subgraph", "outputs_from")] {
+        if let Some(m) = node.get(block).and_then(|b| b.get(field)).and_then(Value::as_object) {
+            set.extend(m.keys().cloned());
+        }
+    }
+    if let Some(s) = node.get("subgraph")
+        && s.get("outputs_from").is_none()
+    {
+        if s.get("ref").is_some() {
+            return None; // the child's outputs are copied verbatim: not known here
+        }
+        if let Some(o) = s.get("inline").and_then(|i| i.get("outputs")).and_then(Value::as_object) {
+            set.extend(o.keys().cloned());
+        }
+    }
+    Some(set)
+}
+
+/// Checks one expression's references. `scopes[si]` is the scope the expression is read in.
+#[allow(clippy::too_many_arguments)]
+pub fn check(
+    scopes: &[Scope<'_>],
+    si: usize,
+    names: &ScopeNames<'_>,
+    root: &Map<String, Value>,
+    access: &Access,
+    expr: &Expr,
+    spans: &[Span],
+    ptr: &str,
+    diags: &mut Vec<Diagnostic>,
+    reads: &mut Vec<NodeRead>,
+) {
+    let scope = &scopes[si];
+    let span_of = |id: u32| spans.get(id as usize).copied().unwrap_or_default();
+    for c in chains(expr) {
+        let span = span_of(c.node);
+        let mut err = |code: &'static str, msg: String, help: Option<String>| {
+            let mut d = Diagnostic::new(code, msg).at(span).with_pointer(ptr);
+            d.help = help;
+            diags.push(d);
+        };
+        let first = c.path.first().copied();
+        match c.root {
+            "secrets" => err(
+                "AG205",
+                "expressions cannot read `secrets`".into(),
+                Some("secrets are injected into a node's environment, never into expressions".into()),
+            ),
+            "params" => {
+                if let Some(p) = first
+                    && !names.params.contains(p)
+                {
+                    let known: Vec<&str> = names.params.iter().copied().collect();
+                    err(
+                        "AG203",
+                        format!("`params.{p}` is not a declared parameter"),
+                        super::closest(p, known.into_iter()).map(|s| format!("did you mean `params.{s}`?")),
+                    );
+                }
+            }
+            "context" => {
+                if let Some(k) = first
+                    && root.get("context").and_then(|c| c.get(k)).is_none()
+                {
+                    err("AG203", format!("`context.{k}` is not declared in `context`"), None);
+                }
+            }
+            "attachments" => {
+                if let Some(a) = first {
+                    let found = root
+                        .get("attachments")
+                        .and_then(Value::as_array)
+                        .is_some_and(|v| v.iter().any(|x| x.get("name").and_then(Value::as_str) == Some(a)));
+                    if !found {
+                        err("AG203", format!("`attachments.{a}` is not a declared attachment"), None);
+                    }
+                }
+            }
+            "graph" => {
+                if let Some(f) = first
+                    && !matches!(f, "id" | "title" | "objective" | "version" | "description")
+                {
+                    err(
+                        "AG203",
+                        format!("`graph.{f}` is not a graph field"),
+                        Some("readable: graph.id, graph.title, graph.objective, graph.version, graph.description".into()),
+                    );
+                }
+            }
+            "env" => {
+                let node = access.self_node.as_deref().and_then(|n| scope.node(n));
+                let declared = |name: &str| {
+                    node.and_then(|n| n.get("requirements"))
+                        .and_then(|r| r.get("environment"))
+                        .is_some_and(|e| match e {
+                            Value::Array(a) => a.iter().any(|x| x.as_str() == Some(name) || x.get("name").and_then(Value::as_str) == Some(name)),
+                            Value::Object(o) => o.contains_key(name),
+                            _ => false,
+                        })
+                };
+                if let Some(v) = first
+                    && !declared(v)
+                {
+                    err("AG203", format!("`env.{v}` is not in this node's `requirements.environment`"), None);
+                }
+            }
+            "loop" => {
+                if !names.in_loop {
+                    err("AG203", "`loop` is only readable inside a loop body".into(), None);
+                } else if let Some(f) = first
+                    && !matches!(f, "index" | "iteration" | "previous")
+                {
+                    err("AG203", format!("`loop.{f}` is not a loop field"), Some("readable: loop.index, loop.iteration, loop.previous".into()));
+                }
+            }
+            "outputs" => {
+                if !access.outputs_root {
+                    err("AG203", "`outputs` is only readable in graph outputs, graph success and `outputs_from`".into(), None);
+                } else if let (Some(o), Some(child)) = (first, &access.child_outputs)
+                    && let Some(owner) = scope.node(child)
+                {
+                    let child_outputs = child_declared_outputs(root, owner);
+                    if let Some(set) = child_outputs
+                        && !set.contains(o)
+                    {
+                        err("AG206", format!("the subgraph of `{child}` declares no output `{o}`"), None);
+                    }
+                } else if let Some(o) = first
+                    && access.child_outputs.is_none()
+                    && scope.obj.get("outputs").and_then(|x| x.get(o)).is_none()
+                {
+                    err("AG206", format!("`outputs.{o}` is not a declared output of this graph"), None);
+                }
+            }
+            "self" => {
+                let Some(me) = access.self_node.as_deref().and_then(|n| scope.node(n)) else {
+                    err("AG203", "`self` is only readable within a node".into(), None);
+                    continue;
+                };
+                match (first, c.path.get(1)) {
+                    (Some("id" | "attempt"), _) | (None, _) => {}
+                    (Some("inputs"), Some(i)) => {
+                        if me.get("inputs").and_then(|x| x.get(*i)).is_none() {
+                            err("AG203", format!("`self.inputs.{i}` is not a declared input"), None);
+                        }
+                    }
+                    (Some("outputs"), Some(o)) => {
+                        if !access.self_outputs {
+                            err("AG203", "`self.outputs` is only readable in success criteria and checkpoints after outputs".into(), None);
+                        } else if outputs_of(me).is_some_and(|s| !s.contains(*o)) {
+                            err("AG206", format!("`self.outputs.{o}` is not a declared output"), None);
+                        }
+                    }
+                    (Some(f), _) => err("AG203", format!("`self.{f}` is not readable"), Some("readable: self.id, self.attempt, self.inputs.*, self.outputs.*".into())),
+                }
+            }
+            "nodes" => {
+                let Some(target) = first else { continue };
+                let target = if target == "self" {
+                    match &access.self_node {
+                        Some(s) => s.as_str(),
+                        None => target,
+                    }
+                } else {
+                    target
+                };
+                let Some(node) = scope.node(target) else {
+                    let elsewhere = scopes.iter().any(|s| s.has_node(target));
+                    if elsewhere && scope.is_sealed() {
+                        err(
+                            "AG202",
+                            format!("`nodes.{target}` is outside this fragment; fragments are sealed"),
+                            Some("pass the value in through the fragment's params".into()),
+                        );
+                    } else {
+                        let ids = scope.nodes().map(|(id, _)| id.as_str());
+                        err(
+                            "AG203",
+                            format!("`nodes.{target}` is not a node of this scope"),
+                            super::closest(target, ids).map(|s| format!("did you mean `{s}`?")),
+                        );
+                    }
+                    continue;
+                };
+                let mut output = None;
+                match (c.path.get(1).copied(), c.path.get(2).copied()) {
+                    (Some("outputs"), Some(o)) => {
+                        if outputs_of(node).is_some_and(|s| !s.contains(o)) {
+                            let declared: Vec<String> = outputs_of(node).unwrap_or_default().into_iter().collect();
+                            err(
+                                "AG206",
+                                format!("`{target}` declares no output `{o}`"),
+                                super::closest(o, declared.iter().map(String::as_str)).map(|s| format!("did you mean `{s}`?")),
+                            );
+                        }
+                        output = Some(o.to_string());
+                    }
+                    (Some("outputs" | "status" | "attempts" | "duration_seconds" | "decision"), _) | (None, _) => {}
+                    (Some(f), _) => err(
+                        "AG203",
+                        format!("`nodes.{target}.{f}` is not readable"),
+                        Some("readable: .outputs.<name>, .status, .attempts, .duration_seconds, .decision".into()),
+                    ),
+                }
+                reads.push(NodeRead {
+                    target: target.to_string(),
+                    span,
+                    output,
+                });
+            }
+            bare => {
+                if !names.bare.contains(bare) {
+                    err(
+                        "AG203",
+                        format!("`{bare}` is not a namespace root or a map variable here"),
+                        Some("roots: graph, params, context, attachments, nodes, self, loop, outputs, env".into()),
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// The outputs a subgraph node's child declares, when known.
+fn child_declared_outputs(root: &Map<String, Value>, owner: &Map<String, Value>) -> Option<HashSet<String>> {
+    let s = owner.get("subgraph")?;
+    let child = if let Some(name) = s.get("use").and_then(Value::as_str) {
+        root.get("subgraphs")?.get(name)?
+    } else {
+        s.get("inline")?
+    };
+    Some(
+        child
+            .get("outputs")
+            .and_then(Value::as_object)
+            .map(|o| o.keys().cloned().collect())
+            .unwrap_or_default(),
+    )
+}

@@ -1,0 +1,201 @@
+//! Every place an AGS document holds AGX (expression position) or a `${{ }}` template
+//! (template position), per ags.md §2.1, with what each may read.
+
+use super::scope::Scope;
+use crate::source::tree::escape_token;
+use serde_json::Value;
+
+/// What an expression may read, beyond its scope's declarations.
+#[derive(Clone, Debug, Default)]
+pub struct Access {
+    /// The node whose predecessors (and itself) may be read through `nodes.*` (AG201). `None`:
+    /// any node of the scope (graph outputs, loop condition and collect).
+    pub anchor: Option<String>,
+    /// The node `self` refers to.
+    pub self_node: Option<String>,
+    /// `self.outputs` is readable (success criteria, checkpoints after outputs).
+    pub self_outputs: bool,
+    /// The `outputs` root is readable (graph outputs and success, `outputs_from`).
+    pub outputs_root: bool,
+    /// For `outputs_from`: the child scope whose outputs `outputs.*` names.
+    pub child_outputs: Option<String>,
+    /// Read in the parent scope of a body (map.over, subgraph.params): the body's owner is the
+    /// anchor and the scope is the parent's.
+    pub parent_side: bool,
+}
+
+/// One expression or template position.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub ptr: String,
+    pub template: bool,
+    pub access: Access,
+}
+
+fn at(ptr: String, template: bool, access: Access) -> Position {
+    Position {
+        ptr,
+        template,
+        access,
+    }
+}
+
+/// Positions inside one scope's nodes and edges (and, for the root, graph outputs/success).
+pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
+    let mut out = Vec::new();
+    for (id, node) in scope.nodes() {
+        let np = scope.node_ptr(id);
+        let own = || Access {
+            anchor: Some(id.clone()),
+            self_node: Some(id.clone()),
+            ..Access::default()
+        };
+        let with_outputs = || Access {
+            self_outputs: true,
+            ..own()
+        };
+        if node.get("when").is_some() {
+            out.push(at(format!("{np}/when"), false, own()));
+        }
+        if node.get("instructions").is_some() {
+            out.push(at(format!("{np}/instructions"), true, own()));
+        }
+        for (name, spec) in node.get("inputs").and_then(Value::as_object).into_iter().flatten() {
+            let ip = format!("{np}/inputs/{}", escape_token(name));
+            if spec.get("from").is_some() {
+                out.push(at(format!("{ip}/from"), false, own()));
+            }
+            if spec.get("template").is_some() {
+                out.push(at(format!("{ip}/template"), true, own()));
+            }
+        }
+        if let Some(d) = node.get("decision") {
+            if d.get("question").is_some() {
+                out.push(at(format!("{np}/decision/question"), true, own()));
+            }
+            for (i, b) in d.get("branches").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                if b.get("when").is_some() {
+                    out.push(at(format!("{np}/decision/branches/{i}/when"), false, own()));
+                }
+            }
+        }
+        if let Some(g) = node.get("gate") {
+            if g.get("prompt").is_some() {
+                out.push(at(format!("{np}/gate/prompt"), true, own()));
+            }
+            for (i, _) in g.get("present").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                out.push(at(format!("{np}/gate/present/{i}"), false, with_outputs()));
+            }
+        }
+        for (i, h) in node.get("human").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let after = matches!(
+                h.get("at").and_then(Value::as_str),
+                Some("after_outputs" | "on_criteria_failure")
+            );
+            let acc = || if after { with_outputs() } else { own() };
+            if h.get("prompt").is_some() {
+                out.push(at(format!("{np}/human/{i}/prompt"), true, acc()));
+            }
+            if h.get("when").is_some() {
+                out.push(at(format!("{np}/human/{i}/when"), false, acc()));
+            }
+        }
+        criteria(&mut out, node.get("success"), &format!("{np}/success"), with_outputs);
+        if let Some(f) = node.get("failure") {
+            for (i, s) in f.get("fallback").and_then(Value::as_array).into_iter().flatten().enumerate() {
+                if s.get("when").is_some() {
+                    out.push(at(format!("{np}/failure/fallback/{i}/when"), false, with_outputs()));
+                }
+            }
+            if f.get("escalation").and_then(|e| e.get("message")).is_some() {
+                out.push(at(format!("{np}/failure/escalation/message"), true, with_outputs()));
+            }
+        }
+        let parent_side = || Access {
+            parent_side: true,
+            ..own()
+        };
+        if let Some(m) = node.get("map")
+            && m.get("over").is_some()
+        {
+            out.push(at(format!("{np}/map/over"), false, parent_side()));
+        }
+        if let Some(s) = node.get("subgraph") {
+            for (k, _) in s.get("params").and_then(Value::as_object).into_iter().flatten() {
+                out.push(at(format!("{np}/subgraph/params/{}", escape_token(k)), false, parent_side()));
+            }
+            for (k, _) in s.get("outputs_from").and_then(Value::as_object).into_iter().flatten() {
+                out.push(at(
+                    format!("{np}/subgraph/outputs_from/{}", escape_token(k)),
+                    false,
+                    Access {
+                        outputs_root: true,
+                        child_outputs: Some(id.clone()),
+                        ..Access::default()
+                    },
+                ));
+            }
+        }
+    }
+    for (i, e) in scope.edges() {
+        if e.get("when").is_some() {
+            let from = e.get("from").and_then(Value::as_str).map(str::to_string);
+            out.push(at(
+                format!("{}/edges/{i}/when", scope.ptr),
+                false,
+                Access {
+                    anchor: from,
+                    ..Access::default()
+                },
+            ));
+        }
+    }
+    // Graph (or fragment) outputs and success: any node of the scope, plus `outputs`.
+    let graph_level = || Access {
+        outputs_root: true,
+        ..Access::default()
+    };
+    for (k, o) in scope.obj.get("outputs").and_then(Value::as_object).into_iter().flatten() {
+        if o.get("from").is_some() {
+            out.push(at(format!("{}/outputs/{}/from", scope.ptr, escape_token(k)), false, graph_level()));
+        }
+    }
+    criteria(&mut out, scope.obj.get("success"), &format!("{}/success", scope.ptr), graph_level);
+    out
+}
+
+/// Positions of a loop or map owner that are read in its body scope (no anchor).
+pub fn body_positions(owner_ptr: &str, block: &str, block_value: &Value) -> Vec<Position> {
+    let mut out = Vec::new();
+    if block == "loop" && block_value.get("condition").is_some() {
+        out.push(at(format!("{owner_ptr}/loop/condition"), false, Access::default()));
+    }
+    for (k, _) in block_value.get("collect").and_then(Value::as_object).into_iter().flatten() {
+        out.push(at(
+            format!("{owner_ptr}/{block}/collect/{}", escape_token(k)),
+            false,
+            Access::default(),
+        ));
+    }
+    out
+}
+
+fn criteria(out: &mut Vec<Position>, success: Option<&Value>, sp: &str, access: impl Fn() -> Access) {
+    let Some(success) = success else { return };
+    for (i, c) in success.get("criteria").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let cp = format!("{sp}/criteria/{i}");
+        for field in ["expr", "target"] {
+            if c.get(field).is_some() {
+                out.push(at(format!("{cp}/{field}"), false, access()));
+            }
+        }
+        for field in ["rubric", "prompt"] {
+            if c.get(field).is_some() {
+                out.push(at(format!("{cp}/{field}"), true, access()));
+            }
+        }
+        for (j, _) in c.get("inputs").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            out.push(at(format!("{cp}/inputs/{j}"), false, access()));
+        }
+    }
+}

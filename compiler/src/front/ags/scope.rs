@@ -1,0 +1,120 @@
+//! Scopes of an AGS document: the root graph, named fragments (`subgraphs`), and the bodies of
+//! loop, map and inline-subgraph nodes. Each scope has its own node namespace and edge set.
+
+use crate::source::tree::escape_token;
+use serde_json::{Map, Value};
+
+/// Where a scope comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    Root,
+    /// A named fragment in `subgraphs`.
+    Fragment(String),
+    /// The body of a loop, map or inline subgraph; the owner node's index in its scope.
+    Body {
+        parent: usize,
+        owner: String,
+    },
+}
+
+/// One scope: a graph or fragment object and its pointer.
+#[derive(Clone, Debug)]
+pub struct Scope<'a> {
+    pub kind: ScopeKind,
+    /// JSON pointer of the scope object (`""` for the root).
+    pub ptr: String,
+    pub obj: &'a Map<String, Value>,
+}
+
+impl<'a> Scope<'a> {
+    /// The `nodes` mapping (empty when absent or malformed).
+    pub fn nodes(&self) -> impl Iterator<Item = (&'a String, &'a Map<String, Value>)> + 'a {
+        self.obj
+            .get("nodes")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|m| m.iter())
+            .filter_map(|(k, v)| v.as_object().map(|o| (k, o)))
+    }
+
+    pub fn node(&self, id: &str) -> Option<&'a Map<String, Value>> {
+        self.obj.get("nodes")?.get(id)?.as_object()
+    }
+
+    pub fn has_node(&self, id: &str) -> bool {
+        self.node(id).is_some()
+    }
+
+    pub fn node_ptr(&self, id: &str) -> String {
+        format!("{}/nodes/{}", self.ptr, escape_token(id))
+    }
+
+    pub fn edges(&self) -> impl Iterator<Item = (usize, &'a Map<String, Value>)> + 'a {
+        self.obj
+            .get("edges")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flat_map(|a| a.iter().enumerate())
+            .filter_map(|(i, v)| v.as_object().map(|o| (i, o)))
+    }
+
+    pub fn entrypoints(&self) -> impl Iterator<Item = (usize, &'a str)> + 'a {
+        strings(self.obj.get("entrypoints"))
+    }
+
+    pub fn is_sealed(&self) -> bool {
+        self.kind != ScopeKind::Root
+    }
+}
+
+/// `(index, string)` for every string item of an array value.
+pub fn strings(v: Option<&Value>) -> impl Iterator<Item = (usize, &str)> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flat_map(|a| a.iter().enumerate())
+        .filter_map(|(i, v)| v.as_str().map(|s| (i, s)))
+}
+
+/// All scopes of a document, parents before children (a work list, not recursion).
+pub fn collect(root: &Map<String, Value>) -> Vec<Scope<'_>> {
+    let mut scopes = vec![Scope {
+        kind: ScopeKind::Root,
+        ptr: String::new(),
+        obj: root,
+    }];
+    if let Some(frags) = root.get("subgraphs").and_then(Value::as_object) {
+        for (name, f) in frags {
+            if let Some(obj) = f.as_object() {
+                scopes.push(Scope {
+                    kind: ScopeKind::Fragment(name.clone()),
+                    ptr: format!("/subgraphs/{}", escape_token(name)),
+                    obj,
+                });
+            }
+        }
+    }
+    let mut i = 0;
+    while i < scopes.len() {
+        let scope = scopes[i].clone();
+        for (id, node) in scope.nodes() {
+            for (block, field) in [("loop", "body"), ("map", "body"), ("subgraph", "inline")] {
+                if let Some(body) = node
+                    .get(block)
+                    .and_then(|b| b.get(field))
+                    .and_then(Value::as_object)
+                {
+                    scopes.push(Scope {
+                        kind: ScopeKind::Body {
+                            parent: i,
+                            owner: id.clone(),
+                        },
+                        ptr: format!("{}/{block}/{field}", scope.node_ptr(id)),
+                        obj: body,
+                    });
+                }
+            }
+        }
+        i += 1;
+    }
+    scopes
+}

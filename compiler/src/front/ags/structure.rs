@@ -1,0 +1,497 @@
+//! Layer 2 (referential) checks of SPEC §18.1: AG111–AG117, AG121–AG124, AG141–AG142,
+//! AG151–AG153. One pass per scope; every finding is reported.
+
+use super::Checker;
+use super::edges::{EffEdge, effective, node_index};
+use super::scope::{Scope, ScopeKind, strings};
+use petgraph::algo::kosaraju_scc;
+use petgraph::graph::DiGraph;
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+const TIERS: [&str; 4] = ["minimal", "standard", "advanced", "frontier"];
+
+fn tier_level(tier: &str) -> Option<u64> {
+    TIERS.iter().position(|t| *t == tier).map(|i| i as u64 + 1)
+}
+
+impl Checker<'_> {
+    pub(super) fn check_scope(&mut self, scope: &Scope<'_>) {
+        let edges = effective(scope);
+        self.check_ids(scope);
+        self.check_references(scope);
+        self.check_entrypoints(scope, &edges);
+        self.check_joins(scope, &edges);
+        self.check_cycles(scope, &edges);
+        for (id, node) in scope.nodes() {
+            let ptr = scope.node_ptr(id);
+            self.check_decision(node, &ptr);
+            self.check_intelligence(node, &ptr);
+            self.check_fallbacks(scope, id, node, &ptr);
+        }
+        if let Some(d) = scope
+            .obj
+            .get("defaults")
+            .and_then(|d| d.get("intelligence"))
+        {
+            self.check_tier(d, &format!("{}/defaults/intelligence", scope.ptr));
+        }
+    }
+
+    fn check_ids(&mut self, scope: &Scope<'_>) {
+        for (id, _) in scope.nodes() {
+            if id == "self" {
+                self.error_key(
+                    "AG117",
+                    &scope.node_ptr(id),
+                    "`self` is reserved and cannot be a node id",
+                    "rename the node; `self` refers to the current node in expressions",
+                );
+            }
+        }
+    }
+
+    fn check_references(&mut self, scope: &Scope<'_>) {
+        for (id, node) in scope.nodes() {
+            for (i, dep) in strings(node.get("depends_on")) {
+                if !scope.has_node(dep) {
+                    let ptr = format!("{}/depends_on/{i}", scope.node_ptr(id));
+                    let help = self.suggest(scope, dep);
+                    self.error(
+                        "AG114",
+                        &ptr,
+                        format!("`depends_on` names `{dep}`, which is not a node of this scope"),
+                        help,
+                    );
+                }
+            }
+        }
+        for (i, e) in scope.edges() {
+            for end in ["from", "to"] {
+                if let Some(target) = e.get(end).and_then(Value::as_str)
+                    && !scope.has_node(target)
+                {
+                    let ptr = format!("{}/edges/{i}/{end}", scope.ptr);
+                    let help = self.suggest(scope, target);
+                    self.error(
+                        "AG113",
+                        &ptr,
+                        format!("edge `{end}` names `{target}`, which is not a node of this scope"),
+                        help,
+                    );
+                }
+            }
+        }
+    }
+
+    fn check_entrypoints(&mut self, scope: &Scope<'_>, edges: &[EffEdge<'_>]) {
+        let incoming: HashMap<&str, &EffEdge<'_>> = edges.iter().map(|e| (e.to, e)).collect();
+        for (i, ep) in scope.entrypoints() {
+            let ptr = format!("{}/entrypoints/{i}", scope.ptr);
+            if !scope.has_node(ep) {
+                let (code, msg) = match scope.kind {
+                    ScopeKind::Root => (
+                        "AG115",
+                        format!("entrypoint `{ep}` is not a node of the graph"),
+                    ),
+                    _ => (
+                        "AG133",
+                        format!("entrypoint `{ep}` is not a node of this fragment"),
+                    ),
+                };
+                let help = self.suggest(scope, ep);
+                self.error(code, &ptr, msg, help);
+            } else if let Some(e) = incoming.get(ep) {
+                let span = self.doc.span(&e.ptr);
+                let d = self
+                    .diag(
+                        "AG112",
+                        &ptr,
+                        format!("entrypoint `{ep}` has an incoming edge from `{}`", e.from),
+                    )
+                    .with_label(span, "the incoming edge")
+                    .with_help("entrypoints start the graph; remove the edge or the entrypoint");
+                self.push(d);
+            }
+        }
+    }
+
+    fn check_joins(&mut self, scope: &Scope<'_>, edges: &[EffEdge<'_>]) {
+        let mut incoming: HashMap<&str, usize> = HashMap::new();
+        for e in edges {
+            *incoming.entry(e.to).or_default() += 1;
+        }
+        for (id, node) in scope.nodes() {
+            let join = node.get("join").and_then(Value::as_str);
+            if join != Some("n_of") {
+                continue;
+            }
+            if let Some(n) = node.get("join_count").and_then(Value::as_u64) {
+                let have = incoming.get(id.as_str()).copied().unwrap_or(0);
+                if n as usize > have {
+                    self.error(
+                        "AG116",
+                        &format!("{}/join_count", scope.node_ptr(id)),
+                        format!("`join_count` is {n}, but only {have} edge(s) lead into `{id}`"),
+                        Some("the join can never fire; lower `join_count` or add edges".into()),
+                    );
+                }
+            }
+        }
+    }
+
+    /// AG111: every cycle of the effective edge set, once per strongly connected component.
+    fn check_cycles(&mut self, scope: &Scope<'_>, edges: &[EffEdge<'_>]) {
+        let index = node_index(scope);
+        let mut g: DiGraph<(), usize, u32> = DiGraph::with_capacity(index.len(), edges.len());
+        for _ in 0..index.len() {
+            g.add_node(());
+        }
+        for (i, e) in edges.iter().enumerate() {
+            g.add_edge(
+                (index[e.from] as u32).into(),
+                (index[e.to] as u32).into(),
+                i,
+            );
+        }
+        let self_loops: HashSet<usize> = edges
+            .iter()
+            .filter(|e| e.from == e.to)
+            .map(|e| index[e.from])
+            .collect();
+        let mut sccs: Vec<Vec<usize>> = kosaraju_scc(&g)
+            .into_iter()
+            .map(|c| {
+                let mut c: Vec<usize> = c.into_iter().map(|n| n.index()).collect();
+                c.sort_unstable();
+                c
+            })
+            .filter(|c| c.len() > 1 || self_loops.contains(&c[0]))
+            .collect();
+        sccs.sort();
+        let mut out: Vec<Vec<usize>> = vec![Vec::new(); index.len()];
+        for (i, e) in edges.iter().enumerate() {
+            out[index[e.from]].push(i);
+        }
+        for comp in sccs {
+            let members: HashSet<usize> = comp.iter().copied().collect();
+            let start = comp[0];
+            // BFS inside the component from its first node until an edge returns to it; the
+            // parents then spell one cycle.
+            let mut parent: HashMap<usize, usize> = HashMap::new();
+            let mut queue = std::collections::VecDeque::from([start]);
+            let mut closing = None;
+            'bfs: while let Some(at) = queue.pop_front() {
+                for &i in &out[at] {
+                    let e = &edges[i];
+                    if !members.contains(&index[e.to]) {
+                        continue;
+                    }
+                    let to = index[e.to];
+                    if to == start {
+                        closing = Some(i);
+                        break 'bfs;
+                    }
+                    if let std::collections::hash_map::Entry::Vacant(v) = parent.entry(to) {
+                        v.insert(i);
+                        queue.push_back(to);
+                    }
+                }
+            }
+            let Some(closing) = closing else { continue };
+            let mut names = vec![edges[closing].to];
+            let mut at = index[edges[closing].from];
+            names.push(edges[closing].from);
+            while at != start {
+                let e = &edges[parent[&at]];
+                names.push(e.from);
+                at = index[e.from];
+            }
+            names.reverse();
+            let d = self
+                .diag(
+                    "AG111",
+                    &edges[closing].ptr,
+                    format!("cycle in the effective edges: {}", names.join(" → ")),
+                )
+                .with_help(
+                    "graphs are acyclic; express iteration with a `loop` node and its bound",
+                );
+            self.push(d);
+        }
+    }
+
+    fn check_decision(&mut self, node: &Map<String, Value>, ptr: &str) {
+        let ty = node.get("type").and_then(Value::as_str).unwrap_or("task");
+        if matches!(ty, "decision" | "gate")
+            && node
+                .get("outputs")
+                .and_then(|o| o.get("decision"))
+                .is_some()
+        {
+            self.error_key(
+                "AG122",
+                &format!("{ptr}/outputs/decision"),
+                "`decision` is a reserved output of decision and gate nodes",
+                "rename the output; the selected label is exposed as `outputs.decision`",
+            );
+        }
+        let Some(dec) = node.get("decision").and_then(Value::as_object) else {
+            return;
+        };
+        let expression = dec.get("evaluator").and_then(Value::as_str) == Some("expression");
+        let mut labels: HashMap<&str, usize> = HashMap::new();
+        for (i, b) in dec
+            .get("branches")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let bptr = format!("{ptr}/decision/branches/{i}");
+            if let Some(label) = b.get("label").and_then(Value::as_str) {
+                if let Some(first) = labels.get(label) {
+                    let first_span = self
+                        .doc
+                        .span(&format!("{ptr}/decision/branches/{first}/label"));
+                    let d = self
+                        .diag(
+                            "AG124",
+                            &format!("{bptr}/label"),
+                            format!("branch label `{label}` is declared twice"),
+                        )
+                        .with_label(first_span, "first declared here");
+                    self.push(d);
+                } else {
+                    labels.insert(label, i);
+                }
+            }
+            if expression && b.get("when").is_none() {
+                self.error(
+                    "AG121",
+                    &bptr,
+                    "branch has no `when`, but the decision is evaluated by expression".to_string(),
+                    Some("add a `when` expression, or use `evaluator: agent`".into()),
+                );
+            }
+        }
+        if let Some(def) = dec.get("default_branch").and_then(Value::as_str)
+            && !labels.contains_key(def)
+        {
+            let mut known: Vec<&str> = labels.keys().copied().collect();
+            known.sort_unstable();
+            self.error(
+                "AG123",
+                &format!("{ptr}/decision/default_branch"),
+                format!("`default_branch` is `{def}`, which is not a branch label"),
+                Some(format!("declared labels: {}", known.join(", "))),
+            );
+        }
+    }
+
+    fn check_intelligence(&mut self, node: &Map<String, Value>, ptr: &str) {
+        if let Some(i) = node.get("intelligence") {
+            self.check_tier(i, &format!("{ptr}/intelligence"));
+        }
+        for (i, c) in node
+            .get("success")
+            .and_then(|s| s.get("criteria"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if let Some(j) = c.get("judge_intelligence") {
+                self.check_tier(j, &format!("{ptr}/success/criteria/{i}/judge_intelligence"));
+            }
+        }
+    }
+
+    /// AG141 (tier vs level) and AG142 (escalate_to below tier) on one intelligence block.
+    fn check_tier(&mut self, intel: &Value, ptr: &str) {
+        let Some(tier) = intel.get("tier").and_then(Value::as_str) else {
+            return;
+        };
+        let Some(level) = tier_level(tier) else {
+            return;
+        };
+        if let Some(l) = intel.get("level").and_then(Value::as_u64)
+            && l != level
+        {
+            self.error(
+                "AG141",
+                &format!("{ptr}/level"),
+                format!("`level` is {l}, but tier `{tier}` is level {level}"),
+                Some("minimal=1, standard=2, advanced=3, frontier=4".into()),
+            );
+        }
+        if let Some(up) = intel.get("escalate_to").and_then(Value::as_str)
+            && let Some(ul) = tier_level(up)
+            && ul < level
+        {
+            self.error(
+                "AG142",
+                &format!("{ptr}/escalate_to"),
+                format!("`escalate_to` is `{up}`, below the node's tier `{tier}`"),
+                Some("escalation goes to a higher tier".into()),
+            );
+        }
+    }
+
+    /// AG113 for failure-ladder node references, AG151, AG152, AG153.
+    fn check_fallbacks(
+        &mut self,
+        scope: &Scope<'_>,
+        id: &str,
+        node: &Map<String, Value>,
+        ptr: &str,
+    ) {
+        let Some(failure) = node.get("failure").and_then(Value::as_object) else {
+            return;
+        };
+        let outputs = |n: &Map<String, Value>| -> Vec<String> {
+            n.get("outputs")
+                .and_then(Value::as_object)
+                .map(|o| {
+                    o.iter()
+                        .filter(|(_, v)| v.get("required").and_then(Value::as_bool) != Some(false))
+                        .map(|(k, _)| k.clone())
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let criteria: HashSet<&str> = node
+            .get("success")
+            .and_then(|s| s.get("criteria"))
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get("id").and_then(Value::as_str))
+            .collect();
+        let declared_outputs: HashSet<&str> = node
+            .get("outputs")
+            .and_then(Value::as_object)
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        for (i, step) in failure
+            .get("fallback")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let sptr = format!("{ptr}/failure/fallback/{i}");
+            match step.get("strategy").and_then(Value::as_str) {
+                Some("alternate_node") => {
+                    let Some(alt) = step.get("node").and_then(Value::as_str) else {
+                        continue;
+                    };
+                    match scope.node(alt) {
+                        None => {
+                            let help = self.suggest(scope, alt);
+                            self.error(
+                                "AG113",
+                                &format!("{sptr}/node"),
+                                format!("alternate node `{alt}` is not a node of this scope"),
+                                help,
+                            );
+                        }
+                        Some(alt_node) => {
+                            let have: HashSet<String> = alt_node
+                                .get("outputs")
+                                .and_then(Value::as_object)
+                                .map(|o| o.keys().cloned().collect())
+                                .unwrap_or_default();
+                            let missing: Vec<String> = outputs(node)
+                                .into_iter()
+                                .filter(|o| !have.contains(o))
+                                .collect();
+                            if !missing.is_empty() {
+                                self.error(
+                                    "AG151",
+                                    &format!("{sptr}/node"),
+                                    format!(
+                                        "alternate node `{alt}` does not provide required output(s) of `{id}`: {}",
+                                        missing.join(", ")
+                                    ),
+                                    Some("declare the same outputs on the alternate node".into()),
+                                );
+                            }
+                        }
+                    }
+                }
+                Some("relax_criteria") => {
+                    for (j, c) in strings(step.get("criteria")) {
+                        if !criteria.contains(c) {
+                            self.error(
+                                "AG153",
+                                &format!("{sptr}/criteria/{j}"),
+                                format!("`relax_criteria` names `{c}`, which is not a criterion of `{id}`"),
+                                None,
+                            );
+                        }
+                    }
+                }
+                Some("degrade_outputs") => {
+                    for (j, o) in strings(step.get("outputs")) {
+                        if !declared_outputs.contains(o) {
+                            self.error(
+                                "AG153",
+                                &format!("{sptr}/outputs/{j}"),
+                                format!("`degrade_outputs` names `{o}`, which is not an output of `{id}`"),
+                                None,
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        if let Some(esc) = failure.get("escalation")
+            && esc.get("to").and_then(Value::as_str) == Some("node")
+            && let Some(target) = esc.get("node").and_then(Value::as_str)
+            && !scope.has_node(target)
+        {
+            let help = self.suggest(scope, target);
+            self.error(
+                "AG113",
+                &format!("{ptr}/failure/escalation/node"),
+                format!("escalation node `{target}` is not a node of this scope"),
+                help,
+            );
+        }
+        if let Some(comp) = failure.get("compensation").and_then(Value::as_str) {
+            let cptr = format!("{ptr}/failure/compensation");
+            match scope.node(comp) {
+                None => {
+                    let help = self.suggest(scope, comp);
+                    self.error(
+                        "AG113",
+                        &cptr,
+                        format!("compensation node `{comp}` is not a node of this scope"),
+                        help,
+                    );
+                }
+                Some(c) => {
+                    if c.get("failure")
+                        .and_then(|f| f.get("compensation"))
+                        .is_some()
+                    {
+                        let other = self
+                            .doc
+                            .span(&format!("{}/failure/compensation", scope.node_ptr(comp)));
+                        let d = self
+                            .diag(
+                                "AG152",
+                                &cptr,
+                                format!("compensation node `{comp}` has a compensation of its own"),
+                            )
+                            .with_label(other, "its own compensation")
+                            .with_help("compensation does not nest");
+                        self.push(d);
+                    }
+                }
+            }
+        }
+    }
+}

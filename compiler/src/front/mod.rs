@@ -1,0 +1,3 @@
+//! Dialect front ends: semantic checks with native codes, then lowering into the IR.
+
+pub mod ags;

@@ -1,0 +1,34 @@
+//! Expressions as the IR keeps them: source text, language, file span, and (for AGX and CEL)
+//! the core form.
+
+use crate::source::Span;
+use agc_runtime::expr::Expr;
+use serde::Serialize;
+
+/// The language an expression is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExprLang {
+    Agx,
+    AgxTemplate,
+    Cel,
+    GoTemplate,
+    Jq,
+    Fact,
+}
+
+/// An expression in the IR.
+#[derive(Clone, Debug, Serialize)]
+pub struct IrExpr {
+    pub lang: ExprLang,
+    /// The text as written (decoded from its YAML scalar).
+    pub source: String,
+    /// The core form, when the language lowers into it (AGX, CEL, templates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub core: Option<Expr>,
+    #[serde(skip)]
+    pub span: Span,
+}
+
+/// A declared type, by name, as the plan shows it (`integer`, `array`, `object`, `any`...).
+pub type TypeName = String;

@@ -1,0 +1,338 @@
+//! The resolved IR: one flat, typed graph that every dialect lowers into.
+//!
+//! Shape (after naga): arenas addressed by typed handles, with spans and analysis results in side
+//! tables. Invariants every back end may rely on once a front end has produced a `Graph`
+//! without errors:
+//!
+//! - `nodes`, `edges`, `regions` and `links` are arenas; a handle is an index into its arena and
+//!   is always in bounds.
+//! - Node `scoped_id`s are unique: a body node's id is its region path plus its local id
+//!   (`repair_loop/run_tests`); root nodes keep their local id.
+//! - Loops, maps and subgraph instances are **regions**, never unrolled: the node that owns a
+//!   region (`NodeKind::Loop`, `Map`, `Subgraph`) stays in the graph, and the region lists the
+//!   body nodes, which are ordinary nodes with `region = Some(..)`.
+//! - Edges connect nodes of the same region (or both in the root). Iteration is never an edge
+//!   cycle except `EdgeKind::Back`, which always carries a bound.
+//! - Every expression keeps its source text, language and file span next to its core form.
+//! - `spans` holds one entry per node, edge and region (same index), for diagnostics and for the
+//!   plan's source locations.
+
+pub mod expr;
+
+use crate::source::Span;
+pub use expr::{ExprLang, IrExpr};
+use serde::Serialize;
+
+macro_rules! handle {
+    ($name:ident) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[serde(transparent)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+    };
+}
+handle!(NodeId);
+handle!(EdgeId);
+handle!(RegionId);
+
+/// What a node does, across dialects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    /// Agent or tool work.
+    Task,
+    /// Picks one of several labelled branches.
+    Decision,
+    /// Human approval, review or input.
+    Gate,
+    /// Owns a loop region.
+    Loop,
+    /// Owns a map (fan-out) region.
+    Map,
+    /// Owns a subgraph instance region.
+    Subgraph,
+    /// Waits (time or signal).
+    Wait,
+    /// Writes workflow state without doing work.
+    StateUpdate,
+    /// Calls something outside (an action, a resource read).
+    External,
+    /// Splits into parallel branches.
+    Fork,
+    /// Joins parallel branches.
+    Join,
+    /// Ends the graph (or a branch).
+    Terminal,
+}
+
+/// When a node with several incoming edges becomes ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum Join {
+    All,
+    Any,
+    NOf { count: u32 },
+}
+
+/// A value type, as declared (`value_type` plus optional JSON schema in AGS; JSON Schema
+/// elsewhere), already mapped to the expression type system.
+pub type ValueType = crate::ir::expr::TypeName;
+
+/// A declared node input.
+#[derive(Clone, Debug, Serialize)]
+pub struct Input {
+    pub name: String,
+    pub ty: ValueType,
+    pub required: bool,
+    pub source: InputSource,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum InputSource {
+    /// An expression (`from:`).
+    Expr { expr: IrExpr },
+    /// A string template.
+    Template { template: IrExpr },
+    /// A literal value.
+    Value { value: serde_json::Value },
+    /// Bound implicitly by name (AGS: `params.<name>`, then `context.<name>`).
+    Implicit,
+}
+
+/// A declared node output.
+#[derive(Clone, Debug, Serialize)]
+pub struct Output {
+    pub name: String,
+    pub ty: ValueType,
+    pub required: bool,
+}
+
+/// Attempts and timeouts.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Retry {
+    pub max_attempts: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<f64>,
+}
+
+/// Cost and time estimates used by the static bounds.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Estimate {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Node {
+    /// Unique across the graph: region path + local id.
+    pub scoped_id: String,
+    /// The id as written in its scope.
+    pub local_id: String,
+    pub kind: NodeKind,
+    /// The dialect's own name for the kind (`task`, `gate`, `switch`, `class: action`, ...).
+    pub origin_kind: String,
+    /// The innermost region holding this node, if any.
+    pub region: Option<RegionId>,
+    /// The region this node owns (loop, map, subgraph).
+    pub owns: Option<RegionId>,
+    pub title: Option<String>,
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<Output>,
+    /// Evaluated once at readiness; false skips the node.
+    pub guard: Option<IrExpr>,
+    pub join: Join,
+    pub retry: Retry,
+    pub estimate: Estimate,
+    /// Dialect attributes not modelled above, kept losslessly.
+    pub attrs: serde_json::Map<String, serde_json::Value>,
+}
+
+/// Which kind of edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    /// Taken when the source succeeds.
+    Sequence,
+    /// Taken when the source succeeds and the guard holds.
+    Conditional,
+    /// Taken when the source fails (guard optional).
+    Failure,
+    /// Goes back to an earlier node; always bounded.
+    Back,
+}
+
+/// Terminal outcomes of a source node that can activate an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Succeeded,
+    Failed,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+    pub kind: EdgeKind,
+    pub outcomes: Vec<Outcome>,
+    pub guard: Option<IrExpr>,
+    /// For exclusive branching: the first matching edge (lowest order) wins.
+    pub order: Option<u32>,
+    /// For back edges: the most times the edge may be taken.
+    pub bound: Option<u32>,
+    /// True when the edge came from a `depends_on`-style declaration.
+    pub implicit: bool,
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopMode {
+    While,
+    Until,
+    Repeat,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RegionKind {
+    Loop {
+        mode: LoopMode,
+        condition: Option<IrExpr>,
+        max_iterations: u32,
+        /// body output → body param for the next iteration
+        carry: Vec<(String, String)>,
+        /// output name → expression over the final iteration
+        collect: Vec<(String, IrExpr)>,
+    },
+    Map {
+        over: IrExpr,
+        #[serde(rename = "as")]
+        item: String,
+        index_as: String,
+        max_items: u32,
+        max_parallel: u32,
+        on_item_failure: String,
+        collect: Vec<(String, IrExpr)>,
+    },
+    Subgraph {
+        /// Where the body came from: `use:NAME`, `inline`, or `ref:URI`.
+        source: String,
+        params: Vec<(String, IrExpr)>,
+        outputs: Vec<(String, IrExpr)>,
+        inherit_context: bool,
+    },
+    Parallel,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Region {
+    pub kind: RegionKind,
+    /// The node that owns the region.
+    pub owner: NodeId,
+    pub parent: Option<RegionId>,
+    pub entrypoints: Vec<NodeId>,
+    pub nodes: Vec<NodeId>,
+}
+
+/// A producer output feeding a consumer.
+#[derive(Clone, Debug, Serialize)]
+pub struct DataLink {
+    pub from: NodeId,
+    pub output: String,
+    pub to: NodeId,
+    /// Where in the consumer it is read (`inputs.audit`, `guard`, `edge`...).
+    pub at: String,
+    pub ty: ValueType,
+}
+
+/// A declared graph parameter.
+#[derive(Clone, Debug, Serialize)]
+pub struct Param {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: ValueType,
+    pub required: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default: Option<serde_json::Value>,
+}
+
+/// Side tables of source locations, one per arena entry.
+#[derive(Clone, Debug, Default)]
+pub struct Spans {
+    pub nodes: Vec<Span>,
+    pub edges: Vec<Span>,
+    pub regions: Vec<Span>,
+}
+
+/// A whole lowered graph.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub dialect: &'static str,
+    pub id: String,
+    pub title: Option<String>,
+    pub params: Vec<Param>,
+    pub entrypoints: Vec<NodeId>,
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub regions: Vec<Region>,
+    pub links: Vec<DataLink>,
+    /// Graph-level limits as declared (`max_node_executions`, `max_cost_usd`, ...).
+    pub constraints: serde_json::Map<String, serde_json::Value>,
+    pub spans: Spans,
+}
+
+impl Graph {
+    pub fn new(dialect: &'static str, id: String) -> Graph {
+        Graph {
+            dialect,
+            id,
+            title: None,
+            params: Vec::new(),
+            entrypoints: Vec::new(),
+            nodes: Vec::new(),
+            edges: Vec::new(),
+            regions: Vec::new(),
+            links: Vec::new(),
+            constraints: serde_json::Map::new(),
+            spans: Spans::default(),
+        }
+    }
+
+    pub fn add_node(&mut self, node: Node, span: Span) -> NodeId {
+        self.nodes.push(node);
+        self.spans.nodes.push(span);
+        NodeId(self.nodes.len() as u32 - 1)
+    }
+
+    pub fn add_edge(&mut self, edge: Edge, span: Span) -> EdgeId {
+        self.edges.push(edge);
+        self.spans.edges.push(span);
+        EdgeId(self.edges.len() as u32 - 1)
+    }
+
+    pub fn add_region(&mut self, region: Region, span: Span) -> RegionId {
+        self.regions.push(region);
+        self.spans.regions.push(span);
+        RegionId(self.regions.len() as u32 - 1)
+    }
+
+    pub fn node(&self, id: NodeId) -> &Node {
+        &self.nodes[id.index()]
+    }
+
+    pub fn edge(&self, id: EdgeId) -> &Edge {
+        &self.edges[id.index()]
+    }
+
+    pub fn region(&self, id: RegionId) -> &Region {
+        &self.regions[id.index()]
+    }
+}

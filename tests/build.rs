@@ -1,0 +1,87 @@
+//! `agc build`: every AGS example and third-party graph builds; each plan matches its golden
+//! file in `tests/golden/plans/`, validates against `schemas/agc-plan-v1.schema.json`, and is
+//! byte-identical when built twice. Set `AGC_BLESS=1` to rewrite the goldens (then review the
+//! diff).
+
+use agc::compile::build_file;
+use agc::source::{Limits, SourceMap};
+use std::path::{Path, PathBuf};
+
+fn plan_schema() -> jsonschema::Validator {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schemas/agc-plan-v1.schema.json")).unwrap();
+    jsonschema::validator_for(&schema).expect("the plan schema compiles")
+}
+
+fn documents() -> Vec<(PathBuf, String)> {
+    let mut docs = Vec::new();
+    let corpus = Path::new("../shared/corpus/ags");
+    if corpus.is_dir() {
+        for dir in ["examples", "third_party/loro", "third_party/magagent"] {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join(dir))
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+                .unwrap_or_default();
+            files.sort();
+            for f in files {
+                let name = f.file_name().unwrap().to_string_lossy().to_string();
+                if name.ends_with(".agraph.yaml") || name.ends_with(".agraph.json") {
+                    docs.push((f.clone(), format!("corpus-{}", name)));
+                }
+            }
+        }
+    } else {
+        println!("note: ../shared/corpus/ags is absent; corpus plans skipped");
+    }
+    let mut own: Vec<PathBuf> = std::fs::read_dir("examples/ags")
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    own.sort();
+    for f in own {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        docs.push((f, name));
+    }
+    docs
+}
+
+fn build(path: &Path) -> String {
+    let mut sources = SourceMap::new();
+    let display = path.to_string_lossy().replace('\\', "/");
+    let (plan, diags) = build_file(&mut sources, path, &display, Limits::default());
+    let errors: Vec<String> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    assert!(errors.is_empty(), "{display}: {errors:?}");
+    plan.unwrap_or_else(|| panic!("{display}: no plan"))
+}
+
+#[test]
+fn every_ags_document_builds_to_its_golden_plan() {
+    let validator = plan_schema();
+    let bless = std::env::var_os("AGC_BLESS").is_some();
+    let mut stale = Vec::new();
+    for (path, name) in documents() {
+        let plan = build(&path);
+        assert_eq!(plan, build(&path), "{name}: two builds differ");
+        let value: serde_json::Value = serde_json::from_str(&plan).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&value)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{name}: plan fails its schema: {errors:#?}"
+        );
+        let golden = Path::new("tests/golden/plans").join(format!("{name}.plan.json"));
+        match std::fs::read_to_string(&golden) {
+            Ok(old) if old == plan => {}
+            _ if bless => std::fs::write(&golden, &plan).unwrap(),
+            _ => stale.push(golden.display().to_string()),
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale or missing goldens (AGC_BLESS=1 to rewrite, then review): {stale:#?}"
+    );
+}

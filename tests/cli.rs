@@ -1,0 +1,171 @@
+//! The `agc` binary end to end: exit statuses, outputs, and the CI-facing `--check` modes.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn agc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("agc runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("agc-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const EXAMPLE: &str = "examples/ags/changelog-release.agraph.yaml";
+
+#[test]
+fn check_exit_statuses() {
+    assert_eq!(agc(&["check", EXAMPLE]).status.code(), Some(0));
+    assert_eq!(
+        agc(&["check", "tests/fixtures/load/agc007-merge-key.yaml"])
+            .status
+            .code(),
+        Some(1)
+    );
+    assert_eq!(agc(&["check", "no/such/file.yaml"]).status.code(), Some(2));
+    assert_eq!(agc(&["check"]).status.code(), Some(2), "usage error");
+    assert_eq!(agc(&["--version"]).status.code(), Some(0));
+}
+
+#[test]
+fn explain_prints_every_registered_code() {
+    let o = agc(&["explain", "AGC007"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("merge keys"));
+    let o = agc(&["explain", "ag111"]);
+    assert!(stdout(&o).starts_with("AG111"), "case-insensitive lookup");
+    assert_eq!(agc(&["explain", "NOPE1"]).status.code(), Some(2));
+    let list = stdout(&agc(&["explain", "--list"]));
+    for code in ["AGC001", "AG001", "AG211", "AG909", "AGC090", "AGC100"] {
+        assert!(list.contains(code), "{code} listed");
+    }
+}
+
+#[test]
+fn build_writes_and_checks_plans() {
+    let dir = tmp("build");
+    let plan = dir.join("plan.json");
+    let plan_s = plan.to_str().unwrap();
+    assert_eq!(
+        agc(&["build", EXAMPLE, "-o", plan_s]).status.code(),
+        Some(0)
+    );
+    let first = std::fs::read_to_string(&plan).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(v["format"], "agc.plan/v1");
+    assert_eq!(
+        agc(&["build", EXAMPLE, "-o", plan_s, "--check"])
+            .status
+            .code(),
+        Some(0)
+    );
+    std::fs::write(&plan, first.replace("changelog", "changelag")).unwrap();
+    let o = agc(&["build", EXAMPLE, "-o", plan_s, "--check"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("stale"), "{}", stderr(&o));
+    // stdout carries the plan without -o; the same bytes as the file.
+    let o = agc(&["build", EXAMPLE]);
+    assert_eq!(stdout(&o), first);
+    // A document with errors builds nothing and exits 1.
+    assert_eq!(
+        agc(&["build", "tests/fixtures/load/agc007-merge-key.yaml"])
+            .status
+            .code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn graph_inject_and_check() {
+    let dir = tmp("inject");
+    std::fs::copy(EXAMPLE, dir.join("wf.agraph.yaml")).unwrap();
+    let md = dir.join("README.md");
+    std::fs::write(
+        &md,
+        "# Flow\n\n<!-- agc:graph wf.agraph.yaml --direction LR -->\n<!-- /agc:graph -->\n\nend\n",
+    )
+    .unwrap();
+    let md_s = md.to_str().unwrap();
+    let o = agc(&["graph", "--inject", md_s, "--check"]);
+    assert_eq!(o.status.code(), Some(1), "an empty block is stale");
+    assert!(stderr(&o).contains("AGC102"));
+    assert_eq!(agc(&["graph", "--inject", md_s]).status.code(), Some(0));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("```mermaid\nflowchart LR\n"), "{text}");
+    assert!(text.ends_with("<!-- /agc:graph -->\n\nend\n"));
+    assert_eq!(
+        agc(&["graph", "--inject", md_s, "--check"]).status.code(),
+        Some(0)
+    );
+    std::fs::write(
+        &md,
+        "<!-- agc:graph wf.agraph.yaml --sideways -->\n<!-- /agc:graph -->\n",
+    )
+    .unwrap();
+    let o = agc(&["graph", "--inject", md_s]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("AGC101"));
+}
+
+/// A layered AGS graph with `n` nodes, each depending on two of the previous layer.
+fn wide_graph(n: usize) -> String {
+    let mut s = String::from(
+        "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/wide\ntitle: Wide\nobjective: Many edges.\nconstraints:\n  max_cost_usd: 1\nentrypoints: [n0]\nnodes:\n",
+    );
+    for i in 0..n {
+        s += &format!("  n{i}:\n    title: N{i}\n    description: Node {i}.\n");
+        if i > 0 {
+            let a = (i - 1) / 2;
+            let b = i - 1;
+            if a == b {
+                s += &format!("    depends_on: [n{a}]\n");
+            } else {
+                s += &format!("    depends_on: [n{a}, n{b}]\n");
+            }
+        }
+    }
+    s
+}
+
+#[test]
+fn graphs_over_mermaids_edge_limit_ask_for_collapse() {
+    let dir = tmp("wide");
+    let f = dir.join("wide.agraph.yaml");
+    std::fs::write(&f, wide_graph(300)).unwrap();
+    let o = agc(&["graph", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("AGC100") && stderr(&o).contains("--collapse"),
+        "{}",
+        stderr(&o)
+    );
+    let small = dir.join("small.agraph.yaml");
+    std::fs::write(&small, wide_graph(20)).unwrap();
+    assert_eq!(
+        agc(&["graph", small.to_str().unwrap()]).status.code(),
+        Some(0)
+    );
+}
+
+#[test]
+fn the_readme_diagram_is_current() {
+    if !Path::new("README.md").is_file() {
+        return;
+    }
+    let o = agc(&["graph", "--inject", "README.md", "--check"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
