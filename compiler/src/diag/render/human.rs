@@ -20,14 +20,13 @@
 //! - The primary label says the diagnostic's `label`, or its message when it has none. Labels are
 //!   ordered so that each file is one snippet: the primary span's file first, then the other
 //!   files in the order their labels appear; within a file, by position.
-//! - ariadne is given byte spans (`IndexType::Byte`) over a *display copy* of each file in which
-//!   every character that ariadne would take as a line break but [`SourceFile::line_col`] does not
-//!   (lone CR, VT, FF, NEL, LS, PS), every other control character, and the bidirectional
-//!   override characters are replaced by a character of the same UTF-8 length. Line numbers in
-//!   the snippet therefore agree with the JSON/SARIF output, byte offsets stay valid, and a file
-//!   cannot send escape sequences to the terminal. When the file ends in a newline, the copy gets
-//!   one extra space so that a span at the very end (an "unexpected end of file") lands on the
-//!   empty last line, as `line_col` says, instead of past the end of the previous one.
+//! - ariadne is given byte spans (`IndexType::Byte`) over an [`Excerpt`] of each file the report
+//!   touches: only the labelled lines' range, long lines cut down around the labels, control
+//!   characters neutralised (see [`super::excerpt`]). Line numbers in the snippet agree with the
+//!   JSON/SARIF output, and a file cannot send escape sequences to the terminal.
+//! - ariadne computes the `╭─[ file:line:col ]` position on the excerpt, where a cut line has
+//!   fewer columns; it is given a placeholder for the file name, and the position is then
+//!   rewritten from the original text.
 //! - Messages, labels and help are shown with control characters other than newline and tab
 //!   escaped (`\u{1b}`), for the same reason.
 //! - A zero-width span is drawn as a label arrow without an underline, at its position.
@@ -40,29 +39,26 @@ use std::ops::Range;
 
 use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
 
-use super::{Options, file_of, locate, primary_label};
+use super::excerpt::{Excerpt, is_bidi_control};
+use super::{Located, Options, file_of, locate, primary_label};
 use crate::diag::{Diagnostic, Severity};
-use crate::source::{FileId, SourceFile, SourceMap};
+use crate::source::{FileId, SourceMap};
 
 /// An ariadne span: a file and a byte range in it.
 type AriadneSpan = (FileId, Range<usize>);
 
 pub(super) fn render(diags: &[Diagnostic], sources: &SourceMap, opts: Options) -> String {
-    let mut files = Files {
-        map: sources,
-        loaded: HashMap::new(),
-    };
     let mut out = String::new();
     for (i, d) in diags.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        render_one(&mut out, d, &mut files, opts);
+        render_one(&mut out, d, sources, opts);
     }
     out
 }
 
-fn render_one(out: &mut String, d: &Diagnostic, files: &mut Files<'_>, opts: Options) {
+fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Options) {
     let color = severity_color(d.severity);
     let head = format!("{}[{}]", d.severity.as_str(), clean(d.code));
     if opts.color {
@@ -70,7 +66,7 @@ fn render_one(out: &mut String, d: &Diagnostic, files: &mut Files<'_>, opts: Opt
     } else {
         let _ = writeln!(out, "{head}: {}", clean(&d.message));
     }
-    if let Some(snippet) = snippet(d, files, opts) {
+    if let Some(snippet) = snippet(d, sources, opts) {
         for line in snippet.lines() {
             out.push_str(line.trim_end());
             out.push('\n');
@@ -92,61 +88,131 @@ fn render_one(out: &mut String, d: &Diagnostic, files: &mut Files<'_>, opts: Opt
 }
 
 /// The ariadne box for a located diagnostic, without ariadne's header line.
-fn snippet(d: &Diagnostic, files: &mut Files<'_>, opts: Options) -> Option<String> {
-    let primary = locate(files.map, d.span?)?;
-    let primary_span: AriadneSpan = (primary.span.file, primary.span.range());
-
-    // (file rank, start, end, label) — sorted, then numbered as ariadne's label order.
-    let mut file_rank: Vec<FileId> = vec![primary.span.file];
-    let mut labels: Vec<(usize, usize, usize, Label<AriadneSpan>)> = Vec::new();
-    let mut main = Label::new(primary_span.clone()).with_message(clean(primary_label(d)));
-    if opts.color {
-        main = main.with_color(severity_color(d.severity));
-    }
-    labels.push((
-        0,
-        primary.span.start as usize,
-        primary.span.end as usize,
-        main,
-    ));
+fn snippet(d: &Diagnostic, sources: &SourceMap, opts: Options) -> Option<String> {
+    let primary = locate(sources, d.span?)?;
+    // Located labels in order: primary first, then the others whose file exists.
+    let mut located: Vec<(Located<'_>, String, Option<Color>)> = vec![(
+        primary,
+        clean(primary_label(d)),
+        opts.color.then(|| severity_color(d.severity)),
+    )];
     for l in &d.labels {
-        let Some(at) = locate(files.map, l.span) else {
-            continue;
-        };
-        let rank = match file_rank.iter().position(|f| *f == at.span.file) {
-            Some(r) => r,
-            None => {
-                file_rank.push(at.span.file);
-                file_rank.len() - 1
-            }
-        };
-        let mut label = Label::new((at.span.file, at.span.range())).with_message(clean(&l.message));
-        if opts.color {
-            label = label.with_color(Color::Blue);
+        if let Some(at) = locate(sources, l.span) {
+            located.push((at, clean(&l.message), opts.color.then_some(Color::Blue)));
         }
-        labels.push((rank, at.span.start as usize, at.span.end as usize, label));
     }
-    // Stable: the primary label stays ahead of a secondary one with the same span.
-    labels.sort_by_key(|(rank, start, end, _)| (*rank, *start, *end));
+
+    // Files in order of first appearance (the primary's first), each with its excerpt.
+    let mut files: Vec<FileId> = Vec::new();
+    for (at, ..) in &located {
+        if !files.contains(&at.span.file) {
+            files.push(at.span.file);
+        }
+    }
+    let mut cache = Excerpts {
+        loaded: HashMap::new(),
+    };
+    for &id in &files {
+        let file = file_of(sources, id)?;
+        let points: Vec<usize> = located
+            .iter()
+            .filter(|(at, ..)| at.span.file == id)
+            .flat_map(|(at, ..)| [at.span.start as usize, at.span.end as usize])
+            .collect();
+        let excerpt = Excerpt::new(file, &points);
+        let source = Source::from(excerpt.text.clone());
+        cache.loaded.insert(id, (excerpt, source));
+    }
+    let span_of = |at: &Located<'_>| -> AriadneSpan {
+        let excerpt = &cache.loaded[&at.span.file].0;
+        let range = excerpt.map(at.span.start as usize)..excerpt.map(at.span.end as usize);
+        (at.span.file, range)
+    };
+
+    // Each file one snippet: sort by (file rank, position); the sort is stable, so the
+    // primary label stays ahead of a secondary one with the same span.
+    let mut order: Vec<usize> = (0..located.len()).collect();
+    order.sort_by_key(|&i| {
+        let at = &located[i].0;
+        let rank = files.iter().position(|f| *f == at.span.file);
+        (rank, at.span.start, at.span.end)
+    });
+    let labels: Vec<Label<AriadneSpan>> = order
+        .iter()
+        .enumerate()
+        .map(|(n, &i)| {
+            let (at, message, color) = &located[i];
+            let mut label = Label::new(span_of(at))
+                .with_message(message)
+                .with_order(n as i32);
+            if let Some(c) = color {
+                label = label.with_color(*c);
+            }
+            label
+        })
+        .collect();
 
     let config = Config::new()
         .with_index_type(IndexType::Byte)
         .with_color(opts.color);
-    let report = Report::build(ReportKind::Error, primary_span)
+    let report = Report::build(ReportKind::Error, span_of(&primary))
         .with_config(config)
-        .with_labels(
-            labels
-                .into_iter()
-                .enumerate()
-                .map(|(i, (.., label))| label.with_order(i as i32)),
-        )
+        .with_labels(labels)
         .finish();
     let mut buf = Vec::new();
-    report.write(&mut *files, &mut buf).ok()?;
+    report.write(&mut cache, &mut buf).ok()?;
     let text = String::from_utf8_lossy(&buf);
     // Drop ariadne's own header line (`Error: `); ours is already written.
     let body = text.split_once('\n').map_or("", |(_, rest)| rest);
-    Some(body.to_string())
+    let mut fixed = String::with_capacity(body.len());
+    for line in body.split_inclusive('\n') {
+        match fix_position(line, sources, &cache) {
+            Some(line) => fixed.push_str(&line),
+            None => fixed.push_str(line),
+        }
+    }
+    Some(fixed)
+}
+
+/// Marks where ariadne writes a file name, so that the position after it can be rewritten.
+const NAME_MARK: char = '\u{1}';
+
+/// Rewrites a box header `╭─[ \u{1}ID\u{1}:LINE:COL ]` (position in the excerpt) into
+/// `╭─[ name:LINE:COL ]` (position in the file); `None` for any other line.
+fn fix_position(line: &str, sources: &SourceMap, cache: &Excerpts) -> Option<String> {
+    let (before, rest) = line.split_once(NAME_MARK)?;
+    let (id, rest) = rest.split_once(NAME_MARK)?;
+    let id = FileId(id.parse().ok()?);
+    let rest = rest.strip_prefix(':')?;
+    let (line_no, rest) = rest.split_once(':')?;
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let (col, after) = rest.split_at(digits);
+    let (line_no, col): (usize, usize) = (line_no.parse().ok()?, col.parse().ok()?);
+
+    let file = file_of(sources, id)?;
+    let excerpt = &cache.loaded.get(&id)?.0;
+    let line_start = if line_no <= 1 {
+        0
+    } else {
+        excerpt
+            .text
+            .match_indices('\n')
+            .nth(line_no - 2)
+            .map_or(excerpt.text.len(), |(i, _)| i + 1)
+    };
+    let disp = excerpt.text[line_start..]
+        .char_indices()
+        .nth(col.saturating_sub(1))
+        .map_or(excerpt.text.len(), |(i, _)| line_start + i);
+    let at = file.line_col(excerpt.unmap(disp) as u32);
+    Some(format!(
+        "{before}{}:{}:{}{after}",
+        clean(&file.name),
+        at.line,
+        at.column
+    ))
 }
 
 fn severity_color(severity: Severity) -> Color {
@@ -177,55 +243,22 @@ fn is_unsafe_in_message(c: char) -> bool {
     (c.is_control() && c != '\n' && c != '\t') || is_bidi_control(c)
 }
 
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+/// ariadne's view of the files of one report: their excerpts.
+struct Excerpts {
+    loaded: HashMap<FileId, (Excerpt, Source<String>)>,
 }
 
-/// The copy of a file's text that ariadne draws (see the module docs): same byte length, same
-/// line breaks as [`SourceFile::line_col`], nothing a terminal would interpret.
-fn display_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 1);
-    let bytes = text.as_bytes();
-    for (i, c) in text.char_indices() {
-        match c {
-            '\n' | '\t' => out.push(c),
-            '\r' if bytes.get(i + 1) == Some(&b'\n') => out.push('\r'),
-            // One UTF-8 byte: C0 controls (lone CR, VT, FF, ESC, ...) and DEL.
-            '\0'..='\u{1F}' | '\u{7F}' => out.push(' '),
-            // Two bytes: C1 controls, NEL among them.
-            '\u{80}'..='\u{9F}' => out.push('\u{A0}'),
-            // Three bytes: line/paragraph separators and bidi overrides.
-            '\u{2028}' | '\u{2029}' => out.push('\u{2002}'),
-            c if is_bidi_control(c) => out.push('\u{FFFD}'),
-            c => out.push(c),
-        }
-    }
-    if text.ends_with('\n') {
-        out.push(' ');
-    }
-    out
-}
-
-/// ariadne's view of the [`SourceMap`]: display copies, made on first use.
-struct Files<'m> {
-    map: &'m SourceMap,
-    loaded: HashMap<FileId, Source<String>>,
-}
-
-impl ariadne::Cache<FileId> for Files<'_> {
+impl ariadne::Cache<FileId> for Excerpts {
     type Storage = String;
 
     fn fetch(&mut self, id: &FileId) -> Result<&Source<String>, impl fmt::Debug> {
-        let Some(file) = file_of(self.map, *id) else {
-            return Err(format!("no file {id:?} in the source map"));
-        };
-        Ok(self
-            .loaded
-            .entry(*id)
-            .or_insert_with(|| Source::from(display_text(&file.text))))
+        match self.loaded.get(id) {
+            Some((_, source)) => Ok(source),
+            None => Err(format!("no excerpt of {id:?}")),
+        }
     }
 
     fn display<'a>(&self, id: &'a FileId) -> Option<impl fmt::Display + 'a> {
-        file_of(self.map, *id).map(|f: &SourceFile| clean(&f.name))
+        Some(format!("{NAME_MARK}{}{NAME_MARK}", id.0))
     }
 }

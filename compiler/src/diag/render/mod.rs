@@ -2,7 +2,8 @@
 //!
 //! [`render`] turns a slice of [`Diagnostic`]s into one of four formats:
 //!
-//! - [`Format::Human`] ([`human`]): rustc/Gleam-style reports drawn by ariadne, for terminals.
+//! - [`Format::Human`] ([`human`]): rustc/Gleam-style reports drawn by ariadne over an
+//!   [`excerpt`] of each file (long lines cut down), for terminals.
 //! - [`Format::Json`] ([`json`]): one stable, versioned JSON object, documented in
 //!   `docs/diagnostics.md`, for editors and scripts.
 //! - [`Format::Sarif`] ([`sarif`]): SARIF 2.1.0, for code-scanning dashboards.
@@ -23,6 +24,7 @@
 //!   dropped) rather than panicking.
 //! - File names are [`SourceFile::name`], the path as the user gave it, never made absolute.
 
+mod excerpt;
 mod github;
 mod human;
 mod json;

@@ -183,6 +183,47 @@ fn labels_with_an_unknown_file_are_dropped() {
     assert_eq!(plain(&lost, &m), "error[AG001]: lost\n");
 }
 
+/// A one-line JSON document longer than a terminal, with multi-byte characters on both sides.
+const LONG_LINE_TEXT: &str = "{\"name\":\"ünïcode\",\"steps\":[{\"id\":\"a\",\"run\":\"make all\"},{\"id\":\"b\",\"run\":\"make test\"},{\"id\":\"e\",\"run\":\"make docs\"},{\"id\":\"f\",\"run\":\"make lint\"},{\"id\":\"c\",\"rnu\":\"make install\"},{\"id\":\"d\",\"run\":\"日本\"}]}\n";
+
+#[test]
+fn long_lines_are_cut_around_the_labels() {
+    let m = map(&[("min.json", LONG_LINE_TEXT)]);
+    let d = Diagnostic::error("AG001", "unknown key `rnu`")
+        .at(find(&m, 0, "\"rnu\"", 0))
+        .with_label(find(&m, 0, "\"name\"", 0), "in this document")
+        .with_help("did you mean `run`?");
+    let out = plain(std::slice::from_ref(&d), &m);
+    // The position is the one in the file, not in the shortened line.
+    let col = m
+        .get(FileId(0))
+        .line_col(find(&m, 0, "\"rnu\"", 0).start)
+        .column;
+    assert!(out.contains(&format!("min.json:1:{col} ]")), "{out}");
+    assert!(out.contains('…') && !out.contains("make test"), "{out}");
+    snap("long_lines_are_cut_around_the_labels", &[d], &m);
+}
+
+#[test]
+fn output_stays_small_for_a_huge_one_line_document() {
+    let steps: Vec<String> = (0..5000)
+        .map(|i| format!("{{\"id\":\"s{i}\",\"run\":\"make {i}\"}}"))
+        .collect();
+    let text = format!("{{\"steps\":[{}]}}", steps.join(","));
+    assert!(text.len() > 100_000);
+    let m = map(&[("big.json", &text)]);
+    let diags: Vec<Diagnostic> = (0..50)
+        .map(|i| {
+            Diagnostic::error("AG001", "bad step")
+                .at(find(&m, 0, &format!("\"s{}\"", i * 97), 0))
+                .with_label(find(&m, 0, "\"steps\"", 0), "in here")
+        })
+        .collect();
+    let out = plain(&diags, &m);
+    assert!(out.len() < 50 * 2_000, "{} bytes", out.len());
+    assert_eq!(out.matches("error[AG001]").count(), 50);
+}
+
 /// Every span (including ones past the end and inside multi-byte characters) over texts with
 /// every kind of line break renders without panicking, and the snippet's header position is
 /// the one [`SourceFile::line_col`] (and so the JSON output) gives.
@@ -196,12 +237,15 @@ fn any_span_renders_and_agrees_with_line_col() {
         "x\ry\x0bz\x0cw\n",
         "é\u{85}ü\u{2028}日\u{2029}本\n\n",
         "\t-\tx: '€'\n  y: 1",
+        LONG_LINE_TEXT,
     ];
     for text in texts {
         let m = map(&[("t.yaml", text)]);
         let file = m.get(FileId(0));
-        for start in 0..=text.len() + 1 {
-            for end in start..=text.len() + 2 {
+        // Every pair for the short texts; every 5th start and 7th end for the long one.
+        let (by_start, by_end) = if text.len() > 64 { (5, 7) } else { (1, 1) };
+        for start in (0..=text.len() + 1).step_by(by_start) {
+            for end in (start..=text.len() + 2).step_by(by_end) {
                 let span = Span::new(FileId(0), start, end);
                 let d = [Diagnostic::error("AG001", "m")
                     .at(span)
