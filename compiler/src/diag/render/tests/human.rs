@@ -262,3 +262,22 @@ fn any_span_renders_and_agrees_with_line_col() {
         }
     }
 }
+
+#[test]
+fn crlf_files_render_like_lf_files() {
+    let lf = map(&[("flow.yaml", "name: demo\nstpes:\n  - run: make\n")]);
+    let crlf = map(&[("flow.yaml", "name: demo\r\nstpes:\r\n  - run: make\r\n")]);
+    let diag = |m: &SourceMap| {
+        [Diagnostic::error("AG001", "unknown key `stpes`")
+            .at(find(m, 0, "stpes", 0))
+            .with_label(find(m, 0, "make", 0), "and this")]
+    };
+    let out = plain(&diag(&crlf), &crlf);
+    assert!(!out.contains('\r'), "{out:?}");
+    assert_eq!(out, plain(&diag(&lf), &lf));
+}
+
+#[test]
+fn nothing_to_report_renders_nothing() {
+    assert_eq!(plain(&[], &map(&[("a", "b")])), "");
+}
