@@ -169,6 +169,9 @@ fn emit(
     };
     let mut out = render::render(format, diags, sources, render::Options { color });
     if format == Format::Human {
+        if !diags.is_empty() {
+            out.push('\n');
+        }
         out.push_str(&render::summary(diags));
         out.push('\n');
     }
