@@ -1,0 +1,107 @@
+//! The code registry is complete: every code the sources emit is registered with a summary and
+//! an explanation, and every registered code is exercised by a fixture (`# EXPECT: CODE` under
+//! `tests/fixtures/`) or, where a text fixture cannot carry it, by a named Rust test.
+
+use agc::diag::codes;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// Codes whose trigger cannot live in a UTF-8 YAML fixture, and the test that covers each.
+const COVERED_ELSEWHERE: &[(&str, &str)] = &[
+    ("AGC001", "tests/cli.rs check_exit_statuses (a missing file)"),
+    ("AGC002", "tests/load.rs invalid_utf8_points_at_the_byte"),
+    ("AGC004", "tests/load.rs every_duplicate_key_is_reported_with_the_first (AGS remaps it to AG005)"),
+    ("AGC010", "tests/load.rs bom_is_a_warning_and_skipped"),
+    ("AGC012", "tests/load.rs file_size_limit"),
+    ("AGC080", "a fragment expansion beyond 2,000,000 nodes: too large for a fixture"),
+    ("AGC100", "tests/cli.rs graphs_over_mermaids_edge_limit_ask_for_collapse"),
+    ("AGC101", "tests/cli.rs graph_inject_and_check"),
+    ("AGC102", "tests/cli.rs graph_inject_and_check"),
+];
+
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                if !p.ends_with("tests") {
+                    stack.push(p);
+                }
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+}
+
+/// Code-shaped string literals (`"AG123"`, `"AGC012"`, `"RT051"`) in the compiler sources.
+fn emitted_codes() -> BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(Path::new("compiler/src"), &mut files);
+    let mut found = BTreeSet::new();
+    for f in files {
+        if f.to_string_lossy().contains("diag/codes") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, _) in text.match_indices('"') {
+            let rest = &text[i + 1..];
+            let end = rest.find('"').unwrap_or(0);
+            let lit = &rest[..end];
+            let is_code = (lit.starts_with("AGC") && lit.len() == 6 && lit[3..].bytes().all(|b| b.is_ascii_digit()))
+                || ((lit.starts_with("AG") || lit.starts_with("RT"))
+                    && lit.len() == 5
+                    && lit[2..].bytes().all(|b| b.is_ascii_digit()));
+            if is_code {
+                found.insert(lit.to_string());
+            }
+        }
+    }
+    found
+}
+
+fn fixture_codes() -> BTreeSet<String> {
+    let mut found = BTreeSet::new();
+    let mut stack = vec![Path::new("tests/fixtures").to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if let Ok(text) = std::fs::read_to_string(&p)
+                && let Some(code) = text.lines().next().and_then(|l| l.strip_prefix("# EXPECT: "))
+            {
+                found.insert(code.trim().to_string());
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn every_emitted_code_is_registered_and_explained() {
+    let missing: Vec<String> = emitted_codes()
+        .into_iter()
+        .filter(|c| codes::lookup(c).is_none())
+        .collect();
+    assert!(missing.is_empty(), "emitted but not registered: {missing:?}");
+    for c in codes::all() {
+        assert!(!c.summary.is_empty() && c.explanation.len() > 40, "{} needs a real explanation", c.code);
+    }
+    let mut seen = BTreeSet::new();
+    for c in codes::all() {
+        assert!(seen.insert(c.code), "{} registered twice", c.code);
+    }
+}
+
+#[test]
+fn every_emitted_code_has_a_fixture_or_a_named_test() {
+    let fixtures = fixture_codes();
+    let elsewhere: BTreeSet<&str> = COVERED_ELSEWHERE.iter().map(|(c, _)| *c).collect();
+    let uncovered: Vec<String> = emitted_codes()
+        .into_iter()
+        .filter(|c| !fixtures.contains(c) && !elsewhere.contains(c.as_str()))
+        .collect();
+    assert!(uncovered.is_empty(), "codes without a fixture: {uncovered:?}");
+}
