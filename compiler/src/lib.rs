@@ -4,6 +4,9 @@
 //! format, [`schema`] validates against the official JSON Schemas, the front ends check and
 //! lower, and the back ends emit. Every phase reports [`diag::Diagnostic`]s.
 
+pub mod check;
 pub mod cli;
 pub mod diag;
+pub mod dialect;
+pub mod schema;
 pub mod source;
