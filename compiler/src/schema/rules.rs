@@ -429,12 +429,17 @@ fn is_node_id(pointer: &str) -> bool {
         && parts.next() == Some("nodes")
 }
 
-/// The last token of a pointer, for messages (`document` for the root).
+/// The field a pointer names, for messages: its last token, or for a list item the list's
+/// name (`terminal_states` for `/contract/terminal_states/2`); `document` for the root.
 fn field_name(pointer: &str) -> String {
-    match pointer.rsplit_once('/') {
-        Some((_, last)) => crate::source::tree::unescape_token(last),
-        None => "document".to_string(),
+    let mut p = pointer;
+    while let Some((parent, last)) = p.rsplit_once('/') {
+        if last.parse::<usize>().is_err() {
+            return crate::source::tree::unescape_token(last);
+        }
+        p = parent;
     }
+    "document".to_string()
 }
 
 /// Who is missing a field: `the document`, `` `id: build` ``, `` `document` ``, `item 3 of `nodes``.
@@ -446,13 +451,10 @@ fn owner(doc: &Document, pointer: &str) -> String {
     if let Some(id) = value.and_then(|v| v.get("id")).and_then(Value::as_str) {
         return format!("`{id}`");
     }
-    let last = field_name(pointer);
+    let (_, last) = pointer.rsplit_once('/').unwrap_or(("", pointer));
     match last.parse::<usize>() {
-        Ok(i) => {
-            let parent = field_name(pointer.rsplit_once('/').map_or("", |(p, _)| p));
-            format!("item {} of `{parent}`", i + 1)
-        }
-        Err(_) => format!("`{last}`"),
+        Ok(i) => format!("item {} of `{}`", i + 1, field_name(pointer)),
+        Err(_) => format!("`{}`", crate::source::tree::unescape_token(last)),
     }
 }
 
