@@ -34,3 +34,143 @@ fn every_embedded_schema_compiles() {
         );
     }
 }
+
+const AWP_HEAD: &str = "document: {schema: s, name: n, version: '1'}
+state_schema: {type: object, properties: {a: {type: object}}}
+edges: []
+";
+
+#[test]
+fn one_of_failure_reports_the_intended_branch_only() {
+    // A `step` node with an unknown field and no `config`: the step branch's two errors, not
+    // twelve branches' worth.
+    let text = format!("{AWP_HEAD}nodes:\n  - id: s\n    type: step\n    bogus: 1\n");
+    let got = run(Dialect::Awp, &text);
+    assert_eq!(
+        got,
+        vec![
+            (
+                "AGC021".into(),
+                "5:5".into(),
+                "`s` is missing required field `config`".into()
+            ),
+            (
+                "AGC022".into(),
+                "7:5".into(),
+                "unknown field `bogus`".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn unknown_discriminator_lists_every_branch_value_once() {
+    let text = format!("{AWP_HEAD}nodes:\n  - {{id: s, type: stpe, config: {{}}}}\n");
+    let mut sources = SourceMap::new();
+    let (_, loaded) = load_str(&mut sources, "t.yaml", text, Limits::default());
+    let diags = validate(Dialect::Awp, &loaded.doc.unwrap());
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code, "AGC023");
+    let help = diags[0].help.as_deref().unwrap();
+    assert!(
+        help.starts_with("did you mean `step`? allowed: `start`, `end`, `step`"),
+        "{help}"
+    );
+    assert_eq!(help.matches("`step`").count(), 2, "{help}");
+}
+
+#[test]
+fn unknown_field_suggests_the_closest_name() {
+    let text = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\ntitle: t\nobjective: o\n\
+entrypoints: [a]\nnodes:\n  a: {title: A, description: d, depnds_on: []}\n";
+    let mut sources = SourceMap::new();
+    let (_, loaded) = load_str(&mut sources, "t.yaml", text.to_string(), Limits::default());
+    let diags = validate(Dialect::Ags, &loaded.doc.unwrap());
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0].code, "AG003");
+    assert_eq!(diags[0].help.as_deref(), Some("did you mean `depends_on`?"));
+    assert_eq!(diags[0].pointer.as_deref(), Some("/nodes/a/depnds_on"));
+}
+
+#[test]
+fn forbidden_combination_names_the_discriminator() {
+    let text = "schema: agent-graph.action.v1\nid: p\nrunner: command\neffect: read\n\
+command: make\nskill: s/SKILL.md\n";
+    let got = run(Dialect::AgentGraph(AgentGraphKind::Action), text);
+    assert_eq!(
+        got,
+        vec![(
+            "schema-invalid".into(),
+            "6:1".into(),
+            "field `skill` is not allowed here when `runner` is `command`".into()
+        )]
+    );
+}
+
+#[test]
+fn ags_version_fails_closed_once() {
+    let base = "kind: AgenticGraph\nid: g\ntitle: t\nobjective: o\nentrypoints: [a]\n\
+nodes:\n  a: {title: A, description: d}\n";
+    for (version, help) in [
+        ("\"1.1\"", "newer minor"),
+        ("\"2.0\"", "write"),
+        ("1.0", "quote"),
+    ] {
+        let mut sources = SourceMap::new();
+        let text = format!("ags_version: {version}\n{base}");
+        let (_, loaded) = load_str(&mut sources, "t.yaml", text, Limits::default());
+        let diags = validate(Dialect::Ags, &loaded.doc.unwrap());
+        assert_eq!(diags.len(), 1, "{version}: {diags:?}");
+        assert_eq!(diags[0].code, "AG002");
+        assert_eq!(diags[0].span.map(|s| s.start), Some(13));
+        assert!(
+            diags[0].help.as_deref().unwrap().contains(help),
+            "{version}"
+        );
+    }
+}
+
+#[test]
+fn missing_field_lands_on_the_key_of_the_object() {
+    let got = run(
+        Dialect::Agh,
+        "apiVersion: agh.loop/v1\nkind: Loop\ncontract: {}\ngraph:\n  edges: []\n",
+    );
+    assert_eq!(
+        got,
+        vec![(
+            "AGC021".into(),
+            "4:1".into(),
+            "`graph` is missing required field `nodes`".into()
+        )]
+    );
+}
+
+#[test]
+fn version_specific_agh_keys_are_refused_in_the_other_version() {
+    let text = "apiVersion: agh.loop/v1\nkind: Loop\ncontract:\n  runtime_defaults: {}\n\
+graph: {nodes: []}\n";
+    assert_eq!(
+        run(Dialect::Agh, text),
+        vec![(
+            "AGC022".into(),
+            "4:3".into(),
+            "field `runtime_defaults` is not allowed here".into()
+        )]
+    );
+}
+
+#[test]
+fn deep_documents_validate_without_trouble() {
+    // Nested sub-loop bodies, as deep as the loader allows: validation must not overflow.
+    let mut text = String::from("apiVersion: agh.loop/v1\nkind: Loop\ncontract: {}\ngraph: ");
+    for _ in 0..30 {
+        text.push_str("{nodes: [{id: s, class: control, kind: sub-loop, body: ");
+    }
+    text.push_str("{nodes: []}");
+    for _ in 0..30 {
+        text.push_str("}]}");
+    }
+    text.push('\n');
+    assert_eq!(run(Dialect::Agh, &text), vec![]);
+}
