@@ -140,6 +140,72 @@ pub fn is_candidate(path: &Path) -> bool {
 mod tests {
     use super::*;
 
+    fn codes(text: &str, opts: &CheckOptions) -> Vec<&'static str> {
+        let mut sources = SourceMap::new();
+        check_text(&mut sources, "t.yaml", text.to_string(), opts)
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    #[test]
+    fn duplicate_keys_are_ag005_in_ags_only() {
+        let ags = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\nid: h\ntitle: t\n\
+objective: o\nentrypoints: [a]\nnodes:\n  a: {title: A, description: d}\n";
+        assert_eq!(codes(ags, &CheckOptions::default()), vec!["AG005"]);
+        let agh = "apiVersion: agh.loop/v1\nkind: Loop\nkind: Loop\ncontract: {}\n\
+graph: {nodes: []}\n";
+        assert_eq!(codes(agh, &CheckOptions::default()), vec!["AGC004"]);
+    }
+
+    #[test]
+    fn diagnostics_come_sorted_by_position() {
+        let text = "apiVersion: agh.loop/v1\nkind: Loop\nbogus: 1\ncontract: {}\n\
+graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometimes\n";
+        let mut sources = SourceMap::new();
+        let diags = check_text(&mut sources, "t.yaml", text.into(), &CheckOptions::default());
+        let starts: Vec<u32> = diags.iter().map(|d| d.span.unwrap().start).collect();
+        let mut sorted = starts.clone();
+        sorted.sort();
+        assert_eq!(starts, sorted);
+        let got: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(got, vec!["AGC022", "node_id_invalid", "AGC023"]);
+    }
+
+    #[test]
+    fn forced_dialect_validates_against_that_schema() {
+        let text = "name: release\n";
+        assert_eq!(codes(text, &CheckOptions::default()), vec!["AGC020"]);
+        let forced = CheckOptions {
+            dialect: Some(Dialect::Awp),
+            ..CheckOptions::default()
+        };
+        // Four missing required fields, then the unknown `name`.
+        assert_eq!(
+            codes(text, &forced),
+            vec!["AGC021", "AGC021", "AGC021", "AGC021", "AGC022"]
+        );
+    }
+
+    #[test]
+    fn unloadable_text_stops_before_detection() {
+        assert_eq!(codes("a: [1, 2\n", &CheckOptions::default()), vec!["AGC003"]);
+    }
+
+    #[test]
+    fn unreadable_path_is_agc001_without_a_file() {
+        let mut sources = SourceMap::new();
+        let diags = check_path(
+            &mut sources,
+            Path::new("/nonexistent/agc/x.agraph.yaml"),
+            "x.agraph.yaml",
+            &CheckOptions::default(),
+        );
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, "AGC001");
+        assert!(sources.is_empty());
+    }
+
     #[test]
     fn candidates_by_name() {
         for yes in [
