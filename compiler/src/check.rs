@@ -163,7 +163,12 @@ graph: {nodes: []}\n";
         let text = "apiVersion: agh.loop/v1\nkind: Loop\nbogus: 1\ncontract: {}\n\
 graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometimes\n";
         let mut sources = SourceMap::new();
-        let diags = check_text(&mut sources, "t.yaml", text.into(), &CheckOptions::default());
+        let diags = check_text(
+            &mut sources,
+            "t.yaml",
+            text.into(),
+            &CheckOptions::default(),
+        );
         let starts: Vec<u32> = diags.iter().map(|d| d.span.unwrap().start).collect();
         let mut sorted = starts.clone();
         sorted.sort();
@@ -189,7 +194,10 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
 
     #[test]
     fn unloadable_text_stops_before_detection() {
-        assert_eq!(codes("a: [1, 2\n", &CheckOptions::default()), vec!["AGC003"]);
+        assert_eq!(
+            codes("a: [1, 2\n", &CheckOptions::default()),
+            vec!["AGC003"]
+        );
     }
 
     #[test]

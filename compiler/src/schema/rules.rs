@@ -128,26 +128,51 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
             } else {
                 generic_code(dialect)
             };
+            let limit = || rule(schema, sp).map_or_else(String::new, Value::to_string);
             let message = match keyword.as_str() {
                 "pattern" => {
                     let pattern = rule(schema, sp).and_then(Value::as_str).unwrap_or("");
+                    let what =
+                        defs_name(sp).map_or_else(|| format!("`{name}`"), |d| d.replace('_', " "));
                     format!(
-                        "{} is not a valid `{name}`: it does not match `{pattern}`",
+                        "{} is not a valid {what} (pattern `{pattern}`)",
                         show(value)
                     )
                 }
                 "minLength" if rule(schema, sp) == Some(&Value::from(1)) => {
                     format!("`{name}` must not be empty")
                 }
-                "minItems" | "minProperties" => format!(
-                    "`{name}` needs at least {} {}",
-                    rule(schema, sp).map_or_else(|| "1".to_string(), Value::to_string),
-                    if keyword == "minItems" {
-                        "item(s)"
-                    } else {
-                        "entry(ies)"
-                    }
+                "minLength" => format!("`{name}` must be at least {} characters long", limit()),
+                "maxLength" => format!("`{name}` must be at most {} characters long", limit()),
+                "minItems" => format!("`{name}` needs at least {} item(s)", limit()),
+                "maxItems" => format!("`{name}` takes at most {} item(s)", limit()),
+                "minProperties" => format!("`{name}` needs at least {} entry(ies)", limit()),
+                "maxProperties" => format!("`{name}` takes at most {} entry(ies)", limit()),
+                "minimum" => format!(
+                    "`{name}` must be at least {}, found {}",
+                    limit(),
+                    show(value)
                 ),
+                "maximum" => format!(
+                    "`{name}` must be at most {}, found {}",
+                    limit(),
+                    show(value)
+                ),
+                "exclusiveMinimum" => {
+                    format!(
+                        "`{name}` must be greater than {}, found {}",
+                        limit(),
+                        show(value)
+                    )
+                }
+                "exclusiveMaximum" => {
+                    format!(
+                        "`{name}` must be less than {}, found {}",
+                        limit(),
+                        show(value)
+                    )
+                }
+                "uniqueItems" => format!("`{name}` lists the same value more than once"),
                 "format" => format!(
                     "{} is not a valid {}",
                     show(value),
@@ -380,6 +405,13 @@ fn branch_discriminator(schema: &Value, sp: &str) -> Option<(String, Value)> {
         .as_object()?
         .iter()
         .find_map(|(k, v)| v.get("const").map(|c| (k.clone(), c.clone())))
+}
+
+/// The `$defs` name a keyword belongs to, for `/$defs/<name>/<keyword>` paths.
+fn defs_name(sp: &str) -> Option<&str> {
+    let rest = sp.strip_prefix("/$defs/")?;
+    let (name, keyword) = rest.split_once('/')?;
+    (!keyword.contains('/')).then_some(name)
 }
 
 /// The value of the failing keyword in the schema (the pattern, the limit, the format).

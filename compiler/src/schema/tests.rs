@@ -174,3 +174,31 @@ fn deep_documents_validate_without_trouble() {
     text.push('\n');
     assert_eq!(run(Dialect::Agh, &text), vec![]);
 }
+
+#[test]
+fn rule_messages_name_the_field_and_the_limit() {
+    let text = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\ntitle: ''\nobjective: o\n\
+entrypoints: [Bad Id]\nnodes:\n  a: {title: A, description: d, intelligence: {tier: standard, \
+level: 7, hints: [creative, creative]}}\nedges:\n  - {from: a, to: a, kind: conditional}\n";
+    let want = [
+        ("AG001", "4:8", "`title` must not be empty"),
+        (
+            "AG001",
+            "6:15",
+            "`Bad Id` is not a valid node id (pattern `^[a-z0-9](?:[a-z0-9_-]{0,62}[a-z0-9])?$`)",
+        ),
+        ("AG001", "8:71", "`level` must be at most 4, found `7`"),
+        (
+            "AG001",
+            "8:81",
+            "`hints` lists the same value more than once",
+        ),
+        ("AG001", "10:6", "a `conditional` edge needs a `when` guard"),
+    ];
+    let got = run(Dialect::Ags, text);
+    let got: Vec<(&str, &str, &str)> = got
+        .iter()
+        .map(|(c, p, m)| (c.as_str(), p.as_str(), m.as_str()))
+        .collect();
+    assert_eq!(got, want);
+}
