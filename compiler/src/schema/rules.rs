@@ -210,6 +210,20 @@ fn unknown_field(
     let mut d = Diagnostic::error(unknown_field_code(dialect), message)
         .at(doc.key_span(&pointer))
         .with_pointer(&pointer);
+    if dialect == Dialect::Agh && !closed {
+        // The version gates of agc's agh schema (`allOf/0`: agh.loop/v1, `allOf/1`: compozy).
+        if f.schema_path.starts_with("/allOf/0/") {
+            d = d.with_help(format!(
+                "`{field}` belongs to compozy.loop/v1, the renamed successor; agh.loop/v1 \
+uses `model_defaults`"
+            ));
+        } else if f.schema_path.starts_with("/allOf/1/") {
+            d = d.with_help(
+                "compozy.loop/v1 replaced `model_defaults` with `runtime_defaults` and \
+`runtime_rules`",
+            );
+        }
+    }
     if let Some(g) = closest(field, allowed.iter().map(String::as_str)) {
         d = d.with_help(format!("did you mean `{g}`?"));
     } else if !allowed.is_empty() {

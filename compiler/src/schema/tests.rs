@@ -158,6 +158,16 @@ graph: {nodes: []}\n";
             "field `runtime_defaults` is not allowed here".into()
         )]
     );
+    let mut sources = SourceMap::new();
+    let (_, loaded) = load_str(&mut sources, "t.yaml", text.to_string(), Limits::default());
+    let diags = validate(Dialect::Agh, &loaded.doc.unwrap());
+    assert!(
+        diags[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("compozy.loop/v1")
+    );
 }
 
 #[test]
