@@ -130,6 +130,10 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
             };
             let limit = || rule(schema, sp).map_or_else(String::new, Value::to_string);
             let message = match keyword.as_str() {
+                "pattern" if code == "node_id_invalid" => format!(
+                    "{} is not a valid node id: ids are snake_case, `^[a-z][a-z0-9_]*$`",
+                    show(value)
+                ),
                 "pattern" => {
                     let pattern = rule(schema, sp).and_then(Value::as_str).unwrap_or("");
                     let what =
