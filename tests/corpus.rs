@@ -237,3 +237,29 @@ fn agh_loops_pass_agcs_agh_schema() {
     let n = assert_clean(&check_folder(&root, "agh"), "agh", |_| true);
     assert_eq!(n, 14);
 }
+
+/// A directory walk over the corpus picks up exactly the workflow documents, except the one
+/// Agent Graph receipts example, whose name follows no layout convention.
+#[test]
+fn directory_walk_candidates_match_the_documents() {
+    let Some(root) = corpus() else { return };
+    let mut wrong = Vec::new();
+    for folder in ["ags", "agent-graph", "awp", "agh"] {
+        let base = root.join(folder);
+        for path in files(&base) {
+            let rel = path
+                .strip_prefix(&base)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel == "examples/dynamic-resource/resource-read-receipts.example.json" {
+                continue;
+            }
+            let doc = is_document(folder, &rel);
+            if agc::check::is_candidate(&path) != doc {
+                wrong.push(format!("{folder}/{rel}: document {doc}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

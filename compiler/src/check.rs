@@ -97,14 +97,15 @@ pub fn check_source(file: FileId, loaded: Loaded, opts: &CheckOptions) -> Checke
 /// Whether a directory walk should check this file, by name:
 ///
 /// - AGS: `*.agraph.yaml`, `*.agraph.yml`, `*.agraph.json` (the spec's extensions);
-/// - AWP: `*.workflow.json` (every published example), `*.workflow.yaml`/`.yml`, and
-///   `workflow*.json|yaml|yml`;
+/// - AWP: `*.workflow.json` (every published example), `*.workflow.yaml`/`.yml`,
+///   `workflow.json`, and `workflow*.yaml|yml` (not `workflow*.json`: the AWP repository names
+///   its JSON Schemas `workflow-definition*.json`);
 /// - agh: `loop.yaml`/`loop.yml` (the daemon's layout, `loops/<name>/loop.yaml`) and
 ///   `*.loop.yaml`/`.yml`;
 /// - Agent Graph: `provider.yaml|yml|json`, `codes.yaml|yml|json`, and any YAML/JSON file
 ///   under a directory named `graphs`, `actions`, `tests` or `resources` (the provider layout).
 ///
-/// `*.schema.json` files (JSON Schemas) are never candidates.
+/// `*.schema.json` and `*-schema.json` files (JSON Schemas) are never candidates.
 pub fn is_candidate(path: &Path) -> bool {
     let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
         return false;
@@ -113,12 +114,17 @@ pub fn is_candidate(path: &Path) -> bool {
     let Some((stem, ext)) = lower.rsplit_once('.') else {
         return false;
     };
-    if !matches!(ext, "yaml" | "yml" | "json") || lower.ends_with(".schema.json") {
+    if !matches!(ext, "yaml" | "yml" | "json")
+        || lower.ends_with(".schema.json")
+        || lower.ends_with("-schema.json")
+    {
         return false;
     }
+    let yaml = ext != "json";
     if stem.ends_with(".agraph")
         || stem.ends_with(".workflow")
-        || stem.starts_with("workflow")
+        || stem == "workflow"
+        || (yaml && stem.starts_with("workflow"))
         || stem == "loop"
         || stem.ends_with(".loop")
         || stem == "provider"
@@ -237,6 +243,8 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
             "p/graphs/notes.md",
             "config.toml",
             "registry.yaml",
+            "schemas/workflow-definition.json",
+            "assets/workflow-definition-schema.json",
             "loop",
         ] {
             assert!(!is_candidate(Path::new(no)), "{no}");
