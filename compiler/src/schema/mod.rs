@@ -24,7 +24,8 @@
 //! - **`oneOf` / `anyOf`**: never a wall of text. Branches whose discriminator (`const`) fails
 //!   are set aside; of the rest, the branch with the fewest errors is reported as if it were the
 //!   only one. If every branch fails on its discriminator, the report is one enum-style message
-//!   listing the discriminator values.
+//!   listing the discriminator values. A `oneOf` of single `required` fields (AGS `loop`: `body`
+//!   or `use`) is reported as "takes exactly one of".
 //! - AGS `ags_version` other than exactly `"1.0"` is AG002 at the value (fail closed: `"1.1"`
 //!   passes the schema's pattern, but its features are unknown), and schema errors about that
 //!   value are dropped.
@@ -63,7 +64,7 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
         out.push(d);
     }
     for error in compiled.validator.iter_errors(&doc.value) {
-        for finding in report::flatten(&error) {
+        for finding in report::flatten(&compiled.schema, &doc.value, &error) {
             if skip_pointer.as_deref() == Some(finding.pointer.as_str()) {
                 continue;
             }

@@ -29,6 +29,12 @@ pub enum Kind {
     Not { schema: Value },
     /// More than one `oneOf` branch matches.
     Ambiguous,
+    /// A `oneOf` whose branches each require one field: `present` of `fields` are set (none, or
+    /// more than one).
+    ExactlyOne {
+        fields: Vec<String>,
+        present: Vec<String>,
+    },
     /// Any other rule: the keyword and jsonschema's own description.
     Other { keyword: String, text: String },
 }
@@ -36,16 +42,42 @@ pub enum Kind {
 /// Deepest `oneOf`/`anyOf` nesting followed; beyond it the failure is reported as it is.
 const MAX_NESTING: usize = 32;
 
-/// The findings of one jsonschema error.
-pub fn flatten(error: &ValidationError<'_>) -> Vec<Finding> {
+/// The findings of one jsonschema error; `schema` is the schema document it comes from.
+pub fn flatten(schema: &Value, instance: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
-    push(error, 0, &mut out);
+    push(schema, instance, error, 0, &mut out);
     out
 }
 
-fn push(error: &ValidationError<'_>, depth: usize, out: &mut Vec<Finding>) {
+fn push(
+    schema: &Value,
+    instance: &Value,
+    error: &ValidationError<'_>,
+    depth: usize,
+    out: &mut Vec<Finding>,
+) {
     let pointer = error.instance_path().as_str().to_string();
     let schema_path = error.schema_path().as_str().to_string();
+    if let Some(fields) = required_alternatives(schema, &schema_path)
+        && matches!(
+            error.kind(),
+            ValidationErrorKind::OneOfNotValid { .. }
+                | ValidationErrorKind::OneOfMultipleValid { .. }
+        )
+    {
+        let object = instance.pointer(&pointer);
+        let present = fields
+            .iter()
+            .filter(|f| object.and_then(|o| o.get(f.as_str())).is_some())
+            .cloned()
+            .collect();
+        out.push(Finding {
+            pointer,
+            schema_path,
+            kind: Kind::ExactlyOne { fields, present },
+        });
+        return;
+    }
     let kind = match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
@@ -97,7 +129,7 @@ fn push(error: &ValidationError<'_>, depth: usize, out: &mut Vec<Finding>) {
             match pick(&pointer, context) {
                 Pick::Branch(errors) => {
                     for e in errors {
-                        push(e, depth + 1, out);
+                        push(schema, instance, e, depth + 1, out);
                     }
                 }
                 Pick::Merged(e) => out.push(merged(e, context, &pointer)),
@@ -114,6 +146,21 @@ fn push(error: &ValidationError<'_>, depth: usize, out: &mut Vec<Finding>) {
         schema_path,
         kind,
     });
+}
+
+/// For a `oneOf` whose every branch is exactly `{"required": [one field]}`, those fields.
+fn required_alternatives(schema: &Value, schema_path: &str) -> Option<Vec<String>> {
+    let branches = schema.pointer(schema_path)?.as_array()?;
+    branches
+        .iter()
+        .map(|b| {
+            let obj = b.as_object().filter(|o| o.len() == 1)?;
+            match obj.get("required")?.as_array()?.as_slice() {
+                [Value::String(f)] => Some(f.clone()),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 fn type_names(kind: &TypeKind) -> Vec<String> {

@@ -111,6 +111,34 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
             .with_pointer(&f.pointer)
         }
         Kind::Not { schema: not } => forbidden(dialect, schema, doc, f, not),
+        Kind::ExactlyOne { fields, present } => {
+            let names = |v: &[String]| {
+                v.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            let whose = owner(doc, &f.pointer);
+            let message = if present.is_empty() {
+                format!("{whose} needs one of {}", names(fields))
+            } else {
+                format!(
+                    "{whose} takes exactly one of {}; it sets {}",
+                    names(fields),
+                    names(present).replace(", ", " and ")
+                )
+            };
+            let mut d = Diagnostic::error(generic_code(dialect), message)
+                .at(object_anchor(doc, &f.pointer))
+                .with_pointer(&f.pointer);
+            for n in present {
+                d = d.with_label(
+                    doc.key_span(&Document::child_pointer(&f.pointer, n)),
+                    format!("`{n}` is set here"),
+                );
+            }
+            d
+        }
         Kind::Ambiguous => Diagnostic::error(
             generic_code(dialect),
             format!(

@@ -212,3 +212,31 @@ level: 7, hints: [creative, creative]}}\nedges:\n  - {from: a, to: a, kind: cond
         .collect();
     assert_eq!(got, want);
 }
+
+#[test]
+fn exactly_one_of_several_fields() {
+    let head = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\ntitle: t\nobjective: o\n\
+entrypoints: [l]\nnodes:\n  l:\n    type: loop\n    title: L\n    description: d\n";
+    let both = format!(
+        "{head}    loop: {{mode: repeat, max_iterations: 2, use: f, body: {{entrypoints: [a], \
+nodes: {{a: {{title: A, description: d}}}}}}}}\n"
+    );
+    let got = run(Dialect::Ags, &both);
+    assert_eq!(
+        got,
+        vec![(
+            "AG001".into(),
+            "12:5".into(),
+            "`loop` takes exactly one of `body`, `use`; it sets `body` and `use`".into()
+        )]
+    );
+    let none = format!("{head}    loop: {{mode: repeat, max_iterations: 2}}\n");
+    assert_eq!(
+        run(Dialect::Ags, &none),
+        vec![(
+            "AG001".into(),
+            "12:5".into(),
+            "`loop` needs one of `body`, `use`".into()
+        )]
+    );
+}
