@@ -30,6 +30,9 @@
 //!   passes the schema's pattern, but its features are unknown), and schema errors about that
 //!   value are dropped.
 //!
+//! AWP signature blocks (`document.signature`, top-level `signature`) are left out of the
+//! validation, as the AWP transport strips them before validating.
+//!
 //! Every finding is reported once: findings with the same code, span and message are merged.
 //! Formats are checked for Agent Graph only, as its reference loader does (Ajv with
 //! ajv-formats); the AGS and AWP reference validators leave formats as annotations.
@@ -63,8 +66,12 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
         skip_pointer = d.pointer.clone();
         out.push(d);
     }
-    for error in compiled.validator.iter_errors(&doc.value) {
-        for finding in report::flatten(&compiled.schema, &doc.value, &error) {
+    let stripped = (dialect == Dialect::Awp)
+        .then(|| awp_without_signature(&doc.value))
+        .flatten();
+    let value = stripped.as_ref().unwrap_or(&doc.value);
+    for error in compiled.validator.iter_errors(value) {
+        for finding in report::flatten(&compiled.schema, value, &error) {
             if skip_pointer.as_deref() == Some(finding.pointer.as_str()) {
                 continue;
             }
@@ -72,6 +79,28 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
         }
     }
     dedup(out)
+}
+
+/// The AWP transport strips a definition's signature block (`document.signature`, or the
+/// transitional top-level `signature`) before schema validation; so does agc. `None` when there
+/// is none (the usual case: no copy is made).
+fn awp_without_signature(value: &serde_json::Value) -> Option<serde_json::Value> {
+    let top = value.get("signature").is_some();
+    let inner = value
+        .get("document")
+        .and_then(|d| d.get("signature"))
+        .is_some();
+    if !top && !inner {
+        return None;
+    }
+    let mut copy = value.clone();
+    if let Some(map) = copy.as_object_mut() {
+        map.remove("signature");
+        if let Some(doc) = map.get_mut("document").and_then(|d| d.as_object_mut()) {
+            doc.remove("signature");
+        }
+    }
+    Some(copy)
 }
 
 fn dedup(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {

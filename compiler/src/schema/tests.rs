@@ -240,3 +240,23 @@ nodes: {{a: {{title: A, description: d}}}}}}}}\n"
         )]
     );
 }
+
+#[test]
+fn awp_signature_blocks_are_not_schema_fields() {
+    let body = "state_schema: {type: object, properties: {a: {type: object}}}\n\
+nodes: [{id: s, type: start}]\nedges: []\n";
+    let signed = format!(
+        "document: {{schema: s, name: n, version: '1', signature: {{alg: EdDSA}}}}\n\
+signature: {{kid: k}}\n{body}"
+    );
+    assert_eq!(run(Dialect::Awp, &signed), vec![]);
+    let other = format!("document: {{schema: s, name: n, version: '1', signer: x}}\n{body}");
+    assert_eq!(
+        run(Dialect::Awp, &other),
+        vec![(
+            "AGC022".into(),
+            "1:46".into(),
+            "unknown field `signer`".into()
+        )]
+    );
+}
