@@ -1,7 +1,11 @@
 //! The check driver: load → detect → schema-validate, every diagnostic of one file, sorted.
 //!
-//! Later phases (typed AST, semantic checks) hook in after the schema check through
-//! [`check_source`], which also hands back the document and its dialect.
+//! - A file that does not load (syntax error, bad UTF-8, too deep) stops after loading; one that
+//!   loads with errors (duplicate keys, custom tags, ...) is still detected and schema-checked, so
+//!   every error is reported at once.
+//! - In AGS documents the loader's duplicate-key AGC004 becomes AG005, the spec's own code.
+//! - Later phases (typed AST, semantic checks) hook in after the schema check through
+//!   [`check_source`], which also hands back the document and its dialect.
 //!
 //! Which files a directory walk picks up ([`is_candidate`]) is decided by file name only,
 //! from the names the four formats use in their own repositories (see the function docs);

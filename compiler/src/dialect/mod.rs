@@ -246,6 +246,12 @@ fn unknown(doc: &Document, at: Span) -> Diagnostic {
 add the marker, or force a format with `--dialect ags|agent-graph|awp|agh`",
     );
     // Point at a near miss when there is one.
+    if doc.value.get("kind").and_then(Value::as_str) == Some("AgenticGraphRun") {
+        return d.with_label(
+            doc.span("/kind"),
+            "an AGS run record (a harness's output), not a graph document",
+        );
+    }
     for (key, hint) in [
         ("kind", "`kind` is not `AgenticGraph`"),
         (

@@ -102,3 +102,10 @@ fn forced_dialect_skips_detection_but_agent_graph_kind_comes_from_schema() {
         Dialect::AgentGraph(AgentGraphKind::Graph)
     );
 }
+
+#[test]
+fn ags_run_records_are_named_as_such() {
+    let d = detect(&doc("kind: AgenticGraphRun\nags_version: \"1.0\"\n")).unwrap_err();
+    assert_eq!(d.code, "AGC020");
+    assert!(d.labels[0].message.contains("run record"), "{:?}", d.labels);
+}
