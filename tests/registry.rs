@@ -8,13 +8,25 @@ use std::path::Path;
 
 /// Codes whose trigger cannot live in a UTF-8 YAML fixture, and the test that covers each.
 const COVERED_ELSEWHERE: &[(&str, &str)] = &[
-    ("AGC001", "tests/cli.rs check_exit_statuses (a missing file)"),
+    (
+        "AGC001",
+        "tests/cli.rs check_exit_statuses (a missing file)",
+    ),
     ("AGC002", "tests/load.rs invalid_utf8_points_at_the_byte"),
-    ("AGC004", "tests/load.rs every_duplicate_key_is_reported_with_the_first (AGS remaps it to AG005)"),
+    (
+        "AGC004",
+        "tests/load.rs every_duplicate_key_is_reported_with_the_first (AGS remaps it to AG005)",
+    ),
     ("AGC010", "tests/load.rs bom_is_a_warning_and_skipped"),
     ("AGC012", "tests/load.rs file_size_limit"),
-    ("AGC080", "a fragment expansion beyond 2,000,000 nodes: too large for a fixture"),
-    ("AGC100", "tests/cli.rs graphs_over_mermaids_edge_limit_ask_for_collapse"),
+    (
+        "AGC080",
+        "a fragment expansion beyond 2,000,000 nodes: too large for a fixture",
+    ),
+    (
+        "AGC100",
+        "tests/cli.rs graphs_over_mermaids_edge_limit_ask_for_collapse",
+    ),
     ("AGC101", "tests/cli.rs graph_inject_and_check"),
     ("AGC102", "tests/cli.rs graph_inject_and_check"),
 ];
@@ -49,7 +61,9 @@ fn emitted_codes() -> BTreeSet<String> {
             let rest = &text[i + 1..];
             let end = rest.find('"').unwrap_or(0);
             let lit = &rest[..end];
-            let is_code = (lit.starts_with("AGC") && lit.len() == 6 && lit[3..].bytes().all(|b| b.is_ascii_digit()))
+            let is_code = (lit.starts_with("AGC")
+                && lit.len() == 6
+                && lit[3..].bytes().all(|b| b.is_ascii_digit()))
                 || ((lit.starts_with("AG") || lit.starts_with("RT"))
                     && lit.len() == 5
                     && lit[2..].bytes().all(|b| b.is_ascii_digit()));
@@ -70,7 +84,10 @@ fn fixture_codes() -> BTreeSet<String> {
             if p.is_dir() {
                 stack.push(p);
             } else if let Ok(text) = std::fs::read_to_string(&p)
-                && let Some(code) = text.lines().next().and_then(|l| l.strip_prefix("# EXPECT: "))
+                && let Some(code) = text
+                    .lines()
+                    .next()
+                    .and_then(|l| l.strip_prefix("# EXPECT: "))
             {
                 found.insert(code.trim().to_string());
             }
@@ -85,9 +102,16 @@ fn every_emitted_code_is_registered_and_explained() {
         .into_iter()
         .filter(|c| codes::lookup(c).is_none())
         .collect();
-    assert!(missing.is_empty(), "emitted but not registered: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "emitted but not registered: {missing:?}"
+    );
     for c in codes::all() {
-        assert!(!c.summary.is_empty() && c.explanation.len() > 40, "{} needs a real explanation", c.code);
+        assert!(
+            !c.summary.is_empty() && c.explanation.len() > 40,
+            "{} needs a real explanation",
+            c.code
+        );
     }
     let mut seen = BTreeSet::new();
     for c in codes::all() {
@@ -103,5 +127,8 @@ fn every_emitted_code_has_a_fixture_or_a_named_test() {
         .into_iter()
         .filter(|c| !fixtures.contains(c) && !elsewhere.contains(c.as_str()))
         .collect();
-    assert!(uncovered.is_empty(), "codes without a fixture: {uncovered:?}");
+    assert!(
+        uncovered.is_empty(),
+        "codes without a fixture: {uncovered:?}"
+    );
 }

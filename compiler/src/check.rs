@@ -1,13 +1,62 @@
-//! Placeholder driver (replaced by the schema branch's driver on merge).
-use crate::diag::Diagnostic;
-use crate::source::{Limits, SourceMap, load};
+//! The check driver: load → detect → schema-validate, every diagnostic of one file, sorted.
+//!
+//! - A file that does not load (syntax error, bad UTF-8, too deep) stops after loading; one that
+//!   loads with errors (duplicate keys, custom tags, ...) is still detected and schema-checked, so
+//!   every error is reported at once.
+//! - In AGS documents the loader's duplicate-key AGC004 becomes AG005, the spec's own code.
+//! - Later phases (typed AST, semantic checks) hook in after the schema check through
+//!   [`check_source`], which also hands back the document and its dialect.
+//!
+//! Which files a directory walk picks up ([`is_candidate`]) is decided by file name only,
+//! from the names the four formats use in their own repositories (see the function docs);
+//! a file named on the command line is checked whatever its name.
+
+use crate::diag::{self, Diagnostic};
+use crate::dialect::{self, Dialect};
+use crate::schema;
+use crate::source::yaml::Loaded;
+use crate::source::{Document, FileId, Limits, SourceMap, load};
 use std::path::Path;
 
-#[derive(Clone, Debug, Default)]
+/// What the driver needs to know besides the file.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct CheckOptions {
     pub limits: Limits,
+    /// `--dialect`: skip detection (an Agent Graph document's kind still comes from `schema:`).
+    pub dialect: Option<Dialect>,
 }
 
+/// One file after the checks so far.
+#[derive(Debug)]
+pub struct Checked {
+    pub file: FileId,
+    /// The loaded document, when it could be built.
+    pub doc: Option<Document>,
+    /// The dialect, when it was detected (or forced).
+    pub dialect: Option<Dialect>,
+    /// Every diagnostic, sorted with [`diag::sort`].
+    pub diags: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub fn has_errors(&self) -> bool {
+        self.diags.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Checks a file given as text; `name` is how it is shown to users.
+pub fn check_text(
+    sources: &mut SourceMap,
+    name: &str,
+    text: String,
+    opts: &CheckOptions,
+) -> Vec<Diagnostic> {
+    let (file, loaded) = load::load_str(sources, name, text, opts.limits);
+    check_source(file, loaded, opts).diags
+}
+
+/// Reads and checks a file; `display` is how it is shown to users. An unreadable file gives
+/// one AGC001 diagnostic with no span.
 pub fn check_path(
     sources: &mut SourceMap,
     path: &Path,
@@ -15,14 +64,200 @@ pub fn check_path(
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
     match load::load_path(sources, path, display, opts.limits) {
-        Ok((_, l)) => l.diags,
+        Ok((file, loaded)) => check_source(file, loaded, opts).diags,
         Err(d) => vec![d],
     }
 }
 
+/// Detects and schema-checks a loaded file.
+pub fn check_source(file: FileId, loaded: Loaded, opts: &CheckOptions) -> Checked {
+    let Loaded { doc, mut diags } = loaded;
+    let mut dialect = None;
+    if let Some(doc) = &doc {
+        match dialect::resolve(doc, opts.dialect) {
+            Ok(d) => {
+                dialect = Some(d);
+                if d == Dialect::Ags {
+                    for diag in &mut diags {
+                        if diag.code == "AGC004" {
+                            diag.code = "AG005";
+                        }
+                    }
+                }
+                let schema_diags = schema::validate(d, doc);
+                let schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
+                diags.extend(schema_diags);
+                // Semantic checks assume a schema-valid document (SPEC §18: layer 1 first).
+                if schema_ok && d == Dialect::Ags {
+                    diags.extend(crate::front::ags::check(doc));
+                }
+            }
+            Err(d) => diags.push(d),
+        }
+    }
+    diag::sort(&mut diags);
+    Checked {
+        file,
+        doc,
+        dialect,
+        diags,
+    }
+}
+
+/// Whether a directory walk should check this file, by name:
+///
+/// - AGS: `*.agraph.yaml`, `*.agraph.yml`, `*.agraph.json` (the spec's extensions);
+/// - AWP: `*.workflow.json` (every published example), `*.workflow.yaml`/`.yml`,
+///   `workflow.json`, and `workflow*.yaml|yml` (not `workflow*.json`: the AWP repository names
+///   its JSON Schemas `workflow-definition*.json`);
+/// - agh: `loop.yaml`/`loop.yml` (the daemon's layout, `loops/<name>/loop.yaml`) and
+///   `*.loop.yaml`/`.yml`;
+/// - Agent Graph: `provider.yaml|yml|json`, `codes.yaml|yml|json`, and any YAML/JSON file
+///   under a directory named `graphs`, `actions`, `tests` or `resources` (the provider layout).
+///
+/// `*.schema.json` and `*-schema.json` files (JSON Schemas) are never candidates.
 pub fn is_candidate(path: &Path) -> bool {
-    matches!(
-        path.extension().and_then(|e| e.to_str()),
-        Some("yaml" | "yml" | "json")
-    )
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let lower = name.to_ascii_lowercase();
+    let Some((stem, ext)) = lower.rsplit_once('.') else {
+        return false;
+    };
+    if !matches!(ext, "yaml" | "yml" | "json")
+        || lower.ends_with(".schema.json")
+        || lower.ends_with("-schema.json")
+    {
+        return false;
+    }
+    let yaml = ext != "json";
+    if stem.ends_with(".agraph")
+        || stem.ends_with(".workflow")
+        || stem == "workflow"
+        || (yaml && stem.starts_with("workflow"))
+        || stem == "loop"
+        || stem.ends_with(".loop")
+        || stem == "provider"
+        || stem == "codes"
+    {
+        return true;
+    }
+    path.parent().is_some_and(|dir| {
+        dir.components().any(|c| {
+            matches!(
+                c.as_os_str().to_str(),
+                Some("graphs" | "actions" | "tests" | "resources")
+            )
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn codes(text: &str, opts: &CheckOptions) -> Vec<&'static str> {
+        let mut sources = SourceMap::new();
+        check_text(&mut sources, "t.yaml", text.to_string(), opts)
+            .iter()
+            .map(|d| d.code)
+            .collect()
+    }
+
+    #[test]
+    fn duplicate_keys_are_ag005_in_ags_only() {
+        let ags = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\nid: h\ntitle: t\n\
+objective: o\nconstraints: {max_cost_usd: 1}\nentrypoints: [a]\nnodes:\n  a: {title: A, description: d}\n";
+        assert_eq!(codes(ags, &CheckOptions::default()), vec!["AG005"]);
+        let agh = "apiVersion: agh.loop/v1\nkind: Loop\nkind: Loop\ncontract: {}\n\
+graph: {nodes: []}\n";
+        assert_eq!(codes(agh, &CheckOptions::default()), vec!["AGC004"]);
+    }
+
+    #[test]
+    fn diagnostics_come_sorted_by_position() {
+        let text = "apiVersion: agh.loop/v1\nkind: Loop\nbogus: 1\ncontract: {}\n\
+graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometimes\n";
+        let mut sources = SourceMap::new();
+        let diags = check_text(
+            &mut sources,
+            "t.yaml",
+            text.into(),
+            &CheckOptions::default(),
+        );
+        let starts: Vec<u32> = diags.iter().map(|d| d.span.unwrap().start).collect();
+        let mut sorted = starts.clone();
+        sorted.sort();
+        assert_eq!(starts, sorted);
+        let got: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        assert_eq!(got, vec!["AGC022", "node_id_invalid", "AGC023"]);
+    }
+
+    #[test]
+    fn forced_dialect_validates_against_that_schema() {
+        let text = "name: release\n";
+        assert_eq!(codes(text, &CheckOptions::default()), vec!["AGC020"]);
+        let forced = CheckOptions {
+            dialect: Some(Dialect::Awp),
+            ..CheckOptions::default()
+        };
+        // Four missing required fields, then the unknown `name`.
+        assert_eq!(
+            codes(text, &forced),
+            vec!["AGC021", "AGC021", "AGC021", "AGC021", "AGC022"]
+        );
+    }
+
+    #[test]
+    fn unloadable_text_stops_before_detection() {
+        assert_eq!(
+            codes("a: [1, 2\n", &CheckOptions::default()),
+            vec!["AGC003"]
+        );
+    }
+
+    #[test]
+    fn unreadable_path_is_agc001_without_a_file() {
+        let mut sources = SourceMap::new();
+        let diags = check_path(
+            &mut sources,
+            Path::new("/nonexistent/agc/x.agraph.yaml"),
+            "x.agraph.yaml",
+            &CheckOptions::default(),
+        );
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code, "AGC001");
+        assert!(sources.is_empty());
+    }
+
+    #[test]
+    fn candidates_by_name() {
+        for yes in [
+            "x/minimal.agraph.yaml",
+            "a.agraph.json",
+            "examples/r2.workflow.json",
+            "workflow.yaml",
+            "loops/review/loop.yaml",
+            "p/provider.yaml",
+            "p/codes.yaml",
+            "p/graphs/main.yaml",
+            "p/resources/views/a.yaml",
+        ] {
+            assert!(is_candidate(Path::new(yes)), "{yes}");
+        }
+        for no in [
+            "package.json",
+            "p/schemas/input.schema.json",
+            "p/graphs/a.schema.json",
+            "README.md",
+            "p/graphs/notes.md",
+            "config.toml",
+            "registry.yaml",
+            "schemas/workflow-definition.json",
+            "assets/workflow-definition-schema.json",
+            "loop",
+        ] {
+            assert!(!is_candidate(Path::new(no)), "{no}");
+        }
+    }
 }

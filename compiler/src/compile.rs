@@ -96,19 +96,30 @@ pub fn compile_file(
     display: &str,
     limits: crate::source::Limits,
 ) -> (Option<Compiled>, Vec<Diagnostic>) {
-    let (_, loaded) = match crate::source::load::load_path(sources, path, display, limits) {
+    let (file, loaded) = match crate::source::load::load_path(sources, path, display, limits) {
         Ok(x) => x,
         Err(d) => return (None, vec![d]),
     };
-    let mut diags = loaded.diags;
-    let Some(doc) = loaded.doc else {
+    let opts = crate::check::CheckOptions {
+        limits,
+        dialect: None,
+    };
+    let checked = crate::check::check_source(file, loaded, &opts);
+    let mut diags = checked.diags;
+    let (Some(doc), Some(dialect)) = (checked.doc, checked.dialect) else {
         return (None, diags);
     };
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
-    diags.extend(crate::front::ags::check(&doc));
-    if diags.iter().any(Diagnostic::is_error) {
+    if dialect != crate::dialect::Dialect::Ags {
+        diags.push(
+            Diagnostic::error(
+                "AGC084",
+                format!("{} documents are checked but not yet compiled; `build` and `graph` take AGS 1.0 for now", dialect.title()),
+            )
+            .at(doc.span("")),
+        );
         return (None, diags);
     }
     let (compiled, more) = compile_ags(&doc);

@@ -14,6 +14,8 @@ pub mod check;
 pub mod cli;
 pub mod compile;
 pub mod diag;
+pub mod dialect;
 pub mod front;
 pub mod ir;
+pub mod schema;
 pub mod source;

@@ -9,6 +9,7 @@ use super::Severity;
 mod agc;
 mod ags;
 mod analysis;
+mod schema;
 
 /// A registered diagnostic code.
 #[derive(Debug)]
@@ -29,9 +30,29 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .iter()
         .chain(analysis::CODES.iter())
         .chain(ags::CODES.iter())
+        .chain(schema::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).
 pub fn lookup(code: &str) -> Option<&'static CodeInfo> {
     all().find(|c| c.code.eq_ignore_ascii_case(code))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_is_registered_once_with_texts() {
+        let mut seen = std::collections::BTreeSet::new();
+        for c in all() {
+            assert!(seen.insert(c.code), "{} is registered twice", c.code);
+            assert!(
+                !c.summary.is_empty() && !c.explanation.is_empty(),
+                "{}",
+                c.code
+            );
+        }
+        assert!(lookup("agc024").is_some());
+    }
 }

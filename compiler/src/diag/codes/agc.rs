@@ -136,36 +136,53 @@ small file into billions of nodes (the \"billion laughs\" attack), so expansion 
         code: "AGC020",
         origin: "agc",
         severity: Error,
-        summary: "the document's dialect is not recognised",
-        explanation: "agc recognises a dialect from the document's own markers: AGS 1.0 by \
-`kind: AgenticGraph` with `ags_version`; Agent Graph v1 by `schema: agent-graph.<kind>.v1`; \
-agh.loop/v1 by `apiVersion: agh.loop/v1` with `kind: Loop`; an AWP workflow definition by a \
-top-level `document` mapping (with `schema`) together with `nodes` and `edges`. Add the marker, \
-or force a dialect with `--dialect`.",
+        summary: "the document's format is not recognised",
+        explanation: "agc recognises a format from the document's own top-level markers, never \
+from the file name: AGS 1.0 by `kind: AgenticGraph` (or an `ags_version` with no `kind`); Agent \
+Graph v1 by `schema: agent-graph.<kind>.v1`; agh.loop/v1 by `apiVersion: agh.loop/v1` (or its \
+renamed successor `compozy.loop/v1`); an AWP workflow definition by a top-level `document` \
+mapping together with `nodes` or `state_schema`. A document that is not a mapping (a list, a \
+plain string) is none of them. Add the marker, or force a format with `--dialect \
+ags|agent-graph|awp|agh`.",
     },
     CodeInfo {
         code: "AGC021",
         origin: "agc",
         severity: Error,
-        summary: "the document does not match its schema",
-        explanation: "The document fails the dialect's JSON Schema at this place (for dialects \
-that define no code of their own for schema failures). The message names the failing rule.",
+        summary: "the document does not match its format's schema",
+        explanation: "The document fails its format's JSON Schema at this place: a wrong type, \
+a missing required field, a pattern or range violation, or a combination the schema forbids. \
+The message names the rule. Used for AWP and agh, which define no code of their own for schema \
+failures (AGS uses AG001, Agent Graph `schema-invalid`). agh has no official schema; agc checks \
+agh.loop/v1 against its own, `schemas/agh-loop-v1.schema.json`.",
     },
     CodeInfo {
         code: "AGC022",
         origin: "agc",
         severity: Error,
         summary: "unknown field",
-        explanation: "The object does not allow this field (the schema is closed). Check the \
-spelling against the dialect's reference; unknown fields are usually typos that would otherwise \
-be silently ignored.",
+        explanation: "The object does not allow this field: the schema is closed. Unknown fields \
+are usually typos that a tool would otherwise silently ignore, so agc reports them at the key \
+and suggests the closest allowed name. (AGS reports this as AG003.)",
     },
     CodeInfo {
         code: "AGC023",
         origin: "agc",
         severity: Error,
         summary: "value not in the allowed set",
-        explanation: "The field takes one of a fixed set of values (an enum); the message lists \
-them.",
+        explanation: "The field takes one of a fixed set of values (an enum, a constant, or a \
+discriminator such as an AWP node `type`); the message lists them. (AGS reports this as AG004.)",
+    },
+    CodeInfo {
+        code: "AGC024",
+        origin: "agc",
+        severity: Error,
+        summary: "unknown Agent Graph document kind",
+        explanation: "The `schema:` value starts with `agent-graph.` but names no Agent Graph v1 \
+kind agc has a schema for. The kinds are those of the official schemas: provider, graph, \
+action, resource, code-catalog, test, resource-read-receipts, skill-binding, bundle, \
+code-location, resource-location, route, evaluation, run and error, each written \
+`agent-graph.<kind>.v1`. Other `agent-graph.*` values (for example the case-study replay \
+format) are not workflow documents.",
     },
 ];

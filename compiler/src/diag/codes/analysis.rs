@@ -14,6 +14,15 @@ several times per level, nested several levels deep, multiplies; agc stops at 2,
 expanded nodes rather than exhaust memory.",
     },
     CodeInfo {
+        code: "AGC084",
+        origin: "agc",
+        severity: Error,
+        summary: "this dialect is checked but not yet compiled",
+        explanation: "`agc check` validates every dialect (loading, schema, and the semantic checks \
+implemented for it). Lowering into the IR — and so `agc build` and `agc graph` — is implemented \
+for AGS 1.0 first; the other dialects follow the same IR and will compile in later releases.",
+    },
+    CodeInfo {
         code: "AGC090",
         origin: "agc",
         severity: Warning,

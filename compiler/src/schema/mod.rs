@@ -1,0 +1,115 @@
+//! Schema validation: a document against its dialect's JSON Schema, errors mapped to codes and
+//! to the exact characters.
+//!
+//! The schemas are the official ones, embedded verbatim ([`embedded`]); agh has none, so agc
+//! checks it against its own (`schemas/agh-loop-v1.schema.json`). Validators are compiled once
+//! per process and never touch the network.
+//!
+//! How a jsonschema error becomes a diagnostic ([`report`] flattens, [`rules`] picks the code,
+//! [`message`] writes the text):
+//!
+//! - **Unknown field** (`additionalProperties`, `unevaluatedProperties`, or a property whose
+//!   schema is `false`): one diagnostic per field, at the **key**, with the closest allowed name
+//!   when one is near. AGS `AG003`; Agent Graph `schema-invalid`; AWP and agh `AGC022`.
+//! - **Enum / const**: at the value, listing the allowed values. AGS `AG004`; Agent Graph
+//!   `schema-invalid`; AWP and agh `AGC023`, or the agh linter's own code where the rule is
+//!   exactly one of its rules (`unknown_control_kind`, `unknown_terminal_state`, ...).
+//! - **AGS rules with their own codes**, recognised by the failing rule's schema path: AG101
+//!   (a node's type block: the `if type == X then required X else not required X` rules),
+//!   AG102 (`intelligence` on a gate), AG103 (`when` on a sequence edge), AG104 (more than one of
+//!   `from` / `template` / `value`). Everything else is AG001 (Agent Graph `schema-invalid`,
+//!   others `AGC021`).
+//! - **Missing required field**: on the object, at its key if it has one, else at its first key
+//!   (one line rather than the whole object).
+//! - **`oneOf` / `anyOf`**: never a wall of text. Branches whose discriminator (`const`) fails
+//!   are set aside; of the rest, the branch with the fewest errors is reported as if it were the
+//!   only one. If every branch fails on its discriminator, the report is one enum-style message
+//!   listing the discriminator values. A `oneOf` of single `required` fields (AGS `loop`: `body`
+//!   or `use`) is reported as "takes exactly one of".
+//! - AGS `ags_version` other than exactly `"1.0"` is AG002 at the value (fail closed: `"1.1"`
+//!   passes the schema's pattern, but its features are unknown), and schema errors about that
+//!   value are dropped.
+//!
+//! AWP signature blocks (`document.signature`, top-level `signature`) are left out of the
+//! validation, as the AWP transport strips them before validating.
+//!
+//! Every finding is reported once: findings with the same code, span and message are merged.
+//! Formats are checked for Agent Graph only, as its reference loader does (Ajv with
+//! ajv-formats); the AGS and AWP reference validators leave formats as annotations.
+
+pub mod embedded;
+mod message;
+mod report;
+mod rules;
+
+use crate::diag::Diagnostic;
+use crate::dialect::Dialect;
+use crate::source::Document;
+use std::collections::HashSet;
+
+/// Validates `doc` against the schema of `dialect`. Returns every finding, each once, unsorted.
+pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
+    let compiled = match embedded::compiled(dialect) {
+        Ok(c) => c,
+        Err(msg) => {
+            return vec![
+                Diagnostic::error(rules::generic_code(dialect), format!("internal: {msg}"))
+                    .at(doc.spans.span),
+            ];
+        }
+    };
+    let mut out = Vec::new();
+    let mut skip_pointer = None;
+    if dialect == Dialect::Ags
+        && let Some(d) = rules::ags_version(doc)
+    {
+        skip_pointer = d.pointer.clone();
+        out.push(d);
+    }
+    let stripped = (dialect == Dialect::Awp)
+        .then(|| awp_without_signature(&doc.value))
+        .flatten();
+    let value = stripped.as_ref().unwrap_or(&doc.value);
+    for error in compiled.validator.iter_errors(value) {
+        for finding in report::flatten(&compiled.schema, value, &error) {
+            if skip_pointer.as_deref() == Some(finding.pointer.as_str()) {
+                continue;
+            }
+            out.push(rules::diagnose(dialect, &compiled.schema, doc, &finding));
+        }
+    }
+    dedup(out)
+}
+
+/// The AWP transport strips a definition's signature block (`document.signature`, or the
+/// transitional top-level `signature`) before schema validation; so does agc. `None` when there
+/// is none (the usual case: no copy is made).
+fn awp_without_signature(value: &serde_json::Value) -> Option<serde_json::Value> {
+    let top = value.get("signature").is_some();
+    let inner = value
+        .get("document")
+        .and_then(|d| d.get("signature"))
+        .is_some();
+    if !top && !inner {
+        return None;
+    }
+    let mut copy = value.clone();
+    if let Some(map) = copy.as_object_mut() {
+        map.remove("signature");
+        if let Some(doc) = map.get_mut("document").and_then(|d| d.as_object_mut()) {
+            doc.remove("signature");
+        }
+    }
+    Some(copy)
+}
+
+fn dedup(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = HashSet::new();
+    diags
+        .into_iter()
+        .filter(|d| seen.insert((d.code, d.span, d.message.clone())))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

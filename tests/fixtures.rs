@@ -1,0 +1,152 @@
+//! Fixture harness: every `tests/fixtures/**/*.yaml` starts with `# EXPECT: CODE` and optionally
+//! `# AT: LINE:COL` on the next line. The file is checked with `check_text`; the errors it
+//! produces must all carry that code (at least one), and, when `AT` is given, one of them must
+//! start at that line and column.
+//!
+//! Fixtures are named after the code they trigger; other phases add theirs to the same folder.
+
+use agc::check::{CheckOptions, check_text};
+use agc::source::SourceMap;
+use std::path::{Path, PathBuf};
+
+fn fixture_files(root: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).expect("fixture dir readable") {
+            let path = entry.expect("dir entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "yaml") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
+}
+
+struct Expect {
+    code: String,
+    at: Option<(u32, u32)>,
+}
+
+fn parse_header(text: &str) -> Result<Expect, String> {
+    let mut lines = text.lines();
+    let code = lines
+        .next()
+        .and_then(|l| l.strip_prefix("# EXPECT:"))
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+        .ok_or("first line must be `# EXPECT: CODE`")?;
+    let at = match lines.next().and_then(|l| l.strip_prefix("# AT:")) {
+        None => None,
+        Some(pos) => {
+            let (l, c) = pos.trim().split_once(':').ok_or("`# AT: LINE:COL`")?;
+            Some((
+                l.parse().map_err(|_| "bad AT line")?,
+                c.parse().map_err(|_| "bad AT column")?,
+            ))
+        }
+    };
+    Ok(Expect { code, at })
+}
+
+/// Checks one fixture; `Err` describes the mismatch.
+fn run(root: &Path, path: &Path) -> Result<String, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let expect = parse_header(&text)?;
+    let name = path
+        .strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    let mut sources = SourceMap::new();
+    let diags = check_text(&mut sources, &name, text, &CheckOptions::default());
+    let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
+    let show = |d: &agc::diag::Diagnostic| {
+        let pos = d.span.map(|s| {
+            let lc = sources.get(s.file).line_col(s.start);
+            format!("{}:{}", lc.line, lc.column)
+        });
+        format!("{} at {} {}", d.code, pos.unwrap_or_default(), d.message)
+    };
+    let listing = errors
+        .iter()
+        .map(|d| show(d))
+        .collect::<Vec<_>>()
+        .join("\n    ");
+    if errors.is_empty() || errors.iter().any(|d| d.code != expect.code) {
+        return Err(format!(
+            "expected only {} errors, got:\n    {listing}",
+            expect.code
+        ));
+    }
+    if let Some((line, col)) = expect.at {
+        let hit = errors.iter().any(|d| {
+            d.span.is_some_and(|s| {
+                let lc = sources.get(s.file).line_col(s.start);
+                (lc.line, lc.column) == (line, col)
+            })
+        });
+        if !hit {
+            return Err(format!(
+                "expected {} at {line}:{col}, got:\n    {listing}",
+                expect.code
+            ));
+        }
+    }
+    Ok(expect.code)
+}
+
+#[test]
+fn fixtures_produce_their_expected_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let files = fixture_files(&root);
+    assert!(!files.is_empty(), "no fixtures under {}", root.display());
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|p| run(&root, p).err().map(|e| format!("{}: {e}", p.display())))
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The codes the detection and schema phases emit each have a fixture.
+#[test]
+fn schema_phase_codes_have_fixtures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let covered: std::collections::BTreeSet<String> = fixture_files(&root)
+        .iter()
+        .filter_map(|p| parse_header(&std::fs::read_to_string(p).ok()?).ok())
+        .map(|e| e.code)
+        .collect();
+    for code in [
+        "AG001",
+        "AG002",
+        "AG003",
+        "AG004",
+        "AG005",
+        "AG101",
+        "AG102",
+        "AG103",
+        "AG104",
+        "AGC020",
+        "AGC021",
+        "AGC022",
+        "AGC023",
+        "AGC024",
+        "schema-invalid",
+        "node_id_invalid",
+        "unknown_control_kind",
+        "unknown_source_kind",
+        "unknown_terminal_state",
+        "file_import_parse_required",
+        "watch_kind_required",
+    ] {
+        assert!(covered.contains(code), "no fixture expects {code}");
+        assert!(
+            agc::diag::lookup(code).is_some(),
+            "{code} is not registered"
+        );
+    }
+}

@@ -1,0 +1,79 @@
+//! The wording of the detection and schema diagnostics, over this phase's fixtures: code,
+//! position, message, help and labels, as users read them. A change of wording shows up here.
+
+use agc::check::{CheckOptions, check_text};
+use agc::source::SourceMap;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The codes of the detection and schema phases; fixtures for other codes are not listed.
+const CODES: &[&str] = &[
+    "AG001",
+    "AG002",
+    "AG003",
+    "AG004",
+    "AG005",
+    "AG101",
+    "AG102",
+    "AG103",
+    "AG104",
+    "AGC020",
+    "AGC021",
+    "AGC022",
+    "AGC023",
+    "AGC024",
+    "schema-invalid",
+    "node_id_invalid",
+    "unknown_control_kind",
+    "unknown_source_kind",
+    "unknown_terminal_state",
+    "file_import_parse_required",
+    "watch_kind_required",
+];
+
+#[test]
+fn schema_phase_messages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut files = Vec::new();
+    for dir in ["ags", "agent-graph", "awp", "agh", "detect"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for e in entries {
+            let path = e.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text
+                .lines()
+                .next()
+                .and_then(|l| l.strip_prefix("# EXPECT: "));
+            if code.is_some_and(|c| CODES.contains(&c.trim())) {
+                files.push((
+                    format!("{dir}/{}", path.file_name().unwrap().to_string_lossy()),
+                    text,
+                ));
+            }
+        }
+    }
+    files.sort();
+    let mut out = String::new();
+    for (name, text) in files {
+        let mut sources = SourceMap::new();
+        let diags = check_text(&mut sources, &name, text, &CheckOptions::default());
+        writeln!(out, "{name}").unwrap();
+        for d in diags {
+            let at = |s: agc::source::Span| {
+                let lc = sources.get(s.file).line_col(s.start);
+                format!("{}:{}", lc.line, lc.column)
+            };
+            let pos = d.span.map(at).unwrap_or_default();
+            writeln!(out, "  {} {pos} {}", d.code, d.message).unwrap();
+            if let Some(h) = &d.help {
+                writeln!(out, "    help: {h}").unwrap();
+            }
+            for l in &d.labels {
+                writeln!(out, "    label {}: {}", at(l.span), l.message).unwrap();
+            }
+        }
+    }
+    insta::assert_snapshot!(out);
+}
