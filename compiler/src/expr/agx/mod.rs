@@ -32,6 +32,7 @@ pub use error::Error;
 pub use print::print;
 
 use crate::diag::Diagnostic;
+use crate::expr::Local;
 use crate::source::Span;
 use crate::source::scalar::ScalarMap;
 use agc_runtime::expr::Expr;
@@ -52,16 +53,22 @@ pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec
     let input = lexed.tokens.as_slice().map(eoi, |(t, s)| (t, s));
     let (ast, parse_errors) = parser::parser().parse(input).into_output_errors();
     // A parse error inside a string the lexer already reported (unterminated) is its echo.
-    let lex_spans: Vec<Local> = errors.iter().map(|e| e.span).collect();
+    let mut lex_spans: Vec<(usize, usize)> = errors
+        .iter()
+        .map(|e| (e.span.start, e.span.end.max(e.span.start + 1)))
+        .collect();
+    lex_spans.sort_unstable();
+    // Lexer errors do not overlap, so the one starting last at or before `at` is the only
+    // candidate to contain it.
+    let inside_lex_error = |at: usize| {
+        let n = lex_spans.partition_point(|&(s, _)| s <= at);
+        n > 0 && at < lex_spans[n - 1].1
+    };
     errors.extend(
         parse_errors
             .iter()
             .map(|e| report::reword(e, &lexed.tokens, end))
-            .filter(|e| {
-                !lex_spans
-                    .iter()
-                    .any(|s| s.start <= e.span.start && e.span.start < s.end.max(s.start + 1))
-            }),
+            .filter(|e| !inside_lex_error(e.span.start)),
     );
     if let Some(ast) = &ast {
         check::check(ast, src, &mut errors);
@@ -76,8 +83,6 @@ pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec
         }
     }
 }
-
-use crate::expr::Local;
 
 /// Lowers a checked tree; ids start at `spans.len()`.
 pub fn lower_into(ast: &ast::Expr, map: &ScalarMap, spans: &mut Vec<Span>) -> Expr {

@@ -25,11 +25,8 @@ pub fn reword(e: &ParseError<'_, '_>, tokens: &[(Token<'_>, Local)], eoi: usize)
     let mut end = false;
     let mut name = false;
     // The token just before the error, when it explains what was expected.
-    let before = tokens
-        .iter()
-        .rev()
-        .find(|(_, s)| s.end <= span.start)
-        .map(|(t, _)| t);
+    let n = tokens.partition_point(|(_, s)| s.end <= span.start);
+    let before = n.checked_sub(1).map(|i| &tokens[i].0);
     let operand_next = before.is_none_or(|t| t.wants_operand() || *t == Token::Minus);
     for p in expected {
         match p {

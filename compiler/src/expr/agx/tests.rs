@@ -323,3 +323,15 @@ fn deep_nesting_in_a_small_stack() {
         .unwrap();
     assert_eq!(h.join().unwrap(), "AGC040");
 }
+
+#[test]
+fn long_lists_and_many_errors() {
+    // Long lists parse; 2,000 broken items are each reported (recovery per item) without
+    // quadratic work on the error path. (Debug builds run chumsky unoptimised: keep it small.)
+    let src = format!("[{}]", vec!["1"; 10_000].join(", "));
+    assert_eq!(first_code(&src), "ok");
+    let src = format!("[{}]", vec!["\"\\q\" 1"; 2_000].join(", "));
+    let d = parse_agx(&src, &map(&src)).unwrap_err();
+    assert_eq!(d.len(), 4_000);
+    assert!(d.iter().all(|d| d.code == "AG204"));
+}
