@@ -406,3 +406,15 @@ fn own_fixtures_trigger_their_codes() {
         assert_eq!(d[0].code, code, "{file}");
     }
 }
+
+#[test]
+fn crlf_and_explicit_indentation_indicator() {
+    let yaml = "a:\r\n  when: |\r\n    x &&\r\n      y\r\n";
+    let l = load(yaml, "/a/when");
+    assert_eq!(l.decoded, "x &&\n  y\n");
+    assert_eq!(l.agx(), ["x &&\r\n      y", "x", "y"]);
+    let yaml = "a:\n  when: |2\n      x\n    || y\n";
+    let l = load(yaml, "/a/when");
+    assert_eq!(l.decoded, "  x\n|| y\n");
+    assert_eq!(l.agx(), ["x\n    || y", "x", "y"]);
+}
