@@ -320,6 +320,22 @@ fn template_printing_round_trips() {
     assert_eq!(printed, "Run ${{ len(x) - 1 }} of ${{ \"it's\" }}");
     let (again, _) = parse_template(&printed, &map(&printed)).unwrap();
     assert_eq!(texts(&again), texts(&e));
+    // Literal `${{` in text prints as a string placeholder, which renders the same text.
+    let e = Expr {
+        id: 0,
+        kind: ExprKind::Template {
+            parts: vec![TemplatePart::Text {
+                text: "a ${{ b".into(),
+            }],
+        },
+    };
+    let printed = print(&e);
+    assert_eq!(printed, "a ${{ \"${{\" }} b");
+    let (again, _) = parse_template(&printed, &map(&printed)).unwrap();
+    assert_eq!(
+        texts(&again),
+        ["text \"a \"", "expr \"${{\"", "text \" b\""]
+    );
 }
 
 #[test]
