@@ -52,7 +52,7 @@ pub fn check_text(
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
     let (file, loaded) = load::load_str(sources, name, text, opts.limits);
-    check_source(file, loaded, opts).diags
+    check_source(sources, file, loaded, opts).diags
 }
 
 /// Reads and checks a file; `display` is how it is shown to users. An unreadable file gives
@@ -64,13 +64,18 @@ pub fn check_path(
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
     match load::load_path(sources, path, display, opts.limits) {
-        Ok((file, loaded)) => check_source(file, loaded, opts).diags,
+        Ok((file, loaded)) => check_source(sources, file, loaded, opts).diags,
         Err(d) => vec![d],
     }
 }
 
 /// Detects and schema-checks a loaded file.
-pub fn check_source(file: FileId, loaded: Loaded, opts: &CheckOptions) -> Checked {
+pub fn check_source(
+    sources: &SourceMap,
+    file: FileId,
+    loaded: Loaded,
+    opts: &CheckOptions,
+) -> Checked {
     let Loaded { doc, mut diags } = loaded;
     let mut dialect = None;
     if let Some(doc) = &doc {
@@ -89,7 +94,7 @@ pub fn check_source(file: FileId, loaded: Loaded, opts: &CheckOptions) -> Checke
                 diags.extend(schema_diags);
                 // Semantic checks assume a schema-valid document (SPEC §18: layer 1 first).
                 if schema_ok && d == Dialect::Ags {
-                    diags.extend(crate::front::ags::check(doc));
+                    diags.extend(crate::front::ags::check(doc, &sources.get(file).text));
                 }
             }
             Err(d) => diags.push(d),

@@ -104,7 +104,7 @@ pub fn compile_file(
         limits,
         dialect: None,
     };
-    let checked = crate::check::check_source(file, loaded, &opts);
+    let checked = crate::check::check_source(sources, file, loaded, &opts);
     let mut diags = checked.diags;
     let (Some(doc), Some(dialect)) = (checked.doc, checked.dialect) else {
         return (None, diags);

@@ -15,6 +15,7 @@ pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod dialect;
+pub mod expr;
 pub mod front;
 pub mod ir;
 pub mod schema;

@@ -9,6 +9,7 @@ use super::Severity;
 mod agc;
 mod ags;
 mod analysis;
+mod expr;
 mod schema;
 
 /// A registered diagnostic code.
@@ -31,6 +32,7 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(analysis::CODES.iter())
         .chain(ags::CODES.iter())
         .chain(schema::CODES.iter())
+        .chain(expr::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

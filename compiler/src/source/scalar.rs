@@ -4,7 +4,24 @@
 //! offsets into that string. A [`ScalarMap`] turns them into file spans. For plain scalars and
 //! quoted scalars without escapes the mapping is a shift; escapes (`\n`, `''`), line folding and
 //! block-scalar indentation break it into pieces, each recorded as an anchor point.
+//!
+//! [`ScalarMap::for_scalar`] builds the map of a loaded scalar by walking the file text and the
+//! decoded string side by side (one pass, no recursion):
+//! - every decoded character written literally in the file maps to itself;
+//! - a double-quoted escape (`\n`, `\"`, `\u00e9`, `\U0001F600`, `\x41`) maps to the whole escape,
+//!   so a span ending in it ends after it; an escaped line break (`\` at the end of a line) and
+//!   the indentation after it produce nothing;
+//! - `''` in a single-quoted scalar maps to its first quote;
+//! - line folding (a line break, with the trailing and leading blanks around it, becoming a
+//!   space or fewer line breaks) maps the produced characters to the line break, and the
+//!   skipped blanks map to nothing;
+//! - block scalars skip their header line and exactly their content indentation on each line.
+//!
+//! If the two texts ever disagree (they cannot for scalars the loader produced), the rest of
+//! the decoded string maps to the end of the scalar: spans may then be wide, never wrong-file
+//! or out of range.
 
+use super::tree::{ScalarStyle, SpanNode};
 use super::{FileId, Span};
 
 /// Decoded-string offset → file byte offset.
@@ -18,6 +35,9 @@ pub struct ScalarMap {
     len: u32,
     /// File offset of the end of the scalar's content.
     end: u32,
+    /// Characters written as escapes: (decoded end offset, file end offset), sorted. A span
+    /// ending exactly at such a character ends after the whole escape.
+    escapes: Vec<(u32, u32)>,
 }
 
 impl ScalarMap {
@@ -28,6 +48,7 @@ impl ScalarMap {
             points: vec![(0, start as u32)],
             len: len as u32,
             end: (start + len) as u32,
+            escapes: Vec::new(),
         }
     }
 
@@ -43,6 +64,7 @@ impl ScalarMap {
             points,
             len: len as u32,
             end: end as u32,
+            escapes: Vec::new(),
         }
     }
 
@@ -61,12 +83,199 @@ impl ScalarMap {
     pub fn span(&self, start: usize, end: usize) -> Span {
         let s = self.offset(start);
         let e = if end > start {
-            // Map the last included byte, so a range never swallows a following escape.
-            self.offset(end - 1) + 1
+            match self
+                .escapes
+                .binary_search_by_key(&(end as u32), |&(d, _)| d)
+            {
+                // The range ends with an escaped character: include the whole escape.
+                Ok(k) => self.escapes[k].1 as usize,
+                // Map the last included byte, so a range never swallows a following escape.
+                Err(_) => self.offset(end - 1) + 1,
+            }
         } else {
             s
         };
         Span::new(self.file, s, e.max(s))
+    }
+}
+
+impl ScalarMap {
+    /// The map of a string scalar loaded from `source_text` (the whole file), whose span node
+    /// is `node` and whose decoded value is `decoded`.
+    pub fn for_scalar(source_text: &str, node: &SpanNode, decoded: &str) -> ScalarMap {
+        let file = node.span.file;
+        let clamp = |mut at: usize| {
+            at = at.min(source_text.len());
+            while !source_text.is_char_boundary(at) {
+                at -= 1;
+            }
+            at
+        };
+        let (start, end) = (
+            clamp(node.span.start as usize),
+            clamp(node.span.end as usize),
+        );
+        let raw = &source_text[start..end.max(start)];
+        let (mut from, mut to) = (start, end.max(start));
+        let mut block = false;
+        match node.style {
+            ScalarStyle::Plain => {}
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                let q = if node.style == ScalarStyle::SingleQuoted {
+                    '\''
+                } else {
+                    '"'
+                };
+                if raw.starts_with(q) {
+                    from += 1;
+                }
+                if raw.len() >= 2 && raw.ends_with(q) {
+                    to -= 1;
+                }
+            }
+            ScalarStyle::Literal | ScalarStyle::Folded => {
+                block = true;
+                from = raw.find('\n').map_or(to, |i| start + i + 1);
+            }
+        }
+        let text = &source_text[..to];
+        let indent = if block {
+            text[from..]
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .map_or(0, |l| l.len() - l.trim_start_matches(' ').len())
+        } else {
+            0
+        };
+        let mut w = Walk {
+            text: text.as_bytes(),
+            p: from,
+            block,
+            indent,
+            points: Vec::new(),
+            escapes: Vec::new(),
+            delta: None,
+        };
+        if block {
+            w.skip_indent();
+        }
+        let double = node.style == ScalarStyle::DoubleQuoted;
+        let single = node.style == ScalarStyle::SingleQuoted;
+        let mut mapped = decoded.len();
+        'chars: for (i, ch) in decoded.char_indices() {
+            loop {
+                let Some(fc) = text.get(w.p..).and_then(|t| t.chars().next()) else {
+                    mapped = i;
+                    break 'chars;
+                };
+                if double && fc == '\\' {
+                    let n = text.as_bytes().get(w.p + 1).copied();
+                    if matches!(n, Some(b'\n' | b'\r')) {
+                        // An escaped line break: nothing decoded; skip it and the blanks after.
+                        w.p += 1;
+                        if text.as_bytes().get(w.p) == Some(&b'\r') {
+                            w.p += 1;
+                        }
+                        if text.as_bytes().get(w.p) == Some(&b'\n') {
+                            w.p += 1;
+                        }
+                        while matches!(text.as_bytes().get(w.p), Some(b' ' | b'\t')) {
+                            w.p += 1;
+                        }
+                        continue;
+                    }
+                    let len = match n {
+                        Some(b'x') => 4,
+                        Some(b'u') => 6,
+                        Some(b'U') => 10,
+                        _ => 2,
+                    };
+                    let len = len.min(text.len() - w.p);
+                    w.point(i);
+                    w.escapes
+                        .push(((i + ch.len_utf8()) as u32, (w.p + len) as u32));
+                    w.p += len;
+                    w.delta = None;
+                    continue 'chars;
+                }
+                if single
+                    && fc == '\''
+                    && ch == '\''
+                    && text.as_bytes().get(w.p + 1) == Some(&b'\'')
+                {
+                    // `''` stands for one quote: map it like an escape.
+                    w.point(i);
+                    w.escapes.push(((i + 1) as u32, (w.p + 2) as u32));
+                    w.p += 2;
+                    w.delta = None;
+                    continue 'chars;
+                }
+                if fc == ch {
+                    w.point(i);
+                    w.advance(fc);
+                    continue 'chars;
+                }
+                let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
+                if ws(ch) && matches!(fc, '\n' | '\r') {
+                    // A character produced by folding: it stands for the line break.
+                    w.point(i);
+                    continue 'chars;
+                }
+                if ws(fc) || (single && fc == '\'') {
+                    w.advance(fc);
+                    continue;
+                }
+                if ws(ch) {
+                    w.point(i);
+                    continue 'chars;
+                }
+                // The texts disagree: stop mapping (the rest maps to the end).
+                mapped = i;
+                break 'chars;
+            }
+        }
+        let mut map = ScalarMap::from_points(file, w.points, mapped, to);
+        map.escapes = w.escapes;
+        map
+    }
+}
+
+/// The side-by-side walk of [`ScalarMap::for_scalar`].
+struct Walk<'a> {
+    text: &'a [u8],
+    p: usize,
+    block: bool,
+    indent: usize,
+    points: Vec<(u32, u32)>,
+    escapes: Vec<(u32, u32)>,
+    /// `p - i` of the current 1:1 run, if one is open.
+    delta: Option<i64>,
+}
+
+impl Walk<'_> {
+    /// Decoded offset `i` maps to the current file offset.
+    fn point(&mut self, i: usize) {
+        let d = self.p as i64 - i as i64;
+        if self.delta != Some(d) {
+            self.points.push((i as u32, self.p as u32));
+            self.delta = Some(d);
+        }
+    }
+
+    fn advance(&mut self, c: char) {
+        self.p += c.len_utf8();
+        if self.block && c == '\n' {
+            self.skip_indent();
+        }
+    }
+
+    /// At a line start of a block scalar: skip up to the content indentation.
+    fn skip_indent(&mut self) {
+        let mut n = 0;
+        while n < self.indent && self.text.get(self.p) == Some(&b' ') {
+            self.p += 1;
+            n += 1;
+        }
     }
 }
 

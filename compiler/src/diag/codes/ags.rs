@@ -227,7 +227,16 @@ is not declared, or `loop` outside a loop, or `outputs` outside graph scope.",
         "bad expression",
         "An AGX expression has a syntax error, calls an unknown function, passes the wrong \
 number of arguments, or (agc's static types) applies an operator to operands whose declared \
-types cannot work, such as ordering an integer output against a string.",
+types cannot work, such as ordering an integer output against a string.
+
+agc's AGX lexer and parser follow the grammar of docs/expressions.md §3, with these decisions \
+where the notes found the spec silent or the reference wrong:
+- numbers are unsigned tokens (`\\d+(\\.\\d+)?([eE][+-]?\\d+)?`) and `-` is always an \
+operator, so `len(x)-1` and `n -1` are subtractions (the reference lexers reject them);
+- both quote styles decode JSON escapes, plus `\\'`; any other escape is an error;
+- `a[0]`, `json(s).x`, `a.b(x)` and keywords as path segments (`outputs.in`) are not AGX and \
+are reported as such, with `get(obj, \"key\")` as the way to write them;
+- every syntax error is reported, not only the first, at its exact place in the file.",
     ),
     ags(
         "AG205",
@@ -247,7 +256,8 @@ types cannot work, such as ordering an integer output against a string.",
         Error,
         "`${{ }}` in expression position",
         "Fields that take an AGX expression (`when`, `condition`, `expr`, ...) are not \
-templates: write the expression without `${{ }}`.",
+templates: write the expression without `${{ }}`. agc reports every `${{` that is outside \
+an AGX string literal (`x == '${{'` compares with the text `${{` and is fine).",
     ),
     ags(
         "AG901",

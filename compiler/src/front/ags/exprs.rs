@@ -17,7 +17,8 @@ use serde_json::{Map, Value};
 use std::collections::HashSet;
 
 /// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
-pub type ParseFn<'p> = dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + 'p;
+pub type ParseFn<'p> =
+    dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + 'p;
 
 /// One parsed expression, kept for lowering and type checking.
 pub struct Parsed {
@@ -28,7 +29,11 @@ pub struct Parsed {
 
 impl Checker<'_> {
     /// Checks every expression of every scope; returns the parsed expressions by pointer.
-    pub(super) fn check_expressions(&mut self, scopes: &[Scope<'_>], parse: &ParseFn<'_>) -> Vec<Parsed> {
+    pub(super) fn check_expressions(
+        &mut self,
+        scopes: &[Scope<'_>],
+        parse: &ParseFn<'_>,
+    ) -> Vec<Parsed> {
         let Some(root) = self.doc.value.as_object() else {
             return Vec::new();
         };
@@ -92,7 +97,18 @@ impl Checker<'_> {
             }
         };
         let mut found = Vec::new();
-        names::check(scopes, si, names, root, &pos.access, &expr, &spans, &pos.ptr, &mut self.diags, &mut found);
+        names::check(
+            scopes,
+            si,
+            names,
+            root,
+            &pos.access,
+            &expr,
+            &spans,
+            &pos.ptr,
+            &mut self.diags,
+            &mut found,
+        );
         reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
         Some(Parsed {
             ptr: pos.ptr.clone(),
@@ -114,7 +130,9 @@ impl Checker<'_> {
             let (Some(anchor), Some(&t)) = (anchor, index.get(read.target.as_str())) else {
                 continue;
             };
-            let Some(&a) = index.get(anchor.as_str()) else { continue };
+            let Some(&a) = index.get(anchor.as_str()) else {
+                continue;
+            };
             if a == t {
                 continue; // a node may read itself
             }
@@ -140,26 +158,45 @@ impl Checker<'_> {
             };
             let d = Diagnostic::new(
                 "AG201",
-                format!("{what} is read by `{anchor}`, but `{}` is not guaranteed to run before it", read.target),
+                format!(
+                    "{what} is read by `{anchor}`, but `{}` is not guaranteed to run before it",
+                    read.target
+                ),
             )
             .at(read.span)
-            .with_label(self.doc.key_span(&scope.node_ptr(&read.target)), "declared here")
-            .with_help(format!("add `depends_on: [{}]` to `{anchor}` (or an edge between them)", read.target));
+            .with_label(
+                self.doc.key_span(&scope.node_ptr(&read.target)),
+                "declared here",
+            )
+            .with_help(format!(
+                "add `depends_on: [{}]` to `{anchor}` (or an edge between them)",
+                read.target
+            ));
             self.push(d);
         }
     }
 }
 
 /// For each fragment: the `as`/`index_as` names of maps that use it, and whether a loop does.
-fn fragment_uses(scopes: &[Scope<'_>]) -> std::collections::HashMap<String, (HashSet<String>, bool)> {
+fn fragment_uses(
+    scopes: &[Scope<'_>],
+) -> std::collections::HashMap<String, (HashSet<String>, bool)> {
     let mut out: std::collections::HashMap<String, (HashSet<String>, bool)> = Default::default();
     for s in scopes {
         for (_, node) in s.nodes() {
-            if let Some(name) = node.get("map").and_then(|m| m.get("use")).and_then(Value::as_str) {
+            if let Some(name) = node
+                .get("map")
+                .and_then(|m| m.get("use"))
+                .and_then(Value::as_str)
+            {
                 let e = out.entry(name.to_string()).or_default();
                 e.0.extend(map_vars(node.get("map")));
             }
-            if let Some(name) = node.get("loop").and_then(|m| m.get("use")).and_then(Value::as_str) {
+            if let Some(name) = node
+                .get("loop")
+                .and_then(|m| m.get("use"))
+                .and_then(Value::as_str)
+            {
                 out.entry(name.to_string()).or_default().1 = true;
             }
         }
@@ -170,8 +207,14 @@ fn fragment_uses(scopes: &[Scope<'_>]) -> std::collections::HashMap<String, (Has
 fn map_vars(map: Option<&Value>) -> Vec<String> {
     let Some(m) = map else { return Vec::new() };
     vec![
-        m.get("as").and_then(Value::as_str).unwrap_or("item").to_string(),
-        m.get("index_as").and_then(Value::as_str).unwrap_or("index").to_string(),
+        m.get("as")
+            .and_then(Value::as_str)
+            .unwrap_or("item")
+            .to_string(),
+        m.get("index_as")
+            .and_then(Value::as_str)
+            .unwrap_or("index")
+            .to_string(),
     ]
 }
 

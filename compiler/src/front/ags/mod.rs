@@ -7,8 +7,11 @@
 mod advisories;
 mod defaults;
 mod edges;
+mod exprs;
 mod fragments;
 pub mod lower;
+mod names;
+mod positions;
 pub mod scope;
 mod structure;
 
@@ -16,13 +19,15 @@ use crate::diag::Diagnostic;
 use crate::source::Document;
 use serde_json::Value;
 
-/// Runs every semantic check on a schema-valid AGS document.
-pub fn check(doc: &Document) -> Vec<Diagnostic> {
+/// Runs every semantic check on a schema-valid AGS document; `text` is its file's text (for
+/// spans inside expressions).
+pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
     let Some(root) = doc.value.as_object() else {
         return Vec::new();
     };
     let mut c = Checker {
         doc,
+        text,
         diags: Vec::new(),
     };
     let scopes = scope::collect(root);
@@ -30,13 +35,28 @@ pub fn check(doc: &Document) -> Vec<Diagnostic> {
         c.check_scope(s);
     }
     c.check_fragments(&scopes);
+    c.check_expressions(&scopes, &parse_position);
     c.check_advisories(&scopes);
     c.diags
+}
+
+/// AGX for expression positions, `${{ }}` templates for template positions.
+fn parse_position(
+    src: &str,
+    map: &crate::source::scalar::ScalarMap,
+    template: bool,
+) -> Result<(agc_runtime::expr::Expr, Vec<crate::source::Span>), Vec<Diagnostic>> {
+    if template {
+        crate::expr::template::parse_template(src, map)
+    } else {
+        crate::expr::agx::parse_agx(src, map)
+    }
 }
 
 /// Shared state of the checks: the document (for spans) and the findings.
 pub(crate) struct Checker<'d> {
     pub doc: &'d Document,
+    pub text: &'d str,
     pub diags: Vec<Diagnostic>,
 }
 

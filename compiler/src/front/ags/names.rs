@@ -74,20 +74,27 @@ pub fn chains(expr: &Expr) -> Vec<Chain<'_>> {
                     _ => stack.push(cur),
                 }
             }
-            ExprKind::Call { function, target, args } => {
+            ExprKind::Call {
+                function,
+                target,
+                args,
+            } => {
                 if target.is_none()
                     && let Some(ExprKind::Literal {
                         value: Literal::String(id),
                     }) = args.first().map(|a| &a.kind)
                 {
                     match (function.as_str(), args.get(1).map(|a| &a.kind)) {
-                        ("output", Some(ExprKind::Literal { value: Literal::String(name) })) => {
-                            out.push(Chain {
-                                root: "nodes",
-                                path: vec![id, "outputs", name],
-                                node: e.id,
-                            })
-                        }
+                        (
+                            "output",
+                            Some(ExprKind::Literal {
+                                value: Literal::String(name),
+                            }),
+                        ) => out.push(Chain {
+                            root: "nodes",
+                            path: vec![id, "outputs", name],
+                            node: e.id,
+                        }),
                         ("succeeded" | "failed" | "skipped", _) => out.push(Chain {
                             root: "nodes",
                             path: vec![id, "status"],
@@ -105,7 +112,11 @@ pub fn chains(expr: &Expr) -> Vec<Chain<'_>> {
                 stack.push(right);
                 stack.push(left);
             }
-            ExprKind::Conditional { cond, then, otherwise } => {
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => {
                 stack.extend([&**otherwise, &**then, &**cond]);
             }
             ExprKind::List { items } => stack.extend(items.iter()),
@@ -116,7 +127,12 @@ pub fn chains(expr: &Expr) -> Vec<Chain<'_>> {
                 }
             }
             ExprKind::Has { target, .. } => stack.push(target),
-            ExprKind::Comprehension { range, filter, body, .. } => {
+            ExprKind::Comprehension {
+                range,
+                filter,
+                body,
+                ..
+            } => {
                 stack.push(body);
                 stack.extend(filter.iter().map(|f| &**f));
                 stack.push(range);
@@ -154,8 +170,17 @@ pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
     if matches!(ty, "decision" | "gate") {
         set.insert("decision".into());
     }
-    for (block, field) in [("gate", "collect"), ("loop", "collect"), ("map", "collect"), ("subgraph", "outputs_from")] {
-        if let Some(m) = node.get(block).and_then(|b| b.get(field)).and_then(Value::as_object) {
+    for (block, field) in [
+        ("gate", "collect"),
+        ("loop", "collect"),
+        ("map", "collect"),
+        ("subgraph", "outputs_from"),
+    ] {
+        if let Some(m) = node
+            .get(block)
+            .and_then(|b| b.get(field))
+            .and_then(Value::as_object)
+        {
             set.extend(m.keys().cloned());
         }
     }
@@ -165,7 +190,11 @@ pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
         if s.get("ref").is_some() {
             return None; // the child's outputs are copied verbatim: not known here
         }
-        if let Some(o) = s.get("inline").and_then(|i| i.get("outputs")).and_then(Value::as_object) {
+        if let Some(o) = s
+            .get("inline")
+            .and_then(|i| i.get("outputs"))
+            .and_then(Value::as_object)
+        {
             set.extend(o.keys().cloned());
         }
     }
@@ -200,7 +229,9 @@ pub fn check(
             "secrets" => err(
                 "AG205",
                 "expressions cannot read `secrets`".into(),
-                Some("secrets are injected into a node's environment, never into expressions".into()),
+                Some(
+                    "secrets are injected into a node's environment, never into expressions".into(),
+                ),
             ),
             "params" => {
                 if let Some(p) = first
@@ -210,7 +241,8 @@ pub fn check(
                     err(
                         "AG203",
                         format!("`params.{p}` is not a declared parameter"),
-                        super::closest(p, known.into_iter()).map(|s| format!("did you mean `params.{s}`?")),
+                        super::closest(p, known.into_iter())
+                            .map(|s| format!("did you mean `params.{s}`?")),
                     );
                 }
             }
@@ -218,7 +250,11 @@ pub fn check(
                 if let Some(k) = first
                     && root.get("context").and_then(|c| c.get(k)).is_none()
                 {
-                    err("AG203", format!("`context.{k}` is not declared in `context`"), None);
+                    err(
+                        "AG203",
+                        format!("`context.{k}` is not declared in `context`"),
+                        None,
+                    );
                 }
             }
             "attachments" => {
@@ -226,9 +262,16 @@ pub fn check(
                     let found = root
                         .get("attachments")
                         .and_then(Value::as_array)
-                        .is_some_and(|v| v.iter().any(|x| x.get("name").and_then(Value::as_str) == Some(a)));
+                        .is_some_and(|v| {
+                            v.iter()
+                                .any(|x| x.get("name").and_then(Value::as_str) == Some(a))
+                        });
                     if !found {
-                        err("AG203", format!("`attachments.{a}` is not a declared attachment"), None);
+                        err(
+                            "AG203",
+                            format!("`attachments.{a}` is not a declared attachment"),
+                            None,
+                        );
                     }
                 }
             }
@@ -249,7 +292,10 @@ pub fn check(
                     node.and_then(|n| n.get("requirements"))
                         .and_then(|r| r.get("environment"))
                         .is_some_and(|e| match e {
-                            Value::Array(a) => a.iter().any(|x| x.as_str() == Some(name) || x.get("name").and_then(Value::as_str) == Some(name)),
+                            Value::Array(a) => a.iter().any(|x| {
+                                x.as_str() == Some(name)
+                                    || x.get("name").and_then(Value::as_str) == Some(name)
+                            }),
                             Value::Object(o) => o.contains_key(name),
                             _ => false,
                         })
@@ -257,16 +303,28 @@ pub fn check(
                 if let Some(v) = first
                     && !declared(v)
                 {
-                    err("AG203", format!("`env.{v}` is not in this node's `requirements.environment`"), None);
+                    err(
+                        "AG203",
+                        format!("`env.{v}` is not in this node's `requirements.environment`"),
+                        None,
+                    );
                 }
             }
             "loop" => {
                 if !names.in_loop {
-                    err("AG203", "`loop` is only readable inside a loop body".into(), None);
+                    err(
+                        "AG203",
+                        "`loop` is only readable inside a loop body".into(),
+                        None,
+                    );
                 } else if let Some(f) = first
                     && !matches!(f, "index" | "iteration" | "previous")
                 {
-                    err("AG203", format!("`loop.{f}` is not a loop field"), Some("readable: loop.index, loop.iteration, loop.previous".into()));
+                    err(
+                        "AG203",
+                        format!("`loop.{f}` is not a loop field"),
+                        Some("readable: loop.index, loop.iteration, loop.previous".into()),
+                    );
                 }
             }
             "outputs" => {
@@ -279,35 +337,61 @@ pub fn check(
                     if let Some(set) = child_outputs
                         && !set.contains(o)
                     {
-                        err("AG206", format!("the subgraph of `{child}` declares no output `{o}`"), None);
+                        err(
+                            "AG206",
+                            format!("the subgraph of `{child}` declares no output `{o}`"),
+                            None,
+                        );
                     }
                 } else if let Some(o) = first
                     && access.child_outputs.is_none()
                     && scope.obj.get("outputs").and_then(|x| x.get(o)).is_none()
                 {
-                    err("AG206", format!("`outputs.{o}` is not a declared output of this graph"), None);
+                    err(
+                        "AG206",
+                        format!("`outputs.{o}` is not a declared output of this graph"),
+                        None,
+                    );
                 }
             }
             "self" => {
                 let Some(me) = access.self_node.as_deref().and_then(|n| scope.node(n)) else {
-                    err("AG203", "`self` is only readable within a node".into(), None);
+                    err(
+                        "AG203",
+                        "`self` is only readable within a node".into(),
+                        None,
+                    );
                     continue;
                 };
                 match (first, c.path.get(1)) {
                     (Some("id" | "attempt"), _) | (None, _) => {}
                     (Some("inputs"), Some(i)) => {
                         if me.get("inputs").and_then(|x| x.get(*i)).is_none() {
-                            err("AG203", format!("`self.inputs.{i}` is not a declared input"), None);
+                            err(
+                                "AG203",
+                                format!("`self.inputs.{i}` is not a declared input"),
+                                None,
+                            );
                         }
                     }
                     (Some("outputs"), Some(o)) => {
                         if !access.self_outputs {
                             err("AG203", "`self.outputs` is only readable in success criteria and checkpoints after outputs".into(), None);
                         } else if outputs_of(me).is_some_and(|s| !s.contains(*o)) {
-                            err("AG206", format!("`self.outputs.{o}` is not a declared output"), None);
+                            err(
+                                "AG206",
+                                format!("`self.outputs.{o}` is not a declared output"),
+                                None,
+                            );
                         }
                     }
-                    (Some(f), _) => err("AG203", format!("`self.{f}` is not readable"), Some("readable: self.id, self.attempt, self.inputs.*, self.outputs.*".into())),
+                    (Some(f), _) => err(
+                        "AG203",
+                        format!("`self.{f}` is not readable"),
+                        Some(
+                            "readable: self.id, self.attempt, self.inputs.*, self.outputs.*".into(),
+                        ),
+                    ),
                 }
             }
             "nodes" => {
@@ -325,7 +409,9 @@ pub fn check(
                     if elsewhere && scope.is_sealed() {
                         err(
                             "AG202",
-                            format!("`nodes.{target}` is outside this fragment; fragments are sealed"),
+                            format!(
+                                "`nodes.{target}` is outside this fragment; fragments are sealed"
+                            ),
                             Some("pass the value in through the fragment's params".into()),
                         );
                     } else {
@@ -378,7 +464,10 @@ pub fn check(
 }
 
 /// The outputs a subgraph node's child declares, when known.
-fn child_declared_outputs(root: &Map<String, Value>, owner: &Map<String, Value>) -> Option<HashSet<String>> {
+fn child_declared_outputs(
+    root: &Map<String, Value>,
+    owner: &Map<String, Value>,
+) -> Option<HashSet<String>> {
     let s = owner.get("subgraph")?;
     let child = if let Some(name) = s.get("use").and_then(Value::as_str) {
         root.get("subgraphs")?.get(name)?

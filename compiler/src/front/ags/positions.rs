@@ -60,7 +60,12 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
         if node.get("instructions").is_some() {
             out.push(at(format!("{np}/instructions"), true, own()));
         }
-        for (name, spec) in node.get("inputs").and_then(Value::as_object).into_iter().flatten() {
+        for (name, spec) in node
+            .get("inputs")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
             let ip = format!("{np}/inputs/{}", escape_token(name));
             if spec.get("from").is_some() {
                 out.push(at(format!("{ip}/from"), false, own()));
@@ -73,7 +78,13 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
             if d.get("question").is_some() {
                 out.push(at(format!("{np}/decision/question"), true, own()));
             }
-            for (i, b) in d.get("branches").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (i, b) in d
+                .get("branches")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 if b.get("when").is_some() {
                     out.push(at(format!("{np}/decision/branches/{i}/when"), false, own()));
                 }
@@ -83,11 +94,23 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
             if g.get("prompt").is_some() {
                 out.push(at(format!("{np}/gate/prompt"), true, own()));
             }
-            for (i, _) in g.get("present").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (i, _) in g
+                .get("present")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 out.push(at(format!("{np}/gate/present/{i}"), false, with_outputs()));
             }
         }
-        for (i, h) in node.get("human").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        for (i, h) in node
+            .get("human")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
             let after = matches!(
                 h.get("at").and_then(Value::as_str),
                 Some("after_outputs" | "on_criteria_failure")
@@ -100,15 +123,34 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
                 out.push(at(format!("{np}/human/{i}/when"), false, acc()));
             }
         }
-        criteria(&mut out, node.get("success"), &format!("{np}/success"), with_outputs);
+        criteria(
+            &mut out,
+            node.get("success"),
+            &format!("{np}/success"),
+            with_outputs,
+        );
         if let Some(f) = node.get("failure") {
-            for (i, s) in f.get("fallback").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            for (i, s) in f
+                .get("fallback")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
                 if s.get("when").is_some() {
-                    out.push(at(format!("{np}/failure/fallback/{i}/when"), false, with_outputs()));
+                    out.push(at(
+                        format!("{np}/failure/fallback/{i}/when"),
+                        false,
+                        with_outputs(),
+                    ));
                 }
             }
             if f.get("escalation").and_then(|e| e.get("message")).is_some() {
-                out.push(at(format!("{np}/failure/escalation/message"), true, with_outputs()));
+                out.push(at(
+                    format!("{np}/failure/escalation/message"),
+                    true,
+                    with_outputs(),
+                ));
             }
         }
         let parent_side = || Access {
@@ -121,10 +163,24 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
             out.push(at(format!("{np}/map/over"), false, parent_side()));
         }
         if let Some(s) = node.get("subgraph") {
-            for (k, _) in s.get("params").and_then(Value::as_object).into_iter().flatten() {
-                out.push(at(format!("{np}/subgraph/params/{}", escape_token(k)), false, parent_side()));
+            for (k, _) in s
+                .get("params")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                out.push(at(
+                    format!("{np}/subgraph/params/{}", escape_token(k)),
+                    false,
+                    parent_side(),
+                ));
             }
-            for (k, _) in s.get("outputs_from").and_then(Value::as_object).into_iter().flatten() {
+            for (k, _) in s
+                .get("outputs_from")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
                 out.push(at(
                     format!("{np}/subgraph/outputs_from/{}", escape_token(k)),
                     false,
@@ -155,12 +211,27 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
         outputs_root: true,
         ..Access::default()
     };
-    for (k, o) in scope.obj.get("outputs").and_then(Value::as_object).into_iter().flatten() {
+    for (k, o) in scope
+        .obj
+        .get("outputs")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         if o.get("from").is_some() {
-            out.push(at(format!("{}/outputs/{}/from", scope.ptr, escape_token(k)), false, graph_level()));
+            out.push(at(
+                format!("{}/outputs/{}/from", scope.ptr, escape_token(k)),
+                false,
+                graph_level(),
+            ));
         }
     }
-    criteria(&mut out, scope.obj.get("success"), &format!("{}/success", scope.ptr), graph_level);
+    criteria(
+        &mut out,
+        scope.obj.get("success"),
+        &format!("{}/success", scope.ptr),
+        graph_level,
+    );
     out
 }
 
@@ -168,9 +239,18 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
 pub fn body_positions(owner_ptr: &str, block: &str, block_value: &Value) -> Vec<Position> {
     let mut out = Vec::new();
     if block == "loop" && block_value.get("condition").is_some() {
-        out.push(at(format!("{owner_ptr}/loop/condition"), false, Access::default()));
+        out.push(at(
+            format!("{owner_ptr}/loop/condition"),
+            false,
+            Access::default(),
+        ));
     }
-    for (k, _) in block_value.get("collect").and_then(Value::as_object).into_iter().flatten() {
+    for (k, _) in block_value
+        .get("collect")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+    {
         out.push(at(
             format!("{owner_ptr}/{block}/collect/{}", escape_token(k)),
             false,
@@ -180,9 +260,20 @@ pub fn body_positions(owner_ptr: &str, block: &str, block_value: &Value) -> Vec<
     out
 }
 
-fn criteria(out: &mut Vec<Position>, success: Option<&Value>, sp: &str, access: impl Fn() -> Access) {
+fn criteria(
+    out: &mut Vec<Position>,
+    success: Option<&Value>,
+    sp: &str,
+    access: impl Fn() -> Access,
+) {
     let Some(success) = success else { return };
-    for (i, c) in success.get("criteria").and_then(Value::as_array).into_iter().flatten().enumerate() {
+    for (i, c) in success
+        .get("criteria")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         let cp = format!("{sp}/criteria/{i}");
         for field in ["expr", "target"] {
             if c.get(field).is_some() {
@@ -194,7 +285,13 @@ fn criteria(out: &mut Vec<Position>, success: Option<&Value>, sp: &str, access: 
                 out.push(at(format!("{cp}/{field}"), true, access()));
             }
         }
-        for (j, _) in c.get("inputs").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        for (j, _) in c
+            .get("inputs")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
             out.push(at(format!("{cp}/inputs/{j}"), false, access()));
         }
     }

@@ -1,0 +1,111 @@
+//! AGX, the AGS expression language (research notes `ags.md` §2): lexer, Pratt grammar,
+//! checks, lowering to the core form, and a printer.
+//!
+//! Pipeline for one expression (a byte range of a decoded scalar):
+//! 1. [`lexer`]: tokens; bad characters and `${{` (AG211) stop here.
+//! 2. [`depth`]: nesting guard (AGC040) before anything recursive runs.
+//! 3. [`parser`]: chumsky, every syntax error reported (AG204), with recovery at brackets.
+//! 4. [`check`]: forms outside AGS 1.0 (indexing, method calls, keyword path segments) and
+//!    number range (AGC041).
+//! 5. [`lower`]: core [`Expr`] with pre-order ids and a file-span side table.
+//!
+//! Not checked here (they need the document): function names and arity, scopes and
+//! references, types. Those are the front end's, with the spans this module returns.
+
+pub mod ast;
+mod check;
+pub mod depth;
+mod error;
+pub mod lexer;
+mod lower;
+pub mod parser;
+mod print;
+mod report;
+pub mod token;
+
+#[cfg(test)]
+mod prop_tests;
+#[cfg(test)]
+mod tests;
+
+pub use error::Error;
+pub use print::print;
+
+use crate::diag::Diagnostic;
+use crate::expr::Local;
+use crate::source::Span;
+use crate::source::scalar::ScalarMap;
+use agc_runtime::expr::Expr;
+use chumsky::prelude::*;
+
+/// Parses `src[start..end]` into a checked AGX tree (spans are offsets into `src`).
+pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec<Error>> {
+    let lexed = lexer::lex(src, start, end);
+    if lexed.fatal {
+        return Err(lexed.errors);
+    }
+    let mut errors = lexed.errors;
+    if let Err(e) = depth::check(&lexed.tokens) {
+        errors.push(e);
+        return Err(errors);
+    }
+    let eoi = Local::from(end..end);
+    let input = lexed.tokens.as_slice().map(eoi, |(t, s)| (t, s));
+    let (ast, parse_errors) = parser::parser().parse(input).into_output_errors();
+    // A parse error inside a string the lexer already reported (unterminated) is its echo.
+    let mut lex_spans: Vec<(usize, usize)> = errors
+        .iter()
+        .map(|e| (e.span.start, e.span.end.max(e.span.start + 1)))
+        .collect();
+    lex_spans.sort_unstable();
+    // Lexer errors do not overlap, so the one starting last at or before `at` is the only
+    // candidate to contain it.
+    let inside_lex_error = |at: usize| {
+        let n = lex_spans.partition_point(|&(s, _)| s <= at);
+        n > 0 && at < lex_spans[n - 1].1
+    };
+    errors.extend(
+        parse_errors
+            .iter()
+            .map(|e| report::reword(e, &lexed.tokens, end))
+            .filter(|e| !inside_lex_error(e.span.start)),
+    );
+    if let Some(ast) = &ast {
+        check::check(ast, src, &mut errors);
+    }
+    match ast {
+        Some(ast) if errors.is_empty() => Ok(ast),
+        _ => {
+            if errors.is_empty() {
+                errors.push(Error::syntax(eoi, "the expression could not be parsed"));
+            }
+            Err(errors)
+        }
+    }
+}
+
+/// Lowers a checked tree; ids start at `spans.len()`.
+pub fn lower_into(ast: &ast::Expr, map: &ScalarMap, spans: &mut Vec<Span>) -> Expr {
+    lower::lower(ast, map, spans)
+}
+
+/// Parses a whole string in expression position (`when:`, `condition:`, `expr:` ...).
+///
+/// `src` is the decoded scalar and `map` maps its offsets into the file. On success: the core
+/// expression (`Lang::Agx` semantics) and the file span of every node, indexed by node id
+/// (ids are pre-order from 0). On failure: every diagnostic, in source order.
+pub fn parse_agx(src: &str, map: &ScalarMap) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> {
+    match parse_range(src, 0, src.len()) {
+        Ok(ast) => {
+            let mut spans = Vec::new();
+            let expr = lower_into(&ast, map, &mut spans);
+            Ok((expr, spans))
+        }
+        Err(errors) => Err(error::into_diagnostics(errors, map)),
+    }
+}
+
+/// Converts errors from [`parse_range`] into diagnostics, in source order.
+pub fn diagnostics(errors: Vec<Error>, map: &ScalarMap) -> Vec<Diagnostic> {
+    error::into_diagnostics(errors, map)
+}
