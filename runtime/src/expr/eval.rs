@@ -1,0 +1,695 @@
+//! The one evaluator of the core expression form.
+//!
+//! [`eval`] evaluates an [`Expr`] under one language's semantics against variables given as
+//! JSON; [`eval_with`] takes an [`Env`] (JSON variables plus typed [`Value`] overrides and a
+//! step budget). Errors are values ([`EvalError`], naming the node that failed); nothing here
+//! panics on any tree or input.
+//!
+//! Semantics per language (decisions marked *agc*; the research notes say why):
+//!
+//! - **AGX** (AGS 1.0 `docs/expressions.md` §4): no truthiness (`&&`, `||`, `!` and
+//!   conditions need booleans); `&&`/`||` short-circuit left to right (*agc*: both harnesses
+//!   do); `==` across kinds is false, numbers compare by value (`1 == 1.0`); ordering needs two
+//!   numbers or two strings; `+` adds numbers and concatenates strings or arrays; integer
+//!   `+ - * %` stay integers and overflowing `i64` is an error (*agc*: Python has big ints);
+//!   `/` is true division and always gives a float (*agc*, as both harnesses); `%` is floored
+//!   like Python's (*agc*: the reference is Python); division or modulo by zero is an error.
+//!   A missing key, a member of `null` or an index past the end reads as `null` (AGS: "a
+//!   declared name whose value is absent at run time gives null"); a member of any other
+//!   non-object is an error, and so is an unknown root name.
+//! - **CEL** (the CEL language definition): int64/uint64 overflow and integer division by
+//!   zero are errors, doubles follow IEEE; no mixed-kind arithmetic; ordering works within a
+//!   kind and across the numeric kinds; `&&`/`||` absorb errors commutatively (`false &&
+//!   error` and `error && false` are both `false`), as do `all`/`exists`; a missing map key or
+//!   field is an error ("no such key"); `has()` tests presence; bare type names (`int`,
+//!   `string` ...) evaluate to type values unless a variable shadows them.
+//! - **Gotmpl** (agh `{{ }}`): lookups of missing keys are errors (`missingkey=error`);
+//!   there are no operators (a lowering never produces them; evaluating one is an error).
+//!
+//! Templates ([`ExprKind::Template`]) concatenate their parts; how a value renders is in
+//! [`render`]. Recursion follows the tree, whose depth the parsers bound; as a second guard
+//! the evaluator stops at [`MAX_DEPTH`] nested nodes, and [`Env::max_steps`] caps the total
+//! number of node evaluations (comprehensions multiply work by their range sizes).
+
+mod builtins;
+mod ops;
+pub mod render;
+pub mod time;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use indexmap::IndexMap;
+
+use super::functions::{self, CallError};
+use super::{Expr, ExprKind, Lang, Literal, Macro, NodeId, TemplatePart, UnaryOp};
+use crate::value::{Key, Kind, Value, ValueMap, map_get};
+
+/// Deepest nesting the evaluator follows before giving up with an error.
+pub const MAX_DEPTH: u32 = 512;
+
+/// Default cap on node evaluations per [`eval`] call.
+pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
+
+/// An evaluation error: which node failed and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalError {
+    pub node: NodeId,
+    pub message: String,
+}
+
+impl fmt::Display for EvalError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for EvalError {}
+
+/// Variables for evaluation: a JSON object of roots, plus typed values that take precedence.
+#[derive(Clone, Debug)]
+pub struct Env<'a> {
+    json: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    values: IndexMap<String, Value>,
+    max_steps: u64,
+}
+
+impl Default for Env<'_> {
+    fn default() -> Self {
+        Env {
+            json: None,
+            values: IndexMap::new(),
+            max_steps: DEFAULT_MAX_STEPS,
+        }
+    }
+}
+
+impl<'a> Env<'a> {
+    /// An empty environment.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Roots read from a JSON object (converted lazily, only along the paths read).
+    pub fn from_json(vars: &'a serde_json::Map<String, serde_json::Value>) -> Self {
+        Env {
+            json: Some(vars),
+            ..Self::default()
+        }
+    }
+
+    /// Adds (or replaces) a root with a typed value.
+    pub fn with(mut self, name: impl Into<String>, value: Value) -> Self {
+        self.values.insert(name.into(), value);
+        self
+    }
+
+    /// Sets the cap on node evaluations.
+    pub fn with_max_steps(mut self, max_steps: u64) -> Self {
+        self.max_steps = max_steps;
+        self
+    }
+
+    /// The cap on node evaluations.
+    pub fn max_steps(&self) -> u64 {
+        self.max_steps
+    }
+}
+
+/// Evaluates `expr` under `lang`'s semantics with `vars` as the roots.
+pub fn eval(
+    expr: &Expr,
+    lang: Lang,
+    vars: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Value, EvalError> {
+    eval_with(expr, lang, &Env::from_json(vars))
+}
+
+/// Evaluates `expr` under `lang`'s semantics in `env`.
+pub fn eval_with(expr: &Expr, lang: Lang, env: &Env<'_>) -> Result<Value, EvalError> {
+    let mut ev = Evaluator {
+        lang,
+        env,
+        locals: Vec::new(),
+        depth: 0,
+        steps: 0,
+        regexes: HashMap::new(),
+    };
+    ev.eval(expr)
+}
+
+/// Compiled regular expressions of one evaluation, by pattern.
+pub(crate) type RegexCache = HashMap<String, regex::Regex>;
+
+struct Evaluator<'a, 'e> {
+    lang: Lang,
+    env: &'a Env<'e>,
+    locals: Vec<(String, Value)>,
+    depth: u32,
+    steps: u64,
+    regexes: RegexCache,
+}
+
+fn err(node: NodeId, message: impl Into<String>) -> EvalError {
+    EvalError {
+        node,
+        message: message.into(),
+    }
+}
+
+/// A path step for lookups that walk JSON without converting it.
+enum Step<'s> {
+    Field(&'s str),
+    Index(Value),
+}
+
+impl Evaluator<'_, '_> {
+    fn eval(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        self.steps += 1;
+        if self.steps > self.env.max_steps {
+            return Err(err(e.id, "evaluation step limit exceeded"));
+        }
+        if self.depth >= MAX_DEPTH {
+            return Err(err(e.id, "expression nested too deeply"));
+        }
+        self.depth += 1;
+        let result = self.eval_kind(e);
+        self.depth -= 1;
+        result
+    }
+
+    fn eval_kind(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        let id = e.id;
+        match &e.kind {
+            ExprKind::Literal { value } => Ok(literal(value)),
+            ExprKind::Ident { name } => self.root(id, name),
+            ExprKind::Member { .. } | ExprKind::Index { .. } => {
+                if let Some(found) = self.json_chain(e) {
+                    return found;
+                }
+                match &e.kind {
+                    ExprKind::Member { target, field } => {
+                        let t = self.eval(target)?;
+                        self.select(id, t, &Step::Field(field))
+                    }
+                    ExprKind::Index { target, index } => {
+                        let t = self.eval(target)?;
+                        let i = self.eval(index)?;
+                        self.select(id, t, &Step::Index(i))
+                    }
+                    _ => unreachable!("outer match"),
+                }
+            }
+            ExprKind::Unary { op, operand } => {
+                let v = self.eval(operand)?;
+                match op {
+                    UnaryOp::Not => match v {
+                        Value::Bool(b) => Ok(Value::Bool(!b)),
+                        other => Err(err(id, self.not_bool("!", &other))),
+                    },
+                    UnaryOp::Neg => ops::negate(self.lang, v).map_err(|m| err(id, m)),
+                }
+            }
+            ExprKind::Binary { op, left, right } => self.binary(id, *op, left, right),
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => match self.eval(cond)? {
+                Value::Bool(true) => self.eval(then),
+                Value::Bool(false) => self.eval(otherwise),
+                other => Err(err(cond.id, self.not_bool("?:", &other))),
+            },
+            ExprKind::Call {
+                function,
+                target,
+                args,
+            } => self.call(id, function, target.as_deref(), args),
+            ExprKind::List { items } => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(self.eval(item)?);
+                }
+                Ok(Value::List(out))
+            }
+            ExprKind::Map { entries } => {
+                let mut out = ValueMap::with_capacity(entries.len());
+                for (k, v) in entries {
+                    let key = self.eval(k)?;
+                    let key = Key::from_value(&key).ok_or_else(|| {
+                        err(
+                            k.id,
+                            format!("a {} cannot be a map key", self.kind_name(key.kind())),
+                        )
+                    })?;
+                    if out.contains_key(&key) {
+                        return Err(err(k.id, format!("duplicate map key {}", key.to_text())));
+                    }
+                    let value = self.eval(v)?;
+                    out.insert(key, value);
+                }
+                Ok(Value::Map(out))
+            }
+            ExprKind::Has { target, field } => match self.eval(target)? {
+                Value::Map(m) => Ok(Value::Bool(
+                    map_get(&m, &Key::String(field.clone())).is_some(),
+                )),
+                other => Err(err(
+                    id,
+                    format!("has() needs a map, got {}", self.kind_name(other.kind())),
+                )),
+            },
+            ExprKind::Comprehension {
+                mac,
+                range,
+                var,
+                filter,
+                body,
+            } => self.comprehension(id, *mac, range, var, filter.as_deref(), body),
+            ExprKind::Template { parts } => {
+                let mut out = String::new();
+                for part in parts {
+                    match part {
+                        TemplatePart::Text { text } => out.push_str(text),
+                        TemplatePart::Expr { expr } => {
+                            let v = self.eval(expr)?;
+                            out.push_str(
+                                &render::render(self.lang, &v).map_err(|m| err(expr.id, m))?,
+                            );
+                        }
+                    }
+                }
+                Ok(Value::String(out))
+            }
+        }
+    }
+
+    fn kind_name(&self, kind: Kind) -> &'static str {
+        match self.lang {
+            Lang::Agx => kind.agx_name(),
+            _ => kind.cel_name(),
+        }
+    }
+
+    fn not_bool(&self, op: &str, v: &Value) -> String {
+        format!("`{op}` needs a boolean, got {}", self.kind_name(v.kind()))
+    }
+
+    fn local(&self, name: &str) -> Option<&Value> {
+        self.locals
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+
+    fn root(&self, id: NodeId, name: &str) -> Result<Value, EvalError> {
+        if let Some(v) = self.local(name).or_else(|| self.env.values.get(name)) {
+            return Ok(v.clone());
+        }
+        if let Some(j) = self.env.json.and_then(|m| m.get(name)) {
+            return Ok(Value::from_json(j));
+        }
+        if self.lang == Lang::Cel
+            && let Some(kind) = Kind::from_cel_ident(name)
+        {
+            return Ok(Value::Type(kind));
+        }
+        Err(err(
+            id,
+            match self.lang {
+                Lang::Agx => format!("unknown name `{name}`"),
+                Lang::Cel => format!("undeclared reference to `{name}`"),
+                Lang::Gotmpl => format!("map has no entry for key \"{name}\""),
+            },
+        ))
+    }
+
+    /// Fast path for `root.a.b[0]` chains over JSON roots: walks the JSON and converts only
+    /// the value found. `None` when the chain does not start at a JSON root (or an index is
+    /// not a literal), in which case the general path evaluates it.
+    fn json_chain(&mut self, e: &Expr) -> Option<Result<Value, EvalError>> {
+        let mut steps: Vec<(NodeId, Step<'_>)> = Vec::new();
+        let mut cur = e;
+        loop {
+            match &cur.kind {
+                ExprKind::Member { target, field } => {
+                    steps.push((cur.id, Step::Field(field)));
+                    cur = target;
+                }
+                ExprKind::Index { target, index } => match &index.kind {
+                    ExprKind::Literal { value } => {
+                        steps.push((cur.id, Step::Index(literal(value))));
+                        cur = target;
+                    }
+                    _ => return None,
+                },
+                ExprKind::Ident { name } => {
+                    if self.local(name).is_some() || self.env.values.contains_key(name) {
+                        return None;
+                    }
+                    let mut json = self.env.json?.get(name)?;
+                    self.steps += steps.len() as u64;
+                    for (id, step) in steps.iter().rev() {
+                        match json_step(json, step) {
+                            JsonStep::Found(next) => json = next,
+                            JsonStep::Missing => {
+                                // Same answer as on the real container, without converting it.
+                                let empty = match json {
+                                    serde_json::Value::Array(_) => Value::List(Vec::new()),
+                                    _ => Value::Map(ValueMap::new()),
+                                };
+                                return Some(self.select(*id, empty, step));
+                            }
+                            JsonStep::Other => {
+                                let v = Value::from_json(json);
+                                return Some(self.select(*id, v, step));
+                            }
+                        }
+                    }
+                    return Some(Ok(Value::from_json(json)));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// `target.field` / `target[index]` on a value, per language.
+    fn select(&self, id: NodeId, target: Value, step: &Step<'_>) -> Result<Value, EvalError> {
+        let lang = self.lang;
+        let missing = |what: String| match lang {
+            Lang::Agx => Ok(Value::Null),
+            Lang::Cel => Err(err(id, format!("no such key: {what}"))),
+            Lang::Gotmpl => Err(err(id, format!("map has no entry for key \"{what}\""))),
+        };
+        match (target, step) {
+            (Value::Map(m), Step::Field(f)) => match map_get(&m, &Key::String(f.to_string())) {
+                Some(v) => Ok(v.clone()),
+                None => missing(f.to_string()),
+            },
+            (Value::Map(m), Step::Index(i)) => {
+                let found = Key::from_value(i).and_then(|k| map_get(&m, &k));
+                match found {
+                    Some(v) => Ok(v.clone()),
+                    None => missing(render::render(Lang::Cel, i).unwrap_or_default()),
+                }
+            }
+            (Value::List(items), Step::Index(i)) => {
+                let n = match (lang, i) {
+                    (_, Value::Int(n)) => i128::from(*n),
+                    (_, Value::Uint(n)) => i128::from(*n),
+                    (Lang::Cel, Value::Double(d)) if d.fract() == 0.0 && d.abs() < 1e18 => {
+                        *d as i128
+                    }
+                    (_, other) => {
+                        return Err(err(
+                            id,
+                            format!(
+                                "list index must be an integer, got {}",
+                                self.kind_name(other.kind())
+                            ),
+                        ));
+                    }
+                };
+                match usize::try_from(n)
+                    .ok()
+                    .and_then(|n| items.into_iter().nth(n))
+                {
+                    Some(v) => Ok(v),
+                    None if lang == Lang::Agx => Ok(Value::Null),
+                    None => Err(err(id, format!("index out of range: {n}"))),
+                }
+            }
+            (Value::Null, _) if lang == Lang::Agx => Ok(Value::Null),
+            (other, Step::Field(f)) => Err(err(
+                id,
+                format!(
+                    "cannot read field `{f}` of a {}",
+                    self.kind_name(other.kind())
+                ),
+            )),
+            (other, Step::Index(_)) => Err(err(
+                id,
+                format!("cannot index a {}", self.kind_name(other.kind())),
+            )),
+        }
+    }
+
+    /// Reads `root.a.b` without converting the whole root (used by AGX's node functions).
+    /// `None` when any step is missing.
+    fn path(&self, root: &str, fields: &[&str]) -> Option<Value> {
+        if let Some(v) = self.local(root).or_else(|| self.env.values.get(root)) {
+            let mut v = v;
+            for f in fields {
+                match v {
+                    Value::Map(m) => v = map_get(m, &Key::String(f.to_string()))?,
+                    _ => return None,
+                }
+            }
+            return Some(v.clone());
+        }
+        let mut j = self.env.json?.get(root)?;
+        for f in fields {
+            j = j.as_object()?.get(*f)?;
+        }
+        Some(Value::from_json(j))
+    }
+
+    fn binary(
+        &mut self,
+        id: NodeId,
+        op: super::BinaryOp,
+        left: &Expr,
+        right: &Expr,
+    ) -> Result<Value, EvalError> {
+        use super::BinaryOp as B;
+        if matches!(op, B::And | B::Or) {
+            return self.logical(id, op == B::And, left, right);
+        }
+        if self.lang == Lang::Gotmpl {
+            return Err(err(id, "operators are not part of the template language"));
+        }
+        let l = self.eval(left)?;
+        let r = self.eval(right)?;
+        ops::binary(self.lang, op, l, r).map_err(|m| err(id, m))
+    }
+
+    fn logical(
+        &mut self,
+        id: NodeId,
+        and: bool,
+        left: &Expr,
+        right: &Expr,
+    ) -> Result<Value, EvalError> {
+        let name = if and { "&&" } else { "||" };
+        // The value that decides the result on its own: false for `&&`, true for `||`.
+        let decisive = !and;
+        let l = match self.eval(left) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(err(left.id, self.not_bool(name, &other))),
+            Err(e) => Err(e),
+        };
+        match &l {
+            Ok(b) if *b == decisive => return Ok(Value::Bool(*b)),
+            // CEL evaluates the right side even after an error: it may decide the result.
+            Err(_) if self.lang != Lang::Cel => return l.map(Value::Bool),
+            _ => {}
+        }
+        let r = match self.eval(right) {
+            Ok(Value::Bool(b)) => Ok(b),
+            Ok(other) => Err(err(right.id, self.not_bool(name, &other))),
+            Err(e) => Err(e),
+        };
+        let _ = id;
+        match (l, r) {
+            (_, Ok(b)) if b == decisive => Ok(Value::Bool(b)),
+            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+            (Ok(_), Ok(b)) => Ok(Value::Bool(b)),
+        }
+    }
+
+    fn call(
+        &mut self,
+        id: NodeId,
+        name: &str,
+        target: Option<&Expr>,
+        args: &[Expr],
+    ) -> Result<Value, EvalError> {
+        let function = functions::resolve(self.lang, name, target.is_some(), args.len())
+            .map_err(|e| err(id, e.to_string()))?;
+        let mut values = Vec::with_capacity(args.len() + 1);
+        if let Some(t) = target {
+            values.push(self.eval(t)?);
+        }
+        for a in args {
+            values.push(self.eval(a)?);
+        }
+        let kinds: Vec<Kind> = values.iter().map(Value::kind).collect();
+        if function.select(&kinds).is_none() {
+            let e = CallError::NoOverload {
+                name: name.to_string(),
+                got: kinds,
+                lang: self.lang,
+            };
+            return Err(err(id, e.to_string()));
+        }
+        if self.lang == Lang::Agx {
+            let text = |v: &Value| match v {
+                Value::String(s) => s.clone(),
+                _ => String::new(),
+            };
+            let status = |me: &Self, node: &str| {
+                me.path("nodes", &[node, "status"])
+                    .map(|v| text(&v))
+                    .unwrap_or_default()
+            };
+            match name {
+                "succeeded" => {
+                    return Ok(Value::Bool(status(self, &text(&values[0])) == "succeeded"));
+                }
+                "failed" => {
+                    let s = status(self, &text(&values[0]));
+                    return Ok(Value::Bool(s == "failed" || s == "blocked"));
+                }
+                "skipped" => return Ok(Value::Bool(status(self, &text(&values[0])) == "skipped")),
+                "output" => {
+                    let (node, output) = (text(&values[0]), text(&values[1]));
+                    return Ok(self
+                        .path("nodes", &[&node, "outputs", &output])
+                        .unwrap_or(Value::Null));
+                }
+                _ => {}
+            }
+        }
+        builtins::call(
+            self.lang,
+            function.name,
+            function.style,
+            values,
+            &mut self.regexes,
+        )
+        .map_err(|m| err(id, m))
+    }
+
+    fn comprehension(
+        &mut self,
+        id: NodeId,
+        mac: Macro,
+        range: &Expr,
+        var: &str,
+        filter: Option<&Expr>,
+        body: &Expr,
+    ) -> Result<Value, EvalError> {
+        let items: Vec<Value> = match self.eval(range)? {
+            Value::List(items) => items,
+            Value::Map(m) => m.keys().map(Key::to_value).collect(),
+            other => {
+                return Err(err(
+                    range.id,
+                    format!("cannot iterate over a {}", self.kind_name(other.kind())),
+                ));
+            }
+        };
+        let mut first_error: Option<EvalError> = None;
+        let mut count = 0usize;
+        let mut out = Vec::new();
+        for item in items {
+            self.locals.push((var.to_string(), item));
+            let result = self.comprehension_step(mac, filter, body);
+            let item = self.locals.pop().map(|(_, v)| v).unwrap_or(Value::Null);
+            match (mac, result) {
+                (Macro::All, Ok(Iteration::Pred(false))) => return Ok(Value::Bool(false)),
+                (Macro::Exists, Ok(Iteration::Pred(true))) => return Ok(Value::Bool(true)),
+                (Macro::All | Macro::Exists, Err(e)) => {
+                    first_error.get_or_insert(e);
+                }
+                (Macro::ExistsOne, Ok(Iteration::Pred(true))) => count += 1,
+                (Macro::Filter, Ok(Iteration::Pred(true))) => out.push(item),
+                (_, Ok(Iteration::Mapped(v))) => out.push(v),
+                (_, Err(e)) => return Err(e),
+                _ => {}
+            }
+        }
+        if let Some(e) = first_error {
+            return Err(e);
+        }
+        let _ = id;
+        Ok(match mac {
+            Macro::All => Value::Bool(true),
+            Macro::Exists => Value::Bool(false),
+            Macro::ExistsOne => Value::Bool(count == 1),
+            Macro::Map | Macro::Filter => Value::List(out),
+        })
+    }
+
+    /// One iteration: the predicate's boolean, or for `map` the mapped value (or a skip when
+    /// its filter says no).
+    fn comprehension_step(
+        &mut self,
+        mac: Macro,
+        filter: Option<&Expr>,
+        body: &Expr,
+    ) -> Result<Iteration, EvalError> {
+        if mac == Macro::Map {
+            if let Some(f) = filter {
+                match self.eval(f)? {
+                    Value::Bool(false) => return Ok(Iteration::Skip),
+                    Value::Bool(true) => {}
+                    other => return Err(err(f.id, self.not_bool("filter", &other))),
+                }
+            }
+            return Ok(Iteration::Mapped(self.eval(body)?));
+        }
+        match self.eval(body)? {
+            Value::Bool(b) => Ok(Iteration::Pred(b)),
+            other => Err(err(body.id, self.not_bool("predicate", &other))),
+        }
+    }
+}
+
+enum Iteration {
+    Pred(bool),
+    Skip,
+    Mapped(Value),
+}
+
+fn literal(l: &Literal) -> Value {
+    match l {
+        Literal::Null => Value::Null,
+        Literal::Bool(b) => Value::Bool(*b),
+        Literal::Int(i) => Value::Int(*i),
+        Literal::Uint(u) => Value::Uint(*u),
+        Literal::Double(d) => Value::Double(*d),
+        Literal::String(s) => Value::String(s.clone()),
+        Literal::Bytes(b) => Value::Bytes(b.clone()),
+    }
+}
+
+enum JsonStep<'j> {
+    Found(&'j serde_json::Value),
+    Missing,
+    Other,
+}
+
+fn json_step<'j>(json: &'j serde_json::Value, step: &Step<'_>) -> JsonStep<'j> {
+    match (json, step) {
+        (serde_json::Value::Object(m), Step::Field(f)) => match m.get(*f) {
+            Some(v) => JsonStep::Found(v),
+            None => JsonStep::Missing,
+        },
+        (serde_json::Value::Object(m), Step::Index(Value::String(f))) => match m.get(f.as_str()) {
+            Some(v) => JsonStep::Found(v),
+            None => JsonStep::Missing,
+        },
+        (serde_json::Value::Array(a), Step::Index(Value::Int(i))) => {
+            match usize::try_from(*i).ok().and_then(|i| a.get(i)) {
+                Some(v) => JsonStep::Found(v),
+                None => JsonStep::Missing,
+            }
+        }
+        _ => JsonStep::Other,
+    }
+}
