@@ -181,110 +181,133 @@ impl Evaluator<'_, '_> {
         result
     }
 
+    /// A thin dispatcher: each form has its own method, so that the frame that recursion
+    /// repeats stays small (debug builds give every temporary of a function its own slot).
     fn eval_kind(&mut self, e: &Expr) -> Result<Value, EvalError> {
         let id = e.id;
         match &e.kind {
             ExprKind::Literal { value } => Ok(literal(value)),
             ExprKind::Ident { name } => self.root(id, name),
-            ExprKind::Member { .. } | ExprKind::Index { .. } => {
-                if let Some(found) = self.json_chain(e) {
-                    return found;
-                }
-                match &e.kind {
-                    ExprKind::Member { target, field } => {
-                        let t = self.eval(target)?;
-                        self.select(id, t, &Step::Field(field))
-                    }
-                    ExprKind::Index { target, index } => {
-                        let t = self.eval(target)?;
-                        let i = self.eval(index)?;
-                        self.select(id, t, &Step::Index(i))
-                    }
-                    _ => unreachable!("outer match"),
-                }
-            }
-            ExprKind::Unary { op, operand } => {
-                let v = self.eval(operand)?;
-                match op {
-                    UnaryOp::Not => match v {
-                        Value::Bool(b) => Ok(Value::Bool(!b)),
-                        other => Err(err(id, self.not_bool("!", &other))),
-                    },
-                    UnaryOp::Neg => ops::negate(self.lang, v).map_err(|m| err(id, m)),
-                }
-            }
+            ExprKind::Member { .. } | ExprKind::Index { .. } => self.access(e),
+            ExprKind::Unary { op, operand } => self.unary(id, *op, operand),
             ExprKind::Binary { op, left, right } => self.binary(id, *op, left, right),
             ExprKind::Conditional {
                 cond,
                 then,
                 otherwise,
-            } => match self.eval(cond)? {
-                Value::Bool(true) => self.eval(then),
-                Value::Bool(false) => self.eval(otherwise),
-                other => Err(err(cond.id, self.not_bool("?:", &other))),
-            },
+            } => self.conditional(cond, then, otherwise),
             ExprKind::Call {
                 function,
                 target,
                 args,
             } => self.call(id, function, target.as_deref(), args),
-            ExprKind::List { items } => {
-                let mut out = Vec::with_capacity(items.len());
-                for item in items {
-                    out.push(self.eval(item)?);
-                }
-                Ok(Value::List(out))
-            }
-            ExprKind::Map { entries } => {
-                let mut out = ValueMap::with_capacity(entries.len());
-                for (k, v) in entries {
-                    let key = self.eval(k)?;
-                    let key = Key::from_value(&key).ok_or_else(|| {
-                        err(
-                            k.id,
-                            format!("a {} cannot be a map key", self.kind_name(key.kind())),
-                        )
-                    })?;
-                    if out.contains_key(&key) {
-                        return Err(err(k.id, format!("duplicate map key {}", key.to_text())));
-                    }
-                    let value = self.eval(v)?;
-                    out.insert(key, value);
-                }
-                Ok(Value::Map(out))
-            }
-            ExprKind::Has { target, field } => match self.eval(target)? {
-                Value::Map(m) => Ok(Value::Bool(
-                    map_get(&m, &Key::String(field.clone())).is_some(),
-                )),
-                other => Err(err(
-                    id,
-                    format!("has() needs a map, got {}", self.kind_name(other.kind())),
-                )),
-            },
+            ExprKind::List { items } => self.list(items),
+            ExprKind::Map { entries } => self.map(entries),
+            ExprKind::Has { target, field } => self.has(id, target, field),
             ExprKind::Comprehension {
                 mac,
                 range,
                 var,
                 filter,
                 body,
-            } => self.comprehension(id, *mac, range, var, filter.as_deref(), body),
-            ExprKind::Template { parts } => {
-                let mut out = String::new();
-                for part in parts {
-                    match part {
-                        TemplatePart::Text { text } => out.push_str(text),
-                        TemplatePart::Expr { expr } => {
-                            let v = self.eval(expr)?;
-                            out.push_str(
-                                &render::render(self.lang, &v).map_err(|m| err(expr.id, m))?,
-                            );
-                        }
-                    }
+            } => self.comprehension(*mac, range, var, filter.as_deref(), body),
+            ExprKind::Template { parts } => self.template(parts),
+        }
+    }
+
+    fn access(&mut self, e: &Expr) -> Result<Value, EvalError> {
+        if let Some(found) = self.json_chain(e) {
+            return found;
+        }
+        match &e.kind {
+            ExprKind::Member { target, field } => {
+                let t = self.eval(target)?;
+                self.select(e.id, t, &Step::Field(field))
+            }
+            ExprKind::Index { target, index } => {
+                let t = self.eval(target)?;
+                let i = self.eval(index)?;
+                self.select(e.id, t, &Step::Index(i))
+            }
+            _ => Err(err(e.id, "not a member or index expression")),
+        }
+    }
+
+    fn unary(&mut self, id: NodeId, op: UnaryOp, operand: &Expr) -> Result<Value, EvalError> {
+        let v = self.eval(operand)?;
+        match op {
+            UnaryOp::Not => match v {
+                Value::Bool(b) => Ok(Value::Bool(!b)),
+                other => Err(err(id, self.not_bool("!", &other))),
+            },
+            UnaryOp::Neg => ops::negate(self.lang, v).map_err(|m| err(id, m)),
+        }
+    }
+
+    fn conditional(
+        &mut self,
+        cond: &Expr,
+        then: &Expr,
+        otherwise: &Expr,
+    ) -> Result<Value, EvalError> {
+        match self.eval(cond)? {
+            Value::Bool(true) => self.eval(then),
+            Value::Bool(false) => self.eval(otherwise),
+            other => Err(err(cond.id, self.not_bool("?:", &other))),
+        }
+    }
+
+    fn list(&mut self, items: &[Expr]) -> Result<Value, EvalError> {
+        let mut out = Vec::with_capacity(items.len());
+        for item in items {
+            out.push(self.eval(item)?);
+        }
+        Ok(Value::List(out))
+    }
+
+    fn map(&mut self, entries: &[(Expr, Expr)]) -> Result<Value, EvalError> {
+        let mut out = ValueMap::with_capacity(entries.len());
+        for (k, v) in entries {
+            let key = self.eval(k)?;
+            let key = Key::from_value(&key).ok_or_else(|| {
+                err(
+                    k.id,
+                    format!("a {} cannot be a map key", self.kind_name(key.kind())),
+                )
+            })?;
+            if out.contains_key(&key) {
+                return Err(err(k.id, format!("duplicate map key {}", key.to_text())));
+            }
+            let value = self.eval(v)?;
+            out.insert(key, value);
+        }
+        Ok(Value::Map(out))
+    }
+
+    fn has(&mut self, id: NodeId, target: &Expr, field: &str) -> Result<Value, EvalError> {
+        match self.eval(target)? {
+            Value::Map(m) => Ok(Value::Bool(
+                map_get(&m, &Key::String(field.to_string())).is_some(),
+            )),
+            other => Err(err(
+                id,
+                format!("has() needs a map, got {}", self.kind_name(other.kind())),
+            )),
+        }
+    }
+
+    fn template(&mut self, parts: &[TemplatePart]) -> Result<Value, EvalError> {
+        let mut out = String::new();
+        for part in parts {
+            match part {
+                TemplatePart::Text { text } => out.push_str(text),
+                TemplatePart::Expr { expr } => {
+                    let v = self.eval(expr)?;
+                    out.push_str(&render::render(self.lang, &v).map_err(|m| err(expr.id, m))?);
                 }
-                Ok(Value::String(out))
             }
         }
+        Ok(Value::String(out))
     }
 
     fn kind_name(&self, kind: Kind) -> &'static str {
@@ -427,13 +450,13 @@ impl Evaluator<'_, '_> {
             (other, Step::Field(f)) => Err(err(
                 id,
                 format!(
-                    "cannot read field `{f}` of a {}",
+                    "cannot read field `{f}` of type {}",
                     self.kind_name(other.kind())
                 ),
             )),
             (other, Step::Index(_)) => Err(err(
                 id,
-                format!("cannot index a {}", self.kind_name(other.kind())),
+                format!("cannot index type {}", self.kind_name(other.kind())),
             )),
         }
     }
@@ -467,7 +490,7 @@ impl Evaluator<'_, '_> {
     ) -> Result<Value, EvalError> {
         use super::BinaryOp as B;
         if matches!(op, B::And | B::Or) {
-            return self.logical(id, op == B::And, left, right);
+            return self.logical(op == B::And, left, right);
         }
         if self.lang == Lang::Gotmpl {
             return Err(err(id, "operators are not part of the template language"));
@@ -477,13 +500,7 @@ impl Evaluator<'_, '_> {
         ops::binary(self.lang, op, l, r).map_err(|m| err(id, m))
     }
 
-    fn logical(
-        &mut self,
-        id: NodeId,
-        and: bool,
-        left: &Expr,
-        right: &Expr,
-    ) -> Result<Value, EvalError> {
+    fn logical(&mut self, and: bool, left: &Expr, right: &Expr) -> Result<Value, EvalError> {
         let name = if and { "&&" } else { "||" };
         // The value that decides the result on its own: false for `&&`, true for `||`.
         let decisive = !and;
@@ -503,7 +520,6 @@ impl Evaluator<'_, '_> {
             Ok(other) => Err(err(right.id, self.not_bool(name, &other))),
             Err(e) => Err(e),
         };
-        let _ = id;
         match (l, r) {
             (_, Ok(b)) if b == decisive => Ok(Value::Bool(b)),
             (Err(e), _) | (Ok(_), Err(e)) => Err(e),
@@ -576,7 +592,6 @@ impl Evaluator<'_, '_> {
 
     fn comprehension(
         &mut self,
-        id: NodeId,
         mac: Macro,
         range: &Expr,
         var: &str,
@@ -616,7 +631,6 @@ impl Evaluator<'_, '_> {
         if let Some(e) = first_error {
             return Err(e);
         }
-        let _ = id;
         Ok(match mac {
             Macro::All => Value::Bool(true),
             Macro::Exists => Value::Bool(false),

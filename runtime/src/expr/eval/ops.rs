@@ -210,12 +210,9 @@ fn agx_number(v: &Value) -> Option<Num> {
     }
 }
 
-/// An AGX integer result: `Int` when it fits, `Uint` above `i64::MAX`, else overflow.
+/// An AGX integer result: integers are 64-bit signed; beyond that is an overflow error.
 fn int_value(i: i128) -> Option<Value> {
-    i64::try_from(i)
-        .map(Value::Int)
-        .or_else(|_| u64::try_from(i).map(Value::Uint))
-        .ok()
+    i64::try_from(i).map(Value::Int).ok()
 }
 
 /// CEL arithmetic: operands of one kind only (plus the timestamp/duration combinations).

@@ -141,7 +141,7 @@ pub fn go_float(f: f64) -> String {
         None => ("", mantissa),
     };
     let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    if exp < -4 || exp >= 6 {
+    if !(-4..6).contains(&exp) {
         let exp_sign = if exp < 0 { '-' } else { '+' };
         return format!("{sign}{mantissa}e{exp_sign}{:02}", exp.abs());
     }

@@ -2,7 +2,9 @@
 //!
 //! Decisions:
 //! - `timestamp(s)` accepts RFC 3339 (`2024-05-01T10:00:00Z`, `...+02:00`, fractions up to
-//!   nanoseconds) via jiff; the result must lie in years 0001–9999.
+//!   nanoseconds) via jiff; the result must lie in years 0001–9999. jiff's own range ends at
+//!   9999-12-30T22:00:00.999999999Z (it keeps room for offsets), so the last 26 hours of
+//!   CEL's range are out of reach: a known, documented gap.
 //! - `duration(s)` accepts Go's `time.ParseDuration` syntax (what cel-go uses): an optional
 //!   sign, then one or more `<decimal><unit>` with units `ns us µs μs ms s m h` (`"1h30m"`,
 //!   `"1.5s"`, `"-2m"`, `"0"`); the magnitude must stay within ±315,576,000,000 s.
