@@ -8,8 +8,8 @@
 //!   Keys are what CEL allows: bool, int, uint, string ([`Key`]). Lookups treat numerically
 //!   equal int and uint keys as the same key (CEL's heterogeneous equality).
 //! - [`Value::from_json`]: a JSON number that fits `i64` becomes `Int`, one that fits only
-//!   `u64` becomes `Uint`, anything else `Double`. (cel-go would see every JSON number as a
-//!   double; agc keeps integers integral so that `inputs.n + 1` works in CEL too.)
+//!   `u64` becomes `Uint`, anything else `Double`. [`Value::from_json_doubles`] is CEL's view
+//!   (every JSON number a double), which the evaluator uses for CEL's JSON roots.
 //! - [`Value::to_json`]: bytes become base64 (proto3 JSON), timestamps RFC 3339 strings,
 //!   durations `"1.5s"`, non-finite doubles the strings `"NaN"`, `"Infinity"`, `"-Infinity"`
 //!   (also proto3 JSON), non-string map keys their decimal text, type values their name.
@@ -206,6 +206,24 @@ impl Value {
                     .map(|(k, v)| (Key::String(k.clone()), Value::from_json(v)))
                     .collect(),
             ),
+        }
+    }
+
+    /// CEL's view of JSON data: every number is a double, as cel-go sees JSON decoded by Go
+    /// (agh passes inputs and node outputs that way), so `inputs.n + 1` is an error there
+    /// and here, and `int(inputs.n) + 1` or `inputs.n + 1.0` is what works.
+    pub fn from_json_doubles(json: &serde_json::Value) -> Value {
+        match json {
+            serde_json::Value::Number(n) => Value::Double(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::Array(items) => {
+                Value::List(items.iter().map(Value::from_json_doubles).collect())
+            }
+            serde_json::Value::Object(map) => Value::Map(
+                map.iter()
+                    .map(|(k, v)| (Key::String(k.clone()), Value::from_json_doubles(v)))
+                    .collect(),
+            ),
+            other => Value::from_json(other),
         }
     }
 

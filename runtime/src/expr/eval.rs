@@ -17,7 +17,9 @@
 //!   A missing key, a member of `null` or an index past the end reads as `null` (AGS: "a
 //!   declared name whose value is absent at run time gives null"); a member of any other
 //!   non-object is an error, and so is an unknown root name.
-//! - **CEL** (the CEL language definition): int64/uint64 overflow and integer division by
+//! - **CEL** (the CEL language definition): JSON variables are seen as cel-go sees JSON
+//!   decoded by Go, every number a double ([`Value::from_json_doubles`]); typed roots given
+//!   with [`Env::with`] (agh's `index`, `generation`) keep their kinds. int64/uint64 overflow and integer division by
 //!   zero are errors, doubles follow IEEE; no mixed-kind arithmetic; ordering works within a
 //!   kind and across the numeric kinds; `&&`/`||` absorb errors commutatively (`false &&
 //!   error` and `error && false` are both `false`), as do `all`/`exists`; a missing map key or
@@ -334,7 +336,7 @@ impl Evaluator<'_, '_> {
             return Ok(v.clone());
         }
         if let Some(j) = self.env.json.and_then(|m| m.get(name)) {
-            return Ok(Value::from_json(j));
+            return Ok(self.from_json(j));
         }
         if self.lang == Lang::Cel
             && let Some(kind) = Kind::from_cel_ident(name)
@@ -388,12 +390,12 @@ impl Evaluator<'_, '_> {
                                 return Some(self.select(*id, empty, step));
                             }
                             JsonStep::Other => {
-                                let v = Value::from_json(json);
+                                let v = self.from_json(json);
                                 return Some(self.select(*id, v, step));
                             }
                         }
                     }
-                    return Some(Ok(Value::from_json(json)));
+                    return Some(Ok(self.from_json(json)));
                 }
                 _ => return None,
             }
@@ -478,7 +480,15 @@ impl Evaluator<'_, '_> {
         for f in fields {
             j = j.as_object()?.get(*f)?;
         }
-        Some(Value::from_json(j))
+        Some(self.from_json(j))
+    }
+
+    /// Converts JSON data the way the language sees it (CEL: numbers are doubles).
+    fn from_json(&self, j: &serde_json::Value) -> Value {
+        match self.lang {
+            Lang::Cel => Value::from_json_doubles(j),
+            _ => Value::from_json(j),
+        }
     }
 
     fn binary(

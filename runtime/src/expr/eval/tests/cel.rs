@@ -203,7 +203,7 @@ fn in_lists_and_maps() {
 fn missing_keys_are_errors_has_tests_presence() {
     let vars = json!({"inputs": {"a": {"b": 1}}, "nodes": {"x": {"output": {"items": [10, 20]}}}});
     let r = |x: Expr| run(L, &x, vars.clone());
-    same(r(path("inputs.a.b")).unwrap(), Value::Int(1));
+    same(r(path("inputs.a.b")).unwrap(), Value::Double(1.0));
     assert_eq!(r(path("inputs.a.c")).unwrap_err().message, "no such key: c");
     assert_eq!(
         r(path("inputs.zz.c")).unwrap_err().message,
@@ -215,11 +215,11 @@ fn missing_keys_are_errors_has_tests_presence() {
     );
     same(
         r(index(path("nodes.x.output.items"), int(1))).unwrap(),
-        Value::Int(20),
+        Value::Double(20.0),
     );
     same(
         r(index(path("nodes.x.output.items"), uint(0))).unwrap(),
-        Value::Int(10),
+        Value::Double(10.0),
     );
     let out = r(index(path("nodes.x.output.items"), int(2))).unwrap_err();
     assert_eq!(out.message, "index out of range: 2");
@@ -242,7 +242,7 @@ fn missing_keys_are_errors_has_tests_presence() {
         "undeclared reference to `missing`"
     );
     let sel = r(path("inputs.a.b.c")).unwrap_err().message;
-    assert_eq!(sel, "cannot read field `c` of type int");
+    assert_eq!(sel, "cannot read field `c` of type double");
 }
 
 #[test]
@@ -452,5 +452,41 @@ fn comprehension_variables_shadow_roots_and_do_not_leak() {
     same(
         got,
         Value::List(vec![Value::List(vec![Value::Int(1)]), Value::str("root")]),
+    );
+}
+
+#[test]
+fn json_numbers_are_doubles_typed_roots_keep_their_kind() {
+    let vars = json!({"inputs": {"n": 2, "xs": [1, 2]}});
+    let serde_json::Value::Object(vars) = vars else {
+        unreachable!()
+    };
+    let env = Env::from_json(&vars).with("index", Value::Int(1));
+    let r = |x: Expr| eval_with(&x, L, &env);
+    assert_eq!(
+        r(bin(B::Add, path("inputs.n"), int(1)))
+            .unwrap_err()
+            .message,
+        "no such overload: double + int"
+    );
+    same(
+        r(bin(B::Add, path("inputs.n"), dbl(1.0))).unwrap(),
+        Value::Double(3.0),
+    );
+    same(
+        r(bin(B::Add, call("int", vec![path("inputs.n")]), int(1))).unwrap(),
+        Value::Int(3),
+    );
+    same(
+        r(bin(B::Eq, path("inputs.n"), int(2))).unwrap(),
+        Value::Bool(true),
+    );
+    same(
+        r(index(path("inputs.xs"), ident("index"))).unwrap(),
+        Value::Double(2.0),
+    );
+    same(
+        r(bin(B::Add, ident("index"), int(1))).unwrap(),
+        Value::Int(2),
     );
 }
