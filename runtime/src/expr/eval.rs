@@ -336,7 +336,7 @@ impl Evaluator<'_, '_> {
             return Ok(v.clone());
         }
         if let Some(j) = self.env.json.and_then(|m| m.get(name)) {
-            return Ok(self.from_json(j));
+            return Ok(self.json_value(j));
         }
         if self.lang == Lang::Cel
             && let Some(kind) = Kind::from_cel_ident(name)
@@ -390,12 +390,12 @@ impl Evaluator<'_, '_> {
                                 return Some(self.select(*id, empty, step));
                             }
                             JsonStep::Other => {
-                                let v = self.from_json(json);
+                                let v = self.json_value(json);
                                 return Some(self.select(*id, v, step));
                             }
                         }
                     }
-                    return Some(Ok(self.from_json(json)));
+                    return Some(Ok(self.json_value(json)));
                 }
                 _ => return None,
             }
@@ -480,11 +480,11 @@ impl Evaluator<'_, '_> {
         for f in fields {
             j = j.as_object()?.get(*f)?;
         }
-        Some(self.from_json(j))
+        Some(self.json_value(j))
     }
 
     /// Converts JSON data the way the language sees it (CEL: numbers are doubles).
-    fn from_json(&self, j: &serde_json::Value) -> Value {
+    fn json_value(&self, j: &serde_json::Value) -> Value {
         match self.lang {
             Lang::Cel => Value::from_json_doubles(j),
             _ => Value::from_json(j),
