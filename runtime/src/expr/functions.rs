@@ -514,3 +514,105 @@ static GOTMPL: &[Function] = &[
         "length (bytes of a string)",
     ),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agx_library_is_exactly_the_ags_arity_table() {
+        // AGS 1.0 docs/expressions.md §5, the arity table every support library uses.
+        let table = [
+            ("len", 1, 1),
+            ("count", 1, 1),
+            ("contains", 2, 2),
+            ("startswith", 2, 2),
+            ("endswith", 2, 2),
+            ("lower", 1, 1),
+            ("upper", 1, 1),
+            ("trim", 1, 1),
+            ("matches", 2, 2),
+            ("split", 2, 2),
+            ("join", 2, 2),
+            ("int", 1, 1),
+            ("float", 1, 1),
+            ("bool", 1, 1),
+            ("str", 1, 1),
+            ("json", 1, 1),
+            ("get", 2, 3),
+            ("default", 2, 2),
+            ("any", 1, 1),
+            ("all", 1, 1),
+            ("succeeded", 1, 1),
+            ("failed", 1, 1),
+            ("skipped", 1, 1),
+            ("output", 2, 2),
+        ];
+        let got: Vec<(&str, usize, usize)> = functions(Lang::Agx)
+            .iter()
+            .map(|f| {
+                assert_eq!(f.style, Style::Global, "{}", f.name);
+                let (min, max) = f.arity();
+                (f.name, min, max)
+            })
+            .collect();
+        assert_eq!(got, table);
+    }
+
+    #[test]
+    fn resolve_reports_unknown_and_arity() {
+        assert!(resolve(Lang::Agx, "len", false, 1).is_ok());
+        assert_eq!(
+            resolve(Lang::Agx, "len", false, 2).unwrap_err().to_string(),
+            "`len` takes 1 argument, got 2"
+        );
+        assert_eq!(
+            resolve(Lang::Cel, "startsWith", false, 1).unwrap_err(),
+            CallError::Unknown {
+                name: "startsWith".into(),
+                receiver: false
+            }
+        );
+        assert!(resolve(Lang::Cel, "size", true, 0).is_ok());
+        assert!(resolve(Lang::Cel, "size", false, 1).is_ok());
+        assert!(resolve(Lang::Gotmpl, "toJson", false, 1).is_ok());
+    }
+
+    #[test]
+    fn overload_selection_by_kind() {
+        let contains = resolve(Lang::Agx, "contains", false, 2).unwrap();
+        assert!(contains.select(&[Kind::String, Kind::String]).is_some());
+        assert!(contains.select(&[Kind::List, Kind::Int]).is_some());
+        assert!(contains.select(&[Kind::String, Kind::Int]).is_none());
+        let hours = resolve(Lang::Cel, "getHours", true, 0).unwrap();
+        assert!(hours.select(&[Kind::Duration]).is_some());
+        assert!(hours.select(&[Kind::String]).is_none());
+    }
+
+    #[test]
+    fn every_table_entry_is_well_formed() {
+        for lang in [Lang::Agx, Lang::Cel, Lang::Gotmpl] {
+            let table = functions(lang);
+            for (i, f) in table.iter().enumerate() {
+                assert!(!f.overloads.is_empty(), "{}", f.name);
+                if f.style == Style::Receiver {
+                    assert!(
+                        f.overloads.iter().all(|o| !o.params.is_empty()),
+                        "{}",
+                        f.name
+                    );
+                }
+                let dup = table[..i]
+                    .iter()
+                    .any(|g| g.name == f.name && g.style == f.style);
+                assert!(!dup, "duplicate entry {}", f.name);
+            }
+        }
+    }
+
+    #[test]
+    fn lang_serializes_kebab_case() {
+        assert_eq!(serde_json::to_string(&Lang::Gotmpl).unwrap(), "\"gotmpl\"");
+        assert_eq!(serde_json::from_str::<Lang>("\"cel\"").unwrap(), Lang::Cel);
+    }
+}
