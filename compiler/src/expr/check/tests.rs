@@ -511,3 +511,114 @@ fn inferred_types_and_node_table() {
         TypeErrorKind::BadOperands
     );
 }
+
+/// The checker never rejects what evaluates fine: for every operator and every pair of
+/// sample literals, a static error implies a run-time error.
+#[test]
+fn checker_agrees_with_the_evaluator_on_literal_operands() {
+    let samples = || {
+        vec![
+            null(),
+            boolean(true),
+            int(2),
+            lit(Literal::Uint(3)),
+            dbl(1.5),
+            s("a"),
+            lit(Literal::Bytes(b"x".to_vec())),
+            list(vec![int(1)]),
+            e(ExprKind::Map {
+                entries: vec![(s("a"), int(1))],
+            }),
+        ]
+    };
+    let ops = [
+        B::Eq,
+        B::Ne,
+        B::Lt,
+        B::Le,
+        B::Gt,
+        B::Ge,
+        B::In,
+        B::Add,
+        B::Sub,
+        B::Mul,
+        B::Div,
+        B::Rem,
+        B::And,
+        B::Or,
+    ];
+    let vars = serde_json::Map::new();
+    let mut checked = 0;
+    for lang in [Lang::Agx, Lang::Cel] {
+        for op in ops {
+            for l in samples() {
+                for r in samples() {
+                    let non_bool = [&l, &r]
+                        .iter()
+                        .filter(|o| {
+                            !matches!(
+                                o.kind,
+                                ExprKind::Literal {
+                                    value: Literal::Bool(_)
+                                }
+                            )
+                        })
+                        .count();
+                    let mut x = bin(op, l.clone(), r);
+                    number(&mut x, &mut 0);
+                    let (_, errors) = check(&x, lang, &TypeEnv::new());
+                    checked += 1;
+                    if matches!(op, B::And | B::Or) {
+                        // Statically, a non-boolean operand is an error even where
+                        // short-circuiting would skip it at run time.
+                        assert_eq!(errors.len(), non_bool, "{x:?}");
+                        assert!(errors.iter().all(|e| e.kind == TypeErrorKind::NotBool));
+                        continue;
+                    }
+                    let result = agc_runtime::expr::eval::eval(&x, lang, &vars);
+                    if !errors.is_empty() {
+                        assert!(
+                            result.is_err(),
+                            "{lang:?} {x:?}: checker says {errors:?}, evaluator {result:?}"
+                        );
+                    }
+                    if result.is_ok() {
+                        assert!(errors.is_empty(), "{lang:?} {x:?}");
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 14 * 81);
+    // And the other way for the type-mismatch cases that matter most: ordering across kinds.
+    for lang in [Lang::Agx, Lang::Cel] {
+        let (_, errors) = check(&bin(B::Lt, int(1), s("a")), lang, &TypeEnv::new());
+        assert_eq!(errors.len(), 1);
+    }
+}
+
+#[test]
+fn checker_agrees_with_the_evaluator_on_unary_operators() {
+    let vars = serde_json::Map::new();
+    for lang in [Lang::Agx, Lang::Cel] {
+        for operand in [
+            null(),
+            boolean(true),
+            int(2),
+            lit(Literal::Uint(3)),
+            dbl(1.5),
+            s("a"),
+        ] {
+            for mut x in [not(operand.clone()), neg(operand)] {
+                number(&mut x, &mut 0);
+                let (_, errors) = check(&x, lang, &TypeEnv::new());
+                let result = agc_runtime::expr::eval::eval(&x, lang, &vars);
+                assert_eq!(
+                    errors.is_empty(),
+                    result.is_ok(),
+                    "{lang:?} {x:?}: {errors:?} vs {result:?}"
+                );
+            }
+        }
+    }
+}
