@@ -622,3 +622,71 @@ fn checker_agrees_with_the_evaluator_on_unary_operators() {
         }
     }
 }
+
+/// Every built-in of every language, with every combination of sample arguments: a static
+/// error implies a run-time error, and a clean run implies a clean check.
+#[test]
+fn checker_agrees_with_the_evaluator_on_every_builtin() {
+    use agc_runtime::expr::functions::{Style, functions};
+    let samples = [
+        null(),
+        boolean(true),
+        int(2),
+        dbl(1.5),
+        s("a"),
+        s("2024-01-01T00:00:00Z"),
+        list(vec![boolean(true)]),
+        e(ExprKind::Map {
+            entries: vec![(s("a"), int(1))],
+        }),
+        call("timestamp", vec![s("2024-01-01T00:00:00Z")]),
+        call("duration", vec![s("1h")]),
+    ];
+    let vars = serde_json::Map::new();
+    let mut checked = 0;
+    for lang in [Lang::Agx, Lang::Cel, Lang::Gotmpl] {
+        for f in functions(lang) {
+            let receiver = f.style == Style::Receiver;
+            let (min, max) = f.arity();
+            for n in min..=max {
+                let values = n + usize::from(receiver);
+                let mut picks = vec![0usize; values];
+                'combos: loop {
+                    let mut args: Vec<Expr> = picks.iter().map(|i| samples[*i].clone()).collect();
+                    // AGX/Gotmpl have no timestamp()/duration(): those samples only apply to CEL.
+                    let usable = lang == Lang::Cel
+                        || args
+                            .iter()
+                            .all(|a| !matches!(a.kind, ExprKind::Call { .. }));
+                    if usable {
+                        let mut x = if receiver {
+                            let target = args.remove(0);
+                            method(target, f.name, args)
+                        } else {
+                            call(f.name, args)
+                        };
+                        number(&mut x, &mut 0);
+                        let (_, errors) = check(&x, lang, &TypeEnv::new());
+                        let result = agc_runtime::expr::eval::eval(&x, lang, &vars);
+                        if !errors.is_empty() {
+                            assert!(result.is_err(), "{lang:?} {x:?}: {errors:?} vs {result:?}");
+                        }
+                        if result.is_ok() {
+                            assert!(errors.is_empty(), "{lang:?} {x:?}: {errors:?}");
+                        }
+                        checked += 1;
+                    }
+                    for slot in picks.iter_mut().rev() {
+                        *slot += 1;
+                        if *slot < samples.len() {
+                            continue 'combos;
+                        }
+                        *slot = 0;
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    assert!(checked > 3000, "{checked}");
+}
