@@ -13,6 +13,8 @@
 //! - [`Value::to_json`]: bytes become base64 (proto3 JSON), timestamps RFC 3339 strings,
 //!   durations `"1.5s"`, non-finite doubles the strings `"NaN"`, `"Infinity"`, `"-Infinity"`
 //!   (also proto3 JSON), non-string map keys their decimal text, type values their name.
+//! - Conversions recurse along the JSON; parsed JSON is at most 128 levels deep
+//!   (serde_json's limit), which bounds them.
 //! - Timestamps are [`jiff::Timestamp`] limited to years 0001–9999; durations are
 //!   [`jiff::SignedDuration`] limited to ±315,576,000,000 s (both as in CEL / protobuf).
 

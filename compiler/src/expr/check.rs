@@ -90,6 +90,12 @@ pub struct TypeError {
     pub message: String,
 }
 
+impl std::fmt::Display for TypeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// The result of [`check_typed`]: the expression's type, errors, and every node's type.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checked {

@@ -29,12 +29,15 @@ use agc_runtime::expr::Lang;
 use agc_runtime::expr::functions::Kinds;
 use agc_runtime::value::Kind;
 use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
 
 /// Schema nesting followed by [`Type::from_json_schema`]; deeper parts are `Dyn`.
 pub const MAX_SCHEMA_DEPTH: usize = 64;
 
-/// A static type.
-#[derive(Clone, Debug, PartialEq)]
+/// A static type. Serializes externally tagged in snake case (`"int"`, `{"list": "string"}`,
+/// `{"map": ["string", "dyn"]}`, `{"object": {"fields": {...}, "open": false}}`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Type {
     Null,
     Bool,

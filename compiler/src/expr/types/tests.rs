@@ -106,3 +106,17 @@ fn names_per_language() {
         "google.protobuf.Timestamp"
     );
 }
+
+#[test]
+fn serializes_externally_tagged() {
+    let t = Type::closed([
+        ("xs", Type::list(Type::Int)),
+        ("m", Type::map(Type::String, Type::Dyn)),
+    ]);
+    let j = serde_json::to_value(&t).unwrap();
+    assert_eq!(
+        j,
+        json!({"object": {"fields": {"xs": {"list": "int"}, "m": {"map": ["string", "dyn"]}}, "open": false}})
+    );
+    assert_eq!(serde_json::from_value::<Type>(j).unwrap(), t);
+}
