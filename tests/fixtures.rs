@@ -76,6 +76,20 @@ fn run(root: &Path, path: &Path) -> Result<String, String> {
         .map(|d| show(d))
         .collect::<Vec<_>>()
         .join("\n    ");
+    // A warning code's fixture must raise no error at all, and the warning itself.
+    let warning = agc::diag::codes::lookup(&expect.code)
+        .is_some_and(|c| c.severity == agc::diag::Severity::Warning);
+    let errors: Vec<_> = if warning {
+        if !errors.is_empty() {
+            return Err(format!(
+                "expected warning {} and no errors, got:\n    {listing}",
+                expect.code
+            ));
+        }
+        diags.iter().filter(|d| d.code == expect.code).collect()
+    } else {
+        errors
+    };
     if errors.is_empty() || errors.iter().any(|d| d.code != expect.code) {
         return Err(format!(
             "expected only {} errors, got:\n    {listing}",

@@ -31,7 +31,7 @@ fn documents() -> Vec<(PathBuf, String)> {
         println!("note: ../shared/corpus/ags is absent; corpus diagrams skipped");
     }
     push_dir(Path::new("examples/ags"), "");
-    push_dir(Path::new("tests/fixtures/graph"), "");
+    push_dir(Path::new("tests/diagrams"), "");
     docs
 }
 
@@ -119,7 +119,7 @@ fn real_mermaid_parses_every_golden() {
 
 #[test]
 fn dot_output_nests_clusters_and_quotes_everything() {
-    let path = Path::new("tests/fixtures/graph/adversarial.agraph.yaml");
+    let path = Path::new("tests/diagrams/adversarial.agraph.yaml");
     let mut sources = SourceMap::new();
     let (compiled, _) = compile_file(&mut sources, path, "adversarial", Limits::default());
     let dot = agc::back::dot::render(&compiled.unwrap().graph, false);

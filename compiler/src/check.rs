@@ -36,6 +36,9 @@ pub struct Checked {
     pub dialect: Option<Dialect>,
     /// Every diagnostic, sorted with [`diag::sort`].
     pub diags: Vec<Diagnostic>,
+    /// The lowered and analysed graph, when the document is error-free and its dialect
+    /// lowers (the static bounds are part of checking).
+    pub compiled: Option<crate::compile::Compiled>,
 }
 
 impl Checked {
@@ -78,6 +81,7 @@ pub fn check_source(
 ) -> Checked {
     let Loaded { doc, mut diags } = loaded;
     let mut dialect = None;
+    let mut compiled = None;
     if let Some(doc) = &doc {
         match dialect::resolve(doc, opts.dialect) {
             Ok(d) => {
@@ -95,6 +99,11 @@ pub fn check_source(
                 // Semantic checks assume a schema-valid document (SPEC §18: layer 1 first).
                 if schema_ok && d == Dialect::Ags {
                     diags.extend(crate::front::ags::check(doc, &sources.get(file).text));
+                    if !diags.iter().any(Diagnostic::is_error) {
+                        let (c, more) = crate::compile::compile_ags(doc);
+                        diags.extend(more);
+                        compiled = c;
+                    }
                 }
             }
             Err(d) => diags.push(d),
@@ -106,6 +115,7 @@ pub fn check_source(
         doc,
         dialect,
         diags,
+        compiled,
     }
 }
 

@@ -8,6 +8,7 @@ use crate::source::{Document, SourceMap};
 use serde_json::Value;
 
 /// A lowered and analysed graph.
+#[derive(Debug)]
 pub struct Compiled {
     pub graph: Graph,
     pub order: Vec<crate::ir::NodeId>,
@@ -112,6 +113,9 @@ pub fn compile_file(
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
+    if checked.compiled.is_some() {
+        return (checked.compiled, diags);
+    }
     if dialect != crate::dialect::Dialect::Ags {
         diags.push(
             Diagnostic::error(
@@ -122,9 +126,9 @@ pub fn compile_file(
         );
         return (None, diags);
     }
-    let (compiled, more) = compile_ags(&doc);
-    diags.extend(more);
-    (compiled, diags)
+    // Error-free AGS documents are compiled by the check itself; reaching here means the
+    // lowering reported an error of its own.
+    (None, diags)
 }
 
 /// Loads, checks and compiles one file into plan text. `None` when any error was found.

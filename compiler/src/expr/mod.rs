@@ -8,9 +8,12 @@
 //!
 //! - [`agx`]: AGS expressions (`when:`, `condition:`, `expr:` ...).
 //! - [`template`]: AGS `${{ }}` templates (literal text with embedded AGX).
+//! - [`types`] and [`check`]: the static types and the one type checker over the core form.
 
 pub mod agx;
+pub mod check;
 pub mod template;
+pub mod types;
 
 #[cfg(test)]
 mod span_tests;

@@ -15,6 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod eval;
+pub mod functions;
+
 /// Which language's semantics apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -24,6 +27,10 @@ pub enum Lang {
     Agx,
     /// CEL: int64/uint64/double with overflow errors, heterogeneous equality is false.
     Cel,
+    /// agh's `{{ }}` value templates (the accepted subset of Go `text/template`): missing
+    /// keys are errors, values render as Go's `%v` does, `json`/`join`/`default` take Go's
+    /// argument order.
+    Gotmpl,
 }
 
 /// Node id within one expression tree.

@@ -7,14 +7,16 @@ use super::edges::{effective, node_index};
 use super::names::{self, NodeRead, ScopeNames};
 use super::positions::{self, Position};
 use super::scope::{Scope, ScopeKind};
+use super::types;
 use crate::analysis::preds::are_predecessors_in;
 use crate::diag::Diagnostic;
+use crate::expr::check::{TypeEnv, TypeErrorKind};
+use crate::expr::types::Type;
 use crate::ir::NodeId;
 use crate::source::Span;
 use crate::source::scalar::ScalarMap;
 use agc_runtime::expr::Expr;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 
 /// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
 pub type ParseFn<'p> =
@@ -53,8 +55,13 @@ impl Checker<'_> {
                 }
             }
             let mut reads: Vec<(Option<String>, NodeRead)> = Vec::new();
+            let mut env = types::scope_env(root, scope, &names.bare, names.in_loop);
             for pos in list {
-                if let Some(p) = self.position(scopes, si, &names, root, &pos, parse, &mut reads) {
+                let me = pos.access.self_node.as_deref().and_then(|n| scope.node(n));
+                env.insert("self", me.map_or(Type::Dyn, types::self_type));
+                if let Some(p) =
+                    self.position(scopes, si, &names, root, &pos, parse, &env, &mut reads)
+                {
                     parsed.push(p);
                 }
             }
@@ -72,6 +79,7 @@ impl Checker<'_> {
         root: &Map<String, Value>,
         pos: &Position,
         parse: &ParseFn<'_>,
+        env: &TypeEnv,
         reads: &mut Vec<(Option<String>, NodeRead)>,
     ) -> Option<Parsed> {
         let text = self.doc.value.pointer(&pos.ptr)?.as_str()?;
@@ -97,6 +105,7 @@ impl Checker<'_> {
             }
         };
         let mut found = Vec::new();
+        let before = self.diags.len();
         names::check(
             scopes,
             si,
@@ -109,12 +118,52 @@ impl Checker<'_> {
             &mut self.diags,
             &mut found,
         );
+        if self.diags.len() == before {
+            self.type_check(pos, &expr, &spans, env);
+        }
         reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
         Some(Parsed {
             ptr: pos.ptr.clone(),
             expr,
             spans,
         })
+    }
+
+    /// AG204 for what static types rule out: unknown functions, wrong arity, operands that
+    /// cannot work (ordering an `integer` output against a string), and conditions that are
+    /// certainly not booleans. Unknown names are AG203/AG206 already (names.rs).
+    fn type_check(&mut self, pos: &Position, expr: &Expr, spans: &[Span], env: &TypeEnv) {
+        let lang = agc_runtime::expr::Lang::Agx;
+        let (ty, errors) = crate::expr::check::check(expr, lang, env);
+        for e in errors {
+            if matches!(
+                e.kind,
+                TypeErrorKind::UnknownRoot | TypeErrorKind::UnknownField
+            ) {
+                continue;
+            }
+            let span = spans.get(e.node as usize).copied().unwrap_or_default();
+            self.push(
+                Diagnostic::new("AG204", e.message)
+                    .at(span)
+                    .with_pointer(pos.ptr.clone()),
+            );
+        }
+        let condition = ["/when", "/condition", "/expr"]
+            .iter()
+            .any(|s| pos.ptr.ends_with(s));
+        if condition && !pos.template && !matches!(ty, Type::Bool | Type::Dyn) {
+            let span = spans.first().copied().unwrap_or_default();
+            self.push(
+                Diagnostic::new(
+                    "AG204",
+                    format!("this condition is {}, not a boolean", ty.describe(lang)),
+                )
+                .at(span)
+                .with_pointer(pos.ptr.clone())
+                .with_help("AGX has no truthiness: compare explicitly, e.g. `len(x) > 0`"),
+            );
+        }
     }
 
     /// AG201 for every read of another node whose anchor is known.
@@ -178,10 +227,8 @@ impl Checker<'_> {
 }
 
 /// For each fragment: the `as`/`index_as` names of maps that use it, and whether a loop does.
-fn fragment_uses(
-    scopes: &[Scope<'_>],
-) -> std::collections::HashMap<String, (HashSet<String>, bool)> {
-    let mut out: std::collections::HashMap<String, (HashSet<String>, bool)> = Default::default();
+fn fragment_uses(scopes: &[Scope<'_>]) -> std::collections::HashMap<String, (Vec<String>, bool)> {
+    let mut out: std::collections::HashMap<String, (Vec<String>, bool)> = Default::default();
     for s in scopes {
         for (_, node) in s.nodes() {
             if let Some(name) = node
@@ -190,7 +237,10 @@ fn fragment_uses(
                 .and_then(Value::as_str)
             {
                 let e = out.entry(name.to_string()).or_default();
-                e.0.extend(map_vars(node.get("map")));
+                let vars = map_vars(node.get("map"));
+                if !e.0.windows(2).step_by(2).any(|w| w == vars.as_slice()) {
+                    e.0.extend(vars);
+                }
             }
             if let Some(name) = node
                 .get("loop")
@@ -224,7 +274,7 @@ fn scope_names<'a>(
     scopes: &[Scope<'a>],
     si: usize,
     root: &'a Map<String, Value>,
-    uses: &std::collections::HashMap<String, (HashSet<String>, bool)>,
+    uses: &std::collections::HashMap<String, (Vec<String>, bool)>,
 ) -> ScopeNames<'a> {
     let own = scopes[si].obj.get("params").and_then(Value::as_object);
     let params = own
@@ -233,7 +283,7 @@ fn scope_names<'a>(
         .unwrap_or_default();
     let mut names = ScopeNames {
         params,
-        bare: HashSet::new(),
+        bare: Vec::new(),
         in_loop: false,
     };
     let mut at = si;

@@ -14,6 +14,7 @@ mod names;
 mod positions;
 pub mod scope;
 mod structure;
+mod types;
 
 use crate::diag::Diagnostic;
 use crate::source::Document;

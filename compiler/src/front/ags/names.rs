@@ -153,8 +153,8 @@ pub fn chains(expr: &Expr) -> Vec<Chain<'_>> {
 /// What a scope declares, computed once per scope.
 pub struct ScopeNames<'a> {
     pub params: HashSet<&'a str>,
-    /// Bare identifiers bound by enclosing maps (`as`, `index_as`).
-    pub bare: HashSet<String>,
+    /// Bare identifiers bound by enclosing maps, in `(as, index_as)` pairs.
+    pub bare: Vec<String>,
     /// `loop` is readable (inside a loop body).
     pub in_loop: bool,
 }
@@ -451,7 +451,7 @@ pub fn check(
                 });
             }
             bare => {
-                if !names.bare.contains(bare) {
+                if !names.bare.iter().any(|b| b == bare) {
                     err(
                         "AG203",
                         format!("`{bare}` is not a namespace root or a map variable here"),

@@ -1,0 +1,156 @@
+//! Static types of what AGS expressions read, from declarations: `value_type` (and `schema`) on
+//! params, inputs and outputs. One environment per scope (the `nodes` root alone can hold every
+//! node of a 100k-node scope, so it is built once, not per expression); `self` is replaced per
+//! position.
+//!
+//! Runtime representations (SPEC §9.1): `file`, `directory`, `reference` are strings;
+//! `file_set` is a list of strings; `artifact` is an object with at least `id`. `number` is
+//! AGX's number (int or float): typed `Double`, which the checker treats as a number.
+
+use super::names::outputs_of;
+use super::scope::Scope;
+use crate::expr::check::TypeEnv;
+use crate::expr::types::Type;
+use serde_json::{Map, Value};
+
+/// The type of a param, input or output spec (`type` plus optional `schema`).
+pub fn of_spec(spec: &Value) -> Type {
+    if let Some(schema) = spec.get("schema")
+        && schema.is_object()
+    {
+        let t = Type::from_json_schema(schema);
+        if !t.is_dyn() {
+            return t;
+        }
+    }
+    match spec.get("type").and_then(Value::as_str).unwrap_or("any") {
+        "string" | "text" | "markdown" | "file" | "directory" | "reference" => Type::String,
+        "number" => Type::Double,
+        "integer" => Type::Int,
+        "boolean" => Type::Bool,
+        "array" => Type::list(Type::Dyn),
+        "file_set" => Type::list(Type::String),
+        "object" | "json" => Type::open(Vec::<(String, Type)>::new()),
+        "artifact" => Type::open([("id", Type::String)]),
+        _ => Type::Dyn,
+    }
+}
+
+fn object_of(specs: Option<&Value>) -> Type {
+    Type::closed(
+        specs
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), of_spec(v))),
+    )
+}
+
+/// The type of `nodes.<id>` for one node.
+fn node_type(node: &Map<String, Value>) -> Type {
+    let outputs = match outputs_of(node) {
+        None => Type::open(Vec::<(String, Type)>::new()),
+        Some(names) => {
+            let declared = node.get("outputs").and_then(Value::as_object);
+            let mut fields: Vec<(String, Type)> = names
+                .into_iter()
+                .map(|n| {
+                    let ty = match declared.and_then(|d| d.get(&n)) {
+                        Some(spec) => of_spec(spec),
+                        None if n == "decision" => Type::String,
+                        None => Type::Dyn,
+                    };
+                    (n, ty)
+                })
+                .collect();
+            fields.sort_by(|a, b| a.0.cmp(&b.0));
+            Type::closed(fields)
+        }
+    };
+    Type::closed([
+        ("outputs", outputs),
+        ("status", Type::String),
+        ("attempts", Type::Int),
+        ("duration_seconds", Type::Double),
+        ("decision", Type::String),
+    ])
+}
+
+/// The environment of one scope (without `self`).
+pub fn scope_env(
+    root: &Map<String, Value>,
+    scope: &Scope<'_>,
+    bare: &[String],
+    in_loop: bool,
+) -> TypeEnv {
+    let params = scope.obj.get("params").or_else(|| root.get("params"));
+    let mut env = TypeEnv::new()
+        .with("params", object_of(params))
+        .with(
+            "context",
+            Type::closed(
+                root.get("context")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, v)| {
+                        (
+                            k.clone(),
+                            if v.is_string() {
+                                Type::String
+                            } else {
+                                Type::Dyn
+                            },
+                        )
+                    }),
+            ),
+        )
+        .with(
+            "attachments",
+            Type::closed(
+                root.get("attachments")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a.get("name").and_then(Value::as_str))
+                    .map(|n| (n.to_string(), Type::Dyn)),
+            ),
+        )
+        .with(
+            "graph",
+            Type::closed(
+                ["id", "title", "objective", "version", "description"].map(|f| (f, Type::String)),
+            ),
+        )
+        .with(
+            "nodes",
+            Type::closed(scope.nodes().map(|(id, n)| (id.clone(), node_type(n)))),
+        )
+        .with("outputs", Type::open(Vec::<(String, Type)>::new()))
+        .with("env", Type::open(Vec::<(String, Type)>::new()));
+    if in_loop {
+        env.insert(
+            "loop",
+            Type::closed([
+                ("index", Type::Int),
+                ("iteration", Type::Int),
+                ("previous", Type::open(Vec::<(String, Type)>::new())),
+            ]),
+        );
+    }
+    for (i, name) in bare.iter().enumerate() {
+        // `as` then `index_as` per enclosing map: items are unknown, indexes integers.
+        env.insert(name.clone(), if i % 2 == 1 { Type::Int } else { Type::Dyn });
+    }
+    env
+}
+
+/// The type of `self` for a node.
+pub fn self_type(node: &Map<String, Value>) -> Type {
+    Type::closed([
+        ("id", Type::String),
+        ("attempt", Type::Int),
+        ("inputs", object_of(node.get("inputs"))),
+        ("outputs", object_of(node.get("outputs"))),
+    ])
+}
