@@ -8,6 +8,7 @@
 // path, so their size does not matter.
 #![allow(clippy::result_large_err)]
 
+pub mod canon;
 pub mod check;
 pub mod cli;
 pub mod diag;
