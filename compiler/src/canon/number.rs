@@ -144,6 +144,8 @@ fn trim_zeros((mut d, n): (String, i32)) -> (String, i32) {
     (d, n)
 }
 
+// The test literals spell exact values on purpose (RFC inputs, halfway cases).
+#[allow(clippy::excessive_precision)]
 #[cfg(test)]
 mod tests {
     use super::*;
