@@ -3,8 +3,9 @@
 //! byte-identical when built twice. Set `AGC_BLESS=1` to rewrite the goldens (then review the
 //! diff).
 
+use agc::check::CheckOptions;
 use agc::compile::build_file;
-use agc::source::{Limits, SourceMap};
+use agc::source::SourceMap;
 use std::path::{Path, PathBuf};
 
 fn plan_schema() -> jsonschema::Validator {
@@ -46,7 +47,7 @@ fn documents() -> Vec<(PathBuf, String)> {
 fn build(path: &Path) -> String {
     let mut sources = SourceMap::new();
     let display = path.to_string_lossy().replace('\\', "/");
-    let (plan, diags) = build_file(&mut sources, path, &display, Limits::default());
+    let (plan, diags) = build_file(&mut sources, path, &display, &check_opts());
     let errors: Vec<String> = diags
         .iter()
         .filter(|d| d.is_error())
@@ -84,4 +85,13 @@ fn every_ags_document_builds_to_its_golden_plan() {
         stale.is_empty(),
         "stale or missing goldens (AGC_BLESS=1 to rewrite, then review): {stale:#?}"
     );
+}
+
+/// The corpus lives beside the checkout (`../shared`), so the workspace root for references is
+/// the parent folder.
+fn check_opts() -> CheckOptions {
+    CheckOptions {
+        root: Some("..".into()),
+        ..CheckOptions::default()
+    }
 }

@@ -92,7 +92,16 @@ fn check_folder(root: &Path, folder: &str) -> Vec<Doc> {
         let mut sources = SourceMap::new();
         let (file, loaded) = load::load_path(&mut sources, &path, &rel, Limits::default())
             .unwrap_or_else(|d| panic!("{rel}: {}", d.message));
-        let checked = check_source(&sources, file, loaded, &CheckOptions::default());
+        let checked = check_source(
+            &mut sources,
+            file,
+            loaded,
+            &CheckOptions {
+                root: Some("..".into()),
+                ..CheckOptions::default()
+            },
+            Some(&path),
+        );
         let diags = checked
             .diags
             .iter()

@@ -19,11 +19,14 @@ use crate::source::{Document, FileId, Limits, SourceMap, load};
 use std::path::Path;
 
 /// What the driver needs to know besides the file.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct CheckOptions {
     pub limits: Limits,
     /// `--dialect`: skip detection (an Agent Graph document's kind still comes from `schema:`).
     pub dialect: Option<Dialect>,
+    /// The workspace root that `subgraph.ref` may not leave (`--root`; default: the current
+    /// folder).
+    pub root: Option<std::path::PathBuf>,
 }
 
 /// One file after the checks so far.
@@ -55,7 +58,7 @@ pub fn check_text(
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
     let (file, loaded) = load::load_str(sources, name, text, opts.limits);
-    check_source(sources, file, loaded, opts).diags
+    check_source(sources, file, loaded, opts, None).diags
 }
 
 /// Reads and checks a file; `display` is how it is shown to users. An unreadable file gives
@@ -67,21 +70,80 @@ pub fn check_path(
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
     match load::load_path(sources, path, display, opts.limits) {
-        Ok((file, loaded)) => check_source(sources, file, loaded, opts).diags,
+        Ok((file, loaded)) => check_source(sources, file, loaded, opts, Some(path)).diags,
         Err(d) => vec![d],
     }
 }
 
-/// Detects and schema-checks a loaded file.
+/// Checks a loaded file: detection, schema, semantic checks, referenced files (AGS
+/// `subgraph.ref`, resolved relative to `path`), lowering and static bounds.
 pub fn check_source(
+    sources: &mut SourceMap,
+    file: FileId,
+    loaded: Loaded,
+    opts: &CheckOptions,
+    path: Option<&Path>,
+) -> Checked {
+    let (doc, dialect, mut diags) = check_document(sources, file, loaded, opts);
+    let mut compiled = None;
+    if let (Some(d), Some(Dialect::Ags)) = (&doc, dialect)
+        && !diags.iter().any(Diagnostic::is_error)
+    {
+        let root = opts
+            .root
+            .clone()
+            .unwrap_or_else(|| std::path::PathBuf::from("."));
+        let child_opts = CheckOptions {
+            dialect: None,
+            ..opts.clone()
+        };
+        let mut load_child = |p: &Path, display: &str| -> (Option<Document>, Vec<Diagnostic>) {
+            match load::load_path(sources, p, display, child_opts.limits) {
+                Ok((f, l)) => {
+                    let (doc, dialect, mut ds) = check_document(sources, f, l, &child_opts);
+                    if doc.is_some() && dialect.is_some() && dialect != Some(Dialect::Ags) {
+                        ds.push(
+                            Diagnostic::error(
+                                "AGC085",
+                                format!("`{display}` is not an AGS document"),
+                            )
+                            .at(crate::source::Span::point(f, 0)),
+                        );
+                        return (None, ds);
+                    }
+                    let failed = ds.iter().any(Diagnostic::is_error);
+                    (doc.filter(|_| !failed), ds)
+                }
+                Err(d) => (None, vec![d]),
+            }
+        };
+        let (ws, more) = crate::front::ags::refs::resolve(d.clone(), path, &root, &mut load_child);
+        diags.extend(more);
+        if !diags.iter().any(Diagnostic::is_error) {
+            let (c, more) = crate::compile::compile_ags(&ws, sources);
+            diags.extend(more);
+            compiled = c;
+        }
+    }
+    diag::sort(&mut diags);
+    Checked {
+        file,
+        doc,
+        dialect,
+        diags,
+        compiled,
+    }
+}
+
+/// Detection, schema and semantic checks of one document (references not followed).
+fn check_document(
     sources: &SourceMap,
     file: FileId,
     loaded: Loaded,
     opts: &CheckOptions,
-) -> Checked {
+) -> (Option<Document>, Option<Dialect>, Vec<Diagnostic>) {
     let Loaded { doc, mut diags } = loaded;
     let mut dialect = None;
-    let mut compiled = None;
     if let Some(doc) = &doc {
         match dialect::resolve(doc, opts.dialect) {
             Ok(d) => {
@@ -99,24 +161,12 @@ pub fn check_source(
                 // Semantic checks assume a schema-valid document (SPEC §18: layer 1 first).
                 if schema_ok && d == Dialect::Ags {
                     diags.extend(crate::front::ags::check(doc, &sources.get(file).text));
-                    if !diags.iter().any(Diagnostic::is_error) {
-                        let (c, more) = crate::compile::compile_ags(doc);
-                        diags.extend(more);
-                        compiled = c;
-                    }
                 }
             }
             Err(d) => diags.push(d),
         }
     }
-    diag::sort(&mut diags);
-    Checked {
-        file,
-        doc,
-        dialect,
-        diags,
-        compiled,
-    }
+    (doc, dialect, diags)
 }
 
 /// Whether a directory walk should check this file, by name:

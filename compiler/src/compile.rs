@@ -3,6 +3,7 @@
 use crate::analysis::{bounds, order};
 use crate::back::plan::{self, PlanInput};
 use crate::diag::Diagnostic;
+use crate::front::ags::refs::Workspace;
 use crate::ir::Graph;
 use crate::source::{Document, SourceMap};
 use serde_json::Value;
@@ -15,9 +16,11 @@ pub struct Compiled {
     pub bounds: bounds::Bounds,
 }
 
-/// Lowers a checked AGS document and runs the analyses, with the bound warnings.
-pub fn compile_ags(doc: &Document) -> (Option<Compiled>, Vec<Diagnostic>) {
-    let (graph, mut diags) = crate::front::ags::lower::lower(doc);
+/// Lowers a checked AGS workspace (the document and the files it references) and runs the
+/// analyses, with the bound warnings.
+pub fn compile_ags(ws: &Workspace, sources: &SourceMap) -> (Option<Compiled>, Vec<Diagnostic>) {
+    let doc = &ws.docs[0];
+    let (graph, mut diags) = crate::front::ags::lower::lower(ws, sources);
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
@@ -95,17 +98,13 @@ pub fn compile_file(
     sources: &mut SourceMap,
     path: &std::path::Path,
     display: &str,
-    limits: crate::source::Limits,
+    opts: &crate::check::CheckOptions,
 ) -> (Option<Compiled>, Vec<Diagnostic>) {
-    let (file, loaded) = match crate::source::load::load_path(sources, path, display, limits) {
+    let (file, loaded) = match crate::source::load::load_path(sources, path, display, opts.limits) {
         Ok(x) => x,
         Err(d) => return (None, vec![d]),
     };
-    let opts = crate::check::CheckOptions {
-        limits,
-        dialect: None,
-    };
-    let checked = crate::check::check_source(sources, file, loaded, &opts);
+    let checked = crate::check::check_source(sources, file, loaded, opts, Some(path));
     let mut diags = checked.diags;
     let (Some(doc), Some(dialect)) = (checked.doc, checked.dialect) else {
         return (None, diags);
@@ -122,7 +121,7 @@ pub fn compile_file(
                 "AGC084",
                 format!("{} documents are checked but not yet compiled; `build` and `graph` take AGS 1.0 for now", dialect.title()),
             )
-            .at(doc.span("")),
+            .at(crate::source::Span::point(doc.file, doc.spans.span.start as usize)),
         );
         return (None, diags);
     }
@@ -136,9 +135,9 @@ pub fn build_file(
     sources: &mut SourceMap,
     path: &std::path::Path,
     display: &str,
-    limits: crate::source::Limits,
+    opts: &crate::check::CheckOptions,
 ) -> (Option<String>, Vec<Diagnostic>) {
-    let (compiled, diags) = compile_file(sources, path, display, limits);
+    let (compiled, diags) = compile_file(sources, path, display, opts);
     let text = compiled.map(|c| plan_text(&c, sources, display, None));
     (text, diags)
 }

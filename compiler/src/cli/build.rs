@@ -6,7 +6,7 @@ use super::{ColorArg, FormatArg};
 use crate::compile::build_file;
 use crate::diag::render::{self, Format};
 use crate::diag::{self, Diagnostic};
-use crate::source::{Limits, SourceMap};
+use crate::source::SourceMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -20,6 +20,8 @@ pub(crate) struct BuildArgs {
     /// Do not write: compare with the plan at `-o` and exit 1 if it is stale.
     #[arg(long, requires = "output")]
     check: bool,
+    #[command(flatten)]
+    root: super::RootArg,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -34,7 +36,7 @@ pub(crate) struct BuildArgs {
 pub(crate) fn run(args: BuildArgs) -> i32 {
     let mut sources = SourceMap::new();
     let display = args.file.to_string_lossy().replace('\\', "/");
-    let (plan, mut diags) = build_file(&mut sources, &args.file, &display, Limits::default());
+    let (plan, mut diags) = build_file(&mut sources, &args.file, &display, &args.root.options());
     let failed = print_diags(&mut diags, &sources, &args);
     let io = diags.iter().any(|d| d.code == "AGC001");
     let Some(plan) = plan else {

@@ -5,7 +5,7 @@ use crate::back::mermaid::{self, Direction, inject};
 use crate::compile::compile_file;
 use crate::diag::render::{self, Format};
 use crate::diag::{self, Diagnostic};
-use crate::source::{Limits, SourceMap};
+use crate::source::SourceMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
@@ -46,6 +46,8 @@ pub(crate) struct GraphArgs {
     /// With --inject: change nothing, exit 1 if any block is stale.
     #[arg(long, requires = "inject")]
     check: bool,
+    #[command(flatten)]
+    root: super::RootArg,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -69,7 +71,15 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
             };
             let display = file.to_string_lossy().replace('\\', "/");
             let format = args.graph_format;
-            match diagram(file, &display, opts, format, &mut sources, &mut diags) {
+            match diagram(
+                file,
+                &display,
+                opts,
+                format,
+                &args.root.options(),
+                &mut sources,
+                &mut diags,
+            ) {
                 Some(text) => write_out(args.output.as_deref(), &text),
                 None => 1,
             }
@@ -90,10 +100,11 @@ fn diagram(
     display: &str,
     opts: mermaid::Options,
     format: GraphFormat,
+    opts_check: &crate::check::CheckOptions,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let (compiled, mut found) = compile_file(sources, file, display, Limits::default());
+    let (compiled, mut found) = compile_file(sources, file, display, opts_check);
     let failed = found.iter().any(Diagnostic::is_error);
     diags.append(&mut found);
     let compiled = compiled.filter(|_| !failed)?;
@@ -179,7 +190,15 @@ fn run_inject(
         }
         let path = base.join(&b.path);
         let display = path.to_string_lossy().replace('\\', "/");
-        match diagram(&path, &display, opts, GraphFormat::Mermaid, sources, diags) {
+        match diagram(
+            &path,
+            &display,
+            opts,
+            GraphFormat::Mermaid,
+            &args.root.options(),
+            sources,
+            diags,
+        ) {
             Some(t) => fresh.push(t),
             None => return 1,
         }

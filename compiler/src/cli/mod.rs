@@ -77,6 +77,28 @@ struct CheckArgs {
     /// Largest file accepted, in bytes.
     #[arg(long, value_name = "BYTES")]
     max_file_size: Option<usize>,
+    /// Force a dialect instead of detecting it: ags, agent-graph, awp, agh.
+    #[arg(long, value_name = "DIALECT")]
+    dialect: Option<String>,
+    #[command(flatten)]
+    root: RootArg,
+}
+
+/// The workspace root shared by the commands that follow references.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct RootArg {
+    /// Workspace root: `subgraph.ref` files are read only below it.
+    #[arg(long, value_name = "DIR", default_value = ".")]
+    root: std::path::PathBuf,
+}
+
+impl RootArg {
+    pub(crate) fn options(&self) -> CheckOptions {
+        CheckOptions {
+            root: Some(self.root.clone()),
+            ..CheckOptions::default()
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -121,9 +143,18 @@ where
 }
 
 fn run_check(args: CheckArgs) -> i32 {
-    let mut opts = CheckOptions::default();
+    let mut opts = args.root.options();
     if let Some(max) = args.max_file_size {
         opts.limits.max_file_bytes = max;
+    }
+    if let Some(d) = &args.dialect {
+        match crate::dialect::Dialect::parse_flag(d) {
+            Ok(d) => opts.dialect = Some(d),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        }
     }
     let mut sources = SourceMap::new();
     let mut diags: Vec<Diagnostic> = Vec::new();

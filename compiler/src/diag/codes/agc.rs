@@ -130,7 +130,9 @@ small file into billions of nodes (the \"billion laughs\" attack), so expansion 
         origin: "agc",
         severity: Error,
         summary: "an alias names an unknown anchor",
-        explanation: "`*name` must refer to an anchor `&name` defined earlier in the document.",
+        explanation: "`*name` must refer to an anchor `&name` defined earlier in the same \
+document; YAML has no forward references. Define the anchor before its first use, or check the \
+spelling.",
     },
     CodeInfo {
         code: "AGC020",

@@ -14,6 +14,25 @@ several times per level, nested several levels deep, multiplies; agc stops at 2,
 expanded nodes rather than exhaust memory.",
     },
     CodeInfo {
+        code: "AGC081",
+        origin: "agc",
+        severity: Error,
+        summary: "a `subgraph.ref` leaves the workspace or names no file",
+        explanation: "A local `ref.uri` is resolved relative to the referencing file (a leading `/` \
+relative to the workspace root, `--root`, by default the current folder). agc reads nothing \
+outside the root: a path whose `..` climbs out, or a symbolic link that leads out, is refused, \
+as is a path that does not exist. This keeps `agc check` safe to run on untrusted documents.",
+    },
+    CodeInfo {
+        code: "AGC083",
+        origin: "agc",
+        severity: Warning,
+        summary: "a remote `subgraph.ref` is not fetched",
+        explanation: "agc never reaches the network. A `ref.uri` with a scheme (`https://…`) stays \
+an opaque region in the plan; its nodes, outputs and integrity are not checked. Vendor the file \
+into the workspace and reference it by a local path to have it checked.",
+    },
+    CodeInfo {
         code: "AGC084",
         origin: "agc",
         severity: Error,
@@ -21,6 +40,14 @@ expanded nodes rather than exhaust memory.",
         explanation: "`agc check` validates every dialect (loading, schema, and the semantic checks \
 implemented for it). Lowering into the IR — and so `agc build` and `agc graph` — is implemented \
 for AGS 1.0 first; the other dialects follow the same IR and will compile in later releases.",
+    },
+    CodeInfo {
+        code: "AGC085",
+        origin: "agc",
+        severity: Error,
+        summary: "a `subgraph.ref` names a document that is not AGS",
+        explanation: "An AGS subgraph reference must name another AGS 1.0 document; agc detected a \
+different dialect (or none) in the referenced file.",
     },
     CodeInfo {
         code: "AGC090",

@@ -22,25 +22,13 @@ use serde_json::{Map, Value};
 pub type ParseFn<'p> =
     dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + 'p;
 
-/// One parsed expression, kept for lowering and type checking.
-pub struct Parsed {
-    pub ptr: String,
-    pub expr: Expr,
-    pub spans: Vec<Span>,
-}
-
 impl Checker<'_> {
-    /// Checks every expression of every scope; returns the parsed expressions by pointer.
-    pub(super) fn check_expressions(
-        &mut self,
-        scopes: &[Scope<'_>],
-        parse: &ParseFn<'_>,
-    ) -> Vec<Parsed> {
+    /// Checks every expression of every scope.
+    pub(super) fn check_expressions(&mut self, scopes: &[Scope<'_>], parse: &ParseFn<'_>) {
         let Some(root) = self.doc.value.as_object() else {
-            return Vec::new();
+            return;
         };
         let fragment_uses = fragment_uses(scopes);
-        let mut parsed = Vec::new();
         for (si, scope) in scopes.iter().enumerate() {
             let names = scope_names(scopes, si, root, &fragment_uses);
             let mut list = positions::collect(scope);
@@ -59,15 +47,10 @@ impl Checker<'_> {
             for pos in list {
                 let me = pos.access.self_node.as_deref().and_then(|n| scope.node(n));
                 env.insert("self", me.map_or(Type::Dyn, types::self_type));
-                if let Some(p) =
-                    self.position(scopes, si, &names, root, &pos, parse, &env, &mut reads)
-                {
-                    parsed.push(p);
-                }
+                self.position(scopes, si, &names, root, &pos, parse, &env, &mut reads);
             }
             self.predecessor_rule(scope, &reads);
         }
-        parsed
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -81,9 +64,13 @@ impl Checker<'_> {
         parse: &ParseFn<'_>,
         env: &TypeEnv,
         reads: &mut Vec<(Option<String>, NodeRead)>,
-    ) -> Option<Parsed> {
-        let text = self.doc.value.pointer(&pos.ptr)?.as_str()?;
-        let node = self.doc.node(&pos.ptr)?;
+    ) {
+        let (Some(text), Some(node)) = (
+            self.doc.value.pointer(&pos.ptr).and_then(Value::as_str),
+            self.doc.node(&pos.ptr),
+        ) else {
+            return;
+        };
         let map = ScalarMap::for_scalar(self.text, node, text);
         if !pos.template
             && let Some(at) = text.find("${{")
@@ -93,7 +80,7 @@ impl Checker<'_> {
                 .with_pointer(pos.ptr.clone())
                 .with_help("this field is an AGX expression already: write it without `${{ }}`");
             self.push(d);
-            return None;
+            return;
         }
         let (expr, spans) = match parse(text, &map, pos.template) {
             Ok(x) => x,
@@ -101,7 +88,7 @@ impl Checker<'_> {
                 for e in errs {
                     self.push(e.with_pointer(pos.ptr.clone()));
                 }
-                return None;
+                return;
             }
         };
         let mut found = Vec::new();
@@ -122,11 +109,6 @@ impl Checker<'_> {
             self.type_check(pos, &expr, &spans, env);
         }
         reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
-        Some(Parsed {
-            ptr: pos.ptr.clone(),
-            expr,
-            spans,
-        })
     }
 
     /// AG204 for what static types rule out: unknown functions, wrong arity, operands that

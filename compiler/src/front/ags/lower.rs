@@ -10,14 +10,16 @@
 use super::defaults::merged;
 use super::edges::{EffEdge, effective};
 use super::node_type;
+use super::refs::Workspace;
 use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Edge, EdgeKind, Estimate, ExprLang, Graph, Input, InputSource, IrExpr, Join, LoopMode, Node,
-    NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind, Retry,
+    DataLink, Edge, EdgeKind, Estimate, ExprLang, Graph, Input, InputSource, IrExpr, Join,
+    LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind, Retry,
 };
-use crate::source::Document;
+use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
+use crate::source::{Document, SourceMap};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -27,6 +29,8 @@ pub const MAX_EXPANDED_NODES: usize = 2_000_000;
 /// One scope waiting to be instantiated.
 #[derive(Clone)]
 struct Pending<'a> {
+    /// The document (of the workspace) the scope is in.
+    doc: usize,
     scope: Scope<'a>,
     /// Scoped id prefix of the scope's nodes (`""` or `owner/`).
     prefix: String,
@@ -34,13 +38,17 @@ struct Pending<'a> {
 }
 
 pub(crate) struct Lowerer<'d> {
-    doc: &'d Document,
+    ws: &'d Workspace,
+    sources: &'d SourceMap,
+    /// The document being lowered right now.
+    cur: usize,
     pub graph: Graph,
     pub diags: Vec<Diagnostic>,
 }
 
-/// Lowers a document that passed every check.
-pub fn lower(doc: &Document) -> (Graph, Vec<Diagnostic>) {
+/// Lowers a workspace (a document and the files it references) that passed every check.
+pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
+    let doc = &ws.docs[0];
     let root = doc.value.as_object().cloned().unwrap_or_default();
     let id = root
         .get("id")
@@ -48,7 +56,9 @@ pub fn lower(doc: &Document) -> (Graph, Vec<Diagnostic>) {
         .unwrap_or("")
         .to_string();
     let mut l = Lowerer {
-        doc,
+        ws,
+        sources,
+        cur: 0,
         graph: Graph::new("ags", id),
         diags: Vec::new(),
     };
@@ -60,23 +70,11 @@ pub fn lower(doc: &Document) -> (Graph, Vec<Diagnostic>) {
     if let Some(c) = root.get("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();
     }
-    let root_obj = doc
-        .value
-        .as_object()
-        .expect("checked: the document is a mapping");
-    let fragments: HashMap<&str, (&Map<String, Value>, String)> = root_obj
-        .get("subgraphs")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(n, f)| {
-            Some((
-                n.as_str(),
-                (f.as_object()?, format!("/subgraphs/{}", escape_token(n))),
-            ))
-        })
-        .collect();
+    let empty = Map::new();
+    // Checked documents are mappings; an empty one lowers to an empty graph.
+    let root_obj = doc.value.as_object().unwrap_or(&empty);
     let mut work = vec![Pending {
+        doc: 0,
         scope: Scope {
             kind: ScopeKind::Root,
             ptr: String::new(),
@@ -99,13 +97,18 @@ pub fn lower(doc: &Document) -> (Graph, Vec<Diagnostic>) {
         }
         let p = work[next].clone();
         next += 1;
-        let children = l.scope(&p, &fragments);
+        l.cur = p.doc;
+        let children = l.scope(&p);
         work.extend(children);
     }
     (l.graph, l.diags)
 }
 
 impl<'d> Lowerer<'d> {
+    fn doc(&self) -> &'d Document {
+        &self.ws.docs[self.cur]
+    }
+
     fn params(&mut self, root: &Map<String, Value>) {
         for (name, spec) in root
             .get("params")
@@ -125,24 +128,82 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    /// An expression field at `ptr`.
+    /// An expression field at `ptr`, with its core form (the document is checked, so it
+    /// parses; a failure would only leave `core` empty).
     fn expr(&self, lang: ExprLang, ptr: &str) -> Option<IrExpr> {
-        let node = self.doc.node(ptr)?;
-        let source = pointer_str(&self.doc.value, ptr)?;
+        let doc = self.doc();
+        let node = doc.node(ptr)?;
+        let source = pointer_str(&doc.value, ptr)?;
+        let map = ScalarMap::for_scalar(&self.sources.get(doc.file).text, node, source);
+        let core = match lang {
+            ExprLang::AgxTemplate => crate::expr::template::parse_template(source, &map),
+            _ => crate::expr::agx::parse_agx(source, &map),
+        }
+        .ok()
+        .map(|(e, _)| e);
         Some(IrExpr {
             lang,
             source: source.to_string(),
-            core: None,
+            core,
             span: node.span,
         })
     }
 
+    /// Data-flow links of one scope instance: every `nodes.X.outputs.Y` read by a node's inputs
+    /// or guard, or by an edge guard, becomes a typed link from X's output.
+    fn links(&mut self, ids: &HashMap<&str, NodeId>, first_edge: usize) {
+        let mut members: Vec<NodeId> = ids.values().copied().collect();
+        members.sort();
+        let mut found = Vec::new();
+        for &n in &members {
+            let node = &self.graph.nodes[n.index()];
+            let mut exprs: Vec<(String, &IrExpr)> = Vec::new();
+            for i in &node.inputs {
+                match &i.source {
+                    InputSource::Expr { expr } => exprs.push((format!("inputs.{}", i.name), expr)),
+                    InputSource::Template { template } => {
+                        exprs.push((format!("inputs.{}", i.name), template))
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(g) = &node.guard {
+                exprs.push(("guard".into(), g));
+            }
+            for (at, e) in exprs {
+                found.extend(reads(e).into_iter().map(|(x, y)| (x, y, n, at.clone())));
+            }
+        }
+        for e in &self.graph.edges[first_edge..] {
+            if let Some(g) = &e.guard {
+                let at = format!("edge from {}", self.graph.nodes[e.from.index()].local_id);
+                found.extend(reads(g).into_iter().map(|(x, y)| (x, y, e.to, at.clone())));
+            }
+        }
+        for (x, y, to, at) in found {
+            let Some(&from) = ids.get(x.as_str()) else {
+                continue;
+            };
+            let ty = self.graph.nodes[from.index()]
+                .outputs
+                .iter()
+                .find(|o| o.name == y)
+                .map_or_else(|| "any".to_string(), |o| o.ty.clone());
+            self.graph.links.push(DataLink {
+                from,
+                output: y,
+                to,
+                at,
+                ty,
+            });
+        }
+    }
+
     /// Instantiates one scope; returns the body scopes to instantiate next.
-    fn scope<'a>(
-        &mut self,
-        p: &Pending<'a>,
-        fragments: &HashMap<&str, (&'a Map<String, Value>, String)>,
-    ) -> Vec<Pending<'a>> {
+    fn scope<'a>(&mut self, p: &Pending<'a>) -> Vec<Pending<'a>>
+    where
+        'd: 'a,
+    {
         let s = &p.scope;
         let mut ids: HashMap<&str, NodeId> = HashMap::new();
         let mut bodies = Vec::new();
@@ -156,32 +217,40 @@ impl<'d> Lowerer<'d> {
                     continue;
                 };
                 let bptr = format!("{ptr}/{block}");
-                let (body, body_ptr, source) =
+                let ws: &'a Workspace = self.ws;
+                let mut target_doc = p.doc;
+                let field = if block == "subgraph" {
+                    "inline"
+                } else {
+                    "body"
+                };
+                let (body, body_ptr, source): (Option<&'a Map<String, Value>>, String, String) =
                     if let Some(name) = b.get("use").and_then(Value::as_str) {
-                        match fragments.get(name) {
-                            Some((f, fptr)) => (Some(*f), fptr.clone(), format!("use:{name}")),
-                            None => (None, String::new(), format!("use:{name}")),
-                        }
-                    } else if let Some(body) = b
-                        .get(if block == "subgraph" {
-                            "inline"
-                        } else {
-                            "body"
-                        })
-                        .and_then(Value::as_object)
-                    {
-                        let field = if block == "subgraph" {
-                            "inline"
-                        } else {
-                            "body"
-                        };
+                        let frag = ws.docs[p.doc]
+                            .value
+                            .get("subgraphs")
+                            .and_then(|f| f.get(name))
+                            .and_then(Value::as_object);
+                        let fptr = format!("/subgraphs/{}", escape_token(name));
+                        (frag, fptr, format!("use:{name}"))
+                    } else if let Some(body) = b.get(field).and_then(Value::as_object) {
                         (Some(body), format!("{bptr}/{field}"), "inline".to_string())
                     } else if let Some(uri) = b
                         .get("ref")
                         .and_then(|r| r.get("uri"))
                         .and_then(Value::as_str)
                     {
-                        (None, String::new(), format!("ref:{uri}"))
+                        match ws.refs.get(&(p.doc, bptr.clone())) {
+                            Some(&t) => {
+                                target_doc = t;
+                                (
+                                    ws.docs[t].value.as_object(),
+                                    String::new(),
+                                    format!("ref:{uri}"),
+                                )
+                            }
+                            None => (None, String::new(), format!("ref:{uri}")),
+                        }
                     } else {
                         (None, String::new(), String::new())
                     };
@@ -194,11 +263,12 @@ impl<'d> Lowerer<'d> {
                         entrypoints: Vec::new(),
                         nodes: Vec::new(),
                     },
-                    self.doc.span(&bptr),
+                    self.doc().span(&bptr),
                 );
                 self.graph.nodes[id.index()].owns = Some(region);
                 if let Some(body) = body {
                     bodies.push(Pending {
+                        doc: target_doc,
                         scope: Scope {
                             kind: ScopeKind::Body {
                                 parent: 0,
@@ -229,9 +299,11 @@ impl<'d> Lowerer<'d> {
                 .filter_map(|(_, e)| ids.get(e).copied())
                 .collect();
         }
+        let first_edge = self.graph.edges.len();
         for e in effective(s) {
             self.edge(&e, &ids);
         }
+        self.links(&ids, first_edge);
         bodies
     }
 
@@ -370,7 +442,7 @@ impl<'d> Lowerer<'d> {
         let guard = node
             .get("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        let span = self.doc.key_span(ptr);
+        let span = self.doc().key_span(ptr);
         self.graph.add_node(
             Node {
                 scoped_id: scoped,
@@ -444,7 +516,7 @@ impl<'d> Lowerer<'d> {
                         lang: ExprLang::Agx,
                         source: String::new(),
                         core: None,
-                        span: self.doc.span(bptr),
+                        span: self.doc().span(bptr),
                     }),
                 item: b
                     .get("as")
@@ -501,9 +573,21 @@ impl<'d> Lowerer<'d> {
                 implicit: e.implicit,
                 label: e.label.map(str::to_string),
             },
-            self.doc.span(&e.ptr),
+            self.doc().span(&e.ptr),
         );
     }
+}
+
+/// `(node, output)` for every `nodes.X.outputs.Y` an expression reads.
+fn reads(e: &IrExpr) -> Vec<(String, String)> {
+    let Some(core) = &e.core else {
+        return Vec::new();
+    };
+    super::names::chains(core)
+        .into_iter()
+        .filter(|c| c.root == "nodes" && c.path.len() >= 3 && c.path[1] == "outputs")
+        .map(|c| (c.path[0].to_string(), c.path[2].to_string()))
+        .collect()
 }
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {

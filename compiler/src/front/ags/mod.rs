@@ -12,6 +12,7 @@ mod fragments;
 pub mod lower;
 mod names;
 mod positions;
+pub mod refs;
 pub mod scope;
 mod structure;
 mod types;

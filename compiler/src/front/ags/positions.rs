@@ -19,9 +19,6 @@ pub struct Access {
     pub outputs_root: bool,
     /// For `outputs_from`: the child scope whose outputs `outputs.*` names.
     pub child_outputs: Option<String>,
-    /// Read in the parent scope of a body (map.over, subgraph.params): the body's owner is the
-    /// anchor and the scope is the parent's.
-    pub parent_side: bool,
 }
 
 /// One expression or template position.
@@ -153,10 +150,9 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
                 ));
             }
         }
-        let parent_side = || Access {
-            parent_side: true,
-            ..own()
-        };
+        // map.over and subgraph.params are read in this (the parent) scope, anchored at the
+        // owner node.
+        let parent_side = own;
         if let Some(m) = node.get("map")
             && m.get("over").is_some()
         {

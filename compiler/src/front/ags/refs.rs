@@ -42,7 +42,9 @@ pub fn resolve(
     ws_root: &Path,
     load: &mut LoadFn<'_>,
 ) -> (Workspace, Vec<Diagnostic>) {
-    let ws_canon = ws_root.canonicalize().unwrap_or_else(|_| ws_root.to_path_buf());
+    let ws_canon = ws_root
+        .canonicalize()
+        .unwrap_or_else(|_| ws_root.to_path_buf());
     let mut ws = Workspace {
         docs: vec![root],
         paths: vec![root_path.and_then(|p| p.canonicalize().ok())],
@@ -105,7 +107,11 @@ pub fn resolve(
             };
             let doc = &ws.docs[next];
             if let Some(expected) = &expected {
-                let actual = ws.docs[idx].value.get("id").and_then(Value::as_str).unwrap_or("");
+                let actual = ws.docs[idx]
+                    .value
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
                 if actual != expected {
                     diags.push(
                         Diagnostic::error(
@@ -122,12 +128,16 @@ pub fn resolve(
                 match crate::canon::verify_integrity(&ws.docs[idx].value, expected) {
                     Ok(true) => {}
                     Ok(false) => {
-                        let actual = crate::canon::graph_digest(&ws.docs[idx].value).unwrap_or_default();
+                        let actual =
+                            crate::canon::graph_digest(&ws.docs[idx].value).unwrap_or_default();
                         diags.push(
-                            Diagnostic::error("RT051", format!("`{uri}` does not match its `integrity`"))
-                                .at(doc.span(&format!("{bptr}/ref/integrity")))
-                                .with_pointer(format!("{bptr}/ref/integrity"))
-                                .with_help(format!("the file's digest is `{actual}`")),
+                            Diagnostic::error(
+                                "RT051",
+                                format!("`{uri}` does not match its `integrity`"),
+                            )
+                            .at(doc.span(&format!("{bptr}/ref/integrity")))
+                            .with_pointer(format!("{bptr}/ref/integrity"))
+                            .with_help(format!("the file's digest is `{actual}`")),
                         );
                     }
                     Err(e) => diags.push(
@@ -192,7 +202,9 @@ fn contained(root: &Path, base: &Path, uri: &str) -> Result<PathBuf, String> {
                 }
             }
             Component::Normal(part) => path.push(part),
-            Component::RootDir | Component::Prefix(_) => return Err("is not a relative path".into()),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err("is not a relative path".into());
+            }
         }
     }
     if !path.starts_with(root) {
@@ -219,7 +231,11 @@ fn relative_display(root: &Path, path: &Path) -> String {
 
 fn display_root(root: &Path) -> String {
     let s = root.to_string_lossy();
-    if s.is_empty() { ".".into() } else { s.replace('\\', "/") }
+    if s.is_empty() {
+        ".".into()
+    } else {
+        s.replace('\\', "/")
+    }
 }
 
 /// AG131 for every reference on a cycle of files.
@@ -248,11 +264,14 @@ fn cycles(ws: &Workspace, edges: &[(usize, String, usize)]) -> Vec<Diagnostic> {
         if comp_of[*a] != usize::MAX && comp_of[*a] == comp_of[*b] {
             let ptr = format!("{bptr}/ref/uri");
             out.push(
-                Diagnostic::error("AG131", "recursive subgraph reference: this file is part of a cycle of `ref`s")
-                    .at(ws.docs[*a].span(&ptr))
-                    .with_pointer(ptr)
-                    .with_label(ws.docs[*b].span(""), "the referenced document")
-                    .with_help("subgraphs are expanded statically and must terminate"),
+                Diagnostic::error(
+                    "AG131",
+                    "recursive subgraph reference: this file is part of a cycle of `ref`s",
+                )
+                .at(ws.docs[*a].span(&ptr))
+                .with_pointer(ptr)
+                .with_label(ws.docs[*b].span(""), "the referenced document")
+                .with_help("subgraphs are expanded statically and must terminate"),
             );
         }
     }
