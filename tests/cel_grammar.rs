@@ -157,7 +157,7 @@ fn number_literals() {
     assert_eq!(shape("0"), "0");
     assert_eq!(shape("123"), "123");
     assert_eq!(shape("0x1F"), "31");
-    assert_eq!(shape("0XfF"), "255");
+    assert_eq!(shape("0xfF"), "255");
     assert_eq!(shape("42u"), "42u");
     assert_eq!(shape("0x10U"), "16u");
     assert_eq!(shape("18446744073709551615u"), "18446744073709551615u");
@@ -320,6 +320,7 @@ fn syntax_errors_snapshot() {
         "-9223372036854775809",
         "18446744073709551616u",
         "0x",
+        "0XfF",
         "12abc",
         "1e999",
         "if",

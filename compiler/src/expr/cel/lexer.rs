@@ -445,7 +445,8 @@ impl Lexer<'_> {
 
     fn number(&mut self) {
         let start = self.i;
-        if self.peek(0) == b'0' && (self.peek(1) == b'x' || self.peek(1) == b'X') {
+        // Only a lowercase `0x` starts a hexadecimal literal (langdef, cel-go's lexer).
+        if self.peek(0) == b'0' && self.peek(1) == b'x' {
             self.i += 2;
             let n = self.digits(u8::is_ascii_hexdigit);
             let text = &self.src[start + 2..self.i];
