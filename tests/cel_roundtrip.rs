@@ -184,3 +184,92 @@ proptest! {
         }
     }
 }
+
+/// Fragments that make up CEL text, so random soups reach deep into the grammar.
+const FRAGMENTS: &[&str] = &[
+    "a",
+    "b",
+    ".",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ":",
+    "?",
+    "!",
+    "-",
+    "+",
+    "*",
+    "/",
+    "%",
+    "==",
+    "!=",
+    "<",
+    "<=",
+    ">",
+    ">=",
+    "&&",
+    "||",
+    " in ",
+    "1",
+    "0x1f",
+    "2u",
+    "1.5",
+    "1e3",
+    "\"s\"",
+    "'t'",
+    "r\"\\d\"",
+    "b\"\\xff\"",
+    "\"\"\"x\"\"\"",
+    "true",
+    "null",
+    "has",
+    "all",
+    "map",
+    "filter",
+    "exists_one",
+    "size",
+    "x",
+    "if",
+    " ",
+    "\n",
+    "//c\n",
+    "9223372036854775808",
+    "\"\\u00e9\"",
+    "M{",
+    "-9223372036854775808",
+];
+
+fn soup() -> impl Strategy<Value = String> {
+    proptest::collection::vec(proptest::sample::select(FRAGMENTS), 0..40)
+        .prop_map(|parts| parts.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    /// Whatever the text: a result or spanned diagnostics inside the text, and what parses
+    /// prints back to the same tree.
+    #[test]
+    fn any_text_parses_or_reports(src in soup()) {
+        let map = ScalarMap::contiguous(FileId(0), 0, src.len());
+        match parse_cel(&src, &map) {
+            Ok((e, _)) => {
+                let text = print_cel(&e);
+                let m2 = ScalarMap::contiguous(FileId(0), 0, text.len());
+                let back = parse_cel(&text, &m2);
+                prop_assert!(back.is_ok(), "{:?} printed as {:?}: {:?}", src, text, back);
+                prop_assert_eq!(back.unwrap().0, e, "{:?} printed as {:?}", src, text);
+            }
+            Err(ds) => {
+                prop_assert!(!ds.is_empty());
+                for d in ds {
+                    let s = d.span.unwrap();
+                    prop_assert!(s.end as usize <= src.len());
+                }
+            }
+        }
+    }
+}
