@@ -136,6 +136,28 @@ fn control_structures() {
         show("a {{/* note */}} b {{- /* trim */ -}} c"),
         r#""a " + " b" + "c""#
     );
+    assert_eq!(
+        show("{{ with .a }}A{{ else with .b }}{{ .c }}{{ end }}"),
+        r#"string(truthy(a) ? join("", [a].map($1, "A")) : string(truthy(b) ? join("", [b].map($1, string($1.c))) : ""))"#
+    );
+    assert_eq!(show("x\n  {{- .a -}}  \n y"), r#""x" + string(a) + "y""#);
+    assert_eq!(show("{{-3}}"), "string(-3)");
+    assert_eq!(
+        show("{{ `raw \\n` }}{{ 1.5 }}"),
+        r#"string("raw \\n") + string(1.5)"#
+    );
+}
+
+#[test]
+fn block_spans() {
+    let src = "{{ if .a }}x{{ end }}";
+    let (_, spans) = parse_gotmpl(src, &map(src)).unwrap();
+    let text: Vec<&str> = spans
+        .iter()
+        .map(|s| &src[s.start as usize..s.end as usize])
+        .collect();
+    // template, conditional, truthy call, path, then-template, else-template
+    assert_eq!(text, vec![src, src, ".a", ".a", src, src]);
 }
 
 #[test]
