@@ -108,6 +108,8 @@ fn pipelines_and_functions() {
         show("{{ json (default 1 .a) }}"),
         "string(json(default(1, a)))"
     );
+    // A space separates arguments: `(..) .b` is two arguments, `(..).b` a field of the first.
+    assert_eq!(show("{{ join (.sep) .items }}"), "string(join(sep, items))");
 }
 
 #[test]

@@ -18,6 +18,8 @@ pub enum Tok {
     /// A field chain, made by the parser from adjacent `Field`s (after `$`, a `)` or
     /// nothing): each segment with its range.
     Path(Vec<(String, usize, usize)>),
+    /// Fields written right after a `)`: `(..).a.b`.
+    Chain(Vec<(String, usize, usize)>),
     Dot,
     /// `$` or `$name`.
     Var(String),
@@ -47,7 +49,7 @@ impl fmt::Display for Tok {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tok::Field(n) => write!(f, "field `.{n}`"),
-            Tok::Path(segs) => {
+            Tok::Path(segs) | Tok::Chain(segs) => {
                 f.write_str("field `")?;
                 for (s, _, _) in segs {
                     write!(f, ".{s}")?;

@@ -121,7 +121,7 @@ fn rng(s: SimpleSpan) -> Range {
     (s.start, s.end)
 }
 
-/// Joins adjacent fields into paths and rejects variables; checks paren depth and the
+/// Joins adjacent fields into paths (or chains, right after a `)`) and rejects variables; checks paren depth and the
 /// number of commands.
 fn prepare(toks: &[Spanned]) -> Result<Vec<(Tok, SimpleSpan)>, Error> {
     let mut out: Vec<(Tok, SimpleSpan)> = Vec::new();
@@ -174,7 +174,11 @@ fn prepare(toks: &[Spanned]) -> Result<Vec<(Tok, SimpleSpan)>, Error> {
                 && let Some((prev, span)) = out.last_mut()
             {
                 match prev {
-                    Tok::Path(segs) => {
+                    Tok::RParen => {
+                        out.push((Tok::Chain(vec![seg]), SimpleSpan::from(t.start..t.end)));
+                        continue;
+                    }
+                    Tok::Path(segs) | Tok::Chain(segs) => {
                         segs.push(seg);
                         *span = SimpleSpan::from(span.start..t.end);
                         continue;
@@ -224,11 +228,11 @@ where
                 Arg::Path { base: if root { Base::Root } else { Base::Dot }, segs, span: rng(e.span()) }
             },
         };
-        let path = select! { Tok::Path(v) => v };
+        let chain = select! { Tok::Chain(v) => v };
         let paren = pipe
             .delimited_by(just(Tok::LParen), just(Tok::RParen))
             .map_with(|p, e| (p, rng(e.span())))
-            .then(path.or_not())
+            .then(chain.or_not())
             .map_with(|((p, pspan), chain), e| match chain {
                 None => Arg::Paren(Box::new(p), pspan),
                 Some(v) => Arg::Path {
