@@ -36,7 +36,12 @@
 //! - `with P`A`else`B → the same shape as `range`, over the one-element list `[P]`.
 //!
 //! Node ids are in pre-order; spans are file spans. Blocks nest at most 32 deep, parentheses
-//! 32 deep, pipelines have at most 32 commands (`AGC050` beyond).
+//! 32 deep, and an action has at most 32 commands (`AGC050` beyond), so a lowered tree is at
+//! most about 260 levels high and every recursive pass over it is bounded.
+//!
+//! Errors: a scanning or structure error stops at the first one (as Go's parser does);
+//! errors found while lowering (unknown functions, wrong arity, values given arguments) are
+//! all reported.
 
 pub mod lexer;
 pub mod lower;
