@@ -420,3 +420,13 @@ fn print_is_readable() {
         assert_eq!(again, e, "{src}");
     }
 }
+
+#[test]
+fn spans_go_through_the_scalar_map() {
+    // The YAML scalar `"a\t+ b"` at file offset 0: the decoded text has a real tab where the
+    // file has the two characters `\t`, so offsets after it shift by one.
+    let m = ScalarMap::from_points(FileId(0), vec![(0, 1), (1, 2), (2, 4)], 5, 7);
+    let (_, spans) = parse_cel("a\t+ b", &m).unwrap();
+    let got: Vec<(u32, u32)> = spans.iter().map(|s| (s.start, s.end)).collect();
+    assert_eq!(got, vec![(1, 7), (1, 2), (6, 7)]);
+}
