@@ -9,6 +9,7 @@ use super::Severity;
 mod agc;
 mod ags;
 mod analysis;
+mod cel;
 mod expr;
 mod schema;
 
@@ -33,6 +34,7 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(ags::CODES.iter())
         .chain(schema::CODES.iter())
         .chain(expr::CODES.iter())
+        .chain(cel::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

@@ -8,10 +8,19 @@
 //!
 //! - [`agx`]: AGS expressions (`when:`, `condition:`, `expr:` ...).
 //! - [`template`]: AGS `${{ }}` templates (literal text with embedded AGX).
+//! - [`cel`]: CEL conditions (agh `branch.condition`, `fan-out.filter`, `contract.stop_when`,
+//!   watch-events filters).
+//! - [`gotmpl`]: agh's `{{ }}` values, the Go text/template subset agh accepts.
 //! - [`types`] and [`check`]: the static types and the one type checker over the core form.
+//!
+//! Codes: AGX and template syntax errors are AGS `AG204`; a CEL or `{{ }}` syntax error is agh's
+//! own `unresolvable_path` (agh's linter reports every CEL compile error and template parse
+//! error under that code); agc's own nesting limits are `AGC040` (AGX) and `AGC050` (CEL).
 
 pub mod agx;
+pub mod cel;
 pub mod check;
+pub mod gotmpl;
 pub mod template;
 pub mod types;
 
@@ -19,7 +28,14 @@ pub mod types;
 mod span_tests;
 
 pub use agx::{parse_agx, print};
+pub use cel::{parse_cel, print_cel};
+pub use gotmpl::parse_gotmpl;
 pub use template::parse_template;
+
+/// agh's code for an expression or template that does not compile.
+pub const CODE_SYNTAX: &str = "unresolvable_path";
+/// agc's code for a CEL expression nested beyond agc's limits.
+pub const CODE_TOO_DEEP: &str = "AGC050";
 
 /// A byte range in the decoded string an expression was parsed from.
 pub type Local = chumsky::span::SimpleSpan<usize>;
