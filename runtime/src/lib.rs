@@ -1,5 +1,7 @@
 //! agc-runtime: the small crate that plans and generated runners execute on.
 //!
 //! - [`expr`]: the core expression form shared by every dialect, and (in time) its evaluator.
+//! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
 
 pub mod expr;
+pub mod jq;

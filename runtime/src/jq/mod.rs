@@ -1,0 +1,200 @@
+//! jq evaluation through jaq (`jaq-core` + `jaq-std` + `jaq-json`).
+//!
+//! AWP documents carry jq programs (switch `when`, `set_state` assignments, input and output
+//! mappings); runners evaluate them here and the compiler checks them with the same crates,
+//! so both agree on what a program means.
+//!
+//! [`run_jq`] compiles a filter with jaq's core, standard and JSON definitions, runs it on one
+//! input and returns **all** outputs, in order. Errors are values ([`JqError`]), never panics.
+//!
+//! Bounds, and what they do not cover:
+//! - **Nesting**: the filter text is pre-scanned ([`nesting`]) and rejected above
+//!   [`nesting::MAX_NESTING`], because jaq's parser and compiler recurse.
+//! - **Outputs**: at most [`MAX_OUTPUTS`] (10,000) outputs are collected; one more is
+//!   [`JqError::TooManyOutputs`]. This stops top-level generators that never end, such as
+//!   `repeat(1)`, `range(1e18)` or `recurse(. + 1)`.
+//! - **Values**: inputs and outputs nested deeper than [`value::MAX_VALUE_DEPTH`] are errors.
+//! - **Not bounded**: a filter that loops *without producing outputs* (`last(range(1e18))`,
+//!   `[repeat(1)]`, `def f: f; f`) runs until it is stopped from outside, and a filter that
+//!   builds an extremely deep value inside jaq can exhaust the stack. jaq offers no fuel or
+//!   step hook. Runners must run jq under a wall-clock deadline (a worker process or a
+//!   thread they can abandon); the compiler never evaluates user jq.
+//! - `halt`/`halt_error` become [`JqError::Halt`] (jaq's own helper would exit the process).
+//! - `input`, `inputs` and `$ENV` are not defined (no input stream, no environment);
+//!   `env` and `now` exist but make results depend on the host. `debug` and `stderr` are
+//!   silent (jaq routes them to the `log` crate).
+
+pub mod nesting;
+pub mod value;
+
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::{Compiler, Ctx, Vars, data};
+use jaq_json::Val;
+use serde_json::Value;
+use std::fmt;
+
+/// Most outputs [`run_jq`] collects before failing with [`JqError::TooManyOutputs`].
+pub const MAX_OUTPUTS: usize = 10_000;
+
+type D = data::JustLut<Val>;
+
+/// Why a jq program did not produce its outputs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JqError {
+    /// The filter nests deeper than [`nesting::MAX_NESTING`] (byte offset of the culprit).
+    TooDeep { at: usize },
+    /// The filter does not lex, parse, or refers to undefined names; one message per error,
+    /// each with the byte range in the filter text.
+    Compile(Vec<(String, std::ops::Range<usize>)>),
+    /// The filter raised an error; `value` is what `try … catch` would see.
+    Runtime { message: String, value: Value },
+    /// The filter called `halt` / `halt_error`.
+    Halt(i32),
+    /// More than [`MAX_OUTPUTS`] outputs.
+    TooManyOutputs,
+    /// The input nests deeper than [`value::MAX_VALUE_DEPTH`].
+    InputTooDeep,
+    /// An output is not JSON (too deep, or an object key that is not a string).
+    BadOutput(String),
+}
+
+impl fmt::Display for JqError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JqError::TooDeep { at } => write!(f, "jq program nests too deeply (at byte {at})"),
+            JqError::Compile(errs) => {
+                let msgs: Vec<_> = errs.iter().map(|(m, _)| m.as_str()).collect();
+                write!(f, "invalid jq program: {}", msgs.join("; "))
+            }
+            JqError::Runtime { message, .. } => write!(f, "jq error: {message}"),
+            JqError::Halt(code) => write!(f, "jq program halted with exit code {code}"),
+            JqError::TooManyOutputs => write!(f, "jq program produced more than {MAX_OUTPUTS} outputs"),
+            JqError::InputTooDeep => write!(f, "jq input nests too deeply"),
+            JqError::BadOutput(m) => write!(f, "jq output is not JSON: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for JqError {}
+
+/// A compiled jq filter, reusable across inputs.
+pub struct JqFilter {
+    filter: jaq_core::Filter<D>,
+}
+
+impl JqFilter {
+    /// Compiles `src` with jaq's core, standard and JSON definitions.
+    pub fn compile(src: &str) -> Result<JqFilter, JqError> {
+        if let Err(e) = nesting::check_nesting(src, nesting::MAX_NESTING) {
+            return Err(JqError::TooDeep { at: e.at });
+        }
+        let arena = Arena::default();
+        let loader = Loader::new(definitions());
+        let modules = loader
+            .load(&arena, File { code: src, path: () })
+            .map_err(|errs| JqError::Compile(load_errors(src, errs)))?;
+        let filter = Compiler::default()
+            .with_funs(functions())
+            .compile(modules)
+            .map_err(|errs| {
+                let mut out = Vec::new();
+                for (_file, undefs) in errs {
+                    for (name, undef) in undefs {
+                        let msg = format!("undefined {} `{name}`", undef.as_str());
+                        out.push((msg, jaq_core::load::span(src, name)));
+                    }
+                }
+                JqError::Compile(out)
+            })?;
+        Ok(JqFilter { filter })
+    }
+
+    /// Runs the filter on `input`, collecting at most [`MAX_OUTPUTS`] outputs.
+    pub fn run(&self, input: &Value) -> Result<Vec<Value>, JqError> {
+        let input = value::to_val(input).map_err(|_| JqError::InputTooDeep)?;
+        let ctx = Ctx::<D>::new(&self.filter.lut, Vars::new([]));
+        let mut out = Vec::new();
+        for item in self.filter.id.run((ctx, input)) {
+            if out.len() == MAX_OUTPUTS {
+                return Err(JqError::TooManyOutputs);
+            }
+            match item {
+                Ok(v) => out.push(value::from_val(&v).map_err(|e| JqError::BadOutput(format!("{e:?}")))?),
+                Err(exn) => {
+                    return Err(match exn.get_err() {
+                        Ok(err) => {
+                            let message = err.to_string();
+                            let value = value::from_val(&err.into_val()).unwrap_or(Value::Null);
+                            JqError::Runtime { message, value }
+                        }
+                        Err(exn) => match exn.get_halt() {
+                            Ok(code) => JqError::Halt(code),
+                            Err(_) => JqError::Runtime {
+                                message: "internal jaq control flow escaped".into(),
+                                value: Value::Null,
+                            },
+                        },
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Compiles `filter` and runs it on `input`, returning every output in order.
+pub fn run_jq(filter: &str, input: Value) -> Result<Vec<Value>, JqError> {
+    JqFilter::compile(filter)?.run(&input)
+}
+
+/// jaq's core, standard-library and JSON definitions (the names a filter may call).
+pub fn definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
+    jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs())
+}
+
+fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
+    jaq_core::funs::<D>()
+        .chain(jaq_std::funs::<D>())
+        .chain(jaq_json::funs::<D>())
+}
+
+/// Loader errors as messages with byte ranges in `src`.
+pub fn load_errors(
+    src: &str,
+    errs: jaq_core::load::Errors<&str, ()>,
+) -> Vec<(String, std::ops::Range<usize>)> {
+    use jaq_core::load::Error;
+    let mut out = Vec::new();
+    for (_file, err) in errs {
+        match err {
+            Error::Io(items) => {
+                for (path, msg) in items {
+                    let m = format!("cannot load module \"{path}\": {msg}");
+                    out.push((m, jaq_core::load::span(src, path)));
+                }
+            }
+            Error::Lex(items) => {
+                for (expect, rest) in items {
+                    let at = jaq_core::load::span(src, rest).start;
+                    let m = format!("expected {}", expect.as_str());
+                    out.push((m, at..at));
+                }
+            }
+            Error::Parse(items) => {
+                for (expect, found) in items {
+                    let r = jaq_core::load::span(src, found);
+                    let m = if found.is_empty() {
+                        format!("expected {}, found end of input", expect.as_str())
+                    } else {
+                        format!("expected {}", expect.as_str())
+                    };
+                    out.push((m, r));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,65 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn all_outputs_in_order() {
+    let out = run_jq(".steps[] | select(.kind == \"llm\") | .model", json!({
+        "steps": [{"kind": "llm", "model": "a"}, {"kind": "tool"}, {"kind": "llm", "model": "b"}]
+    }));
+    assert_eq!(out.unwrap(), vec![json!("a"), json!("b")]);
+}
+
+#[test]
+fn empty_gives_no_outputs() {
+    assert_eq!(run_jq("empty", json!(1)).unwrap(), Vec::<Value>::new());
+}
+
+#[test]
+fn runtime_errors_are_values() {
+    let err = run_jq("error({\"code\": 7})", json!(null)).unwrap_err();
+    match err {
+        JqError::Runtime { value, .. } => assert_eq!(value, json!({"code": 7})),
+        other => panic!("unexpected {other:?}"),
+    }
+    assert!(matches!(run_jq(".a.b", json!({"a": 1})), Err(JqError::Runtime { .. })));
+}
+
+#[test]
+fn endless_generators_hit_the_output_cap() {
+    assert_eq!(run_jq("repeat(1)", json!(null)), Err(JqError::TooManyOutputs));
+    assert_eq!(run_jq("range(1e18)", json!(null)), Err(JqError::TooManyOutputs));
+    assert_eq!(run_jq("recurse(. + 1)", json!(0)), Err(JqError::TooManyOutputs));
+    assert_eq!(run_jq("range(10000)", json!(null)).unwrap().len(), MAX_OUTPUTS);
+}
+
+#[test]
+fn halt_does_not_exit_the_process() {
+    assert_eq!(run_jq("halt", json!(null)), Err(JqError::Halt(0)));
+    assert!(matches!(run_jq("\"x\" | halt_error(3)", json!(null)), Err(JqError::Halt(3))));
+}
+
+#[test]
+fn compile_errors_carry_ranges() {
+    let Err(JqError::Compile(errs)) = run_jq(".a | nosuchfn", json!(null)) else {
+        panic!("expected a compile error")
+    };
+    assert_eq!(errs, vec![("undefined filter `nosuchfn`".to_string(), 5..13)]);
+    assert!(matches!(run_jq("(.a", json!(null)), Err(JqError::Compile(_))));
+    assert!(matches!(run_jq("input", json!(null)), Err(JqError::Compile(_))));
+    assert!(matches!(run_jq("$ENV", json!(null)), Err(JqError::Compile(_))));
+}
+
+#[test]
+fn deep_nesting_is_rejected_not_a_crash() {
+    let deep = format!("{}.{}", "(".repeat(10_000), ")".repeat(10_000));
+    assert_eq!(run_jq(&deep, json!(1)), Err(JqError::TooDeep { at: 256 }));
+    let deep = format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert!(matches!(run_jq(&deep, json!(1)), Err(JqError::TooDeep { .. })));
+}
+
+#[test]
+fn filters_are_reusable() {
+    let f = JqFilter::compile(".a + 1").unwrap();
+    assert_eq!(f.run(&json!({"a": 1})).unwrap(), vec![json!(2)]);
+    assert_eq!(f.run(&json!({"a": 41})).unwrap(), vec![json!(42)]);
+}
