@@ -56,6 +56,8 @@ pub enum JqError {
     InputTooDeep,
     /// An output is not JSON (too deep, or an object key that is not a string).
     BadOutput(String),
+    /// The jq thread could not start, or jaq panicked (a bug in jaq).
+    Internal(String),
 }
 
 impl fmt::Display for JqError {
@@ -68,9 +70,12 @@ impl fmt::Display for JqError {
             }
             JqError::Runtime { message, .. } => write!(f, "jq error: {message}"),
             JqError::Halt(code) => write!(f, "jq program halted with exit code {code}"),
-            JqError::TooManyOutputs => write!(f, "jq program produced more than {MAX_OUTPUTS} outputs"),
+            JqError::TooManyOutputs => {
+                write!(f, "jq program produced more than {MAX_OUTPUTS} outputs")
+            }
             JqError::InputTooDeep => write!(f, "jq input nests too deeply"),
             JqError::BadOutput(m) => write!(f, "jq output is not JSON: {m}"),
+            JqError::Internal(m) => write!(f, "internal jq failure: {m}"),
         }
     }
 }
@@ -78,6 +83,9 @@ impl fmt::Display for JqError {
 impl std::error::Error for JqError {}
 
 /// A compiled jq filter, reusable across inputs.
+///
+/// Unlike [`run_jq`], [`JqFilter::compile`] and [`JqFilter::run`] work on the caller's
+/// thread: call them from [`on_jq_stack`] or a thread with at least 8 MiB of stack.
 pub struct JqFilter {
     filter: jaq_core::Filter<D>,
 }
@@ -91,7 +99,13 @@ impl JqFilter {
         let arena = Arena::default();
         let loader = Loader::new(definitions());
         let modules = loader
-            .load(&arena, File { code: src, path: () })
+            .load(
+                &arena,
+                File {
+                    code: src,
+                    path: (),
+                },
+            )
             .map_err(|errs| JqError::Compile(load_errors(src, errs)))?;
         let filter = Compiler::default()
             .with_funs(functions())
@@ -119,7 +133,9 @@ impl JqFilter {
                 return Err(JqError::TooManyOutputs);
             }
             match item {
-                Ok(v) => out.push(value::from_val(&v).map_err(|e| JqError::BadOutput(format!("{e:?}")))?),
+                Ok(v) => {
+                    out.push(value::from_val(&v).map_err(|e| JqError::BadOutput(format!("{e:?}")))?)
+                }
                 Err(exn) => {
                     return Err(match exn.get_err() {
                         Ok(err) => {
@@ -143,13 +159,43 @@ impl JqFilter {
 }
 
 /// Compiles `filter` and runs it on `input`, returning every output in order.
+///
+/// Runs on a fresh thread with a [`JQ_STACK`] stack (see [`on_jq_stack`]), so the caller's
+/// stack size does not matter and a panic inside jaq becomes [`JqError::Internal`].
 pub fn run_jq(filter: &str, input: Value) -> Result<Vec<Value>, JqError> {
-    JqFilter::compile(filter)?.run(&input)
+    let filter = filter.to_owned();
+    on_jq_stack(move || JqFilter::compile(&filter)?.run(&input)).and_then(|r| r)
+}
+
+/// Stack reserved for jaq work by [`on_jq_stack`]: 64 MiB of address space (only the pages
+/// touched are committed). Programs within [`nesting::MAX_NESTING`] need well under 4 MiB;
+/// the rest is headroom for values up to [`value::MAX_VALUE_DEPTH`] deep.
+pub const JQ_STACK: usize = 64 << 20;
+
+/// Runs `f` on a new thread with a [`JQ_STACK`] stack and waits for it.
+///
+/// jaq's parser, compiler and evaluator recurse; how much stack a program needs depends on
+/// its shape (measured: 255 nested `[` need more than 1 MiB in a debug build). Running on a
+/// thread of known size makes the nesting limit safe whatever thread the caller is on.
+/// Fails with [`JqError::Internal`] if the thread cannot start or `f` panics.
+pub fn on_jq_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, JqError> {
+    let handle = std::thread::Builder::new()
+        .name("agc-jq".into())
+        .stack_size(JQ_STACK)
+        .spawn(f)
+        .map_err(|e| JqError::Internal(format!("cannot start the jq thread: {e}")))?;
+    handle
+        .join()
+        .map_err(|_| JqError::Internal("jaq panicked".into()))
 }
 
 /// jaq's core, standard-library and JSON definitions (the names a filter may call).
 pub fn definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
-    jaq_core::defs().chain(jaq_std::defs()).chain(jaq_json::defs())
+    jaq_core::defs()
+        .chain(jaq_std::defs())
+        .chain(jaq_json::defs())
 }
 
 fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {

@@ -8,7 +8,8 @@
 //! first, iteratively, and rejected when its *nesting score* exceeds a limit.
 //!
 //! The score is an upper bound on the depth of jaq's syntax tree:
-//! - each open delimiter (`(`, `[`, `{`, `"`, `\(`, `if` … `end`) adds 1 while it is open;
+//! - each open delimiter (`(`, `[`, `"`, `\(`, `if` … `end`) adds 1 while it is open, `{`
+//!   adds 2 (jaq's object parser uses about twice the stack per level);
 //! - each binary operator (`|`, `,`, `//`, `+`, `==`, `|=`, `and`, …) and each nesting keyword
 //!   (`as`, `try`, `catch`, `reduce`, `foreach`, `def`, `label`) adds 1 until the enclosing
 //!   delimiter closes, because a chain of *n* operators can build a tree *n* deep;
@@ -47,6 +48,8 @@ enum Kind {
 
 struct Frame {
     kind: Kind,
+    /// 1, or more for delimiters that cost jaq more stack.
+    weight: usize,
     ops: usize,
 }
 
@@ -72,8 +75,14 @@ impl Scan {
     }
 
     fn push(&mut self, kind: Kind, at: usize, len: usize) {
-        self.frames.push(Frame { kind, ops: 0 });
-        self.depth += 1;
+        // Objects cost jaq about twice the stack of other delimiters (measured).
+        let weight = if kind == Kind::Brace { 2 } else { 1 };
+        self.frames.push(Frame {
+            kind,
+            weight,
+            ops: 0,
+        });
+        self.depth += weight;
         self.check(at, len);
     }
 
@@ -95,7 +104,7 @@ impl Scan {
 
     fn pop(&mut self) {
         if let Some(f) = self.frames.pop() {
-            self.depth -= 1 + f.ops;
+            self.depth -= f.weight + f.ops;
         }
     }
 
@@ -265,8 +274,12 @@ mod tests {
 
     #[test]
     fn independent_parts_reset() {
-        assert!(score_ok("{a: 1 + 2, b: 3 + 4, c: 5 + 6}", 2));
-        assert!(score_ok("if .a == 1 then 2 elif .a == 2 then 3 else 4 end", 2));
+        assert!(score_ok("{a: 1 + 2, b: 3 + 4, c: 5 + 6}", 3));
+        assert!(!score_ok("{a: {b: 1}}", 3));
+        assert!(score_ok(
+            "if .a == 1 then 2 elif .a == 2 then 3 else 4 end",
+            2
+        ));
     }
 
     #[test]

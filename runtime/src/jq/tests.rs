@@ -3,9 +3,12 @@ use serde_json::json;
 
 #[test]
 fn all_outputs_in_order() {
-    let out = run_jq(".steps[] | select(.kind == \"llm\") | .model", json!({
-        "steps": [{"kind": "llm", "model": "a"}, {"kind": "tool"}, {"kind": "llm", "model": "b"}]
-    }));
+    let out = run_jq(
+        ".steps[] | select(.kind == \"llm\") | .model",
+        json!({
+            "steps": [{"kind": "llm", "model": "a"}, {"kind": "tool"}, {"kind": "llm", "model": "b"}]
+        }),
+    );
     assert_eq!(out.unwrap(), vec![json!("a"), json!("b")]);
 }
 
@@ -21,21 +24,39 @@ fn runtime_errors_are_values() {
         JqError::Runtime { value, .. } => assert_eq!(value, json!({"code": 7})),
         other => panic!("unexpected {other:?}"),
     }
-    assert!(matches!(run_jq(".a.b", json!({"a": 1})), Err(JqError::Runtime { .. })));
+    assert!(matches!(
+        run_jq(".a.b", json!({"a": 1})),
+        Err(JqError::Runtime { .. })
+    ));
 }
 
 #[test]
 fn endless_generators_hit_the_output_cap() {
-    assert_eq!(run_jq("repeat(1)", json!(null)), Err(JqError::TooManyOutputs));
-    assert_eq!(run_jq("range(1e18)", json!(null)), Err(JqError::TooManyOutputs));
-    assert_eq!(run_jq("recurse(. + 1)", json!(0)), Err(JqError::TooManyOutputs));
-    assert_eq!(run_jq("range(10000)", json!(null)).unwrap().len(), MAX_OUTPUTS);
+    assert_eq!(
+        run_jq("repeat(1)", json!(null)),
+        Err(JqError::TooManyOutputs)
+    );
+    assert_eq!(
+        run_jq("range(1e18)", json!(null)),
+        Err(JqError::TooManyOutputs)
+    );
+    assert_eq!(
+        run_jq("recurse(. + 1)", json!(0)),
+        Err(JqError::TooManyOutputs)
+    );
+    assert_eq!(
+        run_jq("range(10000)", json!(null)).unwrap().len(),
+        MAX_OUTPUTS
+    );
 }
 
 #[test]
 fn halt_does_not_exit_the_process() {
     assert_eq!(run_jq("halt", json!(null)), Err(JqError::Halt(0)));
-    assert!(matches!(run_jq("\"x\" | halt_error(3)", json!(null)), Err(JqError::Halt(3))));
+    assert!(matches!(
+        run_jq("\"x\" | halt_error(3)", json!(null)),
+        Err(JqError::Halt(3))
+    ));
 }
 
 #[test]
@@ -43,10 +64,22 @@ fn compile_errors_carry_ranges() {
     let Err(JqError::Compile(errs)) = run_jq(".a | nosuchfn", json!(null)) else {
         panic!("expected a compile error")
     };
-    assert_eq!(errs, vec![("undefined filter `nosuchfn`".to_string(), 5..13)]);
-    assert!(matches!(run_jq("(.a", json!(null)), Err(JqError::Compile(_))));
-    assert!(matches!(run_jq("input", json!(null)), Err(JqError::Compile(_))));
-    assert!(matches!(run_jq("$ENV", json!(null)), Err(JqError::Compile(_))));
+    assert_eq!(
+        errs,
+        vec![("undefined filter `nosuchfn`".to_string(), 5..13)]
+    );
+    assert!(matches!(
+        run_jq("(.a", json!(null)),
+        Err(JqError::Compile(_))
+    ));
+    assert!(matches!(
+        run_jq("input", json!(null)),
+        Err(JqError::Compile(_))
+    ));
+    assert!(matches!(
+        run_jq("$ENV", json!(null)),
+        Err(JqError::Compile(_))
+    ));
 }
 
 #[test]
@@ -54,7 +87,10 @@ fn deep_nesting_is_rejected_not_a_crash() {
     let deep = format!("{}.{}", "(".repeat(10_000), ")".repeat(10_000));
     assert_eq!(run_jq(&deep, json!(1)), Err(JqError::TooDeep { at: 256 }));
     let deep = format!("{}1{}", "[".repeat(10_000), "]".repeat(10_000));
-    assert!(matches!(run_jq(&deep, json!(1)), Err(JqError::TooDeep { .. })));
+    assert!(matches!(
+        run_jq(&deep, json!(1)),
+        Err(JqError::TooDeep { .. })
+    ));
 }
 
 #[test]
@@ -62,4 +98,49 @@ fn filters_are_reusable() {
     let f = JqFilter::compile(".a + 1").unwrap();
     assert_eq!(f.run(&json!({"a": 1})).unwrap(), vec![json!(2)]);
     assert_eq!(f.run(&json!({"a": 41})).unwrap(), vec![json!(42)]);
+}
+
+/// Programs just under the nesting limit, in every shape that makes jaq recurse, must compile
+/// and run, whatever the caller's stack (here 256 KiB): `run_jq` brings its own.
+#[test]
+fn programs_at_the_limit_fit_a_small_stack() {
+    const STACK: usize = 256 * 1024;
+    let n = nesting::MAX_NESTING - 1;
+    let shapes = [
+        format!("{}.{}", "(".repeat(n), ")".repeat(n)),
+        format!("{}1{}", "[".repeat(n), "]".repeat(n)),
+        format!("{}1", "-".repeat(n)),
+        format!("{}1", "try ".repeat(n)),
+        format!("{}.", ". as $x | ".repeat(n / 2)),
+        format!(".{}", " | .".repeat(n)),
+        format!("1{}", ", 1".repeat(n)),
+        format!("1{}", " + 1".repeat(n)),
+        format!(
+            "{}1{}",
+            "if true then ".repeat(n / 2),
+            " else 0 end".repeat(n / 2)
+        ),
+        format!("{}1{}", "{a: ".repeat(n / 2), "}".repeat(n / 2)),
+        format!("{}0{}", ".a[".repeat(n), "]".repeat(n)),
+        format!("{}.{}", "first(".repeat(n), ")".repeat(n)),
+        format!("{}.{}", "[{a: ".repeat(n / 3), "}]".repeat(n / 3)),
+        format!("{}.{}", "(. | ".repeat(n / 2), ")".repeat(n / 2)),
+        format!("{}1{}", "\"\\(".repeat(n / 2), ")\"".repeat(n / 2)),
+        format!("{}.{}", "def f: ".repeat(n / 2), "; f".repeat(n / 2)),
+        format!(
+            "{}.{}",
+            "reduce . as $x (".repeat(n / 3),
+            "; .)".repeat(n / 3)
+        ),
+    ];
+    let handle = std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(move || {
+            for s in &shapes {
+                nesting::check_nesting(s, nesting::MAX_NESTING).unwrap();
+                run_jq(s, json!(null)).unwrap_or_else(|e| panic!("{s:.40}: {e}"));
+            }
+        })
+        .unwrap();
+    handle.join().unwrap();
 }

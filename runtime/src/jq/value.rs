@@ -141,7 +141,10 @@ mod tests {
         assert_eq!(float(3.0), json!(3));
         assert_eq!(float(f64::NAN), json!(null));
         assert_eq!(float(f64::INFINITY), json!(f64::MAX));
-        assert_eq!(from_val(&to_val(&json!(u64::MAX)).unwrap()).unwrap(), json!(u64::MAX));
+        assert_eq!(
+            from_val(&to_val(&json!(u64::MAX)).unwrap()).unwrap(),
+            json!(u64::MAX)
+        );
     }
 
     #[test]
