@@ -24,6 +24,9 @@
 //!   `env` and `now` exist but make results depend on the host. `debug` and `stderr` are
 //!   silent (jaq routes them to the `log` crate).
 
+/// jaq's core crate, re-exported so the compiler parses with exactly the version runners run.
+pub use jaq_core;
+
 pub mod nesting;
 pub mod value;
 
@@ -41,11 +44,10 @@ type D = data::JustLut<Val>;
 /// Why a jq program did not produce its outputs.
 #[derive(Clone, Debug, PartialEq)]
 pub enum JqError {
-    /// The filter nests deeper than [`nesting::MAX_NESTING`] (byte offset of the culprit).
-    TooDeep { at: usize },
-    /// The filter does not lex, parse, or refers to undefined names; one message per error,
-    /// each with the byte range in the filter text.
-    Compile(Vec<(String, std::ops::Range<usize>)>),
+    /// The filter nests deeper than [`nesting::MAX_NESTING`] (byte range of the culprit).
+    TooDeep { at: usize, len: usize },
+    /// The filter does not lex or parse, loads a module, or refers to undefined names.
+    Compile(Vec<CompileError>),
     /// The filter raised an error; `value` is what `try … catch` would see.
     Runtime { message: String, value: Value },
     /// The filter called `halt` / `halt_error`.
@@ -63,9 +65,9 @@ pub enum JqError {
 impl fmt::Display for JqError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            JqError::TooDeep { at } => write!(f, "jq program nests too deeply (at byte {at})"),
+            JqError::TooDeep { at, .. } => write!(f, "jq program nests too deeply (at byte {at})"),
             JqError::Compile(errs) => {
-                let msgs: Vec<_> = errs.iter().map(|(m, _)| m.as_str()).collect();
+                let msgs: Vec<_> = errs.iter().map(|e| e.message.as_str()).collect();
                 write!(f, "invalid jq program: {}", msgs.join("; "))
             }
             JqError::Runtime { message, .. } => write!(f, "jq error: {message}"),
@@ -82,6 +84,32 @@ impl fmt::Display for JqError {
 
 impl std::error::Error for JqError {}
 
+/// What kind of problem a [`CompileError`] is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileErrorKind {
+    /// A character sequence that is no jq token (unclosed string, bad escape, `&`).
+    Lex,
+    /// Tokens that do not form a jq program.
+    Parse,
+    /// `import` / `include`: modules cannot be loaded.
+    Module,
+    /// A name that is not defined: `what` is `filter`, `variable`, `label` or `module`;
+    /// `arity` is the number of arguments for filters.
+    Undefined {
+        what: &'static str,
+        name: String,
+        arity: Option<usize>,
+    },
+}
+
+/// One problem found while compiling a filter, with its byte range in the filter text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub kind: CompileErrorKind,
+    pub message: String,
+    pub range: std::ops::Range<usize>,
+}
+
 /// A compiled jq filter, reusable across inputs.
 ///
 /// Unlike [`run_jq`], [`JqFilter::compile`] and [`JqFilter::run`] work on the caller's
@@ -94,7 +122,10 @@ impl JqFilter {
     /// Compiles `src` with jaq's core, standard and JSON definitions.
     pub fn compile(src: &str) -> Result<JqFilter, JqError> {
         if let Err(e) = nesting::check_nesting(src, nesting::MAX_NESTING) {
-            return Err(JqError::TooDeep { at: e.at });
+            return Err(JqError::TooDeep {
+                at: e.at,
+                len: e.len,
+            });
         }
         let arena = Arena::default();
         let loader = Loader::new(definitions());
@@ -114,8 +145,24 @@ impl JqFilter {
                 let mut out = Vec::new();
                 for (_file, undefs) in errs {
                     for (name, undef) in undefs {
-                        let msg = format!("undefined {} `{name}`", undef.as_str());
-                        out.push((msg, jaq_core::load::span(src, name)));
+                        let arity = match undef {
+                            jaq_core::compile::Undefined::Filter(n) => Some(n),
+                            _ => None,
+                        };
+                        let what = undef.as_str();
+                        let message = match arity {
+                            Some(n) => format!("undefined {what} `{name}/{n}`"),
+                            None => format!("undefined {what} `{name}`"),
+                        };
+                        out.push(CompileError {
+                            kind: CompileErrorKind::Undefined {
+                                what,
+                                name: name.to_string(),
+                                arity,
+                            },
+                            message,
+                            range: jaq_core::load::span(src, name),
+                        });
                     }
                 }
                 JqError::Compile(out)
@@ -198,48 +245,88 @@ pub fn definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static
         .chain(jaq_json::defs())
 }
 
+/// Every filter name a program may call, with its arity, sorted and without duplicates.
+pub fn known_filters() -> Vec<(&'static str, usize)> {
+    let mut names: Vec<_> = definitions()
+        .map(|d| (d.name, d.args.len()))
+        .chain(functions().map(|(name, args, _)| (name, args.len())))
+        .filter(|(name, _)| !name.starts_with('!') && !name.ends_with("_empty"))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
 fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
     jaq_core::funs::<D>()
         .chain(jaq_std::funs::<D>())
         .chain(jaq_json::funs::<D>())
 }
 
-/// Loader errors as messages with byte ranges in `src`.
-pub fn load_errors(
-    src: &str,
-    errs: jaq_core::load::Errors<&str, ()>,
-) -> Vec<(String, std::ops::Range<usize>)> {
+/// Loader errors with byte ranges in `src`.
+fn load_errors(src: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<CompileError> {
     use jaq_core::load::Error;
     let mut out = Vec::new();
+    let mut push = |kind, message, range| {
+        out.push(CompileError {
+            kind,
+            message,
+            range,
+        })
+    };
     for (_file, err) in errs {
         match err {
             Error::Io(items) => {
                 for (path, msg) in items {
-                    let m = format!("cannot load module \"{path}\": {msg}");
-                    out.push((m, jaq_core::load::span(src, path)));
+                    let m = format!("cannot load jq module \"{path}\": {msg}");
+                    push(CompileErrorKind::Module, m, jaq_core::load::span(src, path));
                 }
             }
             Error::Lex(items) => {
                 for (expect, rest) in items {
                     let at = jaq_core::load::span(src, rest).start;
-                    let m = format!("expected {}", expect.as_str());
-                    out.push((m, at..at));
+                    // One character (or nothing at the end) where lexing stopped.
+                    let end = at + rest.chars().next().map_or(0, char::len_utf8);
+                    let m = match expect {
+                        jaq_core::load::lex::Expect::Token => match rest.chars().next() {
+                            Some(c) => format!("unexpected character `{c}`"),
+                            None => "unexpected end of program".to_string(),
+                        },
+                        e => format!("expected {}", e.as_str()),
+                    };
+                    push(CompileErrorKind::Lex, m, at..end);
                 }
             }
             Error::Parse(items) => {
                 for (expect, found) in items {
                     let r = jaq_core::load::span(src, found);
                     let m = if found.is_empty() {
-                        format!("expected {}, found end of input", expect.as_str())
+                        format!("expected {}, found end of program", expect.as_str())
                     } else {
-                        format!("expected {}", expect.as_str())
+                        format!("expected {}, found `{}`", expect.as_str(), excerpt(found))
                     };
-                    out.push((m, r));
+                    // A bracketed block is reported at its opening delimiter.
+                    let r = if found.len() > 1 && found.starts_with(['(', '[', '{']) {
+                        r.start..r.start + 1
+                    } else {
+                        r
+                    };
+                    push(CompileErrorKind::Parse, m, r);
                 }
             }
         }
     }
     out
+}
+
+/// The first line of a token, at most 24 characters.
+fn excerpt(tok: &str) -> String {
+    let line = tok.lines().next().unwrap_or("");
+    let mut s: String = line.chars().take(24).collect();
+    if s.len() < tok.len() {
+        s.push('…');
+    }
+    s
 }
 
 #[cfg(test)]
