@@ -2,6 +2,8 @@
 //!
 //! - [`expr`]: the core expression form shared by every dialect, and (in time) its evaluator.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
+//! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 
 pub mod expr;
+pub mod facts;
 pub mod jq;
