@@ -6,4 +6,5 @@
 
 pub mod cli;
 pub mod diag;
+pub mod expr;
 pub mod source;

@@ -34,7 +34,8 @@ pub fn eval_fact<'v>(path: &str, facts: &'v Value) -> Option<&'v Value> {
 /// `seg` as an array index, if it is canonical: `0` or `[1-9][0-9]*` (and fits `usize`).
 pub fn array_index(seg: &str) -> Option<usize> {
     let canonical = seg == "0"
-        || (seg.starts_with(|c: char| ('1'..='9').contains(&c)) && seg.bytes().all(|b| b.is_ascii_digit()));
+        || (seg.starts_with(|c: char| ('1'..='9').contains(&c))
+            && seg.bytes().all(|b| b.is_ascii_digit()));
     if canonical { seg.parse().ok() } else { None }
 }
 

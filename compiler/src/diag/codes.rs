@@ -8,6 +8,7 @@ use super::Severity;
 
 mod agc;
 mod ags;
+mod expr;
 
 /// A registered diagnostic code.
 #[derive(Debug)]
@@ -24,7 +25,10 @@ pub struct CodeInfo {
 
 /// All registered codes, group by group.
 pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
-    agc::CODES.iter().chain(ags::CODES.iter())
+    agc::CODES
+        .iter()
+        .chain(ags::CODES.iter())
+        .chain(expr::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

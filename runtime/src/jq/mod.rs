@@ -289,6 +289,7 @@ fn load_errors(src: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<Compile
                     let end = at + rest.chars().next().map_or(0, char::len_utf8);
                     let m = match expect {
                         jaq_core::load::lex::Expect::Token => match rest.chars().next() {
+                            Some(c @ (')' | ']' | '}')) => format!("unmatched `{c}`"),
                             Some(c) => format!("unexpected character `{c}`"),
                             None => "unexpected end of program".to_string(),
                         },
@@ -300,10 +301,15 @@ fn load_errors(src: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<Compile
             Error::Parse(items) => {
                 for (expect, found) in items {
                     let r = jaq_core::load::span(src, found);
+                    let want = match expect {
+                        jaq_core::load::parse::Expect::Just(tok) => format!("`{tok}`"),
+                        jaq_core::load::parse::Expect::Nothing => "end of program".to_string(),
+                        other => other.as_str().to_string(),
+                    };
                     let m = if found.is_empty() {
-                        format!("expected {}, found end of program", expect.as_str())
+                        format!("expected {want}, found end of program")
                     } else {
-                        format!("expected {}, found `{}`", expect.as_str(), excerpt(found))
+                        format!("expected {want}, found `{}`", excerpt(found))
                     };
                     // A bracketed block is reported at its opening delimiter.
                     let r = if found.len() > 1 && found.starts_with(['(', '[', '{']) {
