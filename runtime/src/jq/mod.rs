@@ -238,11 +238,21 @@ pub fn on_jq_stack<T: Send + 'static>(
         .map_err(|_| JqError::Internal("jaq panicked".into()))
 }
 
-/// jaq's core, standard-library and JSON definitions (the names a filter may call).
+/// jaq's core, standard-library and JSON definitions, then agc's jq-compatibility
+/// definitions (`compat.jq`, which replace jaq's versions of `join`, `from_entries`,
+/// `ltrimstr`, `rtrimstr`, `gamma` and add `leaf_paths`, `@csv`, `@tsv`).
 pub fn definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
     jaq_core::defs()
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
+        .chain(compat_definitions())
+}
+
+/// The definitions in `compat.jq` (a constant; a test checks that it parses).
+fn compat_definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
+    jaq_core::load::parse(include_str!("compat.jq"), |p| p.defs())
+        .into_iter()
+        .flatten()
 }
 
 /// Every filter name a program may call, with its arity, sorted and without duplicates.

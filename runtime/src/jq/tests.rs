@@ -162,3 +162,16 @@ fn known_filters_list_the_standard_library() {
     }
     assert!(!names.iter().any(|(n, _)| *n == "input"));
 }
+
+#[test]
+fn compat_definitions_parse_and_apply() {
+    assert_eq!(compat_definitions().count(), 8);
+    let out = run_jq("join(\",\")", json!(["a", 1, null, true])).unwrap();
+    assert_eq!(out, vec![json!("a,1,,true")]);
+    let out = run_jq("[.[] | ltrimstr(\"a\")]", json!(["ab", 1])).unwrap();
+    assert_eq!(out, vec![json!(["b", 1])]);
+    let out = run_jq("@csv", json!([1, "a\"b", null])).unwrap();
+    assert_eq!(out, vec![json!("1,\"a\"\"b\",")]);
+    let out = run_jq("tostring", json!(1.0)).unwrap();
+    assert_eq!(out, vec![json!("1")]);
+}

@@ -5,8 +5,9 @@
 //!
 //! Decisions (see also `docs/jq-differences.md`):
 //! - Numbers: integers that fit `i64`/`u64` stay integers; other numbers become `f64`. A
-//!   float with an integral value below 2^53 in magnitude is written as an integer, which is
-//!   what jq prints (`3 / 3` gives `1`). NaN becomes `null` and ±infinity becomes
+//!   float with an integral value below 2^53 in magnitude is an integer in both directions:
+//!   that is what jq prints (`3 / 3` gives `1`) and how AWP's engine hands over state
+//!   (`JSON.stringify(1.0)` is `1`), so `1.0 | tostring` is `"1"`. NaN becomes `null` and ±infinity becomes
 //!   ±`f64::MAX` (`1.7976931348623157e+308`), as jq does.
 //! - Strings: jaq's byte strings and non-UTF-8 text strings are converted lossily (U+FFFD).
 //! - Object keys must be strings; jaq allows other keys, and such an output is an error.
@@ -43,7 +44,13 @@ fn to_val_at(v: &Value, depth: usize) -> Result<Val, ConvError> {
         } else if let Some(u) = n.as_u64() {
             Num::from_integral(u)
         } else {
-            Num::Float(n.as_f64().unwrap_or(f64::NAN))
+            let f = n.as_f64().unwrap_or(f64::NAN);
+            if f.fract() == 0.0 && f.abs() < EXACT {
+                // `1.0` is the number 1, as in jq and in AWP's JSON.stringify'd state.
+                Num::from_integral(f as i64)
+            } else {
+                Num::Float(f)
+            }
         }),
         Value::String(s) => Val::from(s.clone()),
         Value::Array(a) => a
@@ -112,8 +119,10 @@ fn num(n: &Num) -> Value {
     }
 }
 
+/// 2^53: integral floats below it in magnitude are exact integers.
+const EXACT: f64 = 9_007_199_254_740_992.0;
+
 fn float(f: f64) -> Value {
-    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if f.is_nan() {
         Value::Null
     } else if f.is_infinite() {
