@@ -200,3 +200,25 @@ fn awp_corpus_programs_parse() {
     }
     assert!(checked > 10, "only {checked} jq programs found");
 }
+
+#[test]
+fn codes_are_registered() {
+    use agc::diag::{Severity, lookup};
+    for (code, sev) in [
+        ("AGC060", Severity::Error),
+        ("AGC061", Severity::Error),
+        ("AGC062", Severity::Error),
+        ("AGC063", Severity::Error),
+        ("AGC064", Severity::Warning),
+        ("AGC070", Severity::Error),
+        ("AGC071", Severity::Warning),
+        ("AGC072", Severity::Warning),
+    ] {
+        let info = lookup(code).unwrap_or_else(|| panic!("{code} is not registered"));
+        assert_eq!(info.severity, sev, "{code}");
+        assert!(
+            !info.summary.is_empty() && info.explanation.len() > 80,
+            "{code}"
+        );
+    }
+}

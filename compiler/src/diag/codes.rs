@@ -8,7 +8,8 @@ use super::Severity;
 
 mod agc;
 mod ags;
-mod expr;
+mod facts;
+mod jq;
 
 /// A registered diagnostic code.
 #[derive(Debug)]
@@ -28,7 +29,8 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
     agc::CODES
         .iter()
         .chain(ags::CODES.iter())
-        .chain(expr::CODES.iter())
+        .chain(jq::CODES.iter())
+        .chain(facts::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).
