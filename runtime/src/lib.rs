@@ -3,6 +3,10 @@
 //! - [`expr`]: the core expression form shared by every dialect, its function tables and its
 //!   evaluator ([`expr::eval::eval`]).
 //! - [`value`]: runtime values.
+//! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
+//! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 
 pub mod expr;
+pub mod facts;
+pub mod jq;
 pub mod value;

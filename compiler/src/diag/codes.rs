@@ -11,6 +11,8 @@ mod ags;
 mod analysis;
 mod cel;
 mod expr;
+mod facts;
+mod jq;
 mod schema;
 
 /// A registered diagnostic code.
@@ -35,6 +37,8 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(schema::CODES.iter())
         .chain(expr::CODES.iter())
         .chain(cel::CODES.iter())
+        .chain(jq::CODES.iter())
+        .chain(facts::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

@@ -11,6 +11,8 @@
 //! - [`cel`]: CEL conditions (agh `branch.condition`, `fan-out.filter`, `contract.stop_when`,
 //!   watch-events filters).
 //! - [`gotmpl`]: agh's `{{ }}` values, the Go text/template subset agh accepts.
+//! - [`jq`]: jq programs of AWP documents, parsed and checked with jaq (which also runs them).
+//! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 //! - [`types`] and [`check`]: the static types and the one type checker over the core form.
 //!
 //! Codes: AGX and template syntax errors are AGS `AG204`; a CEL or `{{ }}` syntax error is agh's
@@ -20,7 +22,9 @@
 pub mod agx;
 pub mod cel;
 pub mod check;
+pub mod facts;
 pub mod gotmpl;
+pub mod jq;
 pub mod template;
 pub mod types;
 

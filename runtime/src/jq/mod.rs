@@ -1,0 +1,349 @@
+//! jq evaluation through jaq (`jaq-core` + `jaq-std` + `jaq-json`).
+//!
+//! AWP documents carry jq programs (switch `when`, `set_state` assignments, input and output
+//! mappings); runners evaluate them here and the compiler checks them with the same crates,
+//! so both agree on what a program means.
+//!
+//! [`run_jq`] compiles a filter with jaq's core, standard and JSON definitions, runs it on one
+//! input and returns **all** outputs, in order. Errors are values ([`JqError`]), never panics.
+//!
+//! Bounds, and what they do not cover:
+//! - **Nesting**: the filter text is pre-scanned ([`nesting`]) and rejected above
+//!   [`nesting::MAX_NESTING`], because jaq's parser and compiler recurse.
+//! - **Outputs**: at most [`MAX_OUTPUTS`] (10,000) outputs are collected; one more is
+//!   [`JqError::TooManyOutputs`]. This stops top-level generators that never end, such as
+//!   `repeat(1)`, `range(1e18)` or `recurse(. + 1)`.
+//! - **Values**: inputs and outputs nested deeper than [`value::MAX_VALUE_DEPTH`] are errors.
+//! - **Not bounded**: a filter that loops *without producing outputs* (`last(range(1e18))`,
+//!   `[repeat(1)]`, `def f: f; f`) runs until it is stopped from outside, and a filter that
+//!   builds an extremely deep value inside jaq can exhaust the stack. jaq offers no fuel or
+//!   step hook. Runners must run jq under a wall-clock deadline (a worker process or a
+//!   thread they can abandon); the compiler never evaluates user jq.
+//! - `halt`/`halt_error` become [`JqError::Halt`] (jaq's own helper would exit the process).
+//! - `input`, `inputs` and `$ENV` are not defined (no input stream, no environment);
+//!   `env` and `now` exist but make results depend on the host. `debug` and `stderr` are
+//!   silent (jaq routes them to the `log` crate).
+
+/// jaq's core crate, re-exported so the compiler parses with exactly the version runners run.
+pub use jaq_core;
+
+pub mod nesting;
+pub mod value;
+
+use jaq_core::load::{Arena, File, Loader};
+use jaq_core::{Compiler, Ctx, Vars, data};
+use jaq_json::Val;
+use serde_json::Value;
+use std::fmt;
+
+/// Most outputs [`run_jq`] collects before failing with [`JqError::TooManyOutputs`].
+pub const MAX_OUTPUTS: usize = 10_000;
+
+type D = data::JustLut<Val>;
+
+/// Why a jq program did not produce its outputs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum JqError {
+    /// The filter nests deeper than [`nesting::MAX_NESTING`] (byte range of the culprit).
+    TooDeep { at: usize, len: usize },
+    /// The filter does not lex or parse, loads a module, or refers to undefined names.
+    Compile(Vec<CompileError>),
+    /// The filter raised an error; `value` is what `try … catch` would see.
+    Runtime { message: String, value: Value },
+    /// The filter called `halt` / `halt_error`.
+    Halt(i32),
+    /// More than [`MAX_OUTPUTS`] outputs.
+    TooManyOutputs,
+    /// The input nests deeper than [`value::MAX_VALUE_DEPTH`].
+    InputTooDeep,
+    /// An output is not JSON (too deep, or an object key that is not a string).
+    BadOutput(String),
+    /// The jq thread could not start, or jaq panicked (a bug in jaq).
+    Internal(String),
+}
+
+impl fmt::Display for JqError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JqError::TooDeep { at, .. } => write!(f, "jq program nests too deeply (at byte {at})"),
+            JqError::Compile(errs) => {
+                let msgs: Vec<_> = errs.iter().map(|e| e.message.as_str()).collect();
+                write!(f, "invalid jq program: {}", msgs.join("; "))
+            }
+            JqError::Runtime { message, .. } => write!(f, "jq error: {message}"),
+            JqError::Halt(code) => write!(f, "jq program halted with exit code {code}"),
+            JqError::TooManyOutputs => {
+                write!(f, "jq program produced more than {MAX_OUTPUTS} outputs")
+            }
+            JqError::InputTooDeep => write!(f, "jq input nests too deeply"),
+            JqError::BadOutput(m) => write!(f, "jq output is not JSON: {m}"),
+            JqError::Internal(m) => write!(f, "internal jq failure: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for JqError {}
+
+/// What kind of problem a [`CompileError`] is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompileErrorKind {
+    /// A character sequence that is no jq token (unclosed string, bad escape, `&`).
+    Lex,
+    /// Tokens that do not form a jq program.
+    Parse,
+    /// `import` / `include`: modules cannot be loaded.
+    Module,
+    /// A name that is not defined: `what` is `filter`, `variable`, `label` or `module`;
+    /// `arity` is the number of arguments for filters.
+    Undefined {
+        what: &'static str,
+        name: String,
+        arity: Option<usize>,
+    },
+}
+
+/// One problem found while compiling a filter, with its byte range in the filter text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompileError {
+    pub kind: CompileErrorKind,
+    pub message: String,
+    pub range: std::ops::Range<usize>,
+}
+
+/// A compiled jq filter, reusable across inputs.
+///
+/// Unlike [`run_jq`], [`JqFilter::compile`] and [`JqFilter::run`] work on the caller's
+/// thread: call them from [`on_jq_stack`] or a thread with at least 8 MiB of stack.
+pub struct JqFilter {
+    filter: jaq_core::Filter<D>,
+}
+
+impl JqFilter {
+    /// Compiles `src` with jaq's core, standard and JSON definitions.
+    pub fn compile(src: &str) -> Result<JqFilter, JqError> {
+        if let Err(e) = nesting::check_nesting(src, nesting::MAX_NESTING) {
+            return Err(JqError::TooDeep {
+                at: e.at,
+                len: e.len,
+            });
+        }
+        let arena = Arena::default();
+        let loader = Loader::new(definitions());
+        let modules = loader
+            .load(
+                &arena,
+                File {
+                    code: src,
+                    path: (),
+                },
+            )
+            .map_err(|errs| JqError::Compile(load_errors(src, errs)))?;
+        let filter = Compiler::default()
+            .with_funs(functions())
+            .compile(modules)
+            .map_err(|errs| {
+                let mut out = Vec::new();
+                for (_file, undefs) in errs {
+                    for (name, undef) in undefs {
+                        let arity = match undef {
+                            jaq_core::compile::Undefined::Filter(n) => Some(n),
+                            _ => None,
+                        };
+                        let what = undef.as_str();
+                        let message = match arity {
+                            Some(n) => format!("undefined {what} `{name}/{n}`"),
+                            None => format!("undefined {what} `{name}`"),
+                        };
+                        out.push(CompileError {
+                            kind: CompileErrorKind::Undefined {
+                                what,
+                                name: name.to_string(),
+                                arity,
+                            },
+                            message,
+                            range: jaq_core::load::span(src, name),
+                        });
+                    }
+                }
+                JqError::Compile(out)
+            })?;
+        Ok(JqFilter { filter })
+    }
+
+    /// Runs the filter on `input`, collecting at most [`MAX_OUTPUTS`] outputs.
+    pub fn run(&self, input: &Value) -> Result<Vec<Value>, JqError> {
+        let input = value::to_val(input).map_err(|_| JqError::InputTooDeep)?;
+        let ctx = Ctx::<D>::new(&self.filter.lut, Vars::new([]));
+        let mut out = Vec::new();
+        for item in self.filter.id.run((ctx, input)) {
+            if out.len() == MAX_OUTPUTS {
+                return Err(JqError::TooManyOutputs);
+            }
+            match item {
+                Ok(v) => {
+                    out.push(value::from_val(&v).map_err(|e| JqError::BadOutput(format!("{e:?}")))?)
+                }
+                Err(exn) => {
+                    return Err(match exn.get_err() {
+                        Ok(err) => {
+                            let message = err.to_string();
+                            let value = value::from_val(&err.into_val()).unwrap_or(Value::Null);
+                            JqError::Runtime { message, value }
+                        }
+                        Err(exn) => match exn.get_halt() {
+                            Ok(code) => JqError::Halt(code),
+                            Err(_) => JqError::Runtime {
+                                message: "internal jaq control flow escaped".into(),
+                                value: Value::Null,
+                            },
+                        },
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Compiles `filter` and runs it on `input`, returning every output in order.
+///
+/// Runs on a fresh thread with a [`JQ_STACK`] stack (see [`on_jq_stack`]), so the caller's
+/// stack size does not matter and a panic inside jaq becomes [`JqError::Internal`].
+pub fn run_jq(filter: &str, input: Value) -> Result<Vec<Value>, JqError> {
+    let filter = filter.to_owned();
+    on_jq_stack(move || JqFilter::compile(&filter)?.run(&input)).and_then(|r| r)
+}
+
+/// Stack reserved for jaq work by [`on_jq_stack`]: 64 MiB of address space (only the pages
+/// touched are committed). Programs within [`nesting::MAX_NESTING`] need well under 4 MiB;
+/// the rest is headroom for values up to [`value::MAX_VALUE_DEPTH`] deep.
+pub const JQ_STACK: usize = 64 << 20;
+
+/// Runs `f` on a new thread with a [`JQ_STACK`] stack and waits for it.
+///
+/// jaq's parser, compiler and evaluator recurse; how much stack a program needs depends on
+/// its shape (measured: 255 nested `[` need more than 1 MiB in a debug build). Running on a
+/// thread of known size makes the nesting limit safe whatever thread the caller is on.
+/// Fails with [`JqError::Internal`] if the thread cannot start or `f` panics.
+pub fn on_jq_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, JqError> {
+    let handle = std::thread::Builder::new()
+        .name("agc-jq".into())
+        .stack_size(JQ_STACK)
+        .spawn(f)
+        .map_err(|e| JqError::Internal(format!("cannot start the jq thread: {e}")))?;
+    handle
+        .join()
+        .map_err(|_| JqError::Internal("jaq panicked".into()))
+}
+
+/// jaq's core, standard-library and JSON definitions, then agc's jq-compatibility
+/// definitions (`compat.jq`, which replace jaq's versions of `join`, `from_entries`,
+/// `ltrimstr`, `rtrimstr`, `gamma` and add `leaf_paths`, `@csv`, `@tsv`).
+pub fn definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
+    jaq_core::defs()
+        .chain(jaq_std::defs())
+        .chain(jaq_json::defs())
+        .chain(compat_definitions())
+}
+
+/// The definitions in `compat.jq` (a constant; a test checks that it parses).
+fn compat_definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
+    jaq_core::load::parse(include_str!("compat.jq"), |p| p.defs())
+        .into_iter()
+        .flatten()
+}
+
+/// Every filter name a program may call, with its arity, sorted and without duplicates.
+pub fn known_filters() -> Vec<(&'static str, usize)> {
+    let mut names: Vec<_> = definitions()
+        .map(|d| (d.name, d.args.len()))
+        .chain(functions().map(|(name, args, _)| (name, args.len())))
+        .filter(|(name, _)| !name.starts_with('!') && !name.ends_with("_empty"))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
+    jaq_core::funs::<D>()
+        .chain(jaq_std::funs::<D>())
+        .chain(jaq_json::funs::<D>())
+}
+
+/// Loader errors with byte ranges in `src`.
+fn load_errors(src: &str, errs: jaq_core::load::Errors<&str, ()>) -> Vec<CompileError> {
+    use jaq_core::load::Error;
+    let mut out = Vec::new();
+    let mut push = |kind, message, range| {
+        out.push(CompileError {
+            kind,
+            message,
+            range,
+        })
+    };
+    for (_file, err) in errs {
+        match err {
+            Error::Io(items) => {
+                for (path, msg) in items {
+                    let m = format!("cannot load jq module \"{path}\": {msg}");
+                    push(CompileErrorKind::Module, m, jaq_core::load::span(src, path));
+                }
+            }
+            Error::Lex(items) => {
+                for (expect, rest) in items {
+                    let at = jaq_core::load::span(src, rest).start;
+                    // One character (or nothing at the end) where lexing stopped.
+                    let end = at + rest.chars().next().map_or(0, char::len_utf8);
+                    let m = match expect {
+                        jaq_core::load::lex::Expect::Token => match rest.chars().next() {
+                            Some(c @ (')' | ']' | '}')) => format!("unmatched `{c}`"),
+                            Some(c) => format!("unexpected character `{c}`"),
+                            None => "unexpected end of program".to_string(),
+                        },
+                        e => format!("expected {}", e.as_str()),
+                    };
+                    push(CompileErrorKind::Lex, m, at..end);
+                }
+            }
+            Error::Parse(items) => {
+                for (expect, found) in items {
+                    let r = jaq_core::load::span(src, found);
+                    let want = match expect {
+                        jaq_core::load::parse::Expect::Just(tok) => format!("`{tok}`"),
+                        jaq_core::load::parse::Expect::Nothing => "end of program".to_string(),
+                        other => other.as_str().to_string(),
+                    };
+                    let m = if found.is_empty() {
+                        format!("expected {want}, found end of program")
+                    } else {
+                        format!("expected {want}, found `{}`", excerpt(found))
+                    };
+                    // A bracketed block is reported at its opening delimiter.
+                    let r = if found.len() > 1 && found.starts_with(['(', '[', '{']) {
+                        r.start..r.start + 1
+                    } else {
+                        r
+                    };
+                    push(CompileErrorKind::Parse, m, r);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The first line of a token, at most 24 characters.
+fn excerpt(tok: &str) -> String {
+    let line = tok.lines().next().unwrap_or("");
+    let mut s: String = line.chars().take(24).collect();
+    if s.len() < tok.len() {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;
