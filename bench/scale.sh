@@ -75,17 +75,17 @@ run() {
     124) result="timeout (${limit} s)" ;;
     *) result="exit $status" ;;
   esac
-  printf '| %-22s | %7s | %9s | %9s | %-18s |\n' "$label" "$size" "$secs" "$((rss_kb / 1024))" "$result"
+  printf '| %-24s | %7s | %9s | %9s | %-18s |\n' "$label" "$size" "$secs" "$((rss_kb / 1024))" "$result"
 }
 
 echo
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "agc: $($AGC --version 2>/dev/null || echo unknown) (commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))"
+echo "agc: $($AGC --version 2>/dev/null || echo unknown) (commit $(git describe --always --dirty 2>/dev/null || echo "?"))"
 [ -n "$UPSTREAM" ] && echo "upstream: ags-validate $("$UPSTREAM" --version 2>/dev/null | awk '{print $NF}')"
 echo
-printf '| %-22s | %7s | %9s | %9s | %-18s |\n' tool nodes "wall (s)" "RSS (MiB)" result
-printf '| %-22s | %7s | %9s | %9s | %-18s |\n' ---------------------- ------: --------: --------: ------------------
+printf '| %-24s | %7s | %9s | %9s | %-18s |\n' tool nodes "wall (s)" "RSS (MiB)" result
+printf '| %-24s | %7s | %9s | %9s | %-18s |\n' ------------------------ ------: --------: --------: ------------------
 for n in $SIZES; do
   f="$TMP/layered-$n.agraph.yaml"
   "$GEN" "$n" --seed "$SEED" >"$f"
@@ -99,7 +99,7 @@ for n in $SIZES; do
     if [ "$n" -le "$AGC_ONLY_ABOVE" ]; then
       run "ags-validate (upstream)" "$TIMEOUT" "$n" "$UPSTREAM" "$f"
     else
-      printf '| %-22s | %7s | %9s | %9s | %-18s |\n' "ags-validate (upstream)" "$n" - - "not run (size)"
+      printf '| %-24s | %7s | %9s | %9s | %-18s |\n' "ags-validate (upstream)" "$n" - - "not run (size)"
     fi
   fi
 done
