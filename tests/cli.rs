@@ -169,3 +169,69 @@ fn the_readme_diagram_is_current() {
     let o = agc(&["graph", "--inject", "README.md", "--check"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn eval_prints_values_and_coded_errors() {
+    let dir = tmp("eval");
+    let vars = dir.join("vars.json");
+    std::fs::write(&vars, r#"{"params": {"xs": [1, 2, 3], "n": 5}}"#).unwrap();
+    let v = vars.to_str().unwrap();
+    let o = agc(&[
+        "eval",
+        "--lang",
+        "agx",
+        "len(params.xs)-1 == 2 && params.n % 2 == 1",
+        "--vars",
+        v,
+    ]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "true\n"));
+    let o = agc(&[
+        "eval",
+        "--lang",
+        "agx-template",
+        "n=${{ params.n }} xs=${{ params.xs }}",
+        "--vars",
+        v,
+    ]);
+    assert_eq!(stdout(&o), "n=5 xs=[1,2,3]\n");
+    let o = agc(&[
+        "eval",
+        "--lang",
+        "cel",
+        "[1, 2, 3].map(x, x * 2).filter(y, y > 2)",
+    ]);
+    assert_eq!(stdout(&o), "[4,6]\n");
+    // Static errors: coded, with a caret, exit 1.
+    let o = agc(&["eval", "--lang", "agx", "nope(1)"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("error[AG204]") && stderr(&o).contains("nope"),
+        "{}",
+        stderr(&o)
+    );
+    let o = agc(&["eval", "--lang", "agx", "1 +"]);
+    assert!(stderr(&o).contains("error[AG204]"));
+    // Evaluation errors: the message, exit 1.
+    let o = agc(&["eval", "--lang", "cel", "9223372036854775807 + 1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("overflow"), "{}", stderr(&o));
+    // jq: one compact line per output.
+    let input = dir.join("in.json");
+    std::fs::write(&input, r#"{"a": [1, "x", {"b": 3}]}"#).unwrap();
+    let o = agc(&[
+        "eval",
+        "--lang",
+        "jq",
+        ".a[] | .b? // .",
+        "--input",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(stdout(&o), "1\n\"x\"\n3\n");
+    // 10,000 nested parentheses: a diagnostic, not a crash.
+    let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
+    for lang in ["agx", "cel", "jq"] {
+        let o = agc(&["eval", "--lang", lang, &deep]);
+        assert_eq!(o.status.code(), Some(1), "{lang}");
+        assert!(stderr(&o).contains("error["), "{lang}: {}", stderr(&o));
+    }
+}

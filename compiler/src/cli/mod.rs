@@ -3,6 +3,7 @@
 //! Exit status: 0 clean (warnings allowed unless `--strict`), 1 errors, 2 usage or I/O.
 
 mod build;
+mod eval;
 mod explain;
 mod graph;
 mod walk;
@@ -25,6 +26,7 @@ Examples:
   agc build wf.agraph.yaml -o wf.plan.json --check fail if the committed plan is stale
   agc graph wf.agraph.yaml -o wf.mmd               a Mermaid flowchart
   agc graph --inject README.md --check             fail if a diagram in the docs is stale
+  agc eval --lang agx 'len(params.xs) > 1' --vars vars.json   debug a condition
   agc explain AG201                                what a diagnostic code means";
 
 #[derive(Parser, Debug)]
@@ -50,6 +52,9 @@ enum Command {
     /// Draw a document as a Mermaid flowchart, or refresh the diagrams in a Markdown file.
     #[command(after_help = EXAMPLES)]
     Graph(graph::GraphArgs),
+    /// Evaluate one expression (agx, cel, jq, agx-template, agh-template) as agc does.
+    #[command(after_help = EXAMPLES)]
+    Eval(eval::EvalArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -138,6 +143,7 @@ where
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Eval(args) => eval::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

@@ -1,0 +1,172 @@
+//! `agc eval --lang LANG EXPR [--vars FILE.json] [--input FILE.json]`: evaluate one expression
+//! the way agc and its runners do, for debugging conditions.
+//!
+//! - Prints the result as one compact JSON value (jq: each output on its own line, like
+//!   `jq -c`; templates: the rendered string as is) and exits 0.
+//! - A static error (syntax, unknown function, wrong arity, unknown root) prints the coded
+//!   diagnostic with a caret under the expression and exits 1.
+//! - An evaluation error prints its message and exits 1.
+
+use super::ColorArg;
+use crate::diag::render::{self, Format};
+use crate::diag::{self, Diagnostic};
+use crate::expr::check::{TypeEnv, TypeErrorKind};
+use crate::expr::types::Type;
+use crate::source::scalar::ScalarMap;
+use crate::source::{SourceFile, SourceMap, Span};
+use agc_runtime::expr::Lang;
+use serde_json::{Map, Value};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
+pub(crate) enum EvalLang {
+    Agx,
+    Cel,
+    Jq,
+    AgxTemplate,
+    AghTemplate,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct EvalArgs {
+    /// The expression language.
+    #[arg(long, value_enum)]
+    lang: EvalLang,
+    /// The expression (or template, or jq filter).
+    expr: String,
+    /// A JSON object of roots for agx, cel and templates, e.g. {"params": {...}, "nodes": {...}}.
+    #[arg(long, value_name = "FILE.json")]
+    vars: Option<PathBuf>,
+    /// The input value for jq.
+    #[arg(long, value_name = "FILE.json")]
+    input: Option<PathBuf>,
+    /// When to colour diagnostics.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+fn read_json(path: &PathBuf) -> Result<Value, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    serde_json::from_str(&text).map_err(|e| format!("`{}` is not JSON: {e}", path.display()))
+}
+
+pub(crate) fn run(args: EvalArgs) -> i32 {
+    let mut sources = SourceMap::new();
+    let file = sources.add(SourceFile::new("<expr>", args.expr.clone()));
+    let map = ScalarMap::contiguous(file, 0, args.expr.len());
+    if args.lang == EvalLang::Jq {
+        return run_jq(&args, &map, &sources);
+    }
+    let vars = match &args.vars {
+        None => Map::new(),
+        Some(p) => match read_json(p) {
+            Ok(Value::Object(m)) => m,
+            Ok(_) => {
+                eprintln!("error: `--vars` must hold a JSON object of roots");
+                return 2;
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        },
+    };
+    let src = args.expr.as_str();
+    let (parsed, lang) = match args.lang {
+        EvalLang::Agx => (crate::expr::parse_agx(src, &map), Lang::Agx),
+        EvalLang::AgxTemplate => (crate::expr::parse_template(src, &map), Lang::Agx),
+        EvalLang::Cel => (crate::expr::parse_cel(src, &map), Lang::Cel),
+        EvalLang::AghTemplate => (crate::expr::parse_gotmpl(src, &map), Lang::Gotmpl),
+        EvalLang::Jq => unreachable!("handled above"),
+    };
+    let (expr, spans) = match parsed {
+        Ok(x) => x,
+        Err(mut diags) => return report(&mut diags, &sources, args.color),
+    };
+    // Static errors: the roots given are known (their JSON shape is not a declaration, so they
+    // are typed dynamically); unknown functions, arity and unknown roots are caught here.
+    let mut env = TypeEnv::new();
+    for k in vars.keys() {
+        env.insert(k.clone(), Type::Dyn);
+    }
+    let code = match args.lang {
+        EvalLang::Agx | EvalLang::AgxTemplate => "AG204",
+        _ => "unresolvable_path",
+    };
+    let (_, errors) = crate::expr::check::check(&expr, lang, &env);
+    let mut diags: Vec<Diagnostic> = errors
+        .into_iter()
+        .filter(|e| !matches!(e.kind, TypeErrorKind::UnknownField))
+        .map(|e| {
+            let span = spans
+                .get(e.node as usize)
+                .copied()
+                .unwrap_or(Span::point(file, 0));
+            Diagnostic::error(code, e.message).at(span)
+        })
+        .collect();
+    if !diags.is_empty() {
+        return report(&mut diags, &sources, args.color);
+    }
+    match agc_runtime::expr::eval::eval(&expr, lang, &vars) {
+        Ok(v) => {
+            let out = if matches!(args.lang, EvalLang::AgxTemplate | EvalLang::AghTemplate) {
+                match v.to_json() {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                }
+            } else {
+                v.to_json().to_string()
+            };
+            println!("{out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("error: evaluation failed: {}", e.message);
+            1
+        }
+    }
+}
+
+fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
+    if let Err(mut diags) = crate::expr::jq::parse_jq(&args.expr, map) {
+        return report(&mut diags, sources, args.color);
+    }
+    let input = match &args.input {
+        None => Value::Null,
+        Some(p) => match read_json(p) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return 2;
+            }
+        },
+    };
+    match agc_runtime::jq::run_jq(&args.expr, input) {
+        Ok(outputs) => {
+            let mut out = std::io::stdout().lock();
+            for v in outputs {
+                let _ = writeln!(out, "{v}");
+            }
+            0
+        }
+        Err(e) => {
+            eprintln!("error: evaluation failed: {e}");
+            1
+        }
+    }
+}
+
+fn report(diags: &mut [Diagnostic], sources: &SourceMap, color: ColorArg) -> i32 {
+    diag::sort(diags);
+    let color = match color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let out = render::render(Format::Human, diags, sources, render::Options { color });
+    let _ = std::io::stderr().write_all(out.as_bytes());
+    1
+}
