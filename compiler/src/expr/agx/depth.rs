@@ -1,6 +1,6 @@
 //! The nesting guard, run on the token list before the parser.
 //!
-//! The chumsky parser recurses once per bracket and once per prefix operator, and every later
+//! The chumsky parser recurses through every precedence level at each bracket, and every later
 //! pass (checker, lowering, printer, type checker, evaluator) recurses over the tree. So the
 //! depth is bounded *before* anything recursive runs, by one linear scan over the tokens:
 //!

@@ -1,4 +1,4 @@
-//! AGX, the AGS expression language (research notes `ags.md` §2): lexer, Pratt grammar,
+//! AGX, the AGS expression language (research notes `ags.md` §2): lexer, chumsky grammar,
 //! checks, lowering to the core form, and a printer.
 //!
 //! Pipeline for one expression (a byte range of a decoded scalar):

@@ -1,4 +1,10 @@
-//! The AGX grammar in chumsky (0.13, Pratt parser), over the token list of [`super::lexer`].
+//! The AGX grammar in chumsky (0.13), over the token list of [`super::lexer`]: one parser per
+//! precedence level, each a left fold (`foldl`) of the level below, as in the grammar itself.
+//!
+//! Not chumsky's Pratt parser: its operator loop retries every postfix and infix operator in
+//! every enclosing binding-power frame, so a failing `f(…)` deep inside is re-parsed once per
+//! frame and per level, exponentially in nesting (the fuzzer found a 110-byte input taking
+//! 50 s). With one level per precedence, each operator is tried at one level only.
 //!
 //! ```text
 //! expression := or_expr                          precedence, loosest first (all left-assoc):
@@ -24,7 +30,6 @@ use super::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
 use super::token::Token;
 use crate::expr::Local;
 use chumsky::input::ValueInput;
-use chumsky::pratt::{infix, left, postfix, prefix};
 use chumsky::prelude::*;
 
 pub type ParseError<'t, 's> = Rich<'t, Token<'s>, Local>;
@@ -60,6 +65,32 @@ fn unary(op: UnaryOp, operand: Expr, span: Local) -> Expr {
         },
     };
     Expr::new(kind, span)
+}
+
+/// A postfix operation, before it is folded onto its target.
+enum Post {
+    Member((String, bool, Local)),
+    Index(Expr),
+    Call(Vec<Expr>),
+}
+
+/// One left-associative precedence level: `below ( op below )*`.
+fn level<'t, 's: 't, I, B, O>(below: B, op: O) -> Boxed<'t, 't, I, Expr, Extra<'t, 's>>
+where
+    I: ValueInput<'t, Token = Token<'s>, Span = Local>,
+    B: Parser<'t, I, Expr, Extra<'t, 's>> + Clone + 't,
+    O: Parser<'t, I, BinaryOp, Extra<'t, 's>> + Clone + 't,
+{
+    below
+        .clone()
+        .foldl(
+            op.then(below).repeated(),
+            |l: Expr, (op, r): (BinaryOp, Expr)| {
+                let span = Local::from(l.span.start..r.span.end);
+                bin(op, l, r, span)
+            },
+        )
+        .boxed()
 }
 
 /// The whole-expression parser: one expression, then the end of input.
@@ -167,101 +198,88 @@ where
 
         let op = |t: Token<'s>, op: BinaryOp| just(t).to(op);
 
-        atom.pratt((
-            postfix(
-                9,
-                member,
-                |target: Expr, (field, keyword, field_span), e| {
-                    Expr::new(
-                        ExprKind::Member {
-                            target: Box::new(target),
-                            field,
-                            field_span,
-                            keyword,
-                        },
-                        e.span(),
-                    )
+        let post = choice((
+            member.map(Post::Member),
+            index.map(Post::Index),
+            call.map(Post::Call),
+        ));
+        let postfix = atom.foldl_with(post.repeated(), |target: Expr, p, e| {
+            let target = Box::new(target);
+            let kind = match p {
+                Post::Member((field, keyword, field_span)) => ExprKind::Member {
+                    target,
+                    field,
+                    field_span,
+                    keyword,
                 },
-            ),
-            postfix(9, index, |target: Expr, index: Expr, e| {
-                Expr::new(
-                    ExprKind::Index {
-                        target: Box::new(target),
-                        index: Box::new(index),
-                    },
-                    e.span(),
-                )
-            }),
-            postfix(9, call, |callee: Expr, args: Vec<Expr>, e| {
-                Expr::new(
-                    ExprKind::Call {
-                        callee: Box::new(callee),
-                        args,
-                    },
-                    e.span(),
-                )
-            }),
-            prefix(
-                8,
-                choice((
-                    just(Token::Bang).to(UnaryOp::Not),
-                    just(Token::Not).to(UnaryOp::Not),
-                    just(Token::Minus).to(UnaryOp::Neg),
-                )),
-                |op, operand, e| unary(op, operand, e.span()),
-            ),
-            infix(
-                left(7),
-                choice((
-                    op(Token::Star, BinaryOp::Mul),
-                    op(Token::Slash, BinaryOp::Div),
-                    op(Token::Percent, BinaryOp::Rem),
-                )),
-                |l, op, r, e| bin(op, l, r, e.span()),
-            ),
-            infix(
-                left(6),
-                choice((
-                    op(Token::Plus, BinaryOp::Add),
-                    op(Token::Minus, BinaryOp::Sub),
-                )),
-                |l, op, r, e| bin(op, l, r, e.span()),
-            ),
-            infix(
-                left(5),
-                choice((
-                    op(Token::Le, BinaryOp::Le),
-                    op(Token::Lt, BinaryOp::Lt),
-                    op(Token::Ge, BinaryOp::Ge),
-                    op(Token::Gt, BinaryOp::Gt),
-                )),
-                |l, op, r, e| bin(op, l, r, e.span()),
-            ),
-            infix(
-                left(4),
-                choice((
-                    op(Token::EqEq, BinaryOp::Eq),
-                    op(Token::NotEq, BinaryOp::Ne),
-                )),
-                |l, op, r, e| bin(op, l, r, e.span()),
-            ),
-            infix(left(3), op(Token::In, BinaryOp::In), |l, op, r, e| {
-                bin(op, l, r, e.span())
-            }),
-            infix(
-                left(2),
-                choice((
-                    op(Token::AndAnd, BinaryOp::And),
-                    op(Token::And, BinaryOp::And),
-                )),
-                |l, op, r, e| bin(op, l, r, e.span()),
-            ),
-            infix(
-                left(1),
-                choice((op(Token::OrOr, BinaryOp::Or), op(Token::Or, BinaryOp::Or))),
-                |l, op, r, e| bin(op, l, r, e.span()),
-            ),
+                Post::Index(index) => ExprKind::Index {
+                    target,
+                    index: Box::new(index),
+                },
+                Post::Call(args) => ExprKind::Call {
+                    callee: target,
+                    args,
+                },
+            };
+            Expr::new(kind, e.span())
+        });
+
+        let prefix = choice((
+            just(Token::Bang).to(UnaryOp::Not),
+            just(Token::Not).to(UnaryOp::Not),
+            just(Token::Minus).to(UnaryOp::Neg),
         ))
-        .boxed()
+        .map_with(|op, e| (op, e.span()));
+        let unary_level = prefix
+            .repeated()
+            .foldr(postfix, |(op, at): (UnaryOp, Local), operand: Expr| {
+                let span = Local::from(at.start..operand.span.end);
+                unary(op, operand, span)
+            })
+            .boxed();
+
+        let mul = level(
+            unary_level,
+            choice((
+                op(Token::Star, BinaryOp::Mul),
+                op(Token::Slash, BinaryOp::Div),
+                op(Token::Percent, BinaryOp::Rem),
+            )),
+        );
+        let add = level(
+            mul,
+            choice((
+                op(Token::Plus, BinaryOp::Add),
+                op(Token::Minus, BinaryOp::Sub),
+            )),
+        );
+        let cmp = level(
+            add,
+            choice((
+                op(Token::Le, BinaryOp::Le),
+                op(Token::Lt, BinaryOp::Lt),
+                op(Token::Ge, BinaryOp::Ge),
+                op(Token::Gt, BinaryOp::Gt),
+            )),
+        );
+        let eq = level(
+            cmp,
+            choice((
+                op(Token::EqEq, BinaryOp::Eq),
+                op(Token::NotEq, BinaryOp::Ne),
+            )),
+        );
+        let in_level = level(eq, op(Token::In, BinaryOp::In));
+        let and = level(
+            in_level,
+            choice((
+                op(Token::AndAnd, BinaryOp::And),
+                op(Token::And, BinaryOp::And),
+            )),
+        );
+        level(
+            and,
+            choice((op(Token::OrOr, BinaryOp::Or), op(Token::Or, BinaryOp::Or))),
+        )
     })
 }

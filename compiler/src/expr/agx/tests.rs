@@ -335,3 +335,22 @@ fn long_lists_and_many_errors() {
     assert_eq!(d.len(), 4_000);
     assert!(d.iter().all(|d| d.code == "AG204"));
 }
+
+/// Found by the fuzzer (`fuzz/fuzz_targets/agx.rs`): with chumsky's Pratt parser this input
+/// took 53 s, doubling with every few bytes, because every enclosing operator frame retried the
+/// failing `6(…)` call. One parser per precedence level parses it in milliseconds.
+const FUZZ_SLOW_UNIT: &str = "(E((E*A--(E((E*A---6OO7(!!--6(-!--6(-!--0--6(-(06(--6(6-D)(-A6,-6OO7(!!--6(-!--6(-!--0--6(-(06(--6(6-D)(-A6,6(";
+
+#[test]
+fn failing_nested_calls_are_not_exponential() {
+    let started = std::time::Instant::now();
+    assert_eq!(first_code(FUZZ_SLOW_UNIT), "AG204");
+    // The same shape, deeper: exponential parsing would never finish.
+    let deep = format!("{}x{}", "0 - -6(-!-".repeat(30), ")".repeat(10));
+    assert_eq!(first_code(&deep), "AG204");
+    assert!(
+        started.elapsed().as_secs() < 20,
+        "took {:?}",
+        started.elapsed()
+    );
+}
