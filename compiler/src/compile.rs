@@ -14,6 +14,8 @@ pub struct Compiled {
     pub graph: Graph,
     pub order: Vec<crate::ir::NodeId>,
     pub bounds: bounds::Bounds,
+    /// The root document's `sha256-` digest of its RFC 8785 canonical form (AGS `graph_digest`).
+    pub digest: Option<String>,
 }
 
 /// Lowers a checked AGS workspace (the document and the files it references) and runs the
@@ -39,6 +41,7 @@ pub fn compile_ags(ws: &Workspace, sources: &SourceMap) -> (Option<Compiled>, Ve
             graph,
             order,
             bounds: b,
+            digest: crate::canon::graph_digest(&doc.value).ok(),
         }),
         diags,
     )
@@ -81,14 +84,14 @@ fn bound_warnings(doc: &Document, g: &Graph, b: &bounds::Bounds) -> Vec<Diagnost
 }
 
 /// The plan of a compiled graph, as bytes-stable JSON text.
-pub fn plan_text(c: &Compiled, sources: &SourceMap, path: &str, digest: Option<String>) -> String {
+pub fn plan_text(c: &Compiled, sources: &SourceMap, path: &str) -> String {
     let v = plan::build(&PlanInput {
         graph: &c.graph,
         order: &c.order,
         bounds: &c.bounds,
         sources,
         path,
-        digest,
+        digest: c.digest.clone(),
     });
     plan::to_string(&v)
 }
@@ -138,6 +141,6 @@ pub fn build_file(
     opts: &crate::check::CheckOptions,
 ) -> (Option<String>, Vec<Diagnostic>) {
     let (compiled, diags) = compile_file(sources, path, display, opts);
-    let text = compiled.map(|c| plan_text(&c, sources, display, None));
+    let text = compiled.map(|c| plan_text(&c, sources, display));
     (text, diags)
 }

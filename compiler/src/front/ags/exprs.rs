@@ -50,6 +50,7 @@ impl Checker<'_> {
                 self.position(scopes, si, &names, root, &pos, parse, &env, &mut reads);
             }
             self.predecessor_rule(scope, &reads);
+            self.unread_outputs(scopes, si, &reads);
         }
     }
 
@@ -145,6 +146,72 @@ impl Checker<'_> {
                 .with_pointer(pos.ptr.clone())
                 .with_help("AGX has no truthiness: compare explicitly, e.g. `len(x) > 0`"),
             );
+        }
+    }
+
+    /// AG904: a declared output that nothing in its scope reads. Reads are `nodes.X.outputs.Y`
+    /// and `self.outputs.Y` anywhere in the scope (inputs, guards, edges, criteria, graph
+    /// outputs, the owner's `collect`), a criterion's `output:` field, and a loop's `carry`
+    /// source names.
+    fn unread_outputs(
+        &mut self,
+        scopes: &[Scope<'_>],
+        si: usize,
+        reads: &[(Option<String>, NodeRead)],
+    ) {
+        let scope = &scopes[si];
+        let mut read: std::collections::HashSet<(&str, &str)> = reads
+            .iter()
+            .filter_map(|(_, r)| Some((r.target.as_str(), r.output.as_deref()?)))
+            .collect();
+        let mut carried: Vec<&str> = Vec::new();
+        if let ScopeKind::Body { parent, owner } = &scope.kind
+            && let Some(carry) = scopes[*parent]
+                .node(owner)
+                .and_then(|n| n.get("loop"))
+                .and_then(|l| l.get("carry"))
+                .and_then(Value::as_object)
+        {
+            carried.extend(carry.keys().map(String::as_str));
+        }
+        for (id, node) in scope.nodes() {
+            for c in node
+                .get("success")
+                .and_then(|s| s.get("criteria"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(o) = c.get("output").and_then(Value::as_str) {
+                    read.insert((id.as_str(), o));
+                }
+            }
+        }
+        for (id, node) in scope.nodes() {
+            for (name, _) in node
+                .get("outputs")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if read.contains(&(id.as_str(), name.as_str())) || carried.contains(&name.as_str())
+                {
+                    continue;
+                }
+                let ptr = format!(
+                    "{}/outputs/{}",
+                    scope.node_ptr(id),
+                    crate::source::tree::escape_token(name)
+                );
+                let d =
+                    Diagnostic::new("AG904", format!("output `{name}` of `{id}` is never read"))
+                        .at(self.doc.key_span(&ptr))
+                        .with_pointer(ptr)
+                        .with_help(
+                            "read it (an input `from`, a condition, a graph output) or remove it",
+                        );
+                self.push(d);
+            }
         }
     }
 

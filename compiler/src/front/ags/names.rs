@@ -375,6 +375,13 @@ pub fn check(
                         }
                     }
                     (Some("outputs"), Some(o)) => {
+                        if let Some(me_id) = &access.self_node {
+                            reads.push(NodeRead {
+                                target: me_id.clone(),
+                                span,
+                                output: Some(o.to_string()),
+                            });
+                        }
                         if !access.self_outputs {
                             err("AG203", "`self.outputs` is only readable in success criteria and checkpoints after outputs".into(), None);
                         } else if outputs_of(me).is_some_and(|s| !s.contains(*o)) {
