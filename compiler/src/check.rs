@@ -84,10 +84,11 @@ pub fn check_source(
     opts: &CheckOptions,
     path: Option<&Path>,
 ) -> Checked {
-    let (doc, dialect, mut diags) = check_document(sources, file, loaded, opts);
+    let (mut doc, dialect, mut diags) = check_document(sources, file, loaded, opts);
     let mut compiled = None;
-    if let (Some(d), Some(Dialect::Ags)) = (&doc, dialect)
+    if dialect == Some(Dialect::Ags)
         && !diags.iter().any(Diagnostic::is_error)
+        && let Some(d) = doc.take()
     {
         let root = opts
             .root
@@ -117,13 +118,15 @@ pub fn check_source(
                 Err(d) => (None, vec![d]),
             }
         };
-        let (ws, more) = crate::front::ags::refs::resolve(d.clone(), path, &root, &mut load_child);
+        // The document moves into the workspace and back out: no copy of a large tree.
+        let (ws, more) = crate::front::ags::refs::resolve(d, path, &root, &mut load_child);
         diags.extend(more);
         if !diags.iter().any(Diagnostic::is_error) {
             let (c, more) = crate::compile::compile_ags(&ws, sources);
             diags.extend(more);
             compiled = c;
         }
+        doc = ws.docs.into_iter().next();
     }
     diag::sort(&mut diags);
     Checked {

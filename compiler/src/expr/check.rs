@@ -169,6 +169,9 @@ impl Checker<'_> {
             ExprKind::Literal { value } => literal_type(value),
             ExprKind::Ident { name } => self.ident(id, name),
             ExprKind::Member { target, field } => {
+                if let Some(t) = self.root_path(e) {
+                    return t;
+                }
                 let t = self.check(target);
                 self.field(id, &t, field)
             }
@@ -233,6 +236,36 @@ impl Checker<'_> {
                 Type::String
             }
         }
+    }
+
+    /// `root.a.b.c` over a root of the environment, resolved by reference: the root's type
+    /// (which can be an object with one field per node of a 100k-node graph) is never cloned,
+    /// only the type at the end of the path. Intermediate nodes get no entry in `types`.
+    /// `None` when the path leaves plain closed/open objects, so the general path reports it.
+    fn root_path(&mut self, e: &Expr) -> Option<Type> {
+        let mut fields = Vec::new();
+        let mut cur = e;
+        let root = loop {
+            match &cur.kind {
+                ExprKind::Member { target, field } => {
+                    fields.push(field.as_str());
+                    cur = target;
+                }
+                ExprKind::Ident { name } => break name.as_str(),
+                _ => return None,
+            }
+        };
+        if self.locals.iter().any(|(n, _)| n == root) {
+            return None;
+        }
+        let mut t = self.env.get(root)?;
+        for f in fields.iter().rev() {
+            t = match t {
+                Type::Object { fields, .. } => fields.get(*f)?,
+                _ => return None,
+            };
+        }
+        Some(t.clone())
     }
 
     fn ident(&mut self, id: NodeId, name: &str) -> Type {

@@ -43,6 +43,8 @@ struct Piece {
 pub(super) struct Excerpt {
     pub text: String,
     pieces: Vec<Piece>,
+    /// The whole file (offsets and lines are the file's own).
+    pub whole: bool,
 }
 
 impl Excerpt {
@@ -58,6 +60,7 @@ impl Excerpt {
         let mut out = Excerpt {
             text: "\n".repeat(first_line as usize - 1),
             pieces: Vec::new(),
+            whole: false,
         };
         let mut line_start = from;
         while line_start < to {
@@ -82,6 +85,36 @@ impl Excerpt {
             });
         }
         out
+    }
+
+    /// The whole file, made safe, as one piece (offsets map to themselves). Built once per file
+    /// and shared by every report whose labelled lines are all short, so rendering many
+    /// diagnostics stays linear in the file size.
+    pub(super) fn whole(file: &SourceFile) -> Excerpt {
+        let text = file.text.as_str();
+        let mut out = Excerpt {
+            text: String::with_capacity(text.len() + 1),
+            pieces: Vec::new(),
+            whole: true,
+        };
+        out.keep(text, 0..text.len());
+        if text.ends_with('\n') {
+            out.text.push(' ');
+        }
+        out
+    }
+
+    /// Whether every point lies on a line short enough to show in full.
+    pub(super) fn all_lines_short(file: &SourceFile, points: &[usize]) -> bool {
+        points.iter().all(|&p| {
+            let p = p.min(file.text.len());
+            let line = file.line_col(p as u32).line;
+            let start = file.line_start(line);
+            let end = file.text[start..]
+                .find('\n')
+                .map_or(file.text.len(), |i| start + i);
+            file.text[start..end].chars().nth(LONG_LINE).is_none()
+        })
     }
 
     fn push_line(&mut self, text: &str, line: std::ops::Range<usize>, points: &[usize]) {

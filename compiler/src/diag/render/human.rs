@@ -43,22 +43,30 @@ use super::excerpt::{Excerpt, is_bidi_control};
 use super::{Located, Options, file_of, locate, primary_label};
 use crate::diag::{Diagnostic, Severity};
 use crate::source::{FileId, SourceMap};
+use std::rc::Rc;
 
 /// An ariadne span: a file and a byte range in it.
 type AriadneSpan = (FileId, Range<usize>);
 
 pub(super) fn render(diags: &[Diagnostic], sources: &SourceMap, opts: Options) -> String {
     let mut out = String::new();
+    let mut whole: HashMap<FileId, Rc<(Excerpt, Source<String>)>> = HashMap::new();
     for (i, d) in diags.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        render_one(&mut out, d, sources, opts);
+        render_one(&mut out, d, sources, opts, &mut whole);
     }
     out
 }
 
-fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Options) {
+fn render_one(
+    out: &mut String,
+    d: &Diagnostic,
+    sources: &SourceMap,
+    opts: Options,
+    whole: &mut HashMap<FileId, Rc<(Excerpt, Source<String>)>>,
+) {
     let color = severity_color(d.severity);
     let head = format!("{}[{}]", d.severity.as_str(), clean(d.code));
     if opts.color {
@@ -66,7 +74,7 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Optio
     } else {
         let _ = writeln!(out, "{head}: {}", clean(&d.message));
     }
-    if let Some(snippet) = snippet(d, sources, opts) {
+    if let Some(snippet) = snippet(d, sources, opts, whole) {
         for line in snippet.lines() {
             out.push_str(line.trim_end());
             out.push('\n');
@@ -88,7 +96,12 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Optio
 }
 
 /// The ariadne box for a located diagnostic, without ariadne's header line.
-fn snippet(d: &Diagnostic, sources: &SourceMap, opts: Options) -> Option<String> {
+fn snippet(
+    d: &Diagnostic,
+    sources: &SourceMap,
+    opts: Options,
+    whole: &mut HashMap<FileId, Rc<(Excerpt, Source<String>)>>,
+) -> Option<String> {
     let primary = locate(sources, d.span?)?;
     // Located labels in order: primary first, then the others whose file exists.
     let mut located: Vec<(Located<'_>, String, Option<Color>)> = vec![(
@@ -119,9 +132,21 @@ fn snippet(d: &Diagnostic, sources: &SourceMap, opts: Options) -> Option<String>
             .filter(|(at, ..)| at.span.file == id)
             .flat_map(|(at, ..)| [at.span.start as usize, at.span.end as usize])
             .collect();
-        let excerpt = Excerpt::new(file, &points);
-        let source = Source::from(excerpt.text.clone());
-        cache.loaded.insert(id, (excerpt, source));
+        let entry = if Excerpt::all_lines_short(file, &points) {
+            whole
+                .entry(id)
+                .or_insert_with(|| {
+                    let excerpt = Excerpt::whole(file);
+                    let source = Source::from(excerpt.text.clone());
+                    Rc::new((excerpt, source))
+                })
+                .clone()
+        } else {
+            let excerpt = Excerpt::new(file, &points);
+            let source = Source::from(excerpt.text.clone());
+            Rc::new((excerpt, source))
+        };
+        cache.loaded.insert(id, entry);
     }
     let span_of = |at: &Located<'_>| -> AriadneSpan {
         let excerpt = &cache.loaded[&at.span.file].0;
@@ -195,6 +220,9 @@ fn fix_position(line: &str, sources: &SourceMap, cache: &Excerpts) -> Option<Str
     let excerpt = &cache.loaded.get(&id)?.0;
     let line_start = if line_no <= 1 {
         0
+    } else if excerpt.whole {
+        // The whole file: its own line index answers in O(log n).
+        file.line_start(line_no as u32)
     } else {
         excerpt
             .text
@@ -245,7 +273,7 @@ fn is_unsafe_in_message(c: char) -> bool {
 
 /// ariadne's view of the files of one report: their excerpts.
 struct Excerpts {
-    loaded: HashMap<FileId, (Excerpt, Source<String>)>,
+    loaded: HashMap<FileId, Rc<(Excerpt, Source<String>)>>,
 }
 
 impl ariadne::Cache<FileId> for Excerpts {
@@ -253,7 +281,7 @@ impl ariadne::Cache<FileId> for Excerpts {
 
     fn fetch(&mut self, id: &FileId) -> Result<&Source<String>, impl fmt::Debug> {
         match self.loaded.get(id) {
-            Some((_, source)) => Ok(source),
+            Some(entry) => Ok(&entry.1),
             None => Err(format!("no excerpt of {id:?}")),
         }
     }

@@ -31,6 +31,17 @@ pub struct Workspace {
     pub refs: HashMap<(usize, String), usize>,
 }
 
+impl Workspace {
+    /// A workspace of one document that references nothing.
+    pub fn single(doc: Document) -> Workspace {
+        Workspace {
+            docs: vec![doc],
+            paths: vec![None],
+            refs: HashMap::new(),
+        }
+    }
+}
+
 /// How to load and check one referenced file: returns its document (if it loaded) and the
 /// diagnostics of loading, schema and semantic checks.
 pub type LoadFn<'a> = dyn FnMut(&Path, &str) -> (Option<Document>, Vec<Diagnostic>) + 'a;

@@ -1,0 +1,49 @@
+//! `phases FILE`: where `agc check` spends its time on one document, phase by phase
+//! (load, detect + schema, semantic checks, lowering + analyses, rendering). Prints figures;
+//! asserts nothing.
+
+use agc::diag::render::{self, Format};
+use agc::source::{Limits, SourceMap, load};
+use std::time::Instant;
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        eprintln!("usage: phases FILE");
+        std::process::exit(2);
+    };
+    let mut sources = SourceMap::new();
+    let t = Instant::now();
+    let (file, loaded) = load::load_path(&mut sources, path.as_ref(), &path, Limits::default())
+        .unwrap_or_else(|d| panic!("{}", d.message));
+    let load_s = t.elapsed();
+    let doc = loaded.doc.expect("a document");
+    let t = Instant::now();
+    let dialect = agc::dialect::detect(&doc).expect("a dialect");
+    let schema = agc::schema::validate(dialect, &doc);
+    let schema_s = t.elapsed();
+    let t = Instant::now();
+    let semantic = agc::front::ags::check(&doc, &sources.get(file).text);
+    let semantic_s = t.elapsed();
+    let t = Instant::now();
+    let ws = agc::front::ags::refs::Workspace::single(doc);
+    let (compiled, _) = agc::compile::compile_ags(&ws, &sources);
+    let lower_s = t.elapsed();
+    let t = Instant::now();
+    let mut diags = schema;
+    diags.extend(semantic);
+    let text = render::render(Format::Human, &diags, &sources, render::Options::default());
+    let render_s = t.elapsed();
+    let nodes = compiled.map_or(0, |c| c.graph.nodes.len());
+    println!("file      {path}");
+    println!("nodes     {nodes}");
+    println!("diags     {} ({} bytes rendered)", diags.len(), text.len());
+    for (name, d) in [
+        ("load", load_s),
+        ("schema", schema_s),
+        ("semantic", semantic_s),
+        ("lower+analyses", lower_s),
+        ("render", render_s),
+    ] {
+        println!("{name:<15} {:>8.3} s", d.as_secs_f64());
+    }
+}
