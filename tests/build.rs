@@ -47,7 +47,7 @@ fn documents() -> Vec<(PathBuf, String)> {
 fn build(path: &Path) -> String {
     let mut sources = SourceMap::new();
     let display = path.to_string_lossy().replace('\\', "/");
-    let (plan, diags) = build_file(&mut sources, path, &display, &check_opts());
+    let (plan, diags) = build_file(&mut sources, path, &display, &check_opts(path));
     let errors: Vec<String> = diags
         .iter()
         .filter(|d| d.is_error())
@@ -87,11 +87,11 @@ fn every_ags_document_builds_to_its_golden_plan() {
     );
 }
 
-/// The corpus lives beside the checkout (`../shared`), so the workspace root for references is
-/// the parent folder.
-fn check_opts() -> CheckOptions {
+/// The workspace root for references: the document's own folder (the corpus examples reference
+/// files beside them; `../shared` may itself be a link, which a root outside it would refuse).
+fn check_opts(path: &Path) -> CheckOptions {
     CheckOptions {
-        root: Some("..".into()),
+        root: path.parent().map(Path::to_path_buf),
         ..CheckOptions::default()
     }
 }

@@ -97,7 +97,7 @@ fn check_folder(root: &Path, folder: &str) -> Vec<Doc> {
             file,
             loaded,
             &CheckOptions {
-                root: Some("..".into()),
+                root: path.parent().map(Path::to_path_buf),
                 ..CheckOptions::default()
             },
             Some(&path),

@@ -39,7 +39,7 @@ fn documents() -> Vec<(PathBuf, String)> {
 fn draw(path: &Path, opts: Options) -> String {
     let mut sources = SourceMap::new();
     let display = path.to_string_lossy().replace('\\', "/");
-    let (compiled, diags) = compile_file(&mut sources, path, &display, &check_opts());
+    let (compiled, diags) = compile_file(&mut sources, path, &display, &check_opts(path));
     let errors: Vec<_> = diags
         .iter()
         .filter(|d| d.is_error())
@@ -122,7 +122,7 @@ fn real_mermaid_parses_every_golden() {
 fn dot_output_nests_clusters_and_quotes_everything() {
     let path = Path::new("tests/diagrams/adversarial.agraph.yaml");
     let mut sources = SourceMap::new();
-    let (compiled, _) = compile_file(&mut sources, path, "adversarial", &check_opts());
+    let (compiled, _) = compile_file(&mut sources, path, "adversarial", &check_opts(path));
     let dot = agc::back::dot::render(&compiled.unwrap().graph, false);
     assert!(dot.starts_with("digraph agc {\n") && dot.ends_with("}\n"));
     // Every label is one quoted string with its quotes escaped.
@@ -145,18 +145,18 @@ fn dot_output_nests_clusters_and_quotes_everything() {
     }
     let test_repair = Path::new("../shared/corpus/ags/examples/test-repair-loop.agraph.yaml");
     if test_repair.is_file() {
-        let (c, _) = compile_file(&mut sources, test_repair, "t", &check_opts());
+        let (c, _) = compile_file(&mut sources, test_repair, "t", &check_opts(test_repair));
         let dot = agc::back::dot::render(&c.unwrap().graph, false);
         assert!(dot.contains("subgraph cluster_r0 {"), "{dot}");
         assert!(dot.contains("loop until"));
     }
 }
 
-/// The corpus lives beside the checkout (`../shared`), so the workspace root for references is
-/// the parent folder.
-fn check_opts() -> CheckOptions {
+/// The workspace root for references: the document's own folder (the corpus examples reference
+/// files beside them; `../shared` may itself be a link, which a root outside it would refuse).
+fn check_opts(path: &Path) -> CheckOptions {
     CheckOptions {
-        root: Some("..".into()),
+        root: path.parent().map(Path::to_path_buf),
         ..CheckOptions::default()
     }
 }

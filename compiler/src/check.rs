@@ -94,6 +94,7 @@ pub fn check_source(
             .root
             .clone()
             .unwrap_or_else(|| std::path::PathBuf::from("."));
+        let display = sources.get(file).name.clone();
         let child_opts = CheckOptions {
             dialect: None,
             ..opts.clone()
@@ -119,7 +120,8 @@ pub fn check_source(
             }
         };
         // The document moves into the workspace and back out: no copy of a large tree.
-        let (ws, more) = crate::front::ags::refs::resolve(d, path, &root, &mut load_child);
+        let (ws, more) =
+            crate::front::ags::refs::resolve(d, path, &display, &root, &mut load_child);
         diags.extend(more);
         if !diags.iter().any(Diagnostic::is_error) {
             let (c, more) = crate::compile::compile_ags(&ws, sources);

@@ -50,6 +50,7 @@ pub type LoadFn<'a> = dyn FnMut(&Path, &str) -> (Option<Document>, Vec<Diagnosti
 pub fn resolve(
     root: Document,
     root_path: Option<&Path>,
+    root_display: &str,
     ws_root: &Path,
     load: &mut LoadFn<'_>,
 ) -> (Workspace, Vec<Diagnostic>) {
@@ -62,6 +63,9 @@ pub fn resolve(
         refs: HashMap::new(),
     };
     let mut diags = Vec::new();
+    // How each document is shown: the referencing document's name joined with the URI, so
+    // locations read like the paths the user typed (independent of the root and of links).
+    let mut displays: Vec<String> = vec![root_display.to_string()];
     let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
     if let Some(p) = &ws.paths[0] {
         by_path.insert(p.clone(), 0);
@@ -105,13 +109,15 @@ pub fn resolve(
             let idx = if let Some(&i) = by_path.get(&target) {
                 i
             } else {
-                let display = relative_display(&ws_canon, &target);
+                let display =
+                    join_display(&displays[next], &uri, &relative_display(&ws_canon, &target));
                 let (child, mut found) = load(&target, &display);
                 diags.append(&mut found);
                 let Some(child) = child else {
                     continue;
                 };
                 ws.docs.push(child);
+                displays.push(display);
                 ws.paths.push(Some(target.clone()));
                 by_path.insert(target, ws.docs.len() - 1);
                 ws.docs.len() - 1
@@ -192,6 +198,22 @@ fn ref_sites(doc: &Document) -> Vec<(String, String, Option<String>, Option<Stri
     out
 }
 
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn display_names_follow_the_referencing_file() {
+        let j = super::join_display;
+        assert_eq!(
+            j("../a/b/wf.yaml", "./child.yaml", "x"),
+            "../a/b/child.yaml"
+        );
+        assert_eq!(j("wf.yaml", "sub/c.yaml", "x"), "sub/c.yaml");
+        assert_eq!(j("a/wf.yaml", "../c.yaml", "x"), "c.yaml");
+        assert_eq!(j("../wf.yaml", "../c.yaml", "x"), "../../c.yaml");
+        assert_eq!(j("a/wf.yaml", "/lib/c.yaml", "lib/c.yaml"), "lib/c.yaml");
+    }
+}
+
 fn is_remote(uri: &str) -> bool {
     !(uri.starts_with('.') || uri.starts_with('/')) && uri.contains("://")
 }
@@ -238,6 +260,34 @@ fn relative_display(root: &Path, path: &Path) -> String {
         .unwrap_or(path)
         .to_string_lossy()
         .replace('\\', "/")
+}
+
+/// `parent`'s folder joined with `uri`, lexically normalised (`./` dropped, `x/..` folded). A
+/// root-relative `/uri` is shown as `rooted` (its path below the workspace root).
+fn join_display(parent: &str, uri: &str, rooted: &str) -> String {
+    if uri.starts_with('/') {
+        return rooted.to_string();
+    }
+    let dir = parent.rsplit_once('/').map_or("", |(d, _)| d);
+    let mut parts: Vec<&str> = if dir.is_empty() {
+        Vec::new()
+    } else {
+        dir.split('/').collect()
+    };
+    for seg in uri.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if matches!(parts.last(), Some(p) if *p != "..") {
+                    parts.pop();
+                } else {
+                    parts.push("..");
+                }
+            }
+            s => parts.push(s),
+        }
+    }
+    parts.join("/")
 }
 
 fn display_root(root: &Path) -> String {
