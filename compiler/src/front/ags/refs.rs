@@ -198,22 +198,6 @@ fn ref_sites(doc: &Document) -> Vec<(String, String, Option<String>, Option<Stri
     out
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn display_names_follow_the_referencing_file() {
-        let j = super::join_display;
-        assert_eq!(
-            j("../a/b/wf.yaml", "./child.yaml", "x"),
-            "../a/b/child.yaml"
-        );
-        assert_eq!(j("wf.yaml", "sub/c.yaml", "x"), "sub/c.yaml");
-        assert_eq!(j("a/wf.yaml", "../c.yaml", "x"), "c.yaml");
-        assert_eq!(j("../wf.yaml", "../c.yaml", "x"), "../../c.yaml");
-        assert_eq!(j("a/wf.yaml", "/lib/c.yaml", "lib/c.yaml"), "lib/c.yaml");
-    }
-}
-
 fn is_remote(uri: &str) -> bool {
     !(uri.starts_with('.') || uri.starts_with('/')) && uri.contains("://")
 }
@@ -337,4 +321,20 @@ fn cycles(ws: &Workspace, edges: &[(usize, String, usize)]) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn display_names_follow_the_referencing_file() {
+        let j = super::join_display;
+        assert_eq!(
+            j("../a/b/wf.yaml", "./child.yaml", "x"),
+            "../a/b/child.yaml"
+        );
+        assert_eq!(j("wf.yaml", "sub/c.yaml", "x"), "sub/c.yaml");
+        assert_eq!(j("a/wf.yaml", "../c.yaml", "x"), "c.yaml");
+        assert_eq!(j("../wf.yaml", "../c.yaml", "x"), "../../c.yaml");
+        assert_eq!(j("a/wf.yaml", "/lib/c.yaml", "lib/c.yaml"), "lib/c.yaml");
+    }
 }
