@@ -4,10 +4,9 @@
 
 use super::{ColorArg, FormatArg};
 use crate::compile::build_file;
-use crate::diag::render::{self, Format};
-use crate::diag::{self, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::source::SourceMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -80,23 +79,15 @@ fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &BuildArgs) 
     if diags.is_empty() {
         return false;
     }
-    diag::sort(diags);
-    let format = match args.format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
-        FormatArg::Sarif => Format::Sarif,
-        FormatArg::Github => Format::Github,
-    };
-    let color = match args.color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let out = render::render(format, diags, sources, render::Options { color });
-    let _ = std::io::stderr().write_all(out.as_bytes());
-    let errors = diags.iter().any(Diagnostic::is_error);
-    let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
-    errors || (args.strict && warnings)
+    super::print_diagnostics(
+        diags,
+        sources,
+        args.format,
+        args.color,
+        super::Stream::Stderr,
+        false,
+        args.strict,
+    )
 }
 
 /// A short account of how a committed plan differs from the fresh one.

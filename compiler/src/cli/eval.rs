@@ -8,15 +8,14 @@
 //! - An evaluation error prints its message and exits 1.
 
 use super::ColorArg;
-use crate::diag::render::{self, Format};
-use crate::diag::{self, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::expr::check::{TypeEnv, TypeErrorKind};
 use crate::expr::types::Type;
 use crate::source::scalar::ScalarMap;
 use crate::source::{SourceFile, SourceMap, Span};
 use agc_runtime::expr::Lang;
 use serde_json::{Map, Value};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -160,13 +159,14 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
 }
 
 fn report(diags: &mut [Diagnostic], sources: &SourceMap, color: ColorArg) -> i32 {
-    diag::sort(diags);
-    let color = match color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let out = render::render(Format::Human, diags, sources, render::Options { color });
-    let _ = std::io::stderr().write_all(out.as_bytes());
+    super::print_diagnostics(
+        diags,
+        sources,
+        super::FormatArg::Human,
+        color,
+        super::Stream::Stderr,
+        false,
+        false,
+    );
     1
 }

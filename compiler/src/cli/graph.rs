@@ -3,10 +3,9 @@
 use super::{ColorArg, FormatArg};
 use crate::back::mermaid::{self, Direction, inject};
 use crate::compile::compile_file;
-use crate::diag::render::{self, Format};
-use crate::diag::{self, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::source::SourceMap;
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -257,18 +256,13 @@ fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &GraphArgs) 
     if diags.is_empty() {
         return;
     }
-    diag::sort(diags);
-    let format = match args.format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
-        FormatArg::Sarif => Format::Sarif,
-        FormatArg::Github => Format::Github,
-    };
-    let color = match args.color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let out = render::render(format, diags, sources, render::Options { color });
-    let _ = std::io::stderr().write_all(out.as_bytes());
+    super::print_diagnostics(
+        diags,
+        sources,
+        args.format,
+        args.color,
+        super::Stream::Stderr,
+        false,
+        false,
+    );
 }

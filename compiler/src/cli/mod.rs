@@ -192,6 +192,30 @@ fn emit(
     color: ColorArg,
     strict: bool,
 ) -> i32 {
+    let failed = print_diagnostics(diags, sources, format, color, Stream::Stdout, true, strict);
+    i32::from(failed)
+}
+
+/// Where diagnostics go: stdout for `check` (they are its output), stderr when stdout carries
+/// a plan, a diagram or a value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stream {
+    Stdout,
+    Stderr,
+}
+
+/// The one place the commands print diagnostics: sorted, rendered in `format`, coloured per
+/// `color` (auto: only on a terminal, never with `NO_COLOR`), with the summary line for human
+/// output when `summary`. Returns whether they fail the run (errors, or warnings if `strict`).
+pub(crate) fn print_diagnostics(
+    diags: &mut [Diagnostic],
+    sources: &SourceMap,
+    format: FormatArg,
+    color: ColorArg,
+    stream: Stream,
+    summary: bool,
+    strict: bool,
+) -> bool {
     diag::sort(diags);
     let format = match format {
         FormatArg::Human => Format::Human,
@@ -199,21 +223,28 @@ fn emit(
         FormatArg::Sarif => Format::Sarif,
         FormatArg::Github => Format::Github,
     };
+    let terminal = match stream {
+        Stream::Stdout => std::io::stdout().is_terminal(),
+        Stream::Stderr => std::io::stderr().is_terminal(),
+    };
     let color = match color {
         ColorArg::Always => true,
         ColorArg::Never => false,
-        ColorArg::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorArg::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
     };
     let mut out = render::render(format, diags, sources, render::Options { color });
-    if format == Format::Human {
+    if format == Format::Human && summary {
         if !diags.is_empty() {
             out.push('\n');
         }
         out.push_str(&render::summary(diags));
         out.push('\n');
     }
-    let _ = std::io::stdout().write_all(out.as_bytes());
+    let _ = match stream {
+        Stream::Stdout => std::io::stdout().write_all(out.as_bytes()),
+        Stream::Stderr => std::io::stderr().write_all(out.as_bytes()),
+    };
     let errors = diags.iter().any(Diagnostic::is_error);
     let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
-    i32::from(errors || (strict && warnings))
+    errors || (strict && warnings)
 }
