@@ -24,10 +24,21 @@ fn main() {
     let t = Instant::now();
     let semantic = agc::front::ags::check(&doc, &sources.get(file).text);
     let semantic_s = t.elapsed();
-    let t = Instant::now();
     let ws = agc::front::ags::refs::Workspace::single(doc);
+    let t = Instant::now();
+    let (graph, _) = agc::front::ags::lower::lower(&ws, &sources);
+    let lower_only = t.elapsed();
+    let t = Instant::now();
+    let order = agc::analysis::order::topological(&graph).unwrap_or_default();
+    let bounds = agc::analysis::bounds::compute(&graph, &order);
+    let analyses = t.elapsed();
+    let t = Instant::now();
+    let digest = agc::canon::graph_digest(&ws.docs[0].value).unwrap_or_default();
+    let digest_s = t.elapsed();
+    let t = Instant::now();
     let (compiled, _) = agc::compile::compile_ags(&ws, &sources);
     let lower_s = t.elapsed();
+    let _ = (bounds, digest);
     let t = Instant::now();
     let mut diags = schema;
     diags.extend(semantic);
@@ -41,6 +52,9 @@ fn main() {
         ("load", load_s),
         ("schema", schema_s),
         ("semantic", semantic_s),
+        ("  lower", lower_only),
+        ("  order+bounds", analyses),
+        ("  digest", digest_s),
         ("lower+analyses", lower_s),
         ("render", render_s),
     ] {
