@@ -18,7 +18,7 @@ fn parse(src: &str) -> Expr {
 
 /// Fully parenthesized prefix form, to see the tree shape.
 fn sx(e: &Expr) -> String {
-    use agc::expr::cel::print::{bin_symbol, macro_name};
+    use agc::expr::cel::print::macro_name;
     match &e.kind {
         ExprKind::Literal { value } => match value {
             Literal::Null => "null".into(),
@@ -34,7 +34,7 @@ fn sx(e: &Expr) -> String {
         ExprKind::Index { target, index } => format!("([] {} {})", sx(target), sx(index)),
         ExprKind::Unary { op, operand } => format!("({op:?} {})", sx(operand)),
         ExprKind::Binary { op, left, right } => {
-            format!("({} {} {})", bin_symbol(*op), sx(left), sx(right))
+            format!("({} {} {})", op.symbol(), sx(left), sx(right))
         }
         ExprKind::Conditional {
             cond,

@@ -35,25 +35,6 @@ fn binary_prec(op: BinaryOp) -> u8 {
     }
 }
 
-fn binary_text(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Or => "||",
-        BinaryOp::And => "&&",
-        BinaryOp::In => "in",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-    }
-}
-
 fn is_negative_number(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Literal {
@@ -134,7 +115,7 @@ fn write(e: &Expr, out: &mut String) {
             let p = binary_prec(*op);
             write_at(left, p, out);
             out.push(' ');
-            out.push_str(binary_text(*op));
+            out.push_str(op.symbol());
             out.push(' ');
             write_at(right, p + 1, out);
         }

@@ -41,25 +41,6 @@ fn bin_prec(op: BinaryOp) -> u8 {
     }
 }
 
-pub fn bin_symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Or => "||",
-        BinaryOp::And => "&&",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::In => "in",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-    }
-}
-
 fn is_negative_number(l: &Literal) -> bool {
     match l {
         Literal::Int(i) => *i < 0,
@@ -123,7 +104,7 @@ fn print(e: &Expr, min: u8, out: &mut String) {
             let p = bin_prec(*op);
             print(left, p, out);
             out.push(' ');
-            out.push_str(bin_symbol(*op));
+            out.push_str(op.symbol());
             out.push(' ');
             print(right, p + 1, out);
         }

@@ -5,34 +5,14 @@ use agc_runtime::expr::{BinaryOp, Lang};
 
 use super::Type;
 
-/// The operator's symbol in messages.
-pub(super) fn symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Or => "||",
-        BinaryOp::And => "&&",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::In => "in",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-    }
-}
-
 /// The message for operands that cannot work, in the evaluator's wording.
 pub(super) fn mismatch_message(lang: Lang, op: BinaryOp, l: &str, r: &str) -> String {
     match lang {
-        Lang::Agx => format!("`{}` cannot take {l} and {r}", symbol(op)),
-        Lang::Cel => format!("no such overload: {l} {} {r}", symbol(op)),
+        Lang::Agx => format!("`{}` cannot take {l} and {r}", op.symbol()),
+        Lang::Cel => format!("no such overload: {l} {} {r}", op.symbol()),
         Lang::Gotmpl => format!(
             "operator `{}` is not part of the template language",
-            symbol(op)
+            op.symbol()
         ),
     }
 }

@@ -13,33 +13,14 @@ use crate::value::{
 
 type R = Result<Value, String>;
 
-fn symbol(op: BinaryOp) -> &'static str {
-    match op {
-        BinaryOp::Or => "||",
-        BinaryOp::And => "&&",
-        BinaryOp::Eq => "==",
-        BinaryOp::Ne => "!=",
-        BinaryOp::Lt => "<",
-        BinaryOp::Le => "<=",
-        BinaryOp::Gt => ">",
-        BinaryOp::Ge => ">=",
-        BinaryOp::In => "in",
-        BinaryOp::Add => "+",
-        BinaryOp::Sub => "-",
-        BinaryOp::Mul => "*",
-        BinaryOp::Div => "/",
-        BinaryOp::Rem => "%",
-    }
-}
-
 fn mismatch(lang: Lang, op: BinaryOp, l: &Value, r: &Value) -> String {
     let name = |v: &Value| match lang {
         Lang::Agx => v.kind().agx_name(),
         _ => v.kind().cel_name(),
     };
     match lang {
-        Lang::Agx => format!("`{}` cannot take {} and {}", symbol(op), name(l), name(r)),
-        _ => format!("no such overload: {} {} {}", name(l), symbol(op), name(r)),
+        Lang::Agx => format!("`{}` cannot take {} and {}", op.symbol(), name(l), name(r)),
+        _ => format!("no such overload: {} {} {}", name(l), op.symbol(), name(r)),
     }
 }
 
