@@ -16,6 +16,7 @@ fn main() {
     let (file, loaded) = load::load_path(&mut sources, path.as_ref(), &path, Limits::default())
         .unwrap_or_else(|d| panic!("{}", d.message));
     let load_s = t.elapsed();
+    let rss_loaded = peak_rss();
     let doc = loaded.doc.expect("a document");
     let t = Instant::now();
     let dialect = agc::dialect::detect(&doc).expect("a dialect");
@@ -24,10 +25,12 @@ fn main() {
     let t = Instant::now();
     let semantic = agc::front::ags::check(&doc, &sources.get(file).text);
     let semantic_s = t.elapsed();
+    let rss_checked = peak_rss();
     let ws = agc::front::ags::refs::Workspace::single(doc);
     let t = Instant::now();
     let (graph, _) = agc::front::ags::lower::lower(&ws, &sources);
     let lower_only = t.elapsed();
+    let rss_lowered = peak_rss();
     let t = Instant::now();
     let order = agc::analysis::order::topological(&graph).unwrap_or_default();
     let bounds = agc::analysis::bounds::compute(&graph, &order);
@@ -39,6 +42,7 @@ fn main() {
     let (compiled, _) = agc::compile::compile_ags(&ws, &sources);
     let lower_s = t.elapsed();
     let _ = (bounds, digest);
+    drop(graph);
     let t = Instant::now();
     let mut diags = schema;
     diags.extend(semantic);
@@ -60,4 +64,17 @@ fn main() {
     ] {
         println!("{name:<15} {:>8.3} s", d.as_secs_f64());
     }
+    println!("peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, end {} MiB", peak_rss());
+}
+
+/// Peak resident set size so far in MiB (`VmHWM`; 0 where /proc is absent).
+fn peak_rss() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb / 1024)
 }

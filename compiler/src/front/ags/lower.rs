@@ -49,7 +49,9 @@ pub(crate) struct Lowerer<'d> {
 /// Lowers a workspace (a document and the files it references) that passed every check.
 pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
     let doc = &ws.docs[0];
-    let root = doc.value.as_object().cloned().unwrap_or_default();
+    let empty = Map::new();
+    // Checked documents are mappings; an empty one lowers to an empty graph.
+    let root = doc.value.as_object().unwrap_or(&empty);
     let id = root
         .get("id")
         .and_then(Value::as_str)
@@ -66,19 +68,16 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .get("title")
         .and_then(Value::as_str)
         .map(str::to_string);
-    l.params(&root);
+    l.params(root);
     if let Some(c) = root.get("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();
     }
-    let empty = Map::new();
-    // Checked documents are mappings; an empty one lowers to an empty graph.
-    let root_obj = doc.value.as_object().unwrap_or(&empty);
     let mut work = vec![Pending {
         doc: 0,
         scope: Scope {
             kind: ScopeKind::Root,
             ptr: String::new(),
-            obj: root_obj,
+            obj: root,
         },
         prefix: String::new(),
         region: None,
@@ -491,7 +490,7 @@ impl<'d> Lowerer<'d> {
         let uint = |f: &str, d: u64| b.get(f).and_then(Value::as_u64).unwrap_or(d) as u32;
         match block {
             "loop" => RegionKind::Loop {
-                mode: match str_of(&Value::Object(b.clone()), "mode") {
+                mode: match b.get("mode").and_then(Value::as_str) {
                     Some("while") => LoopMode::While,
                     Some("until") => LoopMode::Until,
                     _ => LoopMode::Repeat,
