@@ -13,6 +13,7 @@
 
 use crate::diag::{self, Diagnostic};
 use crate::dialect::{self, Dialect};
+use crate::front::ags::ExprCache;
 use crate::schema;
 use crate::source::yaml::Loaded;
 use crate::source::{Document, FileId, Limits, SourceMap, load};
@@ -70,7 +71,11 @@ pub fn check_path(
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
     match load::load_path(sources, path, display, opts.limits) {
-        Ok((file, loaded)) => check_source(sources, file, loaded, opts, Some(path)).diags,
+        Ok((file, loaded)) => {
+            let checked = check_source(sources, file, loaded, opts, Some(path));
+            crate::discard::discard((checked.doc, checked.compiled));
+            checked.diags
+        }
         Err(d) => vec![d],
     }
 }
@@ -84,7 +89,8 @@ pub fn check_source(
     opts: &CheckOptions,
     path: Option<&Path>,
 ) -> Checked {
-    let (mut doc, dialect, mut diags) = check_document(sources, file, loaded, opts);
+    let mut exprs = ExprCache::default();
+    let (mut doc, dialect, mut diags) = check_document(sources, file, loaded, opts, &mut exprs);
     let mut compiled = None;
     if dialect == Some(Dialect::Ags)
         && !diags.iter().any(Diagnostic::is_error)
@@ -102,7 +108,8 @@ pub fn check_source(
         let mut load_child = |p: &Path, display: &str| -> (Option<Document>, Vec<Diagnostic>) {
             match load::load_path(sources, p, display, child_opts.limits) {
                 Ok((f, l)) => {
-                    let (doc, dialect, mut ds) = check_document(sources, f, l, &child_opts);
+                    let (doc, dialect, mut ds) =
+                        check_document(sources, f, l, &child_opts, &mut exprs);
                     if doc.is_some() && dialect.is_some() && dialect != Some(Dialect::Ags) {
                         ds.push(
                             Diagnostic::error(
@@ -120,8 +127,9 @@ pub fn check_source(
             }
         };
         // The document moves into the workspace and back out: no copy of a large tree.
-        let (ws, more) =
+        let (mut ws, more) =
             crate::front::ags::refs::resolve(d, path, &display, &root, &mut load_child);
+        ws.exprs = exprs;
         diags.extend(more);
         if !diags.iter().any(Diagnostic::is_error) {
             let (c, more) = crate::compile::compile_ags(&ws, sources);
@@ -140,12 +148,14 @@ pub fn check_source(
     }
 }
 
-/// Detection, schema and semantic checks of one document (references not followed).
+/// Detection, schema and semantic checks of one document (references not followed); the
+/// expressions the checks parsed go to `exprs`.
 fn check_document(
     sources: &SourceMap,
     file: FileId,
     loaded: Loaded,
     opts: &CheckOptions,
+    exprs: &mut ExprCache,
 ) -> (Option<Document>, Option<Dialect>, Vec<Diagnostic>) {
     let Loaded { doc, mut diags } = loaded;
     let mut dialect = None;
@@ -165,7 +175,8 @@ fn check_document(
                 diags.extend(schema_diags);
                 // Semantic checks assume a schema-valid document (SPEC §18: layer 1 first).
                 if schema_ok && d == Dialect::Ags {
-                    diags.extend(crate::front::ags::check(doc, &sources.get(file).text));
+                    let text = &sources.get(file).text;
+                    diags.extend(crate::front::ags::check_into(doc, text, exprs));
                 }
             }
             Err(d) => diags.push(d),

@@ -116,6 +116,7 @@ pub fn compile_file(
         return (None, diags);
     }
     if checked.compiled.is_some() {
+        crate::discard::discard(doc);
         return (checked.compiled, diags);
     }
     if dialect != crate::dialect::Dialect::Ags {
@@ -141,6 +142,10 @@ pub fn build_file(
     opts: &crate::check::CheckOptions,
 ) -> (Option<String>, Vec<Diagnostic>) {
     let (compiled, diags) = compile_file(sources, path, display, opts);
-    let text = compiled.map(|c| plan_text(&c, sources, display));
+    let text = compiled.map(|c| {
+        let text = plan_text(&c, sources, display);
+        crate::discard::discard(c);
+        text
+    });
     (text, diags)
 }

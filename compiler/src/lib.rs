@@ -16,6 +16,7 @@ pub mod cli;
 pub mod compile;
 pub mod diag;
 pub mod dialect;
+pub mod discard;
 pub mod expr;
 pub mod front;
 pub mod ir;

@@ -23,10 +23,12 @@ fn main() {
     let schema = agc::schema::validate(dialect, &doc);
     let schema_s = t.elapsed();
     let t = Instant::now();
-    let semantic = agc::front::ags::check(&doc, &sources.get(file).text);
+    let mut exprs = agc::front::ags::ExprCache::default();
+    let semantic = agc::front::ags::check_into(&doc, &sources.get(file).text, &mut exprs);
     let semantic_s = t.elapsed();
     let rss_checked = peak_rss();
-    let ws = agc::front::ags::refs::Workspace::single(doc);
+    let mut ws = agc::front::ags::refs::Workspace::single(doc);
+    ws.exprs = exprs;
     let t = Instant::now();
     let (graph, _) = agc::front::ags::lower::lower(&ws, &sources);
     let lower_only = t.elapsed();
@@ -64,7 +66,10 @@ fn main() {
     ] {
         println!("{name:<15} {:>8.3} s", d.as_secs_f64());
     }
-    println!("peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, end {} MiB", peak_rss());
+    println!(
+        "peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, end {} MiB",
+        peak_rss()
+    );
 }
 
 /// Peak resident set size so far in MiB (`VmHWM`; 0 where /proc is absent).

@@ -4,7 +4,6 @@
 
 use super::Checker;
 use super::defaults::merged;
-use super::edges::{effective, node_index};
 use super::node_type;
 use super::scope::{Scope, strings};
 use serde_json::Value;
@@ -137,10 +136,10 @@ impl Checker<'_> {
 
     /// AG903: nodes no path from an entrypoint reaches.
     fn unreachable(&mut self, s: &Scope<'_>) {
-        let index = node_index(s);
-        let edges = effective(s);
+        let index = &s.graph().index;
+        let edges = &s.graph().edges;
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); index.len()];
-        for e in &edges {
+        for e in edges {
             out[index[e.from]].push(index[e.to]);
         }
         let mut seen = vec![false; index.len()];

@@ -1,11 +1,30 @@
 //! The effective edge set of a scope (SPEC §17): explicit edges plus desugared `depends_on`,
 //! deduplicated by `(from, to, kind, when)`; edges with unknown endpoints are left out (they
 //! are reported as AG113/AG114).
+//!
+//! A scope computes its node index and effective edges once ([`Scope::graph`]); every pass
+//! (structure, expressions, advisories, lowering) reads that one copy. Pointers to an edge's
+//! declaration are built only when a diagnostic or a span needs them ([`EffEdge::ptr`]).
 
 use super::scope::{Scope, strings};
 use crate::source::tree::escape_token;
 use indexmap::IndexMap;
 use serde_json::Value;
+
+/// The hasher of agc's own maps: much faster than SipHash on short keys, still seeded.
+pub type FastState = foldhash::quality::RandomState;
+
+/// Node ids of a scope in declaration order, with their index.
+pub type NodeIndex<'a> = IndexMap<&'a str, usize, FastState>;
+
+/// Where an effective edge was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin<'a> {
+    /// `edges[i]`.
+    Edge(usize),
+    /// `nodes.<node>.depends_on[i]`.
+    DependsOn(&'a str, usize),
+}
 
 #[derive(Clone, Debug)]
 pub struct EffEdge<'a> {
@@ -15,13 +34,31 @@ pub struct EffEdge<'a> {
     pub kind: &'a str,
     pub when: Option<&'a str>,
     pub label: Option<&'a str>,
-    /// Pointer to the explicit edge, or to the `depends_on` item.
-    pub ptr: String,
+    pub origin: Origin<'a>,
     pub implicit: bool,
 }
 
+impl EffEdge<'_> {
+    /// Pointer to the explicit edge, or to the `depends_on` item, in `scope`.
+    pub fn ptr(&self, scope: &Scope<'_>) -> String {
+        match self.origin {
+            Origin::Edge(i) => format!("{}/edges/{i}", scope.ptr),
+            Origin::DependsOn(id, i) => {
+                format!("{}/nodes/{}/depends_on/{i}", scope.ptr, escape_token(id))
+            }
+        }
+    }
+}
+
+/// A scope's node index and effective edges, computed once per scope.
+#[derive(Debug, Default)]
+pub struct ScopeGraph<'a> {
+    pub index: NodeIndex<'a>,
+    pub edges: Vec<EffEdge<'a>>,
+}
+
 /// Node ids of a scope in declaration order, with their index.
-pub fn node_index<'a>(scope: &Scope<'a>) -> IndexMap<&'a str, usize> {
+pub fn node_index<'a>(scope: &Scope<'a>) -> NodeIndex<'a> {
     scope
         .nodes()
         .enumerate()
@@ -29,10 +66,12 @@ pub fn node_index<'a>(scope: &Scope<'a>) -> IndexMap<&'a str, usize> {
         .collect()
 }
 
-/// The effective edges of a scope, explicit edges first, then `depends_on` in node order.
-pub fn effective<'a>(scope: &Scope<'a>) -> Vec<EffEdge<'a>> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = Vec::new();
+/// The node index and the effective edges of a scope, explicit edges first, then
+/// `depends_on` in node order.
+pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
+    let index = node_index(scope);
+    let mut seen: std::collections::HashSet<_, FastState> = Default::default();
+    let mut edges = Vec::new();
     for (i, e) in scope.edges() {
         let (Some(from), Some(to)) = (
             e.get("from").and_then(Value::as_str),
@@ -40,40 +79,40 @@ pub fn effective<'a>(scope: &Scope<'a>) -> Vec<EffEdge<'a>> {
         ) else {
             continue;
         };
-        if !scope.has_node(from) || !scope.has_node(to) {
+        if !index.contains_key(from) || !index.contains_key(to) {
             continue;
         }
         let kind = e.get("kind").and_then(Value::as_str).unwrap_or("sequence");
         let when = e.get("when").and_then(Value::as_str);
         if seen.insert((from, to, kind, when)) {
-            out.push(EffEdge {
+            edges.push(EffEdge {
                 from,
                 to,
                 kind,
                 when,
                 label: e.get("label").and_then(Value::as_str),
-                ptr: format!("{}/edges/{i}", scope.ptr),
+                origin: Origin::Edge(i),
                 implicit: false,
             });
         }
     }
     for (id, node) in scope.nodes() {
         for (i, dep) in strings(node.get("depends_on")) {
-            if !scope.has_node(dep) {
+            if !index.contains_key(dep) {
                 continue;
             }
             if seen.insert((dep, id.as_str(), "sequence", None)) {
-                out.push(EffEdge {
+                edges.push(EffEdge {
                     from: dep,
                     to: id,
                     kind: "sequence",
                     when: None,
                     label: None,
-                    ptr: format!("{}/nodes/{}/depends_on/{i}", scope.ptr, escape_token(id)),
+                    origin: Origin::DependsOn(id, i),
                     implicit: true,
                 });
             }
         }
     }
-    out
+    ScopeGraph { index, edges }
 }

@@ -3,7 +3,6 @@
 //! and the predecessor rule (AG201) answered per scope in one batch.
 
 use super::Checker;
-use super::edges::{effective, node_index};
 use super::names::{self, NodeRead, ScopeNames};
 use super::positions::{self, Position};
 use super::scope::{Scope, ScopeKind};
@@ -25,7 +24,8 @@ pub type ParseFn<'p> =
 impl Checker<'_> {
     /// Checks every expression of every scope.
     pub(super) fn check_expressions(&mut self, scopes: &[Scope<'_>], parse: &ParseFn<'_>) {
-        let Some(root) = self.doc.value.as_object() else {
+        // The root scope is the document's root mapping.
+        let Some(root) = scopes.first().map(|s| s.obj) else {
             return;
         };
         let fragment_uses = fragment_uses(scopes);
@@ -92,6 +92,10 @@ impl Checker<'_> {
                 return;
             }
         };
+        self.exprs.insert(
+            (node.span.file, node.span.start, pos.template),
+            expr.clone(),
+        );
         let mut found = Vec::new();
         let before = self.diags.len();
         names::check(
@@ -217,8 +221,10 @@ impl Checker<'_> {
 
     /// AG201 for every read of another node whose anchor is known.
     fn predecessor_rule(&mut self, scope: &Scope<'_>, reads: &[(Option<String>, NodeRead)]) {
-        let index = node_index(scope);
-        let edges: Vec<(u32, u32)> = effective(scope)
+        let index = &scope.graph().index;
+        let edges: Vec<(u32, u32)> = scope
+            .graph()
+            .edges
             .iter()
             .map(|e| (index[e.from] as u32, index[e.to] as u32))
             .collect();

@@ -8,7 +8,7 @@
 //! fragment used twice per level, nested deeply, would otherwise multiply.
 
 use super::defaults::merged;
-use super::edges::{EffEdge, effective};
+use super::edges::EffEdge;
 use super::node_type;
 use super::refs::Workspace;
 use super::scope::{Scope, ScopeKind};
@@ -74,11 +74,7 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
     }
     let mut work = vec![Pending {
         doc: 0,
-        scope: Scope {
-            kind: ScopeKind::Root,
-            ptr: String::new(),
-            obj: root,
-        },
+        scope: Scope::new(ScopeKind::Root, String::new(), root),
         prefix: String::new(),
         region: None,
     }];
@@ -133,13 +129,23 @@ impl<'d> Lowerer<'d> {
         let doc = self.doc();
         let node = doc.node(ptr)?;
         let source = pointer_str(&doc.value, ptr)?;
-        let map = ScalarMap::for_scalar(&self.sources.get(doc.file).text, node, source);
-        let core = match lang {
-            ExprLang::AgxTemplate => crate::expr::template::parse_template(source, &map),
-            _ => crate::expr::agx::parse_agx(source, &map),
-        }
-        .ok()
-        .map(|(e, _)| e);
+        let template = lang == ExprLang::AgxTemplate;
+        let core = match self
+            .ws
+            .exprs
+            .get(&(node.span.file, node.span.start, template))
+        {
+            Some(e) => Some(e.clone()),
+            None => {
+                let map = ScalarMap::for_scalar(&self.sources.get(doc.file).text, node, source);
+                match lang {
+                    ExprLang::AgxTemplate => crate::expr::template::parse_template(source, &map),
+                    _ => crate::expr::agx::parse_agx(source, &map),
+                }
+                .ok()
+                .map(|(e, _)| e)
+            }
+        };
         Some(IrExpr {
             lang,
             source: source.to_string(),
@@ -268,14 +274,14 @@ impl<'d> Lowerer<'d> {
                 if let Some(body) = body {
                     bodies.push(Pending {
                         doc: target_doc,
-                        scope: Scope {
-                            kind: ScopeKind::Body {
+                        scope: Scope::new(
+                            ScopeKind::Body {
                                 parent: 0,
                                 owner: local.clone(),
                             },
-                            ptr: body_ptr,
-                            obj: body,
-                        },
+                            body_ptr,
+                            body,
+                        ),
                         prefix: format!("{scoped}/"),
                         region: Some(region),
                     });
@@ -299,8 +305,8 @@ impl<'d> Lowerer<'d> {
                 .collect();
         }
         let first_edge = self.graph.edges.len();
-        for e in effective(s) {
-            self.edge(&e, &ids);
+        for e in &s.graph().edges {
+            self.edge(s, e, &ids);
         }
         self.links(&ids, first_edge);
         bodies
@@ -548,7 +554,7 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn edge(&mut self, e: &EffEdge<'_>, ids: &HashMap<&str, NodeId>) {
+    fn edge(&mut self, s: &Scope<'_>, e: &EffEdge<'_>, ids: &HashMap<&str, NodeId>) {
         let (Some(&from), Some(&to)) = (ids.get(e.from), ids.get(e.to)) else {
             return;
         };
@@ -557,9 +563,10 @@ impl<'d> Lowerer<'d> {
             "on_failure" => (EdgeKind::Failure, vec![Outcome::Failed]),
             _ => (EdgeKind::Sequence, vec![Outcome::Succeeded]),
         };
+        let ptr = e.ptr(s);
         let guard = e
             .when
-            .and_then(|_| self.expr(ExprLang::Agx, &format!("{}/when", e.ptr)));
+            .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
         self.graph.add_edge(
             Edge {
                 from,
@@ -572,7 +579,7 @@ impl<'d> Lowerer<'d> {
                 implicit: e.implicit,
                 label: e.label.map(str::to_string),
             },
-            self.doc().span(&e.ptr),
+            self.doc().span(&ptr),
         );
     }
 }

@@ -18,12 +18,23 @@ mod structure;
 mod types;
 
 use crate::diag::Diagnostic;
-use crate::source::Document;
+use crate::source::{Document, FileId};
 use serde_json::Value;
+
+/// Parsed expressions by the file position of their scalar and whether it was read as a
+/// `${{ }}` template (an aliased scalar can sit in both kinds of field): the checks parse
+/// every expression and template once, lowering reuses them instead of parsing again.
+pub type ExprCache =
+    std::collections::HashMap<(FileId, u32, bool), agc_runtime::expr::Expr, edges::FastState>;
 
 /// Runs every semantic check on a schema-valid AGS document; `text` is its file's text (for
 /// spans inside expressions).
 pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
+    check_into(doc, text, &mut ExprCache::default())
+}
+
+/// [`check`], keeping every expression that parsed in `exprs`.
+pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diagnostic> {
     let Some(root) = doc.value.as_object() else {
         return Vec::new();
     };
@@ -31,6 +42,7 @@ pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
         doc,
         text,
         diags: Vec::new(),
+        exprs,
     };
     let scopes = scope::collect(root);
     for s in &scopes {
@@ -60,6 +72,8 @@ pub(crate) struct Checker<'d> {
     pub doc: &'d Document,
     pub text: &'d str,
     pub diags: Vec<Diagnostic>,
+    /// Every expression that parsed, for lowering.
+    pub exprs: &'d mut ExprCache,
 }
 
 impl Checker<'_> {

@@ -29,6 +29,9 @@ pub struct Workspace {
     pub paths: Vec<Option<PathBuf>>,
     /// `(referencing doc, pointer of its subgraph block)` → referenced doc.
     pub refs: HashMap<(usize, String), usize>,
+    /// Expressions the checks already parsed, for lowering to reuse (may be empty: lowering
+    /// parses what it does not find here).
+    pub exprs: super::ExprCache,
 }
 
 impl Workspace {
@@ -38,6 +41,7 @@ impl Workspace {
             docs: vec![doc],
             paths: vec![None],
             refs: HashMap::new(),
+            exprs: Default::default(),
         }
     }
 }
@@ -61,6 +65,7 @@ pub fn resolve(
         docs: vec![root],
         paths: vec![root_path.and_then(|p| p.canonicalize().ok())],
         refs: HashMap::new(),
+        exprs: Default::default(),
     };
     let mut diags = Vec::new();
     // How each document is shown: the referencing document's name joined with the URI, so

@@ -1,8 +1,10 @@
 //! Scopes of an AGS document: the root graph, named fragments (`subgraphs`), and the bodies of
 //! loop, map and inline-subgraph nodes. Each scope has its own node namespace and edge set.
 
+use super::edges::{ScopeGraph, scope_graph};
 use crate::source::tree::escape_token;
 use serde_json::{Map, Value};
+use std::cell::OnceCell;
 
 /// Where a scope comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,15 +20,38 @@ pub enum ScopeKind {
 }
 
 /// One scope: a graph or fragment object and its pointer.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Scope<'a> {
     pub kind: ScopeKind,
     /// JSON pointer of the scope object (`""` for the root).
     pub ptr: String,
     pub obj: &'a Map<String, Value>,
+    /// The node index and effective edges, computed on first use ([`Scope::graph`]).
+    graph: OnceCell<ScopeGraph<'a>>,
+}
+
+/// A clone starts without the computed graph (it is recomputed on demand).
+impl Clone for Scope<'_> {
+    fn clone(&self) -> Self {
+        Scope::new(self.kind.clone(), self.ptr.clone(), self.obj)
+    }
 }
 
 impl<'a> Scope<'a> {
+    pub fn new(kind: ScopeKind, ptr: String, obj: &'a Map<String, Value>) -> Self {
+        Scope {
+            kind,
+            ptr,
+            obj,
+            graph: OnceCell::new(),
+        }
+    }
+
+    /// The scope's node index and effective edges (computed once).
+    pub fn graph(&self) -> &ScopeGraph<'a> {
+        self.graph.get_or_init(|| scope_graph(self))
+    }
+
     /// The `nodes` mapping (empty when absent or malformed).
     pub fn nodes(&self) -> impl Iterator<Item = (&'a String, &'a Map<String, Value>)> + 'a {
         self.obj
@@ -42,7 +67,10 @@ impl<'a> Scope<'a> {
     }
 
     pub fn has_node(&self, id: &str) -> bool {
-        self.node(id).is_some()
+        match self.graph.get() {
+            Some(g) => g.index.contains_key(id),
+            None => self.node(id).is_some(),
+        }
     }
 
     pub fn node_ptr(&self, id: &str) -> String {
@@ -77,40 +105,36 @@ pub fn strings(v: Option<&Value>) -> impl Iterator<Item = (usize, &str)> {
 
 /// All scopes of a document, parents before children (a work list, not recursion).
 pub fn collect(root: &Map<String, Value>) -> Vec<Scope<'_>> {
-    let mut scopes = vec![Scope {
-        kind: ScopeKind::Root,
-        ptr: String::new(),
-        obj: root,
-    }];
+    let mut scopes = vec![Scope::new(ScopeKind::Root, String::new(), root)];
     if let Some(frags) = root.get("subgraphs").and_then(Value::as_object) {
         for (name, f) in frags {
             if let Some(obj) = f.as_object() {
-                scopes.push(Scope {
-                    kind: ScopeKind::Fragment(name.clone()),
-                    ptr: format!("/subgraphs/{}", escape_token(name)),
+                scopes.push(Scope::new(
+                    ScopeKind::Fragment(name.clone()),
+                    format!("/subgraphs/{}", escape_token(name)),
                     obj,
-                });
+                ));
             }
         }
     }
     let mut i = 0;
     while i < scopes.len() {
-        let scope = scopes[i].clone();
-        for (id, node) in scope.nodes() {
+        let nodes: Vec<_> = scopes[i].nodes().collect();
+        for (id, node) in nodes {
             for (block, field) in [("loop", "body"), ("map", "body"), ("subgraph", "inline")] {
                 if let Some(body) = node
                     .get(block)
                     .and_then(|b| b.get(field))
                     .and_then(Value::as_object)
                 {
-                    scopes.push(Scope {
-                        kind: ScopeKind::Body {
+                    scopes.push(Scope::new(
+                        ScopeKind::Body {
                             parent: i,
                             owner: id.clone(),
                         },
-                        ptr: format!("{}/{block}/{field}", scope.node_ptr(id)),
-                        obj: body,
-                    });
+                        format!("{}/{block}/{field}", scopes[i].node_ptr(id)),
+                        body,
+                    ));
                 }
             }
         }

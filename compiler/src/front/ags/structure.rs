@@ -2,7 +2,7 @@
 //! AG151–AG153. One pass per scope; every finding is reported.
 
 use super::Checker;
-use super::edges::{EffEdge, effective, node_index};
+use super::edges::EffEdge;
 use super::scope::{Scope, ScopeKind, strings};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
@@ -17,12 +17,12 @@ fn tier_level(tier: &str) -> Option<u64> {
 
 impl Checker<'_> {
     pub(super) fn check_scope(&mut self, scope: &Scope<'_>) {
-        let edges = effective(scope);
+        let edges = &scope.graph().edges;
         self.check_ids(scope);
         self.check_references(scope);
-        self.check_entrypoints(scope, &edges);
-        self.check_joins(scope, &edges);
-        self.check_cycles(scope, &edges);
+        self.check_entrypoints(scope, edges);
+        self.check_joins(scope, edges);
+        self.check_cycles(scope, edges);
         for (id, node) in scope.nodes() {
             let ptr = scope.node_ptr(id);
             self.check_decision(node, &ptr);
@@ -102,7 +102,7 @@ impl Checker<'_> {
                 let help = self.suggest(scope, ep);
                 self.error(code, &ptr, msg, help);
             } else if let Some(e) = incoming.get(ep) {
-                let span = self.doc.span(&e.ptr);
+                let span = self.doc.span(&e.ptr(scope));
                 let d = self
                     .diag(
                         "AG112",
@@ -142,7 +142,7 @@ impl Checker<'_> {
 
     /// AG111: every cycle of the effective edge set, once per strongly connected component.
     fn check_cycles(&mut self, scope: &Scope<'_>, edges: &[EffEdge<'_>]) {
-        let index = node_index(scope);
+        let index = &scope.graph().index;
         let mut g: DiGraph<(), usize, u32> = DiGraph::with_capacity(index.len(), edges.len());
         for _ in 0..index.len() {
             g.add_node(());
@@ -211,7 +211,7 @@ impl Checker<'_> {
             let d = self
                 .diag(
                     "AG111",
-                    &edges[closing].ptr,
+                    &edges[closing].ptr(scope),
                     format!("cycle in the effective edges: {}", names.join(" → ")),
                 )
                 .with_help(
