@@ -3,7 +3,7 @@
 //! lives with the data-flow checks.)
 
 use super::Checker;
-use super::defaults::merged;
+use super::defaults::{self, merged};
 use super::node_type;
 use super::scope::{Scope, strings};
 use serde_json::Value;
@@ -29,10 +29,9 @@ impl Checker<'_> {
                     .get("estimate")
                     .and_then(|e| e.get("cost_usd"))
                     .is_some();
-                let intel = merged(s, node, "intelligence");
-                if let Some(i) = &intel
-                    && i.get("tier").and_then(Value::as_str) == Some("frontier")
-                    && i.get("rationale").is_none()
+                if defaults::field(s, node, "intelligence", "tier").and_then(Value::as_str)
+                    == Some("frontier")
+                    && defaults::field(s, node, "intelligence", "rationale").is_none()
                     && node.get("rationale").is_none()
                 {
                     self.warn(
@@ -42,10 +41,9 @@ impl Checker<'_> {
                         "say why the most expensive tier is needed",
                     );
                 }
-                let constraints = merged(s, node, "constraints");
-                if let Some(c) = &constraints
-                    && c.get("determinism").and_then(Value::as_str) == Some("strict")
-                    && c.get("seed").is_none()
+                if defaults::field(s, node, "constraints", "determinism").and_then(Value::as_str)
+                    == Some("strict")
+                    && defaults::field(s, node, "constraints", "seed").is_none()
                 {
                     self.warn(
                         "AG907",

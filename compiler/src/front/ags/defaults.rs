@@ -29,3 +29,80 @@ pub fn merged(scope: &Scope<'_>, node: &Map<String, Value>, block: &str) -> Opti
         (Some(_), Some(o)) => Some(o.clone()),
     }
 }
+
+/// One key of a node's effective `block` (what `merged(..).get(key)` gives), borrowed: no
+/// merged copy is built.
+pub fn field<'v>(
+    scope: &'v Scope<'_>,
+    node: &'v Map<String, Value>,
+    block: &str,
+    key: &str,
+) -> Option<&'v Value> {
+    let own = node.get(block);
+    if block == "intelligence" && node_type(node) == "gate" {
+        return own?.get(key);
+    }
+    let default = scope.obj.get("defaults").and_then(|d| d.get(block));
+    match (default, own) {
+        (None, own) => own?.get(key),
+        (Some(d), None) => d.get(key),
+        (Some(Value::Object(d)), Some(Value::Object(o))) if block != "human" => {
+            o.get(key).or_else(|| d.get(key))
+        }
+        (Some(_), Some(o)) => o.get(key),
+    }
+}
+
+/// A node's effective value of a scalar `block` (such as `join`), borrowed.
+pub fn scalar<'v>(
+    scope: &'v Scope<'_>,
+    node: &'v Map<String, Value>,
+    block: &str,
+) -> Option<&'v Value> {
+    node.get(block)
+        .or_else(|| scope.obj.get("defaults").and_then(|d| d.get(block)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::ags::scope::ScopeKind;
+    use serde_json::json;
+
+    /// `field` answers what the merged block would, for every way the two sides combine.
+    #[test]
+    fn field_agrees_with_merged() {
+        let graph = json!({
+            "defaults": {
+                "constraints": {"seed": 1, "determinism": "strict"},
+                "human": {"role": "reviewer", "required": true},
+                "intelligence": {"tier": "standard"},
+                "join": "any"
+            },
+            "nodes": {
+                "own": {"constraints": {"seed": 2}, "human": {"role": "owner"}},
+                "bare": {},
+                "gate": {"type": "gate"},
+                "scalar": {"constraints": 3}
+            }
+        });
+        let obj = graph.as_object().unwrap();
+        let scope = Scope::new(ScopeKind::Root, String::new(), obj);
+        for (_, node) in scope.nodes() {
+            for block in ["constraints", "human", "intelligence", "failure"] {
+                let m = merged(&scope, node, block);
+                for key in ["seed", "determinism", "role", "required", "tier"] {
+                    assert_eq!(
+                        field(&scope, node, block, key),
+                        m.as_ref().and_then(|m| m.get(key)),
+                        "{block}.{key}"
+                    );
+                }
+            }
+            assert_eq!(
+                scalar(&scope, node, "join"),
+                merged(&scope, node, "join").as_ref()
+            );
+        }
+    }
+}

@@ -44,9 +44,14 @@ impl Checker<'_> {
             }
             let mut reads: Vec<(Option<String>, NodeRead)> = Vec::new();
             let mut env = types::scope_env(root, scope, &names.bare, names.in_loop);
+            // Positions come node by node: `self` is typed once per node, not per position.
+            let mut self_of: Option<Option<String>> = None;
             for pos in list {
-                let me = pos.access.self_node.as_deref().and_then(|n| scope.node(n));
-                env.insert("self", me.map_or(Type::Dyn, types::self_type));
+                if self_of.as_ref() != Some(&pos.access.self_node) {
+                    let me = pos.access.self_node.as_deref().and_then(|n| scope.node(n));
+                    env.insert("self", me.map_or(Type::Dyn, types::self_type));
+                    self_of = Some(pos.access.self_node.clone());
+                }
                 self.position(scopes, si, &names, root, &pos, parse, &env, &mut reads);
             }
             self.predecessor_rule(scope, &reads);

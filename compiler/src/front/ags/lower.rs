@@ -7,7 +7,7 @@
 //! Fragments no node uses are checked but not lowered. The expansion is bounded (AGC080): a
 //! fragment used twice per level, nested deeply, would otherwise multiply.
 
-use super::defaults::merged;
+use super::defaults::{self, merged};
 use super::edges::EffEdge;
 use super::node_type;
 use super::refs::Workspace;
@@ -384,25 +384,19 @@ impl<'d> Lowerer<'d> {
                 required: true,
             });
         }
-        let join = match merged(s, node, "join").as_ref().and_then(Value::as_str) {
+        let join = match defaults::scalar(s, node, "join").and_then(Value::as_str) {
             Some("any") => Join::Any,
             Some("n_of") => Join::NOf {
                 count: node.get("join_count").and_then(Value::as_u64).unwrap_or(1) as u32,
             },
             _ => Join::All,
         };
-        let failure = merged(s, node, "failure");
-        let constraints = merged(s, node, "constraints");
         let retry = Retry {
-            max_attempts: failure
-                .as_ref()
-                .and_then(|f| f.get("retry"))
+            max_attempts: defaults::field(s, node, "failure", "retry")
                 .and_then(|r| r.get("max_attempts"))
                 .and_then(Value::as_u64)
                 .unwrap_or(1) as u32,
-            timeout_seconds: constraints
-                .as_ref()
-                .and_then(|c| c.get("max_wall_clock_seconds"))
+            timeout_seconds: defaults::field(s, node, "constraints", "max_wall_clock_seconds")
                 .and_then(Value::as_f64),
         };
         let est = node.get("estimate");
@@ -412,10 +406,22 @@ impl<'d> Lowerer<'d> {
                 .and_then(|e| e.get("wall_clock_seconds"))
                 .and_then(Value::as_f64),
         };
-        // Everything not modelled above, with defaults merged, kept losslessly.
+        // Everything not modelled above, with defaults merged, kept losslessly: merged blocks
+        // in the node's own key order, then blocks only the defaults set.
+        const MERGED: [&str; 5] = [
+            "intelligence",
+            "requirements",
+            "constraints",
+            "failure",
+            "human",
+        ];
         let mut attrs = Map::new();
         for (k, v) in node {
-            if !matches!(
+            if MERGED.contains(&k.as_str()) {
+                if let Some(m) = merged(s, node, k) {
+                    attrs.insert(k.clone(), m);
+                }
+            } else if !matches!(
                 k.as_str(),
                 "type"
                     | "title"
@@ -433,14 +439,10 @@ impl<'d> Lowerer<'d> {
                 attrs.insert(k.clone(), v.clone());
             }
         }
-        for block in [
-            "intelligence",
-            "requirements",
-            "constraints",
-            "failure",
-            "human",
-        ] {
-            if let Some(v) = merged(s, node, block) {
+        for block in MERGED {
+            if !node.contains_key(block)
+                && let Some(v) = merged(s, node, block)
+            {
                 attrs.insert(block.to_string(), v);
             }
         }
