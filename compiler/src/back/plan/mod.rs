@@ -434,3 +434,6 @@ impl Serialize for LinkOut<'_> {
         m.end()
     }
 }
+
+#[cfg(test)]
+mod tests;
