@@ -77,6 +77,12 @@ fn build_writes_and_checks_plans() {
     let o = agc(&["build", EXAMPLE, "-o", plan_s, "--check"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("stale"), "{}", stderr(&o));
+    // A plan with extra bytes after it, or cut short, is stale too (the comparison streams).
+    for changed in [format!("{first}\n"), first[..first.len() / 2].to_string()] {
+        std::fs::write(&plan, changed).unwrap();
+        let o = agc(&["build", EXAMPLE, "-o", plan_s, "--check"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    }
     // stdout carries the plan without -o; the same bytes as the file.
     let o = agc(&["build", EXAMPLE]);
     assert_eq!(stdout(&o), first);

@@ -83,17 +83,32 @@ fn bound_warnings(doc: &Document, g: &Graph, b: &bounds::Bounds) -> Vec<Diagnost
     out
 }
 
-/// The plan of a compiled graph, as bytes-stable JSON text.
-pub fn plan_text(c: &Compiled, sources: &SourceMap, path: &str) -> String {
-    let v = plan::build(&PlanInput {
+/// What the plan back end needs to render a compiled graph.
+pub fn plan_input<'a>(c: &'a Compiled, sources: &'a SourceMap, path: &'a str) -> PlanInput<'a> {
+    PlanInput {
         graph: &c.graph,
         order: &c.order,
         bounds: &c.bounds,
         sources,
         path,
-        digest: c.digest.clone(),
-    });
-    plan::to_string(&v)
+        digest: c.digest.as_deref(),
+    }
+}
+
+/// The plan of a compiled graph, as bytes-stable JSON text.
+pub fn plan_text(c: &Compiled, sources: &SourceMap, path: &str) -> String {
+    plan::to_string(&plan_input(c, sources, path))
+}
+
+/// Streams the plan of a compiled graph to `out`: the bytes of [`plan_text`], without holding
+/// them in memory. `out` gets many small writes; give it a buffer.
+pub fn write_plan(
+    c: &Compiled,
+    sources: &SourceMap,
+    path: &str,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    plan::write(&plan_input(c, sources, path), out)
 }
 
 /// Loads, checks and compiles one file. `None` when any error was found.

@@ -1,6 +1,6 @@
 //! `phases FILE`: where `agc check` spends its time on one document, phase by phase
-//! (load, detect + schema, semantic checks, lowering + analyses, rendering). Prints figures;
-//! asserts nothing.
+//! (load, detect + schema, semantic checks, lowering + analyses, rendering, plan). Prints
+//! figures; asserts nothing.
 
 use agc::diag::render::{self, Format};
 use agc::source::{Limits, SourceMap, load};
@@ -50,6 +50,14 @@ fn main() {
     diags.extend(semantic);
     let text = render::render(Format::Human, &diags, &sources, render::Options::default());
     let render_s = t.elapsed();
+    let rss_rendered = peak_rss();
+    // The plan, streamed (as `agc build -o` does) into a sink: formatting cost only, no I/O.
+    let t = Instant::now();
+    let mut sink = std::io::BufWriter::new(std::io::sink());
+    if let Some(c) = &compiled {
+        agc::compile::write_plan(c, &sources, &path, &mut sink).expect("writing to a sink");
+    }
+    let plan_s = t.elapsed();
     let nodes = compiled.map_or(0, |c| c.graph.nodes.len());
     println!("file      {path}");
     println!("nodes     {nodes}");
@@ -63,11 +71,12 @@ fn main() {
         ("  digest", digest_s),
         ("lower+analyses", lower_s),
         ("render", render_s),
+        ("plan", plan_s),
     ] {
         println!("{name:<15} {:>8.3} s", d.as_secs_f64());
     }
     println!(
-        "peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, end {} MiB",
+        "peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, render {rss_rendered} MiB, end {} MiB",
         peak_rss()
     );
 }

@@ -3,11 +3,11 @@
 //! Diagnostics go to stderr here (stdout carries the plan when no `-o` is given).
 
 use super::{ColorArg, FormatArg};
-use crate::compile::build_file;
+use crate::compile::{Compiled, compile_file, plan_text, write_plan};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
-use std::io::Write;
-use std::path::PathBuf;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct BuildArgs {
@@ -35,44 +35,103 @@ pub(crate) struct BuildArgs {
 pub(crate) fn run(args: BuildArgs) -> i32 {
     let mut sources = SourceMap::new();
     let display = args.file.to_string_lossy().replace('\\', "/");
-    let (plan, mut diags) = build_file(&mut sources, &args.file, &display, &args.root.options());
+    let (compiled, mut diags) =
+        compile_file(&mut sources, &args.file, &display, &args.root.options());
     let failed = print_diags(&mut diags, &sources, &args);
     let io = diags.iter().any(|d| d.code == "AGC001");
-    let Some(plan) = plan else {
+    let Some(compiled) = compiled else {
         return if io { 2 } else { 1 };
     };
     if failed {
         return 1;
     }
-    match (&args.output, args.check) {
+    let code = match (&args.output, args.check) {
         (None, _) => {
-            let _ = std::io::stdout().write_all(plan.as_bytes());
+            let mut out = BufWriter::new(std::io::stdout().lock());
+            // As with any printer: a closed stdout (`agc build x | head`) is not a failure.
+            let _ = write_plan(&compiled, &sources, &display, &mut out).and_then(|()| out.flush());
             0
         }
-        (Some(out), false) => match std::fs::write(out, plan.as_bytes()) {
+        (Some(out), false) => match write_plan_file(&compiled, &sources, &display, out) {
             Ok(()) => 0,
             Err(e) => {
                 eprintln!("error[AGC001]: cannot write `{}`: {e}", out.display());
                 2
             }
         },
-        (Some(out), true) => match std::fs::read_to_string(out) {
-            Ok(old) if old == plan => 0,
-            Ok(old) => {
-                eprintln!("{}", stale_summary(&old, &plan, &out.to_string_lossy()));
-                1
+        (Some(out), true) if same_as_file(&compiled, &sources, &display, out) => 0,
+        (Some(out), true) => {
+            let plan = plan_text(&compiled, &sources, &display);
+            match std::fs::read_to_string(out) {
+                Ok(old) if old == plan => 0,
+                Ok(old) => {
+                    eprintln!("{}", stale_summary(&old, &plan, &out.to_string_lossy()));
+                    1
+                }
+                Err(e) => {
+                    eprintln!(
+                        "error: `{}` cannot be read ({e}); run `agc build {} -o {}`",
+                        out.display(),
+                        display,
+                        out.display()
+                    );
+                    1
+                }
             }
-            Err(e) => {
-                eprintln!(
-                    "error: `{}` cannot be read ({e}); run `agc build {} -o {}`",
-                    out.display(),
-                    display,
-                    out.display()
-                );
-                1
-            }
-        },
+        }
+    };
+    crate::discard::discard(compiled);
+    code
+}
+
+/// Whether the plan file `path` holds exactly the plan, compared while the plan streams (no
+/// copy of either in memory). Any read error counts as different.
+fn same_as_file(c: &Compiled, sources: &SourceMap, display: &str, path: &Path) -> bool {
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut cmp = Compare {
+        file: std::io::BufReader::new(file),
+        buf: Vec::new(),
+    };
+    if write_plan(c, sources, display, &mut cmp).is_err() {
+        return false;
     }
+    // Equal only if the file has nothing left.
+    matches!(std::io::Read::read(&mut cmp.file, &mut [0u8; 1]), Ok(0))
+}
+
+/// A writer that checks what is written against a file's next bytes.
+struct Compare<R> {
+    file: R,
+    buf: Vec<u8>,
+}
+
+impl<R: std::io::Read> Write for Compare<R> {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.resize(data.len(), 0);
+        self.file.read_exact(&mut self.buf)?;
+        if self.buf != data {
+            return Err(std::io::Error::other("differs"));
+        }
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Streams the plan into the file `out` (created or truncated) through a buffer.
+fn write_plan_file(
+    c: &Compiled,
+    sources: &SourceMap,
+    display: &str,
+    out: &Path,
+) -> std::io::Result<()> {
+    let mut w = BufWriter::new(std::fs::File::create(out)?);
+    write_plan(c, sources, display, &mut w)?;
+    w.flush()
 }
 
 fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &BuildArgs) -> bool {

@@ -4,11 +4,19 @@
 //! their scoped ids everywhere, so a plan reads on its own. Locations are the relative path the
 //! user gave plus 1-based line and column; no absolute paths, no timestamps: the same input
 //! gives the same bytes.
+//!
+//! The plan is never built as a whole: [`Plan`] implements [`Serialize`] and writes itself
+//! straight from the IR, element by element, so [`write`] streams a 100k-node plan with only
+//! one node's worth of data in flight. [`to_string`] and [`build`] are for callers that want
+//! the text or the value.
 
 use crate::analysis::bounds::Bounds;
 use crate::ir::{Graph, InputSource, IrExpr, NodeId, RegionKind};
 use crate::source::{SourceMap, Span};
-use serde_json::{Map, Value, json};
+use indexmap::IndexMap;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value;
+use std::io::{self, Write};
 
 pub const FORMAT: &str = "agc.plan/v1";
 
@@ -21,281 +29,411 @@ pub struct PlanInput<'a> {
     /// The source document's path as the user gave it.
     pub path: &'a str,
     /// `sha256-…` of the source document's canonical form, when the dialect defines one.
-    pub digest: Option<String>,
+    pub digest: Option<&'a str>,
 }
 
+/// A plan, lazily: serializing it walks the IR and emits the `agc.plan/v1` document.
+pub struct Plan<'a> {
+    input: &'a PlanInput<'a>,
+}
+
+impl<'a> Plan<'a> {
+    /// The plan of `input`; nothing is computed until it is serialized.
+    pub fn new(input: &'a PlanInput<'a>) -> Plan<'a> {
+        Plan { input }
+    }
+}
+
+/// Writes the plan to `out`: pretty JSON (2-space indent) with a trailing newline, the same
+/// bytes for the same input. `out` is written in many small pieces; give it a buffer.
+pub fn write<W: Write>(input: &PlanInput<'_>, out: &mut W) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &Plan::new(input))?;
+    out.write_all(b"\n")
+}
+
+/// The plan as text (what [`write`] writes).
+pub fn to_string(input: &PlanInput<'_>) -> String {
+    let mut buf = Vec::new();
+    // Writing to a Vec cannot fail, and serde_json writes UTF-8 only.
+    write(input, &mut buf).expect("writing a plan to memory");
+    String::from_utf8(buf).expect("serde_json writes UTF-8")
+}
+
+/// The plan as a JSON value (materialises the whole plan; prefer [`write`] for output).
+pub fn build(input: &PlanInput<'_>) -> Value {
+    serde_json::to_value(Plan::new(input)).unwrap_or(Value::Null)
+}
+
+/// What every piece of the plan needs to render ids and locations.
+#[derive(Clone, Copy)]
 struct Ctx<'a> {
     g: &'a Graph,
     sources: &'a SourceMap,
 }
 
-impl Ctx<'_> {
-    fn location(&self, span: Span) -> Value {
-        let f = self.sources.get(span.file);
-        let lc = f.line_col(span.start);
-        json!({"path": f.name, "line": lc.line, "column": lc.column})
+impl<'a> Ctx<'a> {
+    fn id(self, n: NodeId) -> &'a str {
+        &self.g.node(n).scoped_id
     }
 
-    fn expr(&self, e: &IrExpr) -> Value {
-        let mut m = Map::new();
-        m.insert(
-            "lang".into(),
-            serde_json::to_value(e.lang).unwrap_or(Value::Null),
-        );
-        m.insert("source".into(), Value::String(e.source.clone()));
-        if let Some(core) = &e.core {
-            m.insert(
-                "core".into(),
-                serde_json::to_value(core).unwrap_or(Value::Null),
-            );
+    fn ids(self, ns: &'a [NodeId]) -> Seq<impl Iterator<Item = &'a str> + Clone> {
+        Seq(ns.iter().map(move |&n| self.id(n)))
+    }
+
+    fn expr(self, e: &'a IrExpr) -> Expr<'a> {
+        Expr { c: self, e }
+    }
+
+    fn location(self, span: Span) -> Location<'a> {
+        Location { c: self, span }
+    }
+}
+
+/// A JSON array whose elements are produced one at a time from a cloneable iterator.
+struct Seq<I>(I);
+
+impl<I> Serialize for Seq<I>
+where
+    I: Iterator + Clone,
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.clone())
+    }
+}
+
+/// A JSON object from `(key, value)` pairs. A repeated key keeps its first position and takes
+/// its last value, as inserting into a `serde_json::Map` does.
+struct Pairs<I>(I);
+
+impl<'k, I, V> Serialize for Pairs<I>
+where
+    I: Iterator<Item = (&'k str, V)> + Clone,
+    V: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let items = self.0.clone();
+        let (low, _) = items.size_hint();
+        let mut map: IndexMap<&str, V> = IndexMap::with_capacity(low);
+        for (k, v) in items {
+            map.insert(k, v);
         }
-        m.insert("location".into(), self.location(e.span));
-        Value::Object(m)
-    }
-
-    fn id(&self, n: NodeId) -> Value {
-        Value::String(self.g.node(n).scoped_id.clone())
-    }
-
-    fn pairs(&self, items: &[(String, IrExpr)]) -> Value {
-        Value::Object(
-            items
-                .iter()
-                .map(|(k, e)| (k.clone(), self.expr(e)))
-                .collect(),
-        )
+        s.collect_map(map)
     }
 }
 
-/// Builds the plan as a JSON value.
-pub fn build(input: &PlanInput<'_>) -> Value {
-    let g = input.graph;
-    let c = Ctx {
-        g,
-        sources: input.sources,
-    };
-    let mut source = Map::new();
-    source.insert("dialect".into(), json!(g.dialect));
-    source.insert("path".into(), json!(input.path));
-    if let Some(d) = &input.digest {
-        source.insert("graph_digest".into(), json!(d));
-    }
-    let nodes: Vec<Value> = input.order.iter().map(|&id| node(&c, id)).collect();
-    let edges: Vec<Value> = g
-        .edges
-        .iter()
-        .zip(&g.spans.edges)
-        .map(|(e, span)| {
-            let mut m = Map::new();
-            m.insert("from".into(), c.id(e.from));
-            m.insert("to".into(), c.id(e.to));
-            m.insert(
-                "kind".into(),
-                serde_json::to_value(e.kind).unwrap_or(Value::Null),
-            );
-            m.insert(
-                "outcomes".into(),
-                serde_json::to_value(&e.outcomes).unwrap_or(Value::Null),
-            );
-            if let Some(gd) = &e.guard {
-                m.insert("guard".into(), c.expr(gd));
-            }
-            if let Some(o) = e.order {
-                m.insert("order".into(), json!(o));
-            }
-            if let Some(b) = e.bound {
-                m.insert("bound".into(), json!(b));
-            }
-            if let Some(l) = &e.label {
-                m.insert("label".into(), json!(l));
-            }
-            m.insert("implicit".into(), json!(e.implicit));
-            m.insert("location".into(), c.location(*span));
-            Value::Object(m)
-        })
-        .collect();
-    let regions: Vec<Value> = g
-        .regions
-        .iter()
-        .zip(&g.spans.regions)
-        .map(|(r, span)| {
-            let mut m = Map::new();
-            m.insert("owner".into(), c.id(r.owner));
-            if let Some(p) = r.parent {
-                m.insert("parent".into(), c.id(g.region(p).owner));
-            }
-            match &r.kind {
-                RegionKind::Loop {
-                    mode,
-                    condition,
-                    max_iterations,
-                    carry,
-                    collect,
-                } => {
-                    m.insert("kind".into(), json!("loop"));
-                    m.insert(
-                        "mode".into(),
-                        serde_json::to_value(mode).unwrap_or(Value::Null),
-                    );
-                    if let Some(cond) = condition {
-                        m.insert("condition".into(), c.expr(cond));
-                    }
-                    m.insert("max_iterations".into(), json!(max_iterations));
-                    m.insert(
-                        "carry".into(),
-                        Value::Object(carry.iter().map(|(k, v)| (k.clone(), json!(v))).collect()),
-                    );
-                    m.insert("collect".into(), c.pairs(collect));
-                }
-                RegionKind::Map {
-                    over,
-                    item,
-                    index_as,
-                    max_items,
-                    max_parallel,
-                    on_item_failure,
-                    collect,
-                } => {
-                    m.insert("kind".into(), json!("map"));
-                    m.insert("over".into(), c.expr(over));
-                    m.insert("as".into(), json!(item));
-                    m.insert("index_as".into(), json!(index_as));
-                    m.insert("max_items".into(), json!(max_items));
-                    m.insert("max_parallel".into(), json!(max_parallel));
-                    m.insert("on_item_failure".into(), json!(on_item_failure));
-                    m.insert("collect".into(), c.pairs(collect));
-                }
-                RegionKind::Subgraph {
-                    source,
-                    params,
-                    outputs,
-                    inherit_context,
-                } => {
-                    m.insert("kind".into(), json!("subgraph"));
-                    m.insert("source".into(), json!(source));
-                    m.insert("params".into(), c.pairs(params));
-                    m.insert("outputs".into(), c.pairs(outputs));
-                    m.insert("inherit_context".into(), json!(inherit_context));
-                }
-                RegionKind::Parallel => {
-                    m.insert("kind".into(), json!("parallel"));
-                }
-            }
-            m.insert(
-                "entrypoints".into(),
-                Value::Array(r.entrypoints.iter().map(|&n| c.id(n)).collect()),
-            );
-            m.insert(
-                "nodes".into(),
-                Value::Array(r.nodes.iter().map(|&n| c.id(n)).collect()),
-            );
-            m.insert("location".into(), c.location(*span));
-            Value::Object(m)
-        })
-        .collect();
-    let links: Vec<Value> = g
-        .links
-        .iter()
-        .map(|l| json!({"from": c.id(l.from), "output": l.output, "to": c.id(l.to), "at": l.at, "type": l.ty}))
-        .collect();
-    let mut plan = Map::new();
-    plan.insert("format".into(), json!(FORMAT));
-    plan.insert("source".into(), Value::Object(source));
-    plan.insert("graph".into(), json!({"id": g.id, "title": g.title}));
-    plan.insert(
-        "params".into(),
-        serde_json::to_value(&g.params).unwrap_or(Value::Null),
-    );
-    plan.insert(
-        "entrypoints".into(),
-        Value::Array(g.entrypoints.iter().map(|&n| c.id(n)).collect()),
-    );
-    plan.insert("constraints".into(), Value::Object(g.constraints.clone()));
-    plan.insert("nodes".into(), Value::Array(nodes));
-    plan.insert("edges".into(), Value::Array(edges));
-    plan.insert("regions".into(), Value::Array(regions));
-    plan.insert("links".into(), Value::Array(links));
-    plan.insert(
-        "bounds".into(),
-        serde_json::to_value(input.bounds).unwrap_or(Value::Null),
-    );
-    Value::Object(plan)
+/// `{"path", "line", "column"}` of a span's start.
+struct Location<'a> {
+    c: Ctx<'a>,
+    span: Span,
 }
 
-fn node(c: &Ctx<'_>, id: NodeId) -> Value {
-    let n = c.g.node(id);
-    let mut m = Map::new();
-    m.insert("id".into(), json!(n.scoped_id));
-    m.insert("local_id".into(), json!(n.local_id));
-    m.insert(
-        "kind".into(),
-        serde_json::to_value(n.kind).unwrap_or(Value::Null),
-    );
-    m.insert("origin_kind".into(), json!(n.origin_kind));
-    if let Some(r) = n.region {
-        m.insert("region".into(), c.id(c.g.region(r).owner));
+impl Serialize for Location<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let f = self.c.sources.get(self.span.file);
+        let lc = f.line_col(self.span.start);
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("path", &f.name)?;
+        m.serialize_entry("line", &lc.line)?;
+        m.serialize_entry("column", &lc.column)?;
+        m.end()
     }
-    if let Some(t) = &n.title {
-        m.insert("title".into(), json!(t));
-    }
-    let inputs: Vec<Value> = n
-        .inputs
-        .iter()
-        .map(|i| {
-            let mut im = Map::new();
-            im.insert("name".into(), json!(i.name));
-            im.insert("type".into(), json!(i.ty));
-            im.insert("required".into(), json!(i.required));
-            match &i.source {
-                InputSource::Expr { expr } => {
-                    im.insert("from".into(), c.expr(expr));
-                }
-                InputSource::Template { template } => {
-                    im.insert("template".into(), c.expr(template));
-                }
-                InputSource::Value { value } => {
-                    im.insert("value".into(), value.clone());
-                }
-                InputSource::Implicit => {
-                    im.insert("implicit".into(), json!(true));
-                }
-            }
-            Value::Object(im)
-        })
-        .collect();
-    m.insert("inputs".into(), Value::Array(inputs));
-    m.insert(
-        "outputs".into(),
-        Value::Array(
-            n.outputs
-                .iter()
-                .map(|o| json!({"name": o.name, "type": o.ty, "required": o.required}))
-                .collect(),
-        ),
-    );
-    if let Some(gd) = &n.guard {
-        m.insert("guard".into(), c.expr(gd));
-    }
-    m.insert(
-        "join".into(),
-        serde_json::to_value(n.join).unwrap_or(Value::Null),
-    );
-    m.insert(
-        "retry".into(),
-        serde_json::to_value(&n.retry).unwrap_or(Value::Null),
-    );
-    m.insert(
-        "estimate".into(),
-        serde_json::to_value(&n.estimate).unwrap_or(Value::Null),
-    );
-    m.insert("attributes".into(), Value::Object(n.attrs.clone()));
-    m.insert("location".into(), c.location(c.g.spans.nodes[id.index()]));
-    Value::Object(m)
 }
 
-/// Serializes a plan: pretty JSON with a trailing newline (stable bytes).
-pub fn to_string(plan: &Value) -> String {
-    let mut s = serde_json::to_string_pretty(plan).unwrap_or_default();
-    s.push('\n');
-    s
+/// An expression: language, source text, core form (when any) and location.
+struct Expr<'a> {
+    c: Ctx<'a>,
+    e: &'a IrExpr,
 }
+
+impl Serialize for Expr<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let e = self.e;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("lang", &e.lang)?;
+        m.serialize_entry("source", &e.source)?;
+        if let Some(core) = &e.core {
+            m.serialize_entry("core", core)?;
+        }
+        m.serialize_entry("location", &self.c.location(e.span))?;
+        m.end()
+    }
+}
+
+/// Named expressions (`collect`, `params`, `outputs` of a region) as an object.
+fn expr_pairs<'a>(
+    c: Ctx<'a>,
+    items: &'a [(String, IrExpr)],
+) -> Pairs<impl Iterator<Item = (&'a str, Expr<'a>)> + Clone> {
+    Pairs(items.iter().map(move |(k, e)| (k.as_str(), c.expr(e))))
+}
+
+impl Serialize for Plan<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let input = self.input;
+        let g = input.graph;
+        let c = Ctx {
+            g,
+            sources: input.sources,
+        };
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("format", FORMAT)?;
+        m.serialize_entry("source", &SourceInfo(input))?;
+        m.serialize_entry("graph", &GraphInfo(g))?;
+        m.serialize_entry("params", &g.params)?;
+        m.serialize_entry("entrypoints", &c.ids(&g.entrypoints))?;
+        m.serialize_entry("constraints", &g.constraints)?;
+        let nodes = input.order.iter().map(|&id| NodeOut { c, id });
+        m.serialize_entry("nodes", &Seq(nodes))?;
+        let edges = g.edges.iter().zip(&g.spans.edges);
+        m.serialize_entry(
+            "edges",
+            &Seq(edges.map(|(e, &span)| EdgeOut { c, e, span })),
+        )?;
+        let regions = g.regions.iter().zip(&g.spans.regions);
+        m.serialize_entry(
+            "regions",
+            &Seq(regions.map(|(r, &span)| RegionOut { c, r, span })),
+        )?;
+        m.serialize_entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
+        m.serialize_entry("bounds", input.bounds)?;
+        m.end()
+    }
+}
+
+/// `source`: dialect, path and (when known) the graph digest.
+struct SourceInfo<'a>(&'a PlanInput<'a>);
+
+impl Serialize for SourceInfo<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("dialect", self.0.graph.dialect)?;
+        m.serialize_entry("path", self.0.path)?;
+        if let Some(d) = self.0.digest {
+            m.serialize_entry("graph_digest", d)?;
+        }
+        m.end()
+    }
+}
+
+/// `graph`: id and title.
+struct GraphInfo<'a>(&'a Graph);
+
+impl Serialize for GraphInfo<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("id", &self.0.id)?;
+        m.serialize_entry("title", &self.0.title)?;
+        m.end()
+    }
+}
+
+/// One entry of `nodes`.
+struct NodeOut<'a> {
+    c: Ctx<'a>,
+    id: NodeId,
+}
+
+impl Serialize for NodeOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let c = self.c;
+        let n = c.g.node(self.id);
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("id", &n.scoped_id)?;
+        m.serialize_entry("local_id", &n.local_id)?;
+        m.serialize_entry("kind", &n.kind)?;
+        m.serialize_entry("origin_kind", &n.origin_kind)?;
+        if let Some(r) = n.region {
+            m.serialize_entry("region", c.id(c.g.region(r).owner))?;
+        }
+        if let Some(t) = &n.title {
+            m.serialize_entry("title", t)?;
+        }
+        let inputs = n.inputs.iter().map(|i| InputOut { c, i });
+        m.serialize_entry("inputs", &Seq(inputs))?;
+        let outputs = n.outputs.iter().map(|o| Port {
+            name: &o.name,
+            ty: &o.ty,
+            required: o.required,
+        });
+        m.serialize_entry("outputs", &Seq(outputs))?;
+        if let Some(gd) = &n.guard {
+            m.serialize_entry("guard", &c.expr(gd))?;
+        }
+        m.serialize_entry("join", &n.join)?;
+        m.serialize_entry("retry", &n.retry)?;
+        m.serialize_entry("estimate", &n.estimate)?;
+        m.serialize_entry("attributes", &n.attrs)?;
+        m.serialize_entry("location", &c.location(c.g.spans.nodes[self.id.index()]))?;
+        m.end()
+    }
+}
+
+/// One declared input of a node, with where its value comes from.
+struct InputOut<'a> {
+    c: Ctx<'a>,
+    i: &'a crate::ir::Input,
+}
+
+impl Serialize for InputOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let i = self.i;
+        let mut m = s.serialize_map(Some(4))?;
+        m.serialize_entry("name", &i.name)?;
+        m.serialize_entry("type", &i.ty)?;
+        m.serialize_entry("required", &i.required)?;
+        match &i.source {
+            InputSource::Expr { expr } => m.serialize_entry("from", &self.c.expr(expr))?,
+            InputSource::Template { template } => {
+                m.serialize_entry("template", &self.c.expr(template))?;
+            }
+            InputSource::Value { value } => m.serialize_entry("value", value)?,
+            InputSource::Implicit => m.serialize_entry("implicit", &true)?,
+        }
+        m.end()
+    }
+}
+
+/// A declared output: `{"name", "type", "required"}`.
+struct Port<'a> {
+    name: &'a str,
+    ty: &'a str,
+    required: bool,
+}
+
+impl Serialize for Port<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("name", self.name)?;
+        m.serialize_entry("type", self.ty)?;
+        m.serialize_entry("required", &self.required)?;
+        m.end()
+    }
+}
+
+/// One entry of `edges`.
+struct EdgeOut<'a> {
+    c: Ctx<'a>,
+    e: &'a crate::ir::Edge,
+    span: Span,
+}
+
+impl Serialize for EdgeOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (c, e) = (self.c, self.e);
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("from", c.id(e.from))?;
+        m.serialize_entry("to", c.id(e.to))?;
+        m.serialize_entry("kind", &e.kind)?;
+        m.serialize_entry("outcomes", &e.outcomes)?;
+        if let Some(gd) = &e.guard {
+            m.serialize_entry("guard", &c.expr(gd))?;
+        }
+        if let Some(o) = e.order {
+            m.serialize_entry("order", &o)?;
+        }
+        if let Some(b) = e.bound {
+            m.serialize_entry("bound", &b)?;
+        }
+        if let Some(l) = &e.label {
+            m.serialize_entry("label", l)?;
+        }
+        m.serialize_entry("implicit", &e.implicit)?;
+        m.serialize_entry("location", &c.location(self.span))?;
+        m.end()
+    }
+}
+
+/// One entry of `regions`.
+struct RegionOut<'a> {
+    c: Ctx<'a>,
+    r: &'a crate::ir::Region,
+    span: Span,
+}
+
+impl Serialize for RegionOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (c, r) = (self.c, self.r);
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("owner", c.id(r.owner))?;
+        if let Some(p) = r.parent {
+            m.serialize_entry("parent", c.id(c.g.region(p).owner))?;
+        }
+        match &r.kind {
+            RegionKind::Loop {
+                mode,
+                condition,
+                max_iterations,
+                carry,
+                collect,
+            } => {
+                m.serialize_entry("kind", "loop")?;
+                m.serialize_entry("mode", mode)?;
+                if let Some(cond) = condition {
+                    m.serialize_entry("condition", &c.expr(cond))?;
+                }
+                m.serialize_entry("max_iterations", max_iterations)?;
+                let carry = carry.iter().map(|(k, v)| (k.as_str(), v));
+                m.serialize_entry("carry", &Pairs(carry))?;
+                m.serialize_entry("collect", &expr_pairs(c, collect))?;
+            }
+            RegionKind::Map {
+                over,
+                item,
+                index_as,
+                max_items,
+                max_parallel,
+                on_item_failure,
+                collect,
+            } => {
+                m.serialize_entry("kind", "map")?;
+                m.serialize_entry("over", &c.expr(over))?;
+                m.serialize_entry("as", item)?;
+                m.serialize_entry("index_as", index_as)?;
+                m.serialize_entry("max_items", max_items)?;
+                m.serialize_entry("max_parallel", max_parallel)?;
+                m.serialize_entry("on_item_failure", on_item_failure)?;
+                m.serialize_entry("collect", &expr_pairs(c, collect))?;
+            }
+            RegionKind::Subgraph {
+                source,
+                params,
+                outputs,
+                inherit_context,
+            } => {
+                m.serialize_entry("kind", "subgraph")?;
+                m.serialize_entry("source", source)?;
+                m.serialize_entry("params", &expr_pairs(c, params))?;
+                m.serialize_entry("outputs", &expr_pairs(c, outputs))?;
+                m.serialize_entry("inherit_context", inherit_context)?;
+            }
+            RegionKind::Parallel => m.serialize_entry("kind", "parallel")?,
+        }
+        m.serialize_entry("entrypoints", &c.ids(&r.entrypoints))?;
+        m.serialize_entry("nodes", &c.ids(&r.nodes))?;
+        m.serialize_entry("location", &c.location(self.span))?;
+        m.end()
+    }
+}
+
+/// One entry of `links`.
+struct LinkOut<'a> {
+    c: Ctx<'a>,
+    l: &'a crate::ir::DataLink,
+}
+
+impl Serialize for LinkOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let (c, l) = (self.c, self.l);
+        let mut m = s.serialize_map(Some(5))?;
+        m.serialize_entry("from", c.id(l.from))?;
+        m.serialize_entry("output", &l.output)?;
+        m.serialize_entry("to", c.id(l.to))?;
+        m.serialize_entry("at", &l.at)?;
+        m.serialize_entry("type", &l.ty)?;
+        m.end()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,296 @@
+//! The streamed plan against the same plan materialised as a `serde_json::Value`, on a small
+//! hand-made graph that touches every optional field and every region kind.
+
+use super::*;
+use crate::ir::expr::ExprLang;
+use crate::ir::{
+    DataLink, Edge, EdgeKind, Estimate, Input, Join, LoopMode, Node, NodeKind, Outcome, Output,
+    Param, Region, RegionId, Retry,
+};
+use crate::source::{FileId, SourceFile};
+use agc_runtime::expr::{Expr as Core, ExprKind};
+use serde_json::json;
+
+fn expr(source: &str, at: usize) -> IrExpr {
+    IrExpr {
+        lang: ExprLang::Agx,
+        source: source.into(),
+        core: Some(Core {
+            id: 0,
+            kind: ExprKind::Ident {
+                name: source.into(),
+            },
+        }),
+        span: Span::point(FileId(0), at),
+    }
+}
+
+fn node(id: &str, kind: NodeKind, region: Option<RegionId>) -> Node {
+    Node {
+        scoped_id: id.into(),
+        local_id: id.rsplit('.').next().unwrap_or(id).into(),
+        kind,
+        origin_kind: "task".into(),
+        region,
+        owns: None,
+        title: None,
+        inputs: vec![],
+        outputs: vec![],
+        guard: None,
+        join: Join::All,
+        retry: Retry::default(),
+        estimate: Estimate::default(),
+        attrs: Default::default(),
+    }
+}
+
+/// Four nodes: `a` (inputs of every source, a guard, a title), then the owners of a loop, a
+/// map and a subgraph (the loop's `collect` and `carry` repeat a key), plus a parallel region.
+fn graph() -> Graph {
+    let mut g = Graph::new("ags", "g".into());
+    g.title = Some("A \"quoted\" title".into());
+    g.params.push(Param {
+        name: "p".into(),
+        ty: "integer".into(),
+        required: false,
+        default: Some(json!(3)),
+    });
+    g.constraints.insert("max_cost_usd".into(), json!(1.5));
+    let sp = |at| Span::point(FileId(0), at);
+    let mut a = node("a", NodeKind::Task, None);
+    a.title = Some("é".into());
+    a.guard = Some(expr("params.p", 4));
+    a.join = Join::NOf { count: 2 };
+    a.retry.timeout_seconds = Some(2.0);
+    a.estimate.cost_usd = Some(0.25);
+    a.attrs
+        .insert("x".into(), json!({"z": 1, "a": [true, null]}));
+    let input = |name: &str, source| Input {
+        name: name.into(),
+        ty: "any".into(),
+        required: true,
+        source,
+    };
+    a.inputs = vec![
+        input(
+            "e",
+            InputSource::Expr {
+                expr: expr("params.p", 9),
+            },
+        ),
+        input(
+            "t",
+            InputSource::Template {
+                template: expr("t", 12),
+            },
+        ),
+        input("v", InputSource::Value { value: json!([1]) }),
+        input("i", InputSource::Implicit),
+    ];
+    a.outputs.push(Output {
+        name: "out".into(),
+        ty: "string".into(),
+        required: false,
+    });
+    let a = g.add_node(a, sp(0));
+    let lp = g.add_node(node("lp", NodeKind::Loop, None), sp(14));
+    let mp = g.add_node(node("mp", NodeKind::Map, None), sp(16));
+    let sub = g.add_node(node("sub", NodeKind::Subgraph, None), sp(18));
+    let lr = g.add_region(
+        Region {
+            kind: RegionKind::Loop {
+                mode: LoopMode::Until,
+                condition: Some(expr("done", 20)),
+                max_iterations: 3,
+                carry: vec![("k".into(), "one".into()), ("k".into(), "two".into())],
+                collect: vec![
+                    ("c".into(), expr("first", 1)),
+                    ("d".into(), expr("d", 2)),
+                    ("c".into(), expr("last", 3)),
+                ],
+            },
+            owner: lp,
+            parent: None,
+            entrypoints: vec![a],
+            nodes: vec![a],
+        },
+        sp(14),
+    );
+    g.nodes[a.index()].region = Some(lr);
+    g.add_region(
+        Region {
+            kind: RegionKind::Map {
+                over: expr("items", 16),
+                item: "it".into(),
+                index_as: "i".into(),
+                max_items: 10,
+                max_parallel: 2,
+                on_item_failure: "continue".into(),
+                collect: vec![],
+            },
+            owner: mp,
+            parent: Some(lr),
+            entrypoints: vec![],
+            nodes: vec![],
+        },
+        sp(16),
+    );
+    g.add_region(
+        Region {
+            kind: RegionKind::Subgraph {
+                source: "use:s".into(),
+                params: vec![("q".into(), expr("q", 18))],
+                outputs: vec![],
+                inherit_context: true,
+            },
+            owner: sub,
+            parent: None,
+            entrypoints: vec![],
+            nodes: vec![],
+        },
+        sp(18),
+    );
+    g.add_region(
+        Region {
+            kind: RegionKind::Parallel,
+            owner: sub,
+            parent: None,
+            entrypoints: vec![],
+            nodes: vec![],
+        },
+        sp(19),
+    );
+    g.add_edge(
+        Edge {
+            from: lp,
+            to: mp,
+            kind: EdgeKind::Back,
+            outcomes: vec![Outcome::Succeeded, Outcome::Failed],
+            guard: Some(expr("again", 21)),
+            order: Some(1),
+            bound: Some(4),
+            implicit: false,
+            label: Some("retry".into()),
+        },
+        sp(21),
+    );
+    g.add_edge(
+        Edge {
+            from: mp,
+            to: sub,
+            kind: EdgeKind::Sequence,
+            outcomes: vec![Outcome::Succeeded],
+            guard: None,
+            order: None,
+            bound: None,
+            implicit: true,
+            label: None,
+        },
+        sp(22),
+    );
+    g.links.push(DataLink {
+        from: a,
+        output: "out".into(),
+        to: mp,
+        at: "inputs.x".into(),
+        ty: "string".into(),
+    });
+    g.entrypoints.push(lp);
+    g
+}
+
+fn with_plan<T>(digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T {
+    let g = graph();
+    let mut sources = SourceMap::new();
+    sources.add(SourceFile::new(
+        "dir/g.yaml",
+        "ab\ncdé\nefghijklmnopqrstuvwxyz\n",
+    ));
+    let order: Vec<NodeId> = (0..g.nodes.len() as u32).map(NodeId).collect();
+    let bounds = crate::analysis::bounds::compute(&g, &order);
+    f(&PlanInput {
+        graph: &g,
+        order: &order,
+        bounds: &bounds,
+        sources: &sources,
+        path: "dir/g.yaml",
+        digest,
+    })
+}
+
+#[test]
+fn streamed_text_is_the_pretty_printed_value() {
+    for digest in [None, Some("sha256-x")] {
+        with_plan(digest, |input| {
+            let text = to_string(input);
+            let value = build(input);
+            assert_eq!(text, serde_json::to_string_pretty(&value).unwrap() + "\n");
+            let mut streamed = Vec::new();
+            write(input, &mut streamed).unwrap();
+            assert_eq!(streamed, text.as_bytes());
+            assert_eq!(
+                value["source"].get("graph_digest").is_some(),
+                digest.is_some()
+            );
+        });
+    }
+}
+
+#[test]
+fn a_repeated_key_keeps_its_first_place_and_its_last_value() {
+    with_plan(None, |input| {
+        let v = build(input);
+        let lp = &v["regions"][0];
+        let collect = lp["collect"].as_object().unwrap();
+        let keys: Vec<&str> = collect.keys().map(String::as_str).collect();
+        assert_eq!(keys, ["c", "d"]);
+        assert_eq!(collect["c"]["source"], "last");
+        assert_eq!(lp["carry"], json!({"k": "two"}));
+        let text = to_string(input);
+        // The text itself carries each key once (`k` only appears in `carry`).
+        assert_eq!(text.matches("\"k\"").count(), 1);
+    });
+}
+
+#[test]
+fn fields_come_in_schema_order_with_locations() {
+    with_plan(None, |input| {
+        let v = build(input);
+        let top: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        assert_eq!(
+            top,
+            [
+                "format",
+                "source",
+                "graph",
+                "params",
+                "entrypoints",
+                "constraints",
+                "nodes",
+                "edges",
+                "regions",
+                "links",
+                "bounds"
+            ]
+        );
+        let a = &v["nodes"][0];
+        assert_eq!(a["region"], "lp");
+        assert_eq!(a["join"], json!({"mode": "n_of", "count": 2}));
+        // Line 2 is `cdé` (5 bytes, 3 columns), so byte 9 is line 3, column 2.
+        assert_eq!(
+            a["inputs"][0]["from"]["location"],
+            json!({"path": "dir/g.yaml", "line": 3, "column": 2})
+        );
+        assert_eq!(
+            a["inputs"][3],
+            json!({"name": "i", "type": "any", "required": true, "implicit": true})
+        );
+        assert_eq!(v["regions"][1]["parent"], "lp");
+        assert_eq!(
+            v["regions"][3],
+            json!({"owner": "sub", "kind": "parallel", "entrypoints": [], "nodes": [], "location": {"path": "dir/g.yaml", "line": 3, "column": 12}})
+        );
+        assert_eq!(v["edges"][1].get("guard"), None);
+        assert_eq!(v["links"][0]["type"], "string");
+    });
+}
