@@ -16,6 +16,7 @@ use crate::source::Span;
 use crate::source::scalar::ScalarMap;
 use agc_runtime::expr::Expr;
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
 pub type ParseFn<'p> =
@@ -43,16 +44,29 @@ impl Checker<'_> {
                 }
             }
             let mut reads: Vec<(Option<String>, NodeRead)> = Vec::new();
-            let mut env = types::scope_env(root, scope, &names.bare, names.in_loop);
+            // Pass 1: parse and resolve names; what resolved is typed in pass 2.
+            let mut typed: Vec<(Position, Expr, Vec<Span>)> = Vec::new();
+            for pos in list {
+                self.position(scopes, si, &names, root, pos, parse, &mut reads, &mut typed);
+            }
+            // Pass 2: one environment per scope, holding the types of the nodes the scope's
+            // expressions name (not of every node: a 100k-node scope would type them all).
+            let mut env = types::scope_env(
+                root,
+                scope,
+                &names.bare,
+                names.in_loop,
+                named_nodes(&typed).as_ref(),
+            );
             // Positions come node by node: `self` is typed once per node, not per position.
             let mut self_of: Option<Option<String>> = None;
-            for pos in list {
+            for (pos, expr, spans) in &typed {
                 if self_of.as_ref() != Some(&pos.access.self_node) {
                     let me = pos.access.self_node.as_deref().and_then(|n| scope.node(n));
                     env.insert("self", me.map_or(Type::Dyn, types::self_type));
                     self_of = Some(pos.access.self_node.clone());
                 }
-                self.position(scopes, si, &names, root, &pos, parse, &env, &mut reads);
+                self.type_check(pos, expr, spans, &env);
             }
             self.predecessor_rule(scope, &reads);
             self.unread_outputs(scopes, si, &reads);
@@ -66,10 +80,10 @@ impl Checker<'_> {
         si: usize,
         names: &ScopeNames<'_>,
         root: &Map<String, Value>,
-        pos: &Position,
+        pos: Position,
         parse: &ParseFn<'_>,
-        env: &TypeEnv,
         reads: &mut Vec<(Option<String>, NodeRead)>,
+        typed: &mut Vec<(Position, Expr, Vec<Span>)>,
     ) {
         let (Some(text), Some(node)) = (
             self.doc.value.pointer(&pos.ptr).and_then(Value::as_str),
@@ -115,10 +129,10 @@ impl Checker<'_> {
             &mut self.diags,
             &mut found,
         );
-        if self.diags.len() == before {
-            self.type_check(pos, &expr, &spans, env);
-        }
         reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
+        if self.diags.len() == before {
+            typed.push((pos, expr, spans));
+        }
     }
 
     /// AG204 for what static types rule out: unknown functions, wrong arity, operands that
@@ -370,4 +384,18 @@ fn scope_names<'a>(
         }
     }
     names
+}
+
+/// The node ids the expressions read as `nodes.<id>`; `None` when one uses `nodes` other than
+/// through a dotted id (`nodes["x"]`, `len(nodes)`), which needs every node's type.
+fn named_nodes<'e>(typed: &'e [(Position, Expr, Vec<Span>)]) -> Option<HashSet<&'e str>> {
+    let mut ids = HashSet::new();
+    for (_, expr, _) in typed {
+        for chain in names::chains(expr) {
+            if chain.root == "nodes" {
+                ids.insert(*chain.path.first()?);
+            }
+        }
+    }
+    Some(ids)
 }

@@ -12,6 +12,7 @@ use super::scope::Scope;
 use crate::expr::check::TypeEnv;
 use crate::expr::types::Type;
 use serde_json::{Map, Value};
+use std::collections::HashSet;
 
 /// The type of a param, input or output spec (`type` plus optional `schema`).
 pub fn of_spec(spec: &Value) -> Type {
@@ -76,12 +77,15 @@ fn node_type(node: &Map<String, Value>) -> Type {
     ])
 }
 
-/// The environment of one scope (without `self`).
+/// The environment of one scope (without `self`). `nodes` holds the scope's nodes named in
+/// `only` (all of them when `None`): reading another is an unknown field, which the checks
+/// leave to name resolution (AG203/AG206), so the subset types every expression alike.
 pub fn scope_env(
     root: &Map<String, Value>,
     scope: &Scope<'_>,
     bare: &[String],
     in_loop: bool,
+    only: Option<&HashSet<&str>>,
 ) -> TypeEnv {
     let params = scope.obj.get("params").or_else(|| root.get("params"));
     let mut env = TypeEnv::new()
@@ -124,7 +128,21 @@ pub fn scope_env(
         )
         .with(
             "nodes",
-            Type::closed(scope.nodes().map(|(id, n)| (id.clone(), node_type(n)))),
+            Type::closed(match only {
+                None => scope
+                    .nodes()
+                    .map(|(id, n)| (id.clone(), node_type(n)))
+                    .collect(),
+                Some(ids) => {
+                    let mut named: Vec<(String, Type)> = scope
+                        .nodes()
+                        .filter(|(id, _)| ids.contains(id.as_str()))
+                        .map(|(id, n)| (id.clone(), node_type(n)))
+                        .collect();
+                    named.shrink_to_fit();
+                    named
+                }
+            }),
         )
         .with("outputs", Type::open(Vec::<(String, Type)>::new()))
         .with("env", Type::open(Vec::<(String, Type)>::new()));
