@@ -388,7 +388,7 @@ fn scope_names<'a>(
 
 /// The node ids the expressions read as `nodes.<id>`; `None` when one uses `nodes` other than
 /// through a dotted id (`nodes["x"]`, `len(nodes)`), which needs every node's type.
-fn named_nodes<'e>(typed: &'e [(Position, Expr, Vec<Span>)]) -> Option<HashSet<&'e str>> {
+fn named_nodes(typed: &[(Position, Expr, Vec<Span>)]) -> Option<HashSet<&str>> {
     let mut ids = HashSet::new();
     for (_, expr, _) in typed {
         for chain in names::chains(expr) {
