@@ -1,3 +1,9 @@
 fn main() {
     std::process::exit(agc::cli::main());
 }
+
+/// mimalloc: agc allocates millions of small nodes (documents, spans, IR) and frees them in
+/// bulk; glibc's allocator spends a large share of a 100k-node build in `malloc_consolidate`
+/// and page faults (measured with `bench/scale.sh`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

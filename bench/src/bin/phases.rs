@@ -6,6 +6,10 @@ use agc::diag::render::{self, Format};
 use agc::source::{Limits, SourceMap, load};
 use std::time::Instant;
 
+/// The allocator the `agc` binary uses, so the phases add up to its figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: phases FILE");
