@@ -53,6 +53,15 @@ pub fn write_jcs(value: &Value, out: &mut String) -> Result<(), CanonError> {
 
 /// Compares object member names as RFC 8785 requires: by UTF-16 code units.
 pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
+    // Fast path: when the first differing bytes are both ASCII, they are the first differing
+    // characters (an ASCII byte is never part of a multi-byte character), and ASCII orders the
+    // same in UTF-8 and UTF-16.
+    let (ab, bb) = (a.as_bytes(), b.as_bytes());
+    match ab.iter().zip(bb).position(|(x, y)| x != y) {
+        None => return ab.len().cmp(&bb.len()),
+        Some(i) if ab[i].is_ascii() && bb[i].is_ascii() => return ab[i].cmp(&bb[i]),
+        Some(_) => {}
+    }
     // UTF-8 byte order is code point order, which agrees with UTF-16 order except when the
     // first differing characters are one supplementary (surrogate pair, 0xD800..) and one in
     // U+E000..U+FFFF. Compare the first differing characters by their first UTF-16 unit.
@@ -278,6 +287,39 @@ mod tests {
             "\"\u{FB33}\":\"Hebrew Letter Dalet With Dagesh\"}"
         );
         assert_eq!(jcs_of(input), want);
+    }
+
+    #[test]
+    fn utf16_order_agrees_with_encoded_units() {
+        // Every pair from a set mixing ASCII, BMP and supplementary characters at the point of
+        // difference, against the definition: the sequences of UTF-16 code units.
+        let parts = [
+            "",
+            "a",
+            "b",
+            "z~",
+            "\u{7f}",
+            "é",
+            "\u{FB33}",
+            "\u{FFFF}",
+            "\u{1F600}",
+            "\u{10FFFF}",
+        ];
+        let mut words = Vec::new();
+        for p in parts {
+            for q in parts {
+                words.push(format!("k{p}{q}"));
+            }
+        }
+        for a in &words {
+            for b in &words {
+                assert_eq!(
+                    cmp_utf16(a, b),
+                    a.encode_utf16().cmp(b.encode_utf16()),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
     }
 
     #[test]
