@@ -19,6 +19,7 @@ pub mod dialect;
 pub mod discard;
 pub mod expr;
 pub mod front;
+pub mod hash;
 pub mod ir;
 pub mod schema;
 pub mod source;

@@ -6,8 +6,8 @@ use super::Checker;
 use super::defaults::{self, merged};
 use super::node_type;
 use super::scope::{Scope, strings};
+use crate::hash::HashSet;
 use serde_json::Value;
-use std::collections::HashSet;
 
 const SIDE_EFFECTS: [&str; 5] = [
     "fs:write",

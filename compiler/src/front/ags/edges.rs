@@ -11,8 +11,7 @@ use crate::source::tree::escape_token;
 use indexmap::IndexMap;
 use serde_json::Value;
 
-/// The hasher of agc's own maps: much faster than SipHash on short keys, still seeded.
-pub type FastState = foldhash::quality::RandomState;
+pub use crate::hash::FastState;
 
 /// Node ids of a scope in declaration order, with their index.
 pub type NodeIndex<'a> = IndexMap<&'a str, usize, FastState>;
@@ -70,7 +69,7 @@ pub fn node_index<'a>(scope: &Scope<'a>) -> NodeIndex<'a> {
 /// `depends_on` in node order.
 pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
     let index = node_index(scope);
-    let mut seen: std::collections::HashSet<_, FastState> = Default::default();
+    let mut seen: crate::hash::HashSet<_> = Default::default();
     let mut edges = Vec::new();
     for (i, e) in scope.edges() {
         let (Some(from), Some(to)) = (

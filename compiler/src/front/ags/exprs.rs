@@ -11,12 +11,12 @@ use crate::analysis::preds::are_predecessors_in;
 use crate::diag::Diagnostic;
 use crate::expr::check::{TypeEnv, TypeErrorKind};
 use crate::expr::types::Type;
+use crate::hash::HashSet;
 use crate::ir::NodeId;
 use crate::source::Span;
 use crate::source::scalar::ScalarMap;
 use agc_runtime::expr::Expr;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 
 /// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
 pub type ParseFn<'p> =
@@ -183,7 +183,7 @@ impl Checker<'_> {
         reads: &[(Option<String>, NodeRead)],
     ) {
         let scope = &scopes[si];
-        let mut read: std::collections::HashSet<(&str, &str)> = reads
+        let mut read: crate::hash::HashSet<(&str, &str)> = reads
             .iter()
             .filter_map(|(_, r)| Some((r.target.as_str(), r.output.as_deref()?)))
             .collect();
@@ -301,8 +301,8 @@ impl Checker<'_> {
 }
 
 /// For each fragment: the `as`/`index_as` names of maps that use it, and whether a loop does.
-fn fragment_uses(scopes: &[Scope<'_>]) -> std::collections::HashMap<String, (Vec<String>, bool)> {
-    let mut out: std::collections::HashMap<String, (Vec<String>, bool)> = Default::default();
+fn fragment_uses(scopes: &[Scope<'_>]) -> crate::hash::HashMap<String, (Vec<String>, bool)> {
+    let mut out: crate::hash::HashMap<String, (Vec<String>, bool)> = Default::default();
     for s in scopes {
         for (_, node) in s.nodes() {
             if let Some(name) = node
@@ -348,7 +348,7 @@ fn scope_names<'a>(
     scopes: &[Scope<'a>],
     si: usize,
     root: &'a Map<String, Value>,
-    uses: &std::collections::HashMap<String, (Vec<String>, bool)>,
+    uses: &crate::hash::HashMap<String, (Vec<String>, bool)>,
 ) -> ScopeNames<'a> {
     let own = scopes[si].obj.get("params").and_then(Value::as_object);
     let params = own
@@ -389,7 +389,7 @@ fn scope_names<'a>(
 /// The node ids the expressions read as `nodes.<id>`; `None` when one uses `nodes` other than
 /// through a dotted id (`nodes["x"]`, `len(nodes)`), which needs every node's type.
 fn named_nodes(typed: &[(Position, Expr, Vec<Span>)]) -> Option<HashSet<&str>> {
-    let mut ids = HashSet::new();
+    let mut ids = HashSet::default();
     for (_, expr, _) in typed {
         for chain in names::chains(expr) {
             if chain.root == "nodes" {

@@ -3,10 +3,10 @@
 
 use super::Checker;
 use super::scope::{Scope, ScopeKind};
+use crate::hash::HashMap;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use serde_json::Value;
-use std::collections::HashMap;
 
 /// One `use:` site.
 struct Use {

@@ -13,6 +13,7 @@ use super::node_type;
 use super::refs::Workspace;
 use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
+use crate::hash::HashMap;
 use crate::ir::{
     DataLink, Edge, EdgeKind, Estimate, ExprLang, Graph, Input, InputSource, IrExpr, Join,
     LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind, Retry,
@@ -21,7 +22,6 @@ use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 
 /// Most nodes one document may expand into (fragment instantiation included).
 pub const MAX_EXPANDED_NODES: usize = 2_000_000;
@@ -210,7 +210,7 @@ impl<'d> Lowerer<'d> {
         'd: 'a,
     {
         let s = &p.scope;
-        let mut ids: HashMap<&str, NodeId> = HashMap::new();
+        let mut ids: HashMap<&str, NodeId> = HashMap::default();
         let mut bodies = Vec::new();
         for (local, node) in s.nodes() {
             let ptr = s.node_ptr(local);

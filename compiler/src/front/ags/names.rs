@@ -7,10 +7,10 @@
 use super::positions::Access;
 use super::scope::Scope;
 use crate::diag::Diagnostic;
+use crate::hash::HashSet;
 use crate::source::Span;
 use agc_runtime::expr::{Expr, ExprKind, Literal};
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 
 /// A reference chain: a root name and the member names after it (`nodes.a.outputs.x`).
 #[derive(Debug)]

@@ -4,10 +4,10 @@
 use super::Checker;
 use super::edges::EffEdge;
 use super::scope::{Scope, ScopeKind, strings};
+use crate::hash::{HashMap, HashSet};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
 
 const TIERS: [&str; 4] = ["minimal", "standard", "advanced", "frontier"];
 
@@ -117,7 +117,7 @@ impl Checker<'_> {
     }
 
     fn check_joins(&mut self, scope: &Scope<'_>, edges: &[EffEdge<'_>]) {
-        let mut incoming: HashMap<&str, usize> = HashMap::new();
+        let mut incoming: HashMap<&str, usize> = HashMap::default();
         for e in edges {
             *incoming.entry(e.to).or_default() += 1;
         }
@@ -178,7 +178,7 @@ impl Checker<'_> {
             let start = comp[0];
             // BFS inside the component from its first node until an edge returns to it; the
             // parents then spell one cycle.
-            let mut parent: HashMap<usize, usize> = HashMap::new();
+            let mut parent: HashMap<usize, usize> = HashMap::default();
             let mut queue = std::collections::VecDeque::from([start]);
             let mut closing = None;
             'bfs: while let Some(at) = queue.pop_front() {
@@ -240,7 +240,7 @@ impl Checker<'_> {
             return;
         };
         let expression = dec.get("evaluator").and_then(Value::as_str) == Some("expression");
-        let mut labels: HashMap<&str, usize> = HashMap::new();
+        let mut labels: HashMap<&str, usize> = HashMap::default();
         for (i, b) in dec
             .get("branches")
             .and_then(Value::as_array)

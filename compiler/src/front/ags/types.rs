@@ -11,8 +11,8 @@ use super::names::outputs_of;
 use super::scope::Scope;
 use crate::expr::check::TypeEnv;
 use crate::expr::types::Type;
+use crate::hash::HashSet;
 use serde_json::{Map, Value};
-use std::collections::HashSet;
 
 /// The type of a param, input or output spec (`type` plus optional `schema`).
 pub fn of_spec(spec: &Value) -> Type {
