@@ -64,7 +64,10 @@ fn main() {
     ] {
         println!("{name:<15} {:>8.3} s", d.as_secs_f64());
     }
-    println!("peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, end {} MiB", peak_rss());
+    println!(
+        "peak RSS after load {rss_loaded} MiB, checks {rss_checked} MiB, lowering {rss_lowered} MiB, end {} MiB",
+        peak_rss()
+    );
 }
 
 /// Peak resident set size so far in MiB (`VmHWM`; 0 where /proc is absent).
