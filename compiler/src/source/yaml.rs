@@ -9,8 +9,8 @@
 //!   (AGC007), extra documents (AGC008), empty documents (AGC009) and non-JSON numbers (AGC011)
 //!   are each a diagnostic, and loading goes on where it safely can, so all are reported.
 //!
-//! Scalars resolve by the YAML 1.2 core schema ([`resolve`]); values and span nodes are
-//! assembled bottom up by a [`build::Builder`].
+//! Scalars resolve by the YAML 1.2 core schema (module `resolve`); values and span nodes are
+//! assembled bottom up (module `build`).
 
 mod build;
 mod resolve;
