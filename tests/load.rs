@@ -38,7 +38,7 @@ impl Out {
     }
     fn key(&self, ptr: &str) -> &str {
         let d = self.doc();
-        let span = d.node(ptr).expect("pointer exists").key.expect("a key");
+        let span = d.node(ptr).expect("pointer exists").key().expect("a key");
         self.sources.get(d.file).slice(span)
     }
     /// (line, column) of the first diagnostic.
@@ -117,6 +117,49 @@ fn anchors_and_aliases_resolve() {
     assert_eq!(o.doc().value["copy"], json!({"x": 1, "y": [2]}));
     // The alias itself is located at its use site.
     assert_eq!(o.val("/copy"), "*b");
+}
+
+#[test]
+fn large_mappings_resolve_every_key_and_keep_refused_entries_out() {
+    // Wide enough for the loader's key index (small mappings are scanned instead), with a
+    // duplicate, a merge key and a non-string key mixed in: the value map and the span nodes
+    // must keep the same entries in the same order.
+    let mut text = String::new();
+    for i in 0..40 {
+        text += &format!("key{i}: value {i}\n");
+        if i == 20 {
+            text += "key3: again\n<<: {}\n7: seven\n\"a/b~c\": quoted\n";
+        }
+    }
+    let o = load(&text);
+    assert_eq!(o.codes, ["AGC004", "AGC007", "AGC005"]);
+    let doc = o.doc();
+    assert_eq!(doc.value.as_object().unwrap().len(), 41);
+    assert_eq!(doc.children(&doc.spans).len(), 41);
+    for i in 0..40 {
+        assert_eq!(o.key(&format!("/key{i}")), format!("key{i}"));
+        assert_eq!(o.val(&format!("/key{i}")), format!("value {i}"));
+    }
+    assert_eq!(o.key("/a~1b~0c"), "\"a/b~c\"");
+    assert_eq!(o.val("/a~1b~0c"), "quoted");
+    assert!(doc.node("/key40").is_none() && doc.node("/7").is_none());
+    // The cursor walks value and spans together.
+    let c = doc.at("/key39").unwrap();
+    assert_eq!(c.value, &json!("value 39"));
+    assert_eq!(doc.root().child("key5").unwrap().value, &json!("value 5"));
+}
+
+#[test]
+fn aliases_of_large_mappings_share_the_anchors_spans() {
+    let keys: Vec<String> = (0..30).map(|i| format!("k{i}: {i}")).collect();
+    let text = format!("base: &b {{{}}}\ncopy: *b\n", keys.join(", "));
+    let o = load(&text);
+    assert!(o.codes.is_empty(), "{:?}", o.codes);
+    assert_eq!(o.val("/copy"), "*b");
+    // Inside the copy, spans are those of the anchored original.
+    assert_eq!(o.val("/copy/k29"), "29");
+    assert_eq!(o.doc().span("/copy/k29"), o.doc().span("/base/k29"));
+    assert_eq!(o.doc().at("/copy/k17").unwrap().value, &json!(17));
 }
 
 #[test]

@@ -20,7 +20,7 @@
 //! (`agent-graph.graph.v1`) and the schema check reports the marker.
 
 use crate::diag::Diagnostic;
-use crate::source::{Document, Span};
+use crate::source::{Document, Span, SpanNode};
 use serde_json::Value;
 
 /// The kinds of Agent Graph v1 documents: one per official schema (`agent-graph.<kind>.v1`).
@@ -269,14 +269,10 @@ add the marker, or force a format with `--dialect ags|agent-graph|awp|agh`",
 
 /// The span of the first key of the root mapping (one line), or the root's span.
 fn first_line(doc: &Document) -> Span {
-    match &doc.spans.children {
-        crate::source::tree::Children::Map(map) => map
-            .values()
-            .next()
-            .and_then(|n| n.key)
-            .unwrap_or(doc.spans.span),
-        _ => doc.spans.span,
-    }
+    doc.children(&doc.spans)
+        .first()
+        .and_then(SpanNode::key)
+        .unwrap_or(doc.spans.span)
 }
 
 fn describe(v: &Value) -> &'static str {

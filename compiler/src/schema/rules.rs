@@ -7,7 +7,7 @@ use super::message::{closest, describe, list, show, type_noun};
 use super::report::{Finding, Kind};
 use crate::diag::Diagnostic;
 use crate::dialect::Dialect;
-use crate::source::{Document, Span};
+use crate::source::{Document, Span, SpanNode};
 use serde_json::Value;
 
 /// The code for a schema failure with no more specific code.
@@ -542,13 +542,11 @@ fn object_anchor(doc: &Document, pointer: &str) -> Span {
     let Some(node) = doc.node(pointer) else {
         return doc.span(pointer);
     };
-    if let Some(key) = node.key {
+    if let Some(key) = node.key() {
         return key;
     }
-    match &node.children {
-        crate::source::tree::Children::Map(map) => {
-            map.values().next().and_then(|n| n.key).unwrap_or(node.span)
-        }
-        _ => node.span,
-    }
+    doc.children(node)
+        .first()
+        .and_then(SpanNode::key)
+        .unwrap_or(node.span)
 }

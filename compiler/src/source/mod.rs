@@ -14,7 +14,7 @@ pub mod tree;
 pub mod yaml;
 
 pub use limits::Limits;
-pub use tree::{Document, ScalarStyle, SpanNode};
+pub use tree::{Cursor, Document, ScalarStyle, SpanNode};
 
 /// Index of a file in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

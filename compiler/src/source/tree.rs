@@ -1,11 +1,19 @@
 //! A loaded document: a `serde_json::Value` plus a span tree of the same shape.
 //!
-//! The span tree mirrors the value node for node (mapping entries keyed and in the same order),
-//! so a JSON pointer resolves in `O(depth)`, with no per-node pointer strings kept in memory.
+//! The span tree mirrors the value node for node: a collection's [`SpanNode`] has one child per
+//! sequence item or mapping entry, in the value's order (serde_json keeps mapping entries in
+//! insertion order). The children of each collection lie side by side in one arena owned by the
+//! [`Document`], so a node is 32 bytes and costs no allocation of its own. Mapping keys are not
+//! stored again: a key's position is found in the value's map (see [`index`]), which is why
+//! lookups walk the value and the span tree together. A JSON pointer resolves in `O(depth)`
+//! (times a short scan of small mappings), with no per-node pointer strings kept in memory.
+
+pub mod index;
 
 use super::{FileId, Span};
-use indexmap::IndexMap;
+use index::KeyIndex;
 use serde_json::Value;
+use std::borrow::Cow;
 
 /// How a scalar was written; expression spans inside strings need it (escapes, folding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -18,50 +26,134 @@ pub enum ScalarStyle {
     Folded,
 }
 
+/// `key_start` of a node that is no mapping entry's value (no file reaches 4 GiB: spans are
+/// `u32` offsets).
+const NO_KEY: u32 = u32::MAX;
+
 /// Spans of one value and, when it is a mapping entry, of its key.
-#[derive(Clone, Debug, Default)]
+///
+/// Its children (sequence items or mapping entries, in the value's order) are the arena slice
+/// `first..first + len` of the [`Document`]; reach them through [`Document::children`] or a
+/// [`Cursor`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SpanNode {
     /// The value's span (for collections, from the first to the last character).
     pub span: Span,
-    /// The key's span, when this value is the value of a mapping entry.
-    pub key: Option<Span>,
+    /// The key's byte range when this value is a mapping entry's; `key_start == NO_KEY` if not.
+    key_start: u32,
+    key_end: u32,
+    first: u32,
+    len: u32,
     /// The scalar style, for scalars.
     pub style: ScalarStyle,
-    /// Children: sequence items, or mapping entries in key order.
-    pub children: Children,
 }
 
-/// The span nodes below a collection.
-#[derive(Clone, Debug, Default)]
-pub enum Children {
-    #[default]
-    None,
-    Seq(Vec<SpanNode>),
-    Map(IndexMap<String, SpanNode>),
+impl Default for SpanNode {
+    fn default() -> SpanNode {
+        SpanNode::leaf(Span::default(), ScalarStyle::Plain)
+    }
 }
 
 impl SpanNode {
-    /// The child at one (unescaped) pointer token.
-    pub fn child(&self, token: &str) -> Option<&SpanNode> {
-        match &self.children {
-            Children::None => None,
-            Children::Seq(items) => items.get(token.parse::<usize>().ok()?),
-            Children::Map(map) => map.get(token),
+    /// A node without children or key.
+    pub(crate) fn leaf(span: Span, style: ScalarStyle) -> SpanNode {
+        SpanNode::collection(span, 0, 0).with_style(style)
+    }
+
+    /// A collection node whose children are the arena slice `first..first + len`.
+    pub(crate) fn collection(span: Span, first: u32, len: u32) -> SpanNode {
+        SpanNode {
+            span,
+            key_start: NO_KEY,
+            key_end: 0,
+            first,
+            len,
+            style: ScalarStyle::Plain,
         }
+    }
+
+    fn with_style(mut self, style: ScalarStyle) -> SpanNode {
+        self.style = style;
+        self
+    }
+
+    /// This node as the value of a mapping entry whose key is at `key`.
+    pub(crate) fn with_key(mut self, key: Span) -> SpanNode {
+        debug_assert_eq!(key.file, self.span.file);
+        self.key_start = key.start;
+        self.key_end = key.end;
+        self
+    }
+
+    /// The key's span, when this value is the value of a mapping entry.
+    pub fn key(&self) -> Option<Span> {
+        (self.key_start != NO_KEY).then_some(Span {
+            file: self.span.file,
+            start: self.key_start,
+            end: self.key_end,
+        })
+    }
+
+    /// How many children the node has (items or entries; 0 for scalars).
+    pub fn child_count(&self) -> usize {
+        self.len as usize
     }
 }
 
 /// A document loaded from YAML or JSON.
+///
+/// Invariant: `value` and `spans` are as the loader built them; span lookups walk both, so a
+/// changed `value` would misplace spans (never panic).
 #[derive(Clone, Debug)]
 pub struct Document {
     pub file: FileId,
     pub value: Value,
+    /// The root's span node.
     pub spans: SpanNode,
+    /// The arena: every collection's children, one contiguous slice per collection.
+    nodes: Box<[SpanNode]>,
+    /// Key tables of the large mappings.
+    keys: KeyIndex,
+}
+
+/// A position in a [`Document`]: a value and its span node, moved down one token at a time.
+#[derive(Clone, Copy, Debug)]
+pub struct Cursor<'d> {
+    doc: &'d Document,
+    pub value: &'d Value,
+    pub node: &'d SpanNode,
+}
+
+impl<'d> Cursor<'d> {
+    /// The child at one (unescaped) pointer token: a sequence index or a mapping key.
+    pub fn child(&self, token: &str) -> Option<Cursor<'d>> {
+        let (i, value) = match self.value {
+            Value::Array(items) => {
+                let i = token.parse::<usize>().ok()?;
+                (i, items.get(i)?)
+            }
+            Value::Object(map) => self.doc.keys.entry(map, self.node.first, token)?,
+            _ => return None,
+        };
+        Some(Cursor {
+            doc: self.doc,
+            value,
+            node: self.doc.children(self.node).get(i)?,
+        })
+    }
 }
 
 /// Decodes one RFC 6901 reference token.
 pub fn unescape_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+    unescape(token).into_owned()
+}
+
+fn unescape(token: &str) -> Cow<'_, str> {
+    if token.contains('~') {
+        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
+    } else {
+        Cow::Borrowed(token)
+    }
 }
 
 /// Encodes one RFC 6901 reference token.
@@ -70,16 +162,56 @@ pub fn escape_token(token: &str) -> String {
 }
 
 impl Document {
+    /// Assembles a document; `nodes` and `keys` must be the arena and key tables `spans` and
+    /// `value` were built with.
+    pub(crate) fn new(
+        file: FileId,
+        value: Value,
+        spans: SpanNode,
+        nodes: Vec<SpanNode>,
+        keys: KeyIndex,
+    ) -> Document {
+        Document {
+            file,
+            value,
+            spans,
+            nodes: nodes.into_boxed_slice(),
+            keys,
+        }
+    }
+
+    /// The root's cursor.
+    pub fn root(&self) -> Cursor<'_> {
+        Cursor {
+            doc: self,
+            value: &self.value,
+            node: &self.spans,
+        }
+    }
+
+    /// The cursor at a JSON pointer (`""` is the root), if it exists.
+    pub fn at(&self, pointer: &str) -> Option<Cursor<'_>> {
+        let mut c = self.root();
+        if pointer.is_empty() {
+            return Some(c);
+        }
+        for raw in pointer.strip_prefix('/')?.split('/') {
+            c = c.child(&unescape(raw))?;
+        }
+        Some(c)
+    }
+
+    /// The children of a node of this document (items or entries, in the value's order).
+    pub fn children(&self, node: &SpanNode) -> &[SpanNode] {
+        let first = node.first as usize;
+        self.nodes
+            .get(first..first + node.len as usize)
+            .unwrap_or_default()
+    }
+
     /// The span node at a JSON pointer (`""` is the root), if it exists.
     pub fn node(&self, pointer: &str) -> Option<&SpanNode> {
-        if pointer.is_empty() {
-            return Some(&self.spans);
-        }
-        let mut node = &self.spans;
-        for raw in pointer.strip_prefix('/')?.split('/') {
-            node = node.child(&unescape_token(raw))?;
-        }
-        Some(node)
+        self.at(pointer).map(|c| c.node)
     }
 
     /// The value's span at a pointer; falls back to the nearest existing ancestor.
@@ -99,7 +231,7 @@ impl Document {
     /// The key's span at a pointer if it is a mapping entry, else the value's span.
     pub fn key_span(&self, pointer: &str) -> Span {
         match self.node(pointer) {
-            Some(n) => n.key.unwrap_or(n.span),
+            Some(n) => n.key().unwrap_or(n.span),
             None => self.span(pointer),
         }
     }

@@ -9,15 +9,20 @@
 //!   (AGC007), extra documents (AGC008), empty documents (AGC009) and non-JSON numbers (AGC011)
 //!   are each a diagnostic, and loading goes on where it safely can, so all are reported.
 //!
-//! Scalars resolve by the YAML 1.2 core schema: `yes`/`on`/`no`/`off` stay strings, `0o17` is
-//! octal, `017` is decimal 17, timestamps stay strings.
+//! Scalars resolve by the YAML 1.2 core schema (module `resolve`); values and span nodes are
+//! assembled bottom up (module `build`).
 
-use super::tree::{Children, Document, ScalarStyle, SpanNode};
+mod build;
+mod resolve;
+
+use super::tree::{Document, ScalarStyle, SpanNode};
 use super::{FileId, Limits, Span};
 use crate::diag::Diagnostic;
-use indexmap::IndexMap;
+use build::{Builder, Built};
+use resolve::{kind_of, resolve_plain};
 use saphyr_parser::{Event, Parser, ScalarStyle as YStyle, Tag};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
+use std::borrow::Cow;
 
 /// Converts saphyr's char indices to byte offsets.
 struct CharToByte {
@@ -48,40 +53,11 @@ impl CharToByte {
     }
 }
 
-enum Frame {
-    Seq {
-        items: Vec<Value>,
-        spans: Vec<SpanNode>,
-        start: usize,
-        end: usize,
-        anchor: usize,
-        count: usize,
-    },
-    Map {
-        map: Map<String, Value>,
-        spans: IndexMap<String, SpanNode>,
-        /// `Some(Some(key))` when a key waits for its value; `Some(None)` when the key was
-        /// rejected and the value is to be dropped.
-        key: Option<Option<(String, Span)>>,
-        start: usize,
-        end: usize,
-        anchor: usize,
-        count: usize,
-    },
-}
-
+/// An anchored node, kept for its aliases (its span node shares the anchor's children).
 struct Anchored {
     value: Value,
     spans: SpanNode,
     count: usize,
-}
-
-/// One finished node on its way to its parent.
-struct Built {
-    value: Value,
-    spans: SpanNode,
-    count: usize,
-    plain: bool,
 }
 
 struct Loader<'a> {
@@ -90,10 +66,9 @@ struct Loader<'a> {
     conv: CharToByte,
     limits: Limits,
     diags: Vec<Diagnostic>,
-    stack: Vec<Frame>,
+    tree: Builder,
     anchors: Vec<Option<Anchored>>,
     alias_nodes: usize,
-    root: Option<Built>,
     /// Byte offset where the previous event ended (bound for locating block scalar indicators).
     prev_end: usize,
 }
@@ -113,10 +88,9 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
         conv: CharToByte::new(body),
         limits,
         diags: Vec::new(),
-        stack: Vec::new(),
+        tree: Builder::default(),
         anchors: Vec::new(),
         alias_nodes: 0,
-        root: None,
         prev_end: offset,
     };
     let offset_fix = offset;
@@ -159,9 +133,7 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
                 }
             }
             Event::Scalar(value, style, anchor, tag) => {
-                if let Err(()) = l.scalar(&value, style, anchor, tag.as_deref(), start, end) {
-                    break true;
-                }
+                l.scalar(value, style, anchor, tag.as_deref(), start, end);
             }
             Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
                 let is_map = matches!(event, Event::MappingStart(..));
@@ -169,7 +141,7 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
                     let ok = if is_map { "map" } else { "seq" };
                     l.check_tag(tag, &[ok], start, end);
                 }
-                if l.stack.len() >= l.limits.max_depth {
+                if l.tree.depth() >= l.limits.max_depth {
                     l.diags.push(
                         Diagnostic::error(
                             "AGC013",
@@ -183,33 +155,14 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
                     );
                     break true;
                 }
-                l.stack.push(if is_map {
-                    Frame::Map {
-                        map: Map::new(),
-                        spans: IndexMap::new(),
-                        key: None,
-                        start,
-                        end,
-                        anchor,
-                        count: 1,
-                    }
-                } else {
-                    Frame::Seq {
-                        items: Vec::new(),
-                        spans: Vec::new(),
-                        start,
-                        end,
-                        anchor,
-                        count: 1,
-                    }
-                });
+                l.tree.open(is_map, start, end, anchor);
             }
             Event::SequenceEnd | Event::MappingEnd => {
-                let frame = l.stack.pop().expect("parser balances collection events");
-                let built = l.finish(frame, start);
-                if l.push(built).is_err() {
-                    break true;
+                let (built, anchor) = l.tree.close(file, text, start);
+                if anchor != 0 {
+                    l.remember(anchor, &built);
                 }
+                l.tree.push(built, &mut l.diags);
             }
             Event::Alias(id) => {
                 if l.alias(id, start, end).is_err() {
@@ -226,7 +179,7 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
             diags: l.diags,
         };
     }
-    let root = match l.root {
+    let root = match l.tree.root.take() {
         Some(b) if !(b.plain && b.value.is_null()) => b,
         _ => {
             l.diags.push(
@@ -241,11 +194,13 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
         }
     };
     Loaded {
-        doc: Some(Document {
+        doc: Some(Document::new(
             file,
-            value: root.value,
-            spans: root.spans,
-        }),
+            root.value,
+            root.spans,
+            l.tree.nodes,
+            l.tree.keys,
+        )),
         diags: l.diags,
     }
 }
@@ -303,13 +258,13 @@ impl Loader<'_> {
 
     fn scalar(
         &mut self,
-        raw: &str,
+        raw: Cow<'_, str>,
         style: YStyle,
         anchor: usize,
         tag: Option<&Tag>,
         start: usize,
         end: usize,
-    ) -> Result<(), ()> {
+    ) {
         let style = match style {
             YStyle::Plain => ScalarStyle::Plain,
             YStyle::SingleQuoted => ScalarStyle::SingleQuoted,
@@ -332,9 +287,9 @@ impl Loader<'_> {
             None => Some("str"),
         };
         let value = match forced {
-            Some("str") => Value::String(raw.to_string()),
-            Some(kind) => match resolve_plain(raw) {
-                Ok(v) if kind_of(&v) == kind || (kind == "float" && v.is_number()) => {
+            Some("str") => Value::String(owned(raw)),
+            Some(kind) => match resolve_plain(&raw) {
+                Ok(Some(v)) if kind_of(&v) == kind || (kind == "float" && v.is_number()) => {
                     if kind == "float" {
                         v.as_f64()
                             .and_then(Number::from_f64)
@@ -348,11 +303,12 @@ impl Loader<'_> {
                         Diagnostic::error("AGC003", format!("`{raw}` is not a valid !!{kind}"))
                             .at(span),
                     );
-                    Value::String(raw.to_string())
+                    Value::String(owned(raw))
                 }
             },
-            None => match resolve_plain(raw) {
-                Ok(v) => v,
+            None => match resolve_plain(&raw) {
+                Ok(Some(v)) => v,
+                Ok(None) => Value::String(owned(raw)),
                 Err(why) => {
                     self.diags.push(
                         Diagnostic::error("AGC011", format!("`{raw}` {why}"))
@@ -363,22 +319,16 @@ impl Loader<'_> {
                 }
             },
         };
-        let spans = SpanNode {
-            span,
-            key: None,
-            style,
-            children: Children::None,
-        };
         let built = Built {
             value,
-            spans,
+            spans: SpanNode::leaf(span, style),
             count: 1,
             plain: style == ScalarStyle::Plain && tag.is_none(),
         };
         if anchor != 0 {
             self.remember(anchor, &built);
         }
-        self.push(built)
+        self.tree.push(built, &mut self.diags);
     }
 
     fn remember(&mut self, anchor: usize, built: &Built) {
@@ -387,7 +337,7 @@ impl Loader<'_> {
         }
         self.anchors[anchor] = Some(Anchored {
             value: built.value.clone(),
-            spans: built.spans.clone(),
+            spans: built.spans,
             count: built.count,
         });
     }
@@ -414,7 +364,7 @@ impl Loader<'_> {
             );
             return Err(());
         }
-        let mut spans = a.spans.clone();
+        let mut spans = a.spans;
         spans.span = span;
         let built = Built {
             value: a.value.clone(),
@@ -422,271 +372,17 @@ impl Loader<'_> {
             count: a.count,
             plain: false,
         };
-        self.push(built)
-    }
-
-    fn finish(&mut self, frame: Frame, end_start: usize) -> Built {
-        let (value, children, start, open_end, anchor, count, is_map) = match frame {
-            Frame::Seq {
-                items,
-                spans,
-                start,
-                end,
-                anchor,
-                count,
-            } => (
-                Value::Array(items),
-                Children::Seq(spans),
-                start,
-                end,
-                anchor,
-                count,
-                false,
-            ),
-            Frame::Map {
-                map,
-                spans,
-                start,
-                end,
-                anchor,
-                count,
-                ..
-            } => (
-                Value::Object(map),
-                Children::Map(spans),
-                start,
-                end,
-                anchor,
-                count,
-                true,
-            ),
-        };
-        // Flow collections end at their closing bracket (the end event's token); block ones at
-        // their last child.
-        let close = if is_map { '}' } else { ']' };
-        let end = if self.text[end_start.min(self.text.len())..].starts_with(close) {
-            end_start + 1
-        } else {
-            let last = match &children {
-                Children::Seq(items) => items.last(),
-                Children::Map(map) => map.last().map(|(_, n)| n),
-                Children::None => None,
-            };
-            last.map_or(open_end, |c| c.span.end as usize).max(open_end)
-        };
-        let built = Built {
-            value,
-            spans: SpanNode {
-                span: self.span(start, end),
-                key: None,
-                style: ScalarStyle::Plain,
-                children,
-            },
-            count,
-            plain: false,
-        };
-        if anchor != 0 {
-            self.remember(anchor, &built);
-        }
-        built
-    }
-
-    /// Attaches a finished node to its parent (or makes it the root).
-    fn push(&mut self, built: Built) -> Result<(), ()> {
-        let file = self.file;
-        let Some(top) = self.stack.last_mut() else {
-            self.root = Some(built);
-            return Ok(());
-        };
-        match top {
-            Frame::Seq {
-                items,
-                spans,
-                count,
-                ..
-            } => {
-                *count += built.count;
-                items.push(built.value);
-                spans.push(built.spans);
-            }
-            Frame::Map {
-                map,
-                spans,
-                key,
-                count,
-                ..
-            } => match key.take() {
-                None => {
-                    let kspan = built.spans.span;
-                    match built.value {
-                        Value::String(k) if built.plain && k == "<<" => {
-                            self.diags.push(
-                                Diagnostic::error("AGC007", "merge keys (`<<`) are not supported")
-                                    .at(kspan)
-                                    .with_help("YAML 1.2 has no merge keys; write the fields out"),
-                            );
-                            *key = Some(None);
-                        }
-                        Value::String(k) => {
-                            if let Some(prev) = spans.get(&k) {
-                                let first = prev.key.unwrap_or(prev.span);
-                                self.diags.push(
-                                    Diagnostic::error("AGC004", format!("duplicate key `{k}`"))
-                                        .at(kspan)
-                                        .with_label(first, "first defined here")
-                                        .with_help("keys of a mapping must be unique; remove or rename one"),
-                                );
-                                *key = Some(None);
-                            } else {
-                                *key = Some(Some((k, kspan)));
-                            }
-                        }
-                        other => {
-                            let what = match other {
-                                Value::Null => "null",
-                                Value::Bool(_) => "a boolean",
-                                Value::Number(_) => "a number",
-                                Value::Array(_) => "a sequence",
-                                Value::Object(_) => "a mapping",
-                                Value::String(_) => unreachable!(),
-                            };
-                            let help = if matches!(other, Value::Array(_) | Value::Object(_)) {
-                                "use a string key"
-                            } else {
-                                "quote the key to make it a string"
-                            };
-                            self.diags.push(
-                                Diagnostic::error(
-                                    "AGC005",
-                                    format!("mapping key is {what}, not a string"),
-                                )
-                                .at(Span::new(file, kspan.start as usize, kspan.end as usize))
-                                .with_help(help),
-                            );
-                            *key = Some(None);
-                        }
-                    }
-                }
-                Some(None) => {}
-                Some(Some((k, kspan))) => {
-                    *count += built.count;
-                    let mut node = built.spans;
-                    node.key = Some(kspan);
-                    map.insert(k.clone(), built.value);
-                    spans.insert(k, node);
-                }
-            },
-        }
+        self.tree.push(built, &mut self.diags);
         Ok(())
     }
 }
 
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(n) if n.is_f64() => "float",
-        Value::Number(_) => "int",
-        Value::String(_) => "str",
-        Value::Array(_) => "seq",
-        Value::Object(_) => "map",
+/// The scalar's text as a `String` of its own size. saphyr hands over the buffer it grew (at
+/// least 32 bytes); a fresh exact copy is smaller than shrinking it in place, which malloc often
+/// cannot do for short strings, and the freed buffer serves the parser's next scalar.
+fn owned(raw: Cow<'_, str>) -> String {
+    match raw {
+        Cow::Owned(s) if s.capacity() == s.len() => s,
+        raw => String::from(&*raw),
     }
-}
-
-/// Resolves a plain scalar by the YAML 1.2 core schema. `Err` when it is a number that JSON
-/// cannot hold.
-fn resolve_plain(s: &str) -> Result<Value, &'static str> {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
-        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF" => {
-            return Err("is infinite, which JSON cannot represent");
-        }
-        ".nan" | ".NaN" | ".NAN" => return Err("is not a number, which JSON cannot represent"),
-        _ => {}
-    }
-    let bytes = s.as_bytes();
-    let (neg, digits) = match bytes.first() {
-        Some(b'-') => (true, &s[1..]),
-        Some(b'+') => (false, &s[1..]),
-        _ => (false, s),
-    };
-    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        return int_value(neg, digits, 10);
-    }
-    if let Some(oct) = s.strip_prefix("0o")
-        && !oct.is_empty()
-        && oct.bytes().all(|b| (b'0'..=b'7').contains(&b))
-    {
-        return int_value(false, oct, 8);
-    }
-    if let Some(hex) = s.strip_prefix("0x")
-        && !hex.is_empty()
-        && hex.bytes().all(|b| b.is_ascii_hexdigit())
-    {
-        return int_value(false, hex, 16);
-    }
-    if is_float(digits) {
-        let f: f64 = s.parse().map_err(|_| "is not a valid number")?;
-        return match Number::from_f64(f) {
-            Some(n) if f.is_finite() => Ok(Value::Number(n)),
-            _ => Err("is out of the range of a 64-bit float"),
-        };
-    }
-    Ok(Value::String(s.to_string()))
-}
-
-fn int_value(neg: bool, digits: &str, radix: u32) -> Result<Value, &'static str> {
-    const TOO_BIG: &str = "is beyond the 64-bit integer range";
-    let mag = u128::from_str_radix(digits, radix).map_err(|_| TOO_BIG)?;
-    if neg {
-        if mag <= i64::MAX as u128 + 1 {
-            Ok(Value::Number(Number::from((-(mag as i128)) as i64)))
-        } else {
-            Err(TOO_BIG)
-        }
-    } else if mag <= u64::MAX as u128 {
-        Ok(Value::Number(Number::from(mag as u64)))
-    } else {
-        Err(TOO_BIG)
-    }
-}
-
-/// `(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?` (sign already stripped).
-fn is_float(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let int_start = i;
-    while i < b.len() && b[i].is_ascii_digit() {
-        i += 1;
-    }
-    let int_digits = i - int_start;
-    let mut frac_digits = 0;
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-            frac_digits += 1;
-        }
-    } else if int_digits == 0 {
-        return false;
-    }
-    if int_digits == 0 && frac_digits == 0 {
-        return false;
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        i += 1;
-        if i < b.len() && (b[i] == b'+' || b[i] == b'-') {
-            i += 1;
-        }
-        let exp_start = i;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        if i == exp_start {
-            return false;
-        }
-    }
-    i == b.len()
 }

@@ -1,0 +1,255 @@
+//! Assembling values and span nodes from finished nodes, bottom up.
+//!
+//! Open collections keep their children on three shared stacks (span nodes, sequence items,
+//! mapping entries), each frame from its own base on. Closing a collection moves its children
+//! out in one piece: the values into an exactly sized `Vec` or `Map`, the span nodes to the end
+//! of the document's arena, so every collection's children are contiguous there and the value
+//! and span orders agree.
+//!
+//! A mapping refuses a duplicate key (AGC004; the later entry is dropped), a merge key (AGC007)
+//! and a non-string key (AGC005); a refused key's value is dropped too. So the value map and the
+//! span children always hold the same entries in the same order.
+
+use crate::diag::Diagnostic;
+use crate::source::tree::SpanNode;
+use crate::source::tree::index::{KeyIndex, LINEAR_MAX};
+use crate::source::{FileId, Span};
+use hashbrown::HashTable;
+use serde_json::{Map, Value};
+
+/// One finished node on its way to its parent.
+pub(super) struct Built {
+    pub value: Value,
+    pub spans: SpanNode,
+    /// Nodes in the subtree (charged again for each alias of it).
+    pub count: usize,
+    /// A plain scalar without a tag (`<<` is a merge key only then).
+    pub plain: bool,
+}
+
+/// A mapping's state between a key and its value.
+enum Slot {
+    /// The next node is a key.
+    Key,
+    /// The key was accepted; the next node is its value.
+    Value(String, Span),
+    /// The key was refused (and reported); the next node is dropped.
+    Drop,
+}
+
+enum Kind {
+    /// Items from `base` on in `Builder::items`.
+    Seq { base: usize },
+    /// Entries from `base` on in `Builder::entries`; `seen` indexes them (positions relative to
+    /// `base`) once there are more than [`LINEAR_MAX`].
+    Map {
+        base: usize,
+        slot: Slot,
+        seen: Option<HashTable<u32>>,
+    },
+}
+
+struct Frame {
+    kind: Kind,
+    /// Child span nodes from here on in `Builder::spans`.
+    spans_base: usize,
+    start: usize,
+    /// Where the opening event ended.
+    open_end: usize,
+    /// Anchor id (0 for none).
+    anchor: usize,
+    /// Nodes in the subtree so far.
+    count: usize,
+}
+
+/// The tree under construction.
+///
+/// Invariant: for each open mapping, `entries[base..]` and `spans[spans_base..]` are its accepted
+/// entries, one span node per entry, in the same order (a sequence likewise with `items`).
+#[derive(Default)]
+pub(super) struct Builder {
+    /// Open collections, outermost first.
+    stack: Vec<Frame>,
+    /// Span nodes of the open collections' children.
+    spans: Vec<SpanNode>,
+    /// Items of the open sequences.
+    items: Vec<Value>,
+    /// Entries of the open mappings.
+    entries: Vec<(String, Value)>,
+    /// The arena: children of closed collections, one contiguous slice per collection.
+    pub nodes: Vec<SpanNode>,
+    /// Key tables of the closed mappings with more than [`LINEAR_MAX`] entries.
+    pub keys: KeyIndex,
+    /// The finished top-level node.
+    pub root: Option<Built>,
+}
+
+impl Builder {
+    /// Open collections.
+    pub fn depth(&self) -> usize {
+        self.stack.len()
+    }
+
+    pub fn open(&mut self, is_map: bool, start: usize, open_end: usize, anchor: usize) {
+        let kind = if is_map {
+            Kind::Map {
+                base: self.entries.len(),
+                slot: Slot::Key,
+                seen: None,
+            }
+        } else {
+            Kind::Seq {
+                base: self.items.len(),
+            }
+        };
+        self.stack.push(Frame {
+            kind,
+            spans_base: self.spans.len(),
+            start,
+            open_end,
+            anchor,
+            count: 1,
+        });
+    }
+
+    /// Closes the innermost collection, whose end event starts at `end_start`; returns it and
+    /// its anchor id (0 for none).
+    pub fn close(&mut self, file: FileId, text: &str, end_start: usize) -> (Built, usize) {
+        let frame = self.stack.pop().expect("parser balances collection events");
+        let first = u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
+        let children = &self.spans[frame.spans_base..];
+        let len = children.len() as u32;
+        // Flow collections end at their closing bracket (the end event's token); block ones at
+        // their last child.
+        let is_map = matches!(frame.kind, Kind::Map { .. });
+        let close = if is_map { '}' } else { ']' };
+        let end = if text[end_start.min(text.len())..].starts_with(close) {
+            end_start + 1
+        } else {
+            children
+                .last()
+                .map_or(frame.open_end, |c| c.span.end as usize)
+                .max(frame.open_end)
+        };
+        self.nodes.extend(self.spans.drain(frame.spans_base..));
+        let value = match frame.kind {
+            Kind::Seq { base } => Value::Array(self.items.drain(base..).collect()),
+            Kind::Map { base, .. } => {
+                let entries = self.entries.drain(base..);
+                if entries.len() > LINEAR_MAX {
+                    self.keys
+                        .add(first, entries.as_slice().iter().map(|e| e.0.as_str()));
+                }
+                Value::Object(entries.collect::<Map<_, _>>())
+            }
+        };
+        let built = Built {
+            value,
+            spans: SpanNode::collection(Span::new(file, frame.start, end), first, len),
+            count: frame.count,
+            plain: false,
+        };
+        (built, frame.anchor)
+    }
+
+    /// Attaches a finished node to the innermost collection (or makes it the root).
+    pub fn push(&mut self, built: Built, diags: &mut Vec<Diagnostic>) {
+        let Some(top) = self.stack.last_mut() else {
+            self.root = Some(built);
+            return;
+        };
+        match &mut top.kind {
+            Kind::Seq { .. } => {
+                top.count += built.count;
+                self.items.push(built.value);
+                self.spans.push(built.spans);
+            }
+            Kind::Map { base, slot, seen } => match std::mem::replace(slot, Slot::Key) {
+                Slot::Key => {
+                    *slot = match key_slot(built, diags) {
+                        Slot::Value(k, kspan) => {
+                            let entries = &self.entries[*base..];
+                            let dup = match seen {
+                                None => entries.iter().position(|e| e.0 == k),
+                                Some(seen) => seen
+                                    .find(self.keys.hash(&k), |&i| entries[i as usize].0 == k)
+                                    .map(|&i| i as usize),
+                            };
+                            match dup {
+                                Some(i) => {
+                                    let prev = self.spans[top.spans_base + i];
+                                    diags.push(
+                                        Diagnostic::error("AGC004", format!("duplicate key `{k}`"))
+                                            .at(kspan)
+                                            .with_label(prev.key().unwrap_or(prev.span), "first defined here")
+                                            .with_help("keys of a mapping must be unique; remove or rename one"),
+                                    );
+                                    Slot::Drop
+                                }
+                                None => Slot::Value(k, kspan),
+                            }
+                        }
+                        other => other,
+                    }
+                }
+                Slot::Drop => {}
+                Slot::Value(k, kspan) => {
+                    top.count += built.count;
+                    self.spans.push(built.spans.with_key(kspan));
+                    self.entries.push((k, built.value));
+                    let entries = &self.entries[*base..];
+                    let keys = &self.keys;
+                    let hash = |i: &u32| keys.hash(&entries[*i as usize].0);
+                    if let Some(seen) = seen {
+                        let i = entries.len() as u32 - 1;
+                        seen.insert_unique(hash(&i), i, hash);
+                    } else if entries.len() > LINEAR_MAX {
+                        let mut table = HashTable::with_capacity(entries.len() * 2);
+                        for i in 0..entries.len() as u32 {
+                            table.insert_unique(hash(&i), i, hash);
+                        }
+                        *seen = Some(table);
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// What a node in key position makes of the mapping's slot: `Value` for an acceptable key,
+/// `Drop` (reported) for a merge key or a key that is not a string.
+fn key_slot(built: Built, diags: &mut Vec<Diagnostic>) -> Slot {
+    let kspan = built.spans.span;
+    match built.value {
+        Value::String(k) if built.plain && k == "<<" => {
+            diags.push(
+                Diagnostic::error("AGC007", "merge keys (`<<`) are not supported")
+                    .at(kspan)
+                    .with_help("YAML 1.2 has no merge keys; write the fields out"),
+            );
+            Slot::Drop
+        }
+        Value::String(k) => Slot::Value(k, kspan),
+        other => {
+            let what = match other {
+                Value::Null => "null",
+                Value::Bool(_) => "a boolean",
+                Value::Number(_) => "a number",
+                Value::Array(_) => "a sequence",
+                Value::Object(_) => "a mapping",
+                Value::String(_) => unreachable!(),
+            };
+            let help = if matches!(other, Value::Array(_) | Value::Object(_)) {
+                "use a string key"
+            } else {
+                "quote the key to make it a string"
+            };
+            diags.push(
+                Diagnostic::error("AGC005", format!("mapping key is {what}, not a string"))
+                    .at(kspan)
+                    .with_help(help),
+            );
+            Slot::Drop
+        }
+    }
+}
