@@ -85,10 +85,11 @@ impl Checker<'_> {
         reads: &mut Vec<(Option<String>, NodeRead)>,
         typed: &mut Vec<(Position, Expr, Vec<Span>)>,
     ) {
-        let (Some(text), Some(node)) = (
-            self.doc.value.pointer(&pos.ptr).and_then(Value::as_str),
-            self.doc.node(&pos.ptr),
-        ) else {
+        // One walk gives the text and its spans.
+        let Some(at) = self.doc.at(&pos.ptr) else {
+            return;
+        };
+        let (Some(text), node) = (at.value.as_str(), at.node) else {
             return;
         };
         let map = ScalarMap::for_scalar(self.text, node, text);

@@ -127,8 +127,8 @@ impl<'d> Lowerer<'d> {
     /// parses; a failure would only leave `core` empty).
     fn expr(&self, lang: ExprLang, ptr: &str) -> Option<IrExpr> {
         let doc = self.doc();
-        let node = doc.node(ptr)?;
-        let source = pointer_str(&doc.value, ptr)?;
+        let at = doc.at(ptr)?;
+        let (node, source) = (at.node, at.value.as_str()?);
         let template = lang == ExprLang::AgxTemplate;
         let core = match self
             .ws
@@ -600,8 +600,4 @@ fn reads(e: &IrExpr) -> Vec<(String, String)> {
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)
-}
-
-fn pointer_str<'v>(v: &'v Value, ptr: &str) -> Option<&'v str> {
-    v.pointer(ptr).and_then(Value::as_str)
 }
