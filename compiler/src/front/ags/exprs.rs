@@ -22,6 +22,17 @@ use serde_json::{Map, Value};
 pub type ParseFn<'p> =
     dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + 'p;
 
+/// An expression whose names resolved, waiting for its scope's type environment.
+struct Typed {
+    pos: Position,
+    expr: Expr,
+    spans: Vec<Span>,
+    /// Its key in the expression cache.
+    key: (crate::source::FileId, u32, bool),
+    /// Whether it reads `self` (only then is the node's `self` type built).
+    reads_self: bool,
+}
+
 impl Checker<'_> {
     /// Checks every expression of every scope.
     pub(super) fn check_expressions(&mut self, scopes: &[Scope<'_>], parse: &ParseFn<'_>) {
@@ -45,7 +56,7 @@ impl Checker<'_> {
             }
             let mut reads: Vec<(Option<String>, NodeRead)> = Vec::new();
             // Pass 1: parse and resolve names; what resolved is typed in pass 2.
-            let mut typed: Vec<(Position, Expr, Vec<Span>)> = Vec::new();
+            let mut typed: Vec<Typed> = Vec::new();
             for pos in list {
                 self.position(scopes, si, &names, root, pos, parse, &mut reads, &mut typed);
             }
@@ -58,15 +69,23 @@ impl Checker<'_> {
                 names.in_loop,
                 named_nodes(&typed).as_ref(),
             );
-            // Positions come node by node: `self` is typed once per node, not per position.
+            // Positions come node by node: `self` is typed once per node, not per position,
+            // and only for expressions that read it.
             let mut self_of: Option<Option<String>> = None;
-            for (pos, expr, spans) in &typed {
-                if self_of.as_ref() != Some(&pos.access.self_node) {
-                    let me = pos.access.self_node.as_deref().and_then(|n| scope.node(n));
+            for t in typed {
+                if t.reads_self && self_of.as_ref() != Some(&t.pos.access.self_node) {
+                    let me = t
+                        .pos
+                        .access
+                        .self_node
+                        .as_deref()
+                        .and_then(|n| scope.node(n));
                     env.insert("self", me.map_or(Type::Dyn, types::self_type));
-                    self_of = Some(pos.access.self_node.clone());
+                    self_of = Some(t.pos.access.self_node.clone());
                 }
-                self.type_check(pos, expr, spans, &env);
+                self.type_check(&t.pos, &t.expr, &t.spans, &env);
+                // Kept for lowering, which then parses nothing again.
+                self.exprs.insert(t.key, t.expr);
             }
             self.predecessor_rule(scope, &reads);
             self.unread_outputs(scopes, si, &reads);
@@ -83,7 +102,7 @@ impl Checker<'_> {
         pos: Position,
         parse: &ParseFn<'_>,
         reads: &mut Vec<(Option<String>, NodeRead)>,
-        typed: &mut Vec<(Position, Expr, Vec<Span>)>,
+        typed: &mut Vec<Typed>,
     ) {
         // One walk gives the text and its spans.
         let Some(at) = self.doc.at(&pos.ptr) else {
@@ -112,10 +131,6 @@ impl Checker<'_> {
                 return;
             }
         };
-        self.exprs.insert(
-            (node.span.file, node.span.start, pos.template),
-            expr.clone(),
-        );
         let mut found = Vec::new();
         let before = self.diags.len();
         names::check(
@@ -132,7 +147,15 @@ impl Checker<'_> {
         );
         reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
         if self.diags.len() == before {
-            typed.push((pos, expr, spans));
+            let reads_self = names::chains(&expr).iter().any(|c| c.root == "self");
+            let key = (node.span.file, node.span.start, pos.template);
+            typed.push(Typed {
+                pos,
+                expr,
+                spans,
+                key,
+                reads_self,
+            });
         }
     }
 
@@ -389,10 +412,10 @@ fn scope_names<'a>(
 
 /// The node ids the expressions read as `nodes.<id>`; `None` when one uses `nodes` other than
 /// through a dotted id (`nodes["x"]`, `len(nodes)`), which needs every node's type.
-fn named_nodes(typed: &[(Position, Expr, Vec<Span>)]) -> Option<HashSet<&str>> {
+fn named_nodes(typed: &[Typed]) -> Option<HashSet<&str>> {
     let mut ids = HashSet::default();
-    for (_, expr, _) in typed {
-        for chain in names::chains(expr) {
+    for t in typed {
+        for chain in names::chains(&t.expr) {
             if chain.root == "nodes" {
                 ids.insert(*chain.path.first()?);
             }
