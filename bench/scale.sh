@@ -8,7 +8,9 @@
 # run of an external validator, default 120), AGS_VALIDATE (path to an existing
 # `ags-validate`), AGS_ROOT (cargo --root for installing it; default a folder under $TMPDIR),
 # SKIP_UPSTREAM=1 (do not run or install the upstream validator), AGC_ONLY_ABOVE (sizes above
-# this run agc only; default 10000, since the upstream validator is quadratic).
+# this run agc only; default 10000, since the upstream validator is quadratic), RUNS (runs
+# of each agc command; the table shows the fastest and the median, since shared 2-core
+# machines vary by tens of percent from run to run; default 3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +18,7 @@ SIZES=${SIZES:-"1000 10000 100000"}
 SEED=${SEED:-1}
 TIMEOUT=${TIMEOUT:-120}
 AGC_ONLY_ABOVE=${AGC_ONLY_ABOVE:-10000}
+RUNS=${RUNS:-3}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/agc-scale.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
@@ -58,24 +61,33 @@ if [ "${SKIP_UPSTREAM:-0}" != 1 ]; then
   fi
 fi
 
-# run LABEL TIMEOUT CMD... : prints one table row; a timeout or crash is reported in the row.
+# run LABEL TIMEOUT SIZE CMD... : prints one table row; a timeout or crash is reported in the
+# row. With RUNS set in the environment of the call, the command runs that many times: the row
+# shows the fastest wall time, the median, and the largest peak RSS.
 run() {
   local label=$1 limit=$2 size=$3
   shift 3
-  local status=0
-  if [ "$limit" -gt 0 ]; then
-    /usr/bin/time -f '%e %M' -o "$TMP/time" timeout "$limit" "$@" >"$TMP/out" 2>"$TMP/err" || status=$?
-  else
-    /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || status=$?
-  fi
-  local secs rss_kb result
-  read -r secs rss_kb < <(tail -1 "$TMP/time")
+  local runs=${RUNS_OF_THIS:-1} status=0 i times=() rss_max=0 secs rss_kb
+  for ((i = 0; i < runs; i++)); do
+    if [ "$limit" -gt 0 ]; then
+      /usr/bin/time -f '%e %M' -o "$TMP/time" timeout "$limit" "$@" >"$TMP/out" 2>"$TMP/err" || status=$?
+    else
+      /usr/bin/time -f '%e %M' -o "$TMP/time" "$@" >"$TMP/out" 2>"$TMP/err" || status=$?
+    fi
+    read -r secs rss_kb < <(tail -1 "$TMP/time")
+    times+=("$secs")
+    [ "$rss_kb" -gt "$rss_max" ] && rss_max=$rss_kb
+    [ "$status" = 0 ] || break
+  done
+  local result best median
   case $status in
     0) result=ok ;;
     124) result="timeout (${limit} s)" ;;
     *) result="exit $status" ;;
   esac
-  printf '| %-24s | %7s | %9s | %9s | %-18s |\n' "$label" "$size" "$secs" "$((rss_kb / 1024))" "$result"
+  best=$(printf '%s\n' "${times[@]}" | sort -n | head -1)
+  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' "$label" "$size" "$best" "$median" "$((rss_max / 1024))" "$result"
 }
 
 echo
@@ -84,22 +96,24 @@ echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -
 echo "agc: $($AGC --version 2>/dev/null || echo unknown) (commit $(git describe --always --dirty 2>/dev/null || echo "?"))"
 [ -n "$UPSTREAM" ] && echo "upstream: ags-validate $("$UPSTREAM" --version 2>/dev/null | awk '{print $NF}')"
 echo
-printf '| %-24s | %7s | %9s | %9s | %-18s |\n' tool nodes "wall (s)" "RSS (MiB)" result
-printf '| %-24s | %7s | %9s | %9s | %-18s |\n' ------------------------ ------: --------: --------: ------------------
+echo "(wall: fastest of the runs; median: of $RUNS runs for agc, one run otherwise)"
+echo
+printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' tool nodes "wall (s)" "median (s)" "RSS (MiB)" result
+printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' ------------------------ ------: --------: ---------: --------: ------------------
 for n in $SIZES; do
   f="$TMP/layered-$n.agraph.yaml"
   "$GEN" "$n" --seed "$SEED" >"$f"
   size_mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN {printf "%.1f", b/1048576}')
   run "gen-ags (${size_mb} MB)" 0 "$n" "$GEN" "$n" --seed "$SEED"
-  run "agc check" 0 "$n" "$AGC" check "$f"
+  RUNS_OF_THIS=$RUNS run "agc check" 0 "$n" "$AGC" check "$f"
   if [ "$HAS_BUILD" = 1 ]; then
-    run "agc build" 0 "$n" "$AGC" build "$f"
+    RUNS_OF_THIS=$RUNS run "agc build" 0 "$n" "$AGC" build "$f"
   fi
   if [ -n "$UPSTREAM" ]; then
     if [ "$n" -le "$AGC_ONLY_ABOVE" ]; then
       run "ags-validate (upstream)" "$TIMEOUT" "$n" "$UPSTREAM" "$f"
     else
-      printf '| %-24s | %7s | %9s | %9s | %-18s |\n' "ags-validate (upstream)" "$n" - - "not run (size)"
+      printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' "ags-validate (upstream)" "$n" - - - "not run (size)"
     fi
   fi
 done
