@@ -20,9 +20,16 @@ pub struct Compiled {
 
 /// Lowers a checked AGS workspace (the document and the files it references) and runs the
 /// analyses, with the bound warnings.
+///
+/// The digest (a pass over the whole document) runs on a second thread beside lowering.
 pub fn compile_ags(ws: &Workspace, sources: &SourceMap) -> (Option<Compiled>, Vec<Diagnostic>) {
     let doc = &ws.docs[0];
-    let (graph, mut diags) = crate::front::ags::lower::lower(ws, sources);
+    let ((graph, mut diags), digest) = std::thread::scope(|s| {
+        let digest = s.spawn(|| crate::canon::graph_digest(&doc.value).ok());
+        let lowered = crate::front::ags::lower::lower(ws, sources);
+        // A panic in the digest thread is a bug; it then counts as "no digest".
+        (lowered, digest.join().ok().flatten())
+    });
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
@@ -41,7 +48,7 @@ pub fn compile_ags(ws: &Workspace, sources: &SourceMap) -> (Option<Compiled>, Ve
             graph,
             order,
             bounds: b,
-            digest: crate::canon::graph_digest(&doc.value).ok(),
+            digest,
         }),
         diags,
     )
