@@ -57,7 +57,7 @@ pub struct ScopeGraph<'a> {
 }
 
 /// Node ids of a scope in declaration order, with their index.
-pub fn node_index<'a>(scope: &Scope<'a>) -> NodeIndex<'a> {
+fn node_index<'a>(scope: &Scope<'a>) -> NodeIndex<'a> {
     scope
         .nodes()
         .enumerate()
