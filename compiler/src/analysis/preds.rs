@@ -146,29 +146,14 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Edge, EdgeKind, Estimate, Join, Node, NodeKind, Outcome, Retry};
+    use crate::ir::{Edge, EdgeKind, Node, NodeKind, Outcome};
     use crate::source::Span;
 
     fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
         let mut g = Graph::new("test", "g".into());
         for i in 0..n {
             g.add_node(
-                Node {
-                    scoped_id: format!("n{i}"),
-                    local_id: format!("n{i}"),
-                    kind: NodeKind::Task,
-                    origin_kind: "task".into(),
-                    region: None,
-                    owns: None,
-                    title: None,
-                    inputs: vec![],
-                    outputs: vec![],
-                    guard: None,
-                    join: Join::All,
-                    retry: Retry::default(),
-                    estimate: Estimate::default(),
-                    attrs: Default::default(),
-                },
+                Node::bare(format!("n{i}"), format!("n{i}"), NodeKind::Task, "task"),
                 Span::default(),
             );
         }

@@ -154,6 +154,29 @@ pub struct Node {
     pub attrs: serde_json::Map<String, serde_json::Value>,
 }
 
+impl Node {
+    /// A node with nothing but its ids and kind: no inputs, outputs, guard or attributes, an
+    /// `all` join, one attempt (front ends fill in the rest; tests build graphs from these).
+    pub fn bare(scoped_id: String, local_id: String, kind: NodeKind, origin_kind: &str) -> Node {
+        Node {
+            scoped_id,
+            local_id,
+            kind,
+            origin_kind: origin_kind.to_string(),
+            region: None,
+            owns: None,
+            title: None,
+            inputs: Vec::new(),
+            outputs: Vec::new(),
+            guard: None,
+            join: Join::All,
+            retry: Retry::default(),
+            estimate: Estimate::default(),
+            attrs: Default::default(),
+        }
+    }
+}
+
 /// Which kind of edge.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -4,8 +4,8 @@
 use super::*;
 use crate::ir::expr::ExprLang;
 use crate::ir::{
-    DataLink, Edge, EdgeKind, Estimate, Input, Join, LoopMode, Node, NodeKind, Outcome, Output,
-    Param, Region, RegionId, Retry,
+    DataLink, Edge, EdgeKind, Input, Join, LoopMode, Node, NodeKind, Outcome, Output, Param,
+    Region, RegionId,
 };
 use crate::source::{FileId, SourceFile};
 use agc_runtime::expr::{Expr as Core, ExprKind};
@@ -26,21 +26,10 @@ fn expr(source: &str, at: usize) -> IrExpr {
 }
 
 fn node(id: &str, kind: NodeKind, region: Option<RegionId>) -> Node {
+    let local = id.rsplit('.').next().unwrap_or(id).to_string();
     Node {
-        scoped_id: id.into(),
-        local_id: id.rsplit('.').next().unwrap_or(id).into(),
-        kind,
-        origin_kind: "task".into(),
         region,
-        owns: None,
-        title: None,
-        inputs: vec![],
-        outputs: vec![],
-        guard: None,
-        join: Join::All,
-        retry: Retry::default(),
-        estimate: Estimate::default(),
-        attrs: Default::default(),
+        ..Node::bare(id.into(), local, kind, "task")
     }
 }
 
