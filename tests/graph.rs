@@ -46,7 +46,7 @@ fn draw(path: &Path, opts: Options) -> String {
         .map(|d| &d.message)
         .collect();
     assert!(errors.is_empty(), "{display}: {errors:?}");
-    mermaid::render(&compiled.expect("compiles").graph, opts).0
+    mermaid::render(&compiled.into_iter().next().expect("compiles").graph, opts).0
 }
 
 #[test]
@@ -123,7 +123,7 @@ fn dot_output_nests_clusters_and_quotes_everything() {
     let path = Path::new("tests/diagrams/adversarial.agraph.yaml");
     let mut sources = SourceMap::new();
     let (compiled, _) = compile_file(&mut sources, path, "adversarial", &check_opts(path));
-    let dot = agc::back::dot::render(&compiled.unwrap().graph, false);
+    let dot = agc::back::dot::render(&compiled.into_iter().next().unwrap().graph, false);
     assert!(dot.starts_with("digraph agc {\n") && dot.ends_with("}\n"));
     // Every label is one quoted string with its quotes escaped.
     for line in dot.lines().filter(|l| l.contains("label=")) {
@@ -146,7 +146,7 @@ fn dot_output_nests_clusters_and_quotes_everything() {
     let test_repair = Path::new("../shared/corpus/ags/examples/test-repair-loop.agraph.yaml");
     if test_repair.is_file() {
         let (c, _) = compile_file(&mut sources, test_repair, "t", &check_opts(test_repair));
-        let dot = agc::back::dot::render(&c.unwrap().graph, false);
+        let dot = agc::back::dot::render(&c.into_iter().next().unwrap().graph, false);
         assert!(dot.contains("subgraph cluster_r0 {"), "{dot}");
         assert!(dot.contains("loop until"));
     }

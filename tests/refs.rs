@@ -56,7 +56,7 @@ fn a_local_reference_is_loaded_and_lowered() {
         ..CheckOptions::default()
     };
     let (compiled, _) = agc::compile::compile_file(&mut sources, &p, "parent", &opts);
-    let g = compiled.expect("compiles").graph;
+    let g = compiled.into_iter().next().expect("compiles").graph;
     let ids: Vec<&str> = g.nodes.iter().map(|n| n.scoped_id.as_str()).collect();
     assert_eq!(ids, ["run", "run/work"]);
 }

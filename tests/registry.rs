@@ -36,6 +36,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/refs.rs build_refuses_dialects_it_cannot_compile_yet",
     ),
     (
+        "AGC086",
+        "compiler/src/compile.rs a_command_that_takes_one_graph_names_them_all_when_given_several",
+    ),
+    (
         "AGC085",
         "tests/refs.rs a_reference_to_another_dialect_is_refused",
     ),

@@ -4,8 +4,9 @@
 //!   loads with errors (duplicate keys, custom tags, ...) is still detected and schema-checked, so
 //!   every error is reported at once.
 //! - In AGS documents the loader's duplicate-key AGC004 becomes AG005, the spec's own code.
-//! - Later phases (typed AST, semantic checks) hook in after the schema check through
-//!   [`check_source`], which also hands back the document and its dialect.
+//! - After the schema, the detected dialect's front end ([`crate::front::FrontEnd`]) checks
+//!   the document and the files it pulls in, then lowers it when error-free; [`check_source`]
+//!   is that one generic driver, and also hands back the document, dialect and graphs.
 //!
 //! Which files a directory walk picks up ([`is_candidate`]) is decided by file name only,
 //! from the names the four formats use in their own repositories (see the function docs);
@@ -13,7 +14,7 @@
 
 use crate::diag::{self, Diagnostic};
 use crate::dialect::{self, Dialect};
-use crate::front::ags::ExprCache;
+use crate::front::{self, Context, FrontEnd};
 use crate::schema;
 use crate::source::yaml::Loaded;
 use crate::source::{Document, FileId, Limits, SourceMap, load};
@@ -40,9 +41,10 @@ pub struct Checked {
     pub dialect: Option<Dialect>,
     /// Every diagnostic, sorted with [`diag::sort`].
     pub diags: Vec<Diagnostic>,
-    /// The lowered and analysed graph, when the document is error-free and its dialect
-    /// lowers (the static bounds are part of checking).
-    pub compiled: Option<crate::compile::Compiled>,
+    /// The lowered and analysed graphs, when the document is error-free and its dialect
+    /// lowers (the static bounds are part of checking). One per graph: an Agent Graph
+    /// Provider holds several, the other dialects one.
+    pub compiled: Vec<crate::compile::Compiled>,
 }
 
 impl Checked {
@@ -80,8 +82,8 @@ pub fn check_path(
     }
 }
 
-/// Checks a loaded file: detection, schema, semantic checks, referenced files (AGS
-/// `subgraph.ref`, resolved relative to `path`), lowering and static bounds.
+/// Checks a loaded file: detection and schema, then the dialect's front end (semantic checks,
+/// the files it pulls in, resolved relative to `path`), lowering and static bounds.
 pub fn check_source(
     sources: &mut SourceMap,
     file: FileId,
@@ -89,55 +91,29 @@ pub fn check_source(
     opts: &CheckOptions,
     path: Option<&Path>,
 ) -> Checked {
-    let mut exprs = ExprCache::default();
-    let (mut doc, dialect, mut diags) = check_document(sources, file, loaded, opts, &mut exprs);
-    let mut compiled = None;
-    if dialect == Some(Dialect::Ags)
-        && !diags.iter().any(Diagnostic::is_error)
-        && let Some(d) = doc.take()
-    {
-        let root = opts
-            .root
-            .clone()
-            .unwrap_or_else(|| std::path::PathBuf::from("."));
-        let display = sources.get(file).name.clone();
-        let child_opts = CheckOptions {
-            dialect: None,
-            ..opts.clone()
-        };
-        let mut load_child = |p: &Path, display: &str| -> (Option<Document>, Vec<Diagnostic>) {
-            match load::load_path(sources, p, display, child_opts.limits) {
-                Ok((f, l)) => {
-                    let (doc, dialect, mut ds) =
-                        check_document(sources, f, l, &child_opts, &mut exprs);
-                    if doc.is_some() && dialect.is_some() && dialect != Some(Dialect::Ags) {
-                        ds.push(
-                            Diagnostic::error(
-                                "AGC085",
-                                format!("`{display}` is not an AGS document"),
-                            )
-                            .at(crate::source::Span::point(f, 0)),
-                        );
-                        return (None, ds);
-                    }
-                    let failed = ds.iter().any(Diagnostic::is_error);
-                    (doc.filter(|_| !failed), ds)
+    let (doc, dialect, schema_ok, mut diags) = detect_and_validate(loaded, opts);
+    let (doc, compiled) = match (doc, dialect) {
+        (Some(doc), Some(dialect)) => {
+            let mut cx = Context {
+                sources,
+                file,
+                path,
+                opts,
+                schema_ok,
+                dialect,
+            };
+            let (doc, compiled) = match dialect {
+                Dialect::Ags => drive(&front::ags::Ags, &mut cx, doc, &mut diags),
+                Dialect::AgentGraph(_) => {
+                    drive(&front::agent_graph::AgentGraph, &mut cx, doc, &mut diags)
                 }
-                Err(d) => (None, vec![d]),
-            }
-        };
-        // The document moves into the workspace and back out: no copy of a large tree.
-        let (mut ws, more) =
-            crate::front::ags::refs::resolve(d, path, &display, &root, &mut load_child);
-        ws.exprs = exprs;
-        diags.extend(more);
-        if !diags.iter().any(Diagnostic::is_error) {
-            let (c, more) = crate::compile::compile_ags(&ws, sources);
-            diags.extend(more);
-            compiled = c;
+                Dialect::Awp => drive(&front::awp::Awp, &mut cx, doc, &mut diags),
+                Dialect::Agh => drive(&front::agh::Agh, &mut cx, doc, &mut diags),
+            };
+            (Some(doc), compiled)
         }
-        doc = ws.docs.into_iter().next();
-    }
+        (doc, _) => (doc, Vec::new()),
+    };
     diag::sort(&mut diags);
     Checked {
         file,
@@ -148,17 +124,41 @@ pub fn check_source(
     }
 }
 
-/// Detection, schema and semantic checks of one document (references not followed); the
-/// expressions the checks parsed go to `exprs`.
-fn check_document(
-    sources: &SourceMap,
-    file: FileId,
+/// One front end, generically: check, then (when error-free) lower and analyse.
+fn drive<F: FrontEnd>(
+    fe: &F,
+    cx: &mut Context<'_>,
+    doc: Document,
+    diags: &mut Vec<Diagnostic>,
+) -> (Document, Vec<crate::compile::Compiled>) {
+    let (unit, more) = fe.check(cx, doc);
+    diags.extend(more);
+    let mut compiled = Vec::new();
+    if !diags.iter().any(Diagnostic::is_error) {
+        let (lowered, more) = fe.lower(cx.sources, &unit);
+        diags.extend(more);
+        if !diags.iter().any(Diagnostic::is_error) {
+            for l in lowered {
+                let (c, more) = crate::compile::analyse(l);
+                diags.extend(more);
+                compiled.extend(c);
+            }
+        }
+    }
+    (F::into_root(unit), compiled)
+}
+
+/// Detection and schema validation of one loaded file: the document (when it loaded), its
+/// dialect (when detected or forced), whether the schema passed, and the diagnostics of
+/// loading, detection and schema. In AGS documents the loader's duplicate-key AGC004 becomes
+/// AG005, the spec's own code.
+pub fn detect_and_validate(
     loaded: Loaded,
     opts: &CheckOptions,
-    exprs: &mut ExprCache,
-) -> (Option<Document>, Option<Dialect>, Vec<Diagnostic>) {
+) -> (Option<Document>, Option<Dialect>, bool, Vec<Diagnostic>) {
     let Loaded { doc, mut diags } = loaded;
     let mut dialect = None;
+    let mut schema_ok = false;
     if let Some(doc) = &doc {
         match dialect::resolve(doc, opts.dialect) {
             Ok(d) => {
@@ -171,18 +171,13 @@ fn check_document(
                     }
                 }
                 let schema_diags = schema::validate(d, doc);
-                let schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
+                schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
                 diags.extend(schema_diags);
-                // Semantic checks assume a schema-valid document (SPEC §18: layer 1 first).
-                if schema_ok && d == Dialect::Ags {
-                    let text = &sources.get(file).text;
-                    diags.extend(crate::front::ags::check_into(doc, text, exprs));
-                }
             }
             Err(d) => diags.push(d),
         }
     }
-    (doc, dialect, diags)
+    (doc, dialect, schema_ok, diags)
 }
 
 /// Whether a directory walk should check this file, by name:

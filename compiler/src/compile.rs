@@ -3,9 +3,9 @@
 use crate::analysis::{bounds, order};
 use crate::back::plan::{self, PlanInput};
 use crate::diag::Diagnostic;
-use crate::front::ags::refs::Workspace;
+use crate::front::Lowered;
 use crate::ir::Graph;
-use crate::source::{Document, SourceMap};
+use crate::source::SourceMap;
 use serde_json::Value;
 
 /// A lowered and analysed graph.
@@ -14,59 +14,52 @@ pub struct Compiled {
     pub graph: Graph,
     pub order: Vec<crate::ir::NodeId>,
     pub bounds: bounds::Bounds,
-    /// The root document's `sha256-` digest of its RFC 8785 canonical form (AGS `graph_digest`).
+    /// The source document's `sha256-` digest of its RFC 8785 canonical form (AGS
+    /// `graph_digest`).
     pub digest: Option<String>,
+    /// The file the graph comes from, as shown to users.
+    pub display: String,
 }
 
-/// Lowers a checked AGS workspace (the document and the files it references) and runs the
-/// analyses, with the bound warnings.
-///
-/// The digest (a pass over the whole document) runs on a second thread beside lowering.
-pub fn compile_ags(ws: &Workspace, sources: &SourceMap) -> (Option<Compiled>, Vec<Diagnostic>) {
-    let doc = &ws.docs[0];
-    let ((graph, mut diags), digest) = std::thread::scope(|s| {
-        let digest = s.spawn(|| crate::canon::graph_digest(&doc.value).ok());
-        let lowered = crate::front::ags::lower::lower(ws, sources);
-        // A panic in the digest thread is a bug; it then counts as "no digest".
-        (lowered, digest.join().ok().flatten())
-    });
-    if diags.iter().any(Diagnostic::is_error) {
-        return (None, diags);
-    }
-    let Some(order) = order::topological(&graph) else {
-        // Checked graphs are acyclic (AG111); reaching here is a bug, reported, not a panic.
+/// Runs the analyses on a lowered graph (order, static bounds) with the bound warnings.
+pub fn analyse(l: Lowered) -> (Option<Compiled>, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let Some(order) = order::topological(&l.graph) else {
+        // Checked graphs are acyclic but for bounded back edges; reaching here is a bug,
+        // reported, not a panic.
         diags.push(Diagnostic::error(
             "AGC080",
             "internal: the lowered graph has a cycle",
         ));
         return (None, diags);
     };
-    let b = bounds::compute(&graph, &order);
-    diags.extend(bound_warnings(doc, &graph, &b));
+    let b = bounds::compute(&l.graph, &order);
+    diags.extend(bound_warnings(&l.graph, &b));
     (
         Some(Compiled {
-            graph,
+            graph: l.graph,
             order,
             bounds: b,
-            digest,
+            digest: l.digest,
+            display: l.display,
         }),
         diags,
     )
 }
 
-fn bound_warnings(doc: &Document, g: &Graph, b: &bounds::Bounds) -> Vec<Diagnostic> {
+fn bound_warnings(g: &Graph, b: &bounds::Bounds) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let limit = |k: &str| g.constraints.get(k).and_then(Value::as_f64);
     let mut check = |code: &'static str, key: &str, figure: f64, what: &str| {
         if let Some(max) = limit(key)
             && figure > max
         {
-            let ptr = format!("/constraints/{key}");
-            out.push(
-                Diagnostic::warning(code, format!("{what} is {figure}, above `{key}: {max}`"))
-                    .at(doc.span(&ptr))
-                    .with_pointer(ptr),
-            );
+            let mut d =
+                Diagnostic::warning(code, format!("{what} is {figure}, above `{key}: {max}`"));
+            if let Some(&span) = g.spans.constraints.get(key) {
+                d = d.at(span);
+            }
+            out.push(d.with_pointer(format!("/constraints/{key}")));
         }
     };
     check(
@@ -118,56 +111,109 @@ pub fn write_plan(
     plan::write(&plan_input(c, sources, path), out)
 }
 
-/// Loads, checks and compiles one file. `None` when any error was found.
+/// Loads, checks and compiles one file: its graphs (one for most dialects, one per graph of an
+/// Agent Graph Provider), none when any error was found.
 pub fn compile_file(
     sources: &mut SourceMap,
     path: &std::path::Path,
     display: &str,
     opts: &crate::check::CheckOptions,
-) -> (Option<Compiled>, Vec<Diagnostic>) {
+) -> (Vec<Compiled>, Vec<Diagnostic>) {
     let (file, loaded) = match crate::source::load::load_path(sources, path, display, opts.limits) {
         Ok(x) => x,
-        Err(d) => return (None, vec![d]),
+        Err(d) => return (Vec::new(), vec![d]),
     };
     let checked = crate::check::check_source(sources, file, loaded, opts, Some(path));
     let mut diags = checked.diags;
     let (Some(doc), Some(dialect)) = (checked.doc, checked.dialect) else {
-        return (None, diags);
+        return (Vec::new(), diags);
     };
     if diags.iter().any(Diagnostic::is_error) {
-        return (None, diags);
+        return (Vec::new(), diags);
     }
-    if checked.compiled.is_some() {
-        crate::discard::discard(doc);
-        return (checked.compiled, diags);
-    }
-    if dialect != crate::dialect::Dialect::Ags {
+    crate::discard::discard(doc);
+    if checked.compiled.is_empty() {
+        // An error-free document of a dialect whose lowering has not landed.
         diags.push(
             Diagnostic::error(
                 "AGC084",
-                format!("{} documents are checked but not yet compiled; `build` and `graph` take AGS 1.0 for now", dialect.title()),
+                format!(
+                    "{} documents are checked but not yet compiled; `build` and `graph` take AGS 1.0 for now",
+                    dialect.title()
+                ),
             )
-            .at(crate::source::Span::point(doc.file, doc.spans.span.start as usize)),
+            .at(crate::source::Span::point(file, 0)),
         );
-        return (None, diags);
     }
-    // Error-free AGS documents are compiled by the check itself; reaching here means the
-    // lowering reported an error of its own.
-    (None, diags)
+    (checked.compiled, diags)
 }
 
-/// Loads, checks and compiles one file into plan text. `None` when any error was found.
+/// The one graph of a compiled file, or an AGC086 error naming the graphs when it holds
+/// several (commands that write one plan or diagram need one).
+pub fn single(mut compiled: Vec<Compiled>, display: &str) -> Result<Option<Compiled>, Diagnostic> {
+    match compiled.len() {
+        0 => Ok(None),
+        1 => Ok(compiled.pop()),
+        _ => {
+            let ids: Vec<&str> = compiled.iter().map(|c| c.graph.id.as_str()).collect();
+            Err(Diagnostic::error(
+                "AGC086",
+                format!(
+                    "`{display}` holds {} graphs ({}); this command takes one",
+                    ids.len(),
+                    ids.join(", ")
+                ),
+            ))
+        }
+    }
+}
+
+/// Loads, checks and compiles one file of one graph into plan text. `None` when any error was
+/// found.
 pub fn build_file(
     sources: &mut SourceMap,
     path: &std::path::Path,
     display: &str,
     opts: &crate::check::CheckOptions,
 ) -> (Option<String>, Vec<Diagnostic>) {
-    let (compiled, diags) = compile_file(sources, path, display, opts);
+    let (compiled, mut diags) = compile_file(sources, path, display, opts);
+    let compiled = match single(compiled, display) {
+        Ok(c) => c,
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
     let text = compiled.map(|c| {
         let text = plan_text(&c, sources, display);
         crate::discard::discard(c);
         text
     });
     (text, diags)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn compiled(id: &str) -> Compiled {
+        let l = Lowered {
+            graph: Graph::new("agent-graph", id.to_string()),
+            digest: None,
+            display: "p/provider.yaml".into(),
+        };
+        analyse(l).0.expect("an empty graph analyses")
+    }
+
+    #[test]
+    fn a_command_that_takes_one_graph_names_them_all_when_given_several() {
+        assert!(single(Vec::new(), "x").unwrap().is_none());
+        assert_eq!(
+            single(vec![compiled("a")], "x").unwrap().unwrap().graph.id,
+            "a"
+        );
+        let e = single(vec![compiled("a"), compiled("b")], "p").unwrap_err();
+        assert_eq!(e.code, "AGC086");
+        assert!(e.message.contains("holds 2 graphs (a, b)"), "{}", e.message);
+    }
 }

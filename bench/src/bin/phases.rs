@@ -45,7 +45,11 @@ fn main() {
     let digest = agc::canon::graph_digest(&ws.docs[0].value).unwrap_or_default();
     let digest_s = t.elapsed();
     let t = Instant::now();
-    let (compiled, _) = agc::compile::compile_ags(&ws, &sources);
+    let (lowered, _) = agc::front::FrontEnd::lower(&agc::front::ags::Ags, &sources, &ws);
+    let compiled = lowered
+        .into_iter()
+        .next()
+        .and_then(|l| agc::compile::analyse(l).0);
     let lower_s = t.elapsed();
     let _ = (bounds, digest);
     drop(graph);

@@ -169,6 +169,7 @@ mod tests {
                     bound: None,
                     implicit: false,
                     label: None,
+                    on: vec![],
                 },
                 Span::default(),
             );

@@ -37,6 +37,13 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
     let display = args.file.to_string_lossy().replace('\\', "/");
     let (compiled, mut diags) =
         compile_file(&mut sources, &args.file, &display, &args.root.options());
+    let compiled = match crate::compile::single(compiled, &display) {
+        Ok(c) => c,
+        Err(d) => {
+            diags.push(d);
+            None
+        }
+    };
     let failed = print_diags(&mut diags, &sources, &args);
     let io = diags.iter().any(|d| d.code == "AGC001");
     let Some(compiled) = compiled else {

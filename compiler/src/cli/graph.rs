@@ -106,7 +106,13 @@ fn diagram(
     let (compiled, mut found) = compile_file(sources, file, display, opts_check);
     let failed = found.iter().any(Diagnostic::is_error);
     diags.append(&mut found);
-    let compiled = compiled.filter(|_| !failed)?;
+    let compiled = match crate::compile::single(compiled, display) {
+        Ok(c) => c.filter(|_| !failed)?,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
     if format == GraphFormat::Dot {
         return Some(crate::back::dot::render(&compiled.graph, opts.collapse));
     }

@@ -7,12 +7,16 @@
 use super::Severity;
 
 mod agc;
+mod agent_graph;
+mod agh;
 mod ags;
 mod analysis;
+mod awp;
 mod cel;
 mod expr;
 mod facts;
 mod jq;
+mod runtime;
 mod schema;
 
 /// A registered diagnostic code.
@@ -39,6 +43,10 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(cel::CODES.iter())
         .chain(jq::CODES.iter())
         .chain(facts::CODES.iter())
+        .chain(agent_graph::CODES.iter())
+        .chain(awp::CODES.iter())
+        .chain(agh::CODES.iter())
+        .chain(runtime::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

@@ -1,3 +1,186 @@
 //! Dialect front ends: semantic checks with native codes, then lowering into the IR.
+//!
+//! Every dialect offers the same two entry points, the [`FrontEnd`] trait, so that the driver
+//! ([`crate::check::check_source`]) dispatches on the detected dialect and never grows a copy
+//! of itself per dialect:
+//!
+//! 1. [`FrontEnd::check`] takes the root document (already loaded, detected and validated
+//!    against its dialect's schema; `cx.schema_ok` says whether that passed) and checks it,
+//!    reading whatever other files it pulls in through [`Context::load_document`] (AGS
+//!    `subgraph.ref`, an Agent Graph Provider's graphs and actions, agh extension manifests,
+//!    AWP sub-workflows). It returns the front end's checked unit and every diagnostic.
+//! 2. [`FrontEnd::lower`] turns an error-free unit into one or more IR graphs (an Agent Graph
+//!    Provider holds several; the other dialects give one), each with its digest.
+//!
+//! What the front ends share lives below them: file loading with limits and containment
+//! ([`Context`], [`contained`]), schema reporting ([`crate::schema`]), and the analyses of the
+//! lowered graph (order, bounds: [`crate::compile`]).
 
+pub mod agent_graph;
+pub mod agh;
 pub mod ags;
+pub mod awp;
+
+use crate::check::CheckOptions;
+use crate::diag::Diagnostic;
+use crate::dialect::Dialect;
+use crate::ir::Graph;
+use crate::source::{Document, FileId, SourceMap, Span, load};
+use std::path::{Component, Path, PathBuf};
+
+/// What a front end may use while checking: the sources (to load more files), the root file
+/// and its path, and the options.
+pub struct Context<'a> {
+    pub sources: &'a mut SourceMap,
+    /// The root document's file.
+    pub file: FileId,
+    /// The root document's path on disk (`None` for in-memory input).
+    pub path: Option<&'a Path>,
+    pub opts: &'a CheckOptions,
+    /// Whether the root document passed its schema.
+    pub schema_ok: bool,
+    /// The dialect the root document was detected (or forced) as.
+    pub dialect: Dialect,
+}
+
+impl Context<'_> {
+    /// The root document's name as shown to users.
+    pub fn display(&self) -> String {
+        self.sources.get(self.file).name.clone()
+    }
+
+    /// The root document's text.
+    pub fn text(&self) -> &str {
+        &self.sources.get(self.file).text
+    }
+
+    /// The workspace root that referenced files may not leave: `--root`, else the current
+    /// folder.
+    pub fn workspace_root(&self) -> PathBuf {
+        self.opts.root.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Loads another file of the same compilation, detects its dialect (`expect` forces one,
+    /// as `--dialect` does) and validates it against its schema. Returns the document when it
+    /// loaded, its dialect when detected, whether the schema passed, and every diagnostic of
+    /// those phases. Semantic checks are the caller's.
+    pub fn load_document(
+        &mut self,
+        path: &Path,
+        display: &str,
+        expect: Option<Dialect>,
+    ) -> LoadedDocument {
+        match load::load_path(self.sources, path, display, self.opts.limits) {
+            Ok((file, loaded)) => {
+                let opts = CheckOptions {
+                    dialect: expect,
+                    ..self.opts.clone()
+                };
+                let (doc, dialect, schema_ok, diags) =
+                    crate::check::detect_and_validate(loaded, &opts);
+                LoadedDocument {
+                    file: Some(file),
+                    doc,
+                    dialect,
+                    schema_ok,
+                    diags,
+                }
+            }
+            Err(d) => LoadedDocument {
+                file: None,
+                doc: None,
+                dialect: None,
+                schema_ok: false,
+                diags: vec![d],
+            },
+        }
+    }
+}
+
+/// One file loaded through [`Context::load_document`].
+#[derive(Debug)]
+pub struct LoadedDocument {
+    /// `None` when the file could not be read (the diagnostic says why).
+    pub file: Option<FileId>,
+    pub doc: Option<Document>,
+    pub dialect: Option<Dialect>,
+    pub schema_ok: bool,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// One lowered graph, ready for the analyses and the back ends.
+#[derive(Debug)]
+pub struct Lowered {
+    pub graph: Graph,
+    /// `sha256-…` of the graph's source document in its canonical form (AGS `graph_digest`;
+    /// the other dialects use the same RFC 8785 digest of their document).
+    pub digest: Option<String>,
+    /// The path of the file the graph comes from, as shown to users (the plan's `source`).
+    pub display: String,
+}
+
+/// A dialect's front end. See the module docs for the contract.
+pub trait FrontEnd {
+    /// What `check` hands to `lower`: the root document and whatever it pulled in.
+    type Unit: Send;
+
+    /// Semantic checks of the root document and the files it pulls in: every finding, with
+    /// the dialect's own codes. Must not panic on a schema-invalid document.
+    fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Self::Unit, Vec<Diagnostic>);
+
+    /// Lowers a unit whose check reported no error. Diagnostics here are either warnings or
+    /// internal errors (a bug, reported rather than panicking).
+    fn lower(&self, sources: &SourceMap, unit: &Self::Unit) -> (Vec<Lowered>, Vec<Diagnostic>);
+
+    /// Gives back the root document (the driver returns it to the caller).
+    fn into_root(unit: Self::Unit) -> Document;
+}
+
+/// Whether `path` lies inside `root` after resolving symlinks and `..` (both must exist).
+/// Front ends use this for every file a document names, so no reference reads outside the
+/// workspace (AGS `subgraph.ref`, Agent Graph provider paths, agh manifests).
+pub fn contained(root: &Path, path: &Path) -> bool {
+    match (root.canonicalize(), path.canonicalize()) {
+        (Ok(r), Ok(p)) => p.starts_with(r),
+        _ => false,
+    }
+}
+
+/// Whether a relative path as written climbs out with `..` or is absolute (checked before any
+/// file is touched).
+pub fn escapes_lexically(rel: &Path) -> bool {
+    let mut depth: i64 = 0;
+    for c in rel.components() {
+        match c {
+            Component::Prefix(_) | Component::RootDir => return true,
+            Component::ParentDir => {
+                depth -= 1;
+                if depth < 0 {
+                    return true;
+                }
+            }
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+        }
+    }
+    false
+}
+
+/// A span at the start of a file, for findings about a whole file.
+pub fn file_start(file: FileId) -> Span {
+    Span::point(file, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_escapes() {
+        assert!(escapes_lexically(Path::new("../x")));
+        assert!(escapes_lexically(Path::new("a/../../x")));
+        assert!(escapes_lexically(Path::new("/etc/passwd")));
+        assert!(!escapes_lexically(Path::new("a/../b")));
+        assert!(!escapes_lexically(Path::new("./graphs/main.yaml")));
+    }
+}

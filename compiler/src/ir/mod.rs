@@ -82,6 +82,25 @@ pub enum Join {
 /// elsewhere), already mapped to the expression type system.
 pub type ValueType = crate::ir::expr::TypeName;
 
+/// What a declaration says about a value beyond its [`ValueType`], kept in full for the plan,
+/// the runtime's value checks and the generated types: the JSON Schema as written (`$defs` and
+/// `$ref` kept resolvable), the allowed values, the description.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Declared {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<serde_json::Value>,
+    #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<serde_json::Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+impl Declared {
+    pub fn is_empty(&self) -> bool {
+        self.schema.is_none() && self.enum_values.is_none() && self.description.is_none()
+    }
+}
+
 /// A declared node input.
 #[derive(Clone, Debug, Serialize)]
 pub struct Input {
@@ -89,6 +108,8 @@ pub struct Input {
     pub ty: ValueType,
     pub required: bool,
     pub source: InputSource,
+    #[serde(flatten)]
+    pub decl: Declared,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -110,6 +131,8 @@ pub struct Output {
     pub name: String,
     pub ty: ValueType,
     pub required: bool,
+    #[serde(flatten)]
+    pub decl: Declared,
 }
 
 /// Attempts and timeouts.
@@ -213,6 +236,9 @@ pub struct Edge {
     /// True when the edge came from a `depends_on`-style declaration.
     pub implicit: bool,
     pub label: Option<String>,
+    /// Named outcomes of the source that activate the edge, in the dialect's own words
+    /// (Agent Graph outcome lists, agh verdicts); empty when `outcomes` alone decides.
+    pub on: Vec<String>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -285,6 +311,8 @@ pub struct Param {
     pub required: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default: Option<serde_json::Value>,
+    #[serde(flatten)]
+    pub decl: Declared,
 }
 
 /// Side tables of source locations, one per arena entry.
@@ -293,6 +321,9 @@ pub struct Spans {
     pub nodes: Vec<Span>,
     pub edges: Vec<Span>,
     pub regions: Vec<Span>,
+    /// Where each declared constraint (`Graph::constraints` key) is written, for the bound
+    /// warnings.
+    pub constraints: std::collections::BTreeMap<String, Span>,
 }
 
 /// A whole lowered graph.
@@ -309,6 +340,9 @@ pub struct Graph {
     pub links: Vec<DataLink>,
     /// Graph-level limits as declared (`max_node_executions`, `max_cost_usd`, ...).
     pub constraints: serde_json::Map<String, serde_json::Value>,
+    /// Graph-level dialect attributes not modelled above (AWP checkpointing policy, agh
+    /// generations, Agent Graph provider data), kept losslessly.
+    pub attrs: serde_json::Map<String, serde_json::Value>,
     pub spans: Spans,
 }
 
@@ -325,6 +359,7 @@ impl Graph {
             regions: Vec::new(),
             links: Vec::new(),
             constraints: serde_json::Map::new(),
+            attrs: serde_json::Map::new(),
             spans: Spans::default(),
         }
     }

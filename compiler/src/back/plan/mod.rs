@@ -183,6 +183,9 @@ impl Serialize for Plan<'_> {
         m.serialize_entry("params", &g.params)?;
         m.serialize_entry("entrypoints", &c.ids(&g.entrypoints))?;
         m.serialize_entry("constraints", &g.constraints)?;
+        if !g.attrs.is_empty() {
+            m.serialize_entry("attrs", &g.attrs)?;
+        }
         let nodes = input.order.iter().map(|&id| NodeOut { c, id });
         m.serialize_entry("nodes", &Seq(nodes))?;
         let edges = g.edges.iter().zip(&g.spans.edges);
@@ -337,6 +340,9 @@ impl Serialize for EdgeOut<'_> {
         }
         if let Some(l) = &e.label {
             m.serialize_entry("label", l)?;
+        }
+        if !e.on.is_empty() {
+            m.serialize_entry("on", &e.on)?;
         }
         m.serialize_entry("implicit", &e.implicit)?;
         m.serialize_entry("location", &c.location(self.span))?;

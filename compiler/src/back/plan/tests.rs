@@ -43,6 +43,7 @@ fn graph() -> Graph {
         ty: "integer".into(),
         required: false,
         default: Some(json!(3)),
+        decl: Default::default(),
     });
     g.constraints.insert("max_cost_usd".into(), json!(1.5));
     let sp = |at| Span::point(FileId(0), at);
@@ -59,6 +60,7 @@ fn graph() -> Graph {
         ty: "any".into(),
         required: true,
         source,
+        decl: Default::default(),
     };
     a.inputs = vec![
         input(
@@ -80,6 +82,7 @@ fn graph() -> Graph {
         name: "out".into(),
         ty: "string".into(),
         required: false,
+        decl: Default::default(),
     });
     let a = g.add_node(a, sp(0));
     let lp = g.add_node(node("lp", NodeKind::Loop, None), sp(14));
@@ -160,6 +163,7 @@ fn graph() -> Graph {
             bound: Some(4),
             implicit: false,
             label: Some("retry".into()),
+            on: vec![],
         },
         sp(21),
     );
@@ -174,6 +178,7 @@ fn graph() -> Graph {
             bound: None,
             implicit: true,
             label: None,
+            on: vec![],
         },
         sp(22),
     );

@@ -50,6 +50,15 @@ for AGS 1.0 first; the other dialects follow the same IR and will compile in lat
 different dialect (or none) in the referenced file.",
     },
     CodeInfo {
+        code: "AGC086",
+        origin: "agc",
+        severity: Error,
+        summary: "the document holds several graphs; this command takes one",
+        explanation: "`agc build` and `agc graph` write one plan or one diagram. An Agent Graph \
+Provider holds several graphs; the message lists them. Name the graph file itself instead of \
+the Provider, or use the command's option for choosing a graph where it has one.",
+    },
+    CodeInfo {
         code: "AGC090",
         origin: "agc",
         severity: Warning,

@@ -71,6 +71,11 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
     l.params(root);
     if let Some(c) = root.get("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();
+        for key in c.keys() {
+            let ptr = format!("/constraints/{key}");
+            let span = l.doc().span(&ptr);
+            l.graph.spans.constraints.insert(key.clone(), span);
+        }
     }
     let mut work = vec![Pending {
         doc: 0,
@@ -119,6 +124,7 @@ impl<'d> Lowerer<'d> {
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
                 default: spec.get("default").cloned(),
+                decl: Default::default(),
             });
         }
     }
@@ -361,6 +367,7 @@ impl<'d> Lowerer<'d> {
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
                 source,
+                decl: Default::default(),
             });
         }
         let mut outputs: Vec<Output> = node
@@ -375,6 +382,7 @@ impl<'d> Lowerer<'d> {
                     .get("required")
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
+                decl: Default::default(),
             })
             .collect();
         if matches!(kind, NodeKind::Decision | NodeKind::Gate) {
@@ -382,6 +390,7 @@ impl<'d> Lowerer<'d> {
                 name: "decision".into(),
                 ty: "string".into(),
                 required: true,
+                decl: Default::default(),
             });
         }
         let join = match defaults::scalar(s, node, "join").and_then(Value::as_str) {
@@ -580,6 +589,7 @@ impl<'d> Lowerer<'d> {
                 bound: None,
                 implicit: e.implicit,
                 label: e.label.map(str::to_string),
+                on: Vec::new(),
             },
             self.doc().span(&ptr),
         );

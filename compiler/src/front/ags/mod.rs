@@ -54,6 +54,90 @@ pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diag
     c.diags
 }
 
+/// The AGS 1.0 front end (see [`super::FrontEnd`]): its unit is the [`refs::Workspace`] of
+/// the root document and every file it references through `subgraph.ref`.
+pub struct Ags;
+
+impl super::FrontEnd for Ags {
+    type Unit = refs::Workspace;
+
+    /// Semantic checks of the root (layer 1 must have passed: SPEC §18), then, when those are
+    /// clean, every `subgraph.ref` file loaded, schema-checked and checked the same way.
+    fn check(
+        &self,
+        cx: &mut super::Context<'_>,
+        doc: Document,
+    ) -> (refs::Workspace, Vec<Diagnostic>) {
+        if !cx.schema_ok {
+            return (refs::Workspace::single(doc), Vec::new());
+        }
+        let mut exprs = ExprCache::default();
+        let mut diags = check_into(&doc, cx.text(), &mut exprs);
+        if diags.iter().any(Diagnostic::is_error) {
+            return (refs::Workspace::single(doc), diags);
+        }
+        let root = cx.workspace_root();
+        let display = cx.display();
+        let path = cx.path;
+        let mut load_child = |p: &std::path::Path, display: &str| {
+            let loaded = cx.load_document(p, display, None);
+            let mut ds = loaded.diags;
+            let (Some(doc), Some(file)) = (loaded.doc, loaded.file) else {
+                return (None, ds);
+            };
+            if loaded
+                .dialect
+                .is_some_and(|d| d != crate::dialect::Dialect::Ags)
+            {
+                ds.push(
+                    Diagnostic::error("AGC085", format!("`{display}` is not an AGS document"))
+                        .at(super::file_start(file)),
+                );
+                return (None, ds);
+            }
+            if loaded.schema_ok {
+                ds.extend(check_into(&doc, &cx.sources.get(file).text, &mut exprs));
+            }
+            let failed = ds.iter().any(Diagnostic::is_error);
+            (Some(doc).filter(|_| !failed), ds)
+        };
+        // The document moves into the workspace and back out: no copy of a large tree.
+        let (mut ws, more) = refs::resolve(doc, path, &display, &root, &mut load_child);
+        ws.exprs = exprs;
+        diags.extend(more);
+        (ws, diags)
+    }
+
+    /// Lowering, with the digest (a pass over the whole document) on a second thread.
+    fn lower(
+        &self,
+        sources: &crate::source::SourceMap,
+        ws: &refs::Workspace,
+    ) -> (Vec<super::Lowered>, Vec<Diagnostic>) {
+        let doc = &ws.docs[0];
+        let ((graph, diags), digest) = std::thread::scope(|s| {
+            let digest = s.spawn(|| crate::canon::graph_digest(&doc.value).ok());
+            let lowered = lower::lower(ws, sources);
+            // A panic in the digest thread is a bug; it then counts as "no digest".
+            (lowered, digest.join().ok().flatten())
+        });
+        let lowered = super::Lowered {
+            graph,
+            digest,
+            display: sources.get(doc.file).name.clone(),
+        };
+        (vec![lowered], diags)
+    }
+
+    fn into_root(ws: refs::Workspace) -> Document {
+        // `resolve` always puts the root first.
+        ws.docs
+            .into_iter()
+            .next()
+            .expect("a workspace holds its root")
+    }
+}
+
 /// AGX for expression positions, `${{ }}` templates for template positions.
 fn parse_position(
     src: &str,
