@@ -233,6 +233,29 @@ fn eval_prints_values_and_coded_errors() {
         input.to_str().unwrap(),
     ]);
     assert_eq!(stdout(&o), "1\n\"x\"\n3\n");
+    // Leading hyphens are the expression, not flags, before or after the options.
+    let o = agc(&["eval", "--lang", "agx", "-2 * -3"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "6\n"));
+    let o = agc(&["eval", "-1 - 1", "--lang", "cel"]);
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(0), "-2\n"));
+    let o = agc(&[
+        "eval",
+        "--lang",
+        "jq",
+        "-.a",
+        "--input",
+        input.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "negating an array is an evaluation error"
+    );
+    assert!(
+        !stderr(&o).contains("unexpected argument"),
+        "{}",
+        stderr(&o)
+    );
     // 10,000 nested parentheses: a diagnostic, not a crash.
     let deep = format!("{}1{}", "(".repeat(10_000), ")".repeat(10_000));
     for lang in ["agx", "cel", "jq"] {

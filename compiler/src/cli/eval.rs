@@ -32,7 +32,9 @@ pub(crate) struct EvalArgs {
     /// The expression language.
     #[arg(long, value_enum)]
     lang: EvalLang,
-    /// The expression (or template, or jq filter).
+    /// The expression (or template, or jq filter). It may start with `-` (`'-2 * -3'`): a
+    /// positional value is never read as a flag.
+    #[arg(allow_hyphen_values = true)]
     expr: String,
     /// A JSON object of roots for agx, cel and templates, e.g. {"params": {...}, "nodes": {...}}.
     #[arg(long, value_name = "FILE.json")]

@@ -187,4 +187,18 @@ code-location, resource-location, route, evaluation, run and error, each written
 `agent-graph.<kind>.v1`. Other `agent-graph.*` values (for example the case-study replay \
 format) are not workflow documents.",
     },
+    CodeInfo {
+        code: "AGC110",
+        origin: "agc",
+        severity: Warning,
+        summary: "an AGS node id with `-` is read by an expression",
+        explanation: "AGS node ids may hold `-` (`build-docs`), but AGX reads `-` as minus: \
+`nodes.build-docs.outputs.site` is the subtraction `nodes.build - docs.outputs.site`. Such a \
+path is an error (AG203, reported once over the whole path); the dynamic form \
+`output(\"build-docs\", \"site\")` works, but every reader has to remember it.
+
+agc warns once per node whose id holds `-` and that some expression of its scope reads, at \
+the node's key, with the first read as a label. Rename the node with `_` (`build_docs`) so that \
+plain paths work. Ids with `-` that no expression reads are fine and are not reported.",
+    },
 ];

@@ -219,7 +219,19 @@ every path (the predecessor rule).",
         Error,
         "undeclared reference",
         "An expression reads a param, context, attachment, env, graph field, node or output that \
-is not declared, or `loop` outside a loop, or `outputs` outside graph scope.",
+is not declared, or `loop` outside a loop, or `outputs` outside graph scope. A loop's `carry` \
+value that is not a param of the loop's body is AG203 too.
+
+Bodies are sealed: the map variables (`map.as`, `map.index_as`) are bound inside that map's \
+own body only, and `loop` inside that loop's own body only. A loop body nested inside a map \
+body therefore cannot read the map's element (nor a map body inside a loop read the outer \
+`loop`): pass the value in through the inner body's `params` (the loop's or map's owner node \
+can read it). This follows SPEC §16.2 and the reference validator.
+
+A node id written with `-` in a path (`nodes.build-docs.outputs.site`) is read by AGX as a \
+subtraction (`nodes.build - docs.outputs.site`). When such an id exists, agc reports one AG203 \
+over the whole path saying so, instead of one error per half; write \
+`output(\"build-docs\", \"site\")`, or rename the node with `_`.",
     ),
     ags(
         "AG204",
@@ -249,7 +261,10 @@ are reported as such, with `get(obj, \"key\")` as the way to write them;
         Error,
         "undeclared output",
         "A reference names an output the node does not declare (also `criterion.output` and the \
-`loop.carry` source).",
+`loop.carry` source). A `carry` key must be an output that some node of the loop's body \
+declares (its `outputs`, or the implicit ones: `decision`, `collect` keys, `outputs_from`); \
+when a body node is a `subgraph.ref` whose outputs are not known statically, carry keys are \
+not judged.",
     ),
     ags(
         "AG211",

@@ -3,8 +3,8 @@
 //!
 //! The tree is a little wider than the AGS grammar so that near-misses get precise errors
 //! instead of "unexpected token": indexing (`a[0]`), member access on a non-reference
-//! (`json(s).x`), calls of something other than a bare function name (`a.b(x)`) and keywords
-//! as path segments (`outputs.in`) all parse, and [`super::check`] rejects them with AG204.
+//! (`json(s).x`) and calls of something other than a bare function name (`a.b(x)`) parse, and
+//! [`super::check`] rejects them with AG204.
 
 use crate::expr::Local;
 pub use agc_runtime::expr::{BinaryOp, UnaryOp};
@@ -29,12 +29,11 @@ pub enum ExprKind {
     Str(String),
     /// A reference root or a function name.
     Ident(String),
-    /// `target.field`; `keyword` is set when the field is a keyword such as `in`.
+    /// `target.field`. The field is a name whatever its spelling: after `.`, keywords such as
+    /// `in`, `true` or `null` are names (`nodes.in.outputs.x` reads the node `in`).
     Member {
         target: Box<Expr>,
         field: String,
-        field_span: Local,
-        keyword: bool,
     },
     /// `target[index]` (not AGX; rejected by the checker).
     Index {

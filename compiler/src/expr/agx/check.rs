@@ -4,8 +4,8 @@
 //! - `a[0]`: AGX has no subscripts (AG204); `get(a, "0")` is the dynamic lookup.
 //! - `json(s).x`, `(a).b`: member access only continues a reference (AG204).
 //! - `a.b(x)`, `(f)(x)`: only a bare function name can be called (AG204).
-//! - `outputs.in`: a keyword is not a path segment (AG204; AGS binding names may be keywords,
-//!   and `get(outputs, "in")` reads them).
+//! - A keyword after `.` is a name (`nodes.in.outputs.x`, `outputs.null`): the node id and
+//!   binding name patterns allow keywords, and the reference validator reads such paths.
 //! - An integer literal beyond `i64` (only `-9223372036854775808` reaches `i64::MIN`), or a
 //!   float literal beyond `f64`, is AGC041.
 
@@ -48,12 +48,7 @@ pub fn check(e: &Expr, src: &str, out: &mut Vec<Error>) {
                 ));
             }
         }
-        ExprKind::Member {
-            target,
-            field,
-            field_span,
-            keyword,
-        } => {
+        ExprKind::Member { target, field } => {
             if !is_reference(target) {
                 out.push(
                     Error::syntax(
@@ -64,15 +59,6 @@ pub fn check(e: &Expr, src: &str, out: &mut Vec<Error>) {
                     .help(format!(
                         "use `get(…, \"{field}\")` to read a field of a computed value"
                     )),
-                );
-            }
-            if *keyword {
-                out.push(
-                    Error::syntax(
-                        *field_span,
-                        format!("`{field}` is a keyword and cannot be a path segment"),
-                    )
-                    .help(format!("read it with `get(…, \"{field}\")`")),
                 );
             }
             check(target, src, out);

@@ -5,7 +5,7 @@
 //! 1. [`lexer`]: tokens; bad characters and `${{` (AG211) stop here.
 //! 2. [`depth`]: nesting guard (AGC040) before anything recursive runs.
 //! 3. [`parser`]: chumsky, every syntax error reported (AG204), with recovery at brackets.
-//! 4. [`check`]: forms outside AGS 1.0 (indexing, method calls, keyword path segments) and
+//! 4. [`check`]: forms outside AGS 1.0 (indexing, method calls) and
 //!    number range (AGC041).
 //! 5. [`lower`]: core [`Expr`] with pre-order ids and a file-span side table.
 //!

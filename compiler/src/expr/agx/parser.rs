@@ -69,7 +69,7 @@ fn unary(op: UnaryOp, operand: Expr, span: Local) -> Expr {
 
 /// A postfix operation, before it is folded onto its target.
 enum Post {
-    Member((String, bool, Local)),
+    Member(String),
     Index(Expr),
     Call(Vec<Expr>),
 }
@@ -177,18 +177,19 @@ where
             )))
             .boxed();
 
+        // After `.` every word is a name, keywords included (`nodes.in.outputs.x`): the node id
+        // pattern allows them and the reference validator reads them so.
         let name = select! {
-            Token::Ident(name) => (name.to_string(), false),
-            Token::And => ("and".to_string(), true),
-            Token::Or => ("or".to_string(), true),
-            Token::Not => ("not".to_string(), true),
-            Token::In => ("in".to_string(), true),
-            Token::True => ("true".to_string(), true),
-            Token::False => ("false".to_string(), true),
-            Token::Null => ("null".to_string(), true),
+            Token::Ident(name) => name.to_string(),
+            Token::And => "and".to_string(),
+            Token::Or => "or".to_string(),
+            Token::Not => "not".to_string(),
+            Token::In => "in".to_string(),
+            Token::True => "true".to_string(),
+            Token::False => "false".to_string(),
+            Token::Null => "null".to_string(),
         }
-        .labelled("a name")
-        .map_with(|(name, kw), e| (name, kw, e.span()));
+        .labelled("a name");
 
         let member = just(Token::Dot).ignore_then(name);
         let index = expr
@@ -206,12 +207,7 @@ where
         let postfix = atom.foldl_with(post.repeated(), |target: Expr, p, e| {
             let target = Box::new(target);
             let kind = match p {
-                Post::Member((field, keyword, field_span)) => ExprKind::Member {
-                    target,
-                    field,
-                    field_span,
-                    keyword,
-                },
+                Post::Member(field) => ExprKind::Member { target, field },
                 Post::Index(index) => ExprKind::Index {
                     target,
                     index: Box::new(index),

@@ -73,6 +73,17 @@ fn precedence_each_level() {
 }
 
 #[test]
+fn keywords_after_a_dot_are_names() {
+    assert_eq!(tree("nodes.in.outputs.x"), "(. (. (. nodes in) outputs) x)");
+    assert_eq!(
+        tree("nodes.true.outputs.null == nodes.not.status"),
+        "(eq (. (. (. nodes true) outputs) null) (. (. nodes not) status))"
+    );
+    assert_eq!(tree("a.and in b.or"), "(in (. a and) (. b or))");
+    assert_eq!(tree("x.false or y"), "(or (. x false) y)");
+}
+
+#[test]
 fn binary_operators_are_left_associative() {
     assert_eq!(tree("a - b - c"), "(sub (sub a b) c)");
     assert_eq!(tree("a || b or c"), "(or (or a b) c)");
@@ -232,7 +243,7 @@ fn error_messages() {
         "json(s).x",
         "a.b(c)",
         "(f)(x)",
-        "nodes.a.outputs.in",
+        "in.x",
         "not",
         "a == == b",
         "a = b",

@@ -89,6 +89,7 @@ impl Checker<'_> {
             }
             self.predecessor_rule(scope, &reads);
             self.unread_outputs(scopes, si, &reads);
+            self.hyphenated_ids(scope, &reads);
         }
     }
 
@@ -262,6 +263,32 @@ impl Checker<'_> {
         }
     }
 
+    /// AGC110: a node id holding `-` that an expression of its scope reads (by a path, which
+    /// AGX reads as a subtraction, or by `output("id", …)`), once per node, at its key.
+    fn hyphenated_ids(&mut self, scope: &Scope<'_>, reads: &[(Option<String>, NodeRead)]) {
+        let mut seen: HashSet<&str> = HashSet::default();
+        for (_, r) in reads {
+            let id = r.target.as_str();
+            if !id.contains('-') || !seen.insert(id) {
+                continue;
+            }
+            let ptr = scope.node_ptr(id);
+            let d = Diagnostic::new(
+                "AGC110",
+                format!("node id `{id}` holds `-`, which AGX reads as minus"),
+            )
+            .at(self.doc.key_span(&ptr))
+            .with_pointer(ptr)
+            .with_label(r.span, "read here")
+            .with_help(format!(
+                "rename it `{}` so that expressions can write `nodes.{}…`",
+                id.replace('-', "_"),
+                id.replace('-', "_")
+            ));
+            self.push(d);
+        }
+    }
+
     /// AG201 for every read of another node whose anchor is known.
     fn predecessor_rule(&mut self, scope: &Scope<'_>, reads: &[(Option<String>, NodeRead)]) {
         let index = &scope.graph().index;
@@ -366,8 +393,13 @@ fn map_vars(map: Option<&Value>) -> Vec<String> {
     ]
 }
 
-/// Declarations visible in scope `si`: params (own, else the graph's), map variables and
-/// `loop` from every enclosing body (and from the uses of a fragment).
+/// Declarations visible in scope `si`: params (own, else the graph's), and the map variables
+/// or `loop` of this scope only: of the body itself (a map body binds `as`/`index_as`, a loop
+/// body `loop`), or of the maps and loops that use this fragment.
+///
+/// Bodies are sealed (SPEC §16.2): a loop body nested inside a map body does not see the map's
+/// element, nor a map body inside a loop body the outer `loop`; the value is passed in through
+/// the inner body's params. This is the reference validator's reading too (AG203).
 fn scope_names<'a>(
     scopes: &[Scope<'a>],
     si: usize,
@@ -384,26 +416,21 @@ fn scope_names<'a>(
         bare: Vec::new(),
         in_loop: false,
     };
-    let mut at = si;
-    loop {
-        match &scopes[at].kind {
-            ScopeKind::Root => break,
-            ScopeKind::Fragment(name) => {
-                if let Some((vars, in_loop)) = uses.get(name) {
-                    names.bare.extend(vars.iter().cloned());
-                    names.in_loop |= in_loop;
-                }
-                break;
+    match &scopes[si].kind {
+        ScopeKind::Root => {}
+        ScopeKind::Fragment(name) => {
+            if let Some((vars, in_loop)) = uses.get(name) {
+                names.bare.extend(vars.iter().cloned());
+                names.in_loop |= in_loop;
             }
-            ScopeKind::Body { parent, owner } => {
-                let node = scopes[*parent].node(owner);
-                if scopes[at].ptr.ends_with("/map/body") {
-                    names.bare.extend(map_vars(node.and_then(|n| n.get("map"))));
-                }
-                if scopes[at].ptr.ends_with("/loop/body") {
-                    names.in_loop = true;
-                }
-                at = *parent;
+        }
+        ScopeKind::Body { parent, owner } => {
+            let node = scopes[*parent].node(owner);
+            if scopes[si].ptr.ends_with("/map/body") {
+                names.bare.extend(map_vars(node.and_then(|n| n.get("map"))));
+            }
+            if scopes[si].ptr.ends_with("/loop/body") {
+                names.in_loop = true;
             }
         }
     }

@@ -5,10 +5,12 @@
 //! access is still checked: a malformed document must never panic here.
 
 mod advisories;
+mod carry;
 mod defaults;
 mod edges;
 mod exprs;
 mod fragments;
+mod hyphen;
 pub mod lower;
 mod names;
 mod positions;
@@ -49,6 +51,7 @@ pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diag
         c.check_scope(s);
     }
     c.check_fragments(&scopes);
+    c.check_carry(&scopes);
     c.check_expressions(&scopes, &parse_position);
     c.check_advisories(&scopes);
     c.diags

@@ -217,7 +217,42 @@ pub fn check(
 ) {
     let scope = &scopes[si];
     let span_of = |id: u32| spans.get(id as usize).copied().unwrap_or_default();
+    // `nodes.build-docs.outputs.site`: one AG203 over the path instead of one per half.
+    let hyphens = super::hyphen::find(expr, spans, scope);
+    let mut halves: HashSet<u32> = HashSet::default();
+    for h in &hyphens {
+        halves.extend(h.parts.iter().copied());
+        let output = match h.rest.as_slice() {
+            [o, name, ..] if o == "outputs" => Some(name.clone()),
+            _ => None,
+        };
+        diags.push(
+            Diagnostic::new(
+                "AG203",
+                format!(
+                    "`{}` reads as a subtraction: the node id `{}` holds `-`",
+                    h.written(),
+                    h.id
+                ),
+            )
+            .at(h.span)
+            .with_label_text(format!(
+                "AGX reads this as `{}`",
+                h.written().replace('-', " - ")
+            ))
+            .with_pointer(ptr)
+            .with_help(h.advice()),
+        );
+        reads.push(NodeRead {
+            target: h.id.clone(),
+            span: h.span,
+            output,
+        });
+    }
     for c in chains(expr) {
+        if halves.contains(&c.node) {
+            continue;
+        }
         let span = span_of(c.node);
         let mut err = |code: &'static str, msg: String, help: Option<String>| {
             let mut d = Diagnostic::new(code, msg).at(span).with_pointer(ptr);

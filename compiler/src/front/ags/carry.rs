@@ -1,0 +1,97 @@
+//! A loop's `carry`: each key names an output produced in the loop's body (AG206 otherwise)
+//! and each value a param of the body (AG203 otherwise), SPEC §10 and the reference
+//! validator's rule (research notes `ags.md` §3.3).
+//!
+//! - "Produced in the body" means declared by a node of the body (its own `outputs` or the
+//!   implicit ones of [`super::names::outputs_of`]: `decision`, `collect` keys,
+//!   `outputs_from`). When a body node is a `subgraph.ref` without `outputs_from`, its outputs
+//!   are not known here and the key is not judged.
+//! - The body's params are its own `params`, else the graph's, as for `params.*` reads in the
+//!   body ([`super::exprs`]).
+//! - The body is `loop.body`, or the fragment named by `loop.use`; a `use` naming no fragment
+//!   is AG132 already and is skipped here.
+
+use super::Checker;
+use super::names::outputs_of;
+use super::scope::{Scope, ScopeKind};
+use crate::hash::HashSet;
+use crate::source::tree::escape_token;
+use serde_json::Value;
+
+impl Checker<'_> {
+    pub(super) fn check_carry(&mut self, scopes: &[Scope<'_>]) {
+        let Some(root) = scopes.first().map(|s| s.obj) else {
+            return;
+        };
+        for s in scopes {
+            for (id, node) in s.nodes() {
+                let Some(lp) = node.get("loop").and_then(Value::as_object) else {
+                    continue;
+                };
+                let Some(carry) = lp.get("carry").and_then(Value::as_object) else {
+                    continue;
+                };
+                let owner_ptr = s.node_ptr(id);
+                let body = if lp.contains_key("body") {
+                    let ptr = format!("{owner_ptr}/loop/body");
+                    scopes.iter().find(|b| b.ptr == ptr)
+                } else {
+                    lp.get("use").and_then(Value::as_str).and_then(|name| {
+                        scopes
+                            .iter()
+                            .find(|b| b.kind == ScopeKind::Fragment(name.to_string()))
+                    })
+                };
+                let Some(body) = body else { continue };
+                // Every output the body's nodes declare; `None` when one is not known.
+                let mut produced: Option<HashSet<String>> = Some(HashSet::default());
+                for (_, n) in body.nodes() {
+                    match (outputs_of(n), produced.as_mut()) {
+                        (Some(o), Some(all)) => all.extend(o),
+                        _ => produced = None,
+                    }
+                }
+                let params = body
+                    .obj
+                    .get("params")
+                    .or_else(|| root.get("params"))
+                    .and_then(Value::as_object);
+                for (key, target) in carry {
+                    let ptr = format!("{owner_ptr}/loop/carry/{}", escape_token(key));
+                    if let Some(all) = &produced
+                        && !all.contains(key)
+                    {
+                        let mut names: Vec<&str> = all.iter().map(String::as_str).collect();
+                        names.sort_unstable();
+                        let help = super::closest(key, names.iter().copied())
+                            .map(|c| format!("did you mean `{c}`?"))
+                            .unwrap_or_else(|| {
+                                "a carry key names an output that a node of the loop's body declares"
+                                    .to_string()
+                            });
+                        self.error_key(
+                            "AG206",
+                            &ptr,
+                            &format!(
+                                "`carry` reads `{key}`, which no node of the loop's body outputs"
+                            ),
+                            &help,
+                        );
+                    }
+                    if let Some(t) = target.as_str()
+                        && !params.is_some_and(|p| p.contains_key(t))
+                    {
+                        self.error(
+                            "AG203",
+                            &ptr,
+                            format!("`carry` writes `{t}`, which is not a param of the loop's body"),
+                            Some(format!(
+                                "declare `{t}` under the body's `params`; the next iteration reads it as `params.{t}`"
+                            )),
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
