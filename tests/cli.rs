@@ -264,3 +264,22 @@ fn eval_prints_values_and_coded_errors() {
         assert!(stderr(&o).contains("error["), "{lang}: {}", stderr(&o));
     }
 }
+
+#[test]
+fn the_workspace_root_comes_from_the_document() {
+    let doc = "../shared/corpus/ags/examples/docs-site-refresh.agraph.yaml";
+    if !Path::new(doc).exists() {
+        eprintln!("skipped: {doc} is absent (the shared corpus is not checked out)");
+        return;
+    }
+    // Its sibling `./link-audit.agraph.yaml` is inside the root found from the document.
+    for cmd in ["check", "build", "graph"] {
+        let o = agc(&[cmd, doc]);
+        assert_eq!(o.status.code(), Some(0), "{cmd}: {}", stderr(&o));
+        assert!(!stdout(&o).contains("AGC081"), "{cmd}");
+    }
+    // `--root` still overrides: the current folder does not hold the corpus.
+    let o = agc(&["check", "--root", ".", doc]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("AGC081"), "{}", stdout(&o));
+}

@@ -180,3 +180,55 @@ fn build_refuses_dialects_it_cannot_compile_yet() {
         .collect();
     assert_eq!(codes, ["AGC084"]);
 }
+
+/// Error codes from checking `file` with the root found from the document.
+fn errors_detected(file: &Path) -> Vec<&'static str> {
+    let mut sources = SourceMap::new();
+    check_path(
+        &mut sources,
+        file,
+        &file.to_string_lossy(),
+        &CheckOptions::default(),
+    )
+    .into_iter()
+    .filter(|d| d.is_error())
+    .map(|d| d.code)
+    .collect()
+}
+
+#[test]
+fn the_root_is_found_from_the_document() {
+    let ws = workspace("detect");
+    std::fs::create_dir_all(ws.join("lib")).unwrap();
+    std::fs::write(ws.join("lib/child.agraph.yaml"), child("kid")).unwrap();
+    std::fs::write(ws.join("sub/sibling.agraph.yaml"), child("sib")).unwrap();
+    let p = ws.join("sub/parent.agraph.yaml");
+    // A sibling is inside the document's own folder: found with no marker at all, wherever
+    // the current folder is.
+    std::fs::write(&p, parent("./sibling.agraph.yaml", "")).unwrap();
+    assert_eq!(errors_detected(&p), Vec::<&str>::new());
+    // Without a marker above, the root is the document's folder: `..` climbs out.
+    std::fs::write(&p, parent("../lib/child.agraph.yaml", "")).unwrap();
+    if !agc::front::ROOT_MARKERS
+        .iter()
+        .any(|m| ws.ancestors().any(|a| a.join(m).exists()))
+    {
+        assert_eq!(errors_detected(&p), ["AGC081"]);
+    }
+    // Each marker makes its folder the root.
+    for marker in agc::front::ROOT_MARKERS {
+        let m = ws.join(marker);
+        std::fs::write(&m, "").unwrap();
+        assert_eq!(errors_detected(&p), Vec::<&str>::new(), "{marker}");
+        std::fs::remove_file(&m).unwrap();
+    }
+    // A `.git` folder (not only a worktree's `.git` file) counts, and `--root` still wins.
+    std::fs::create_dir_all(ws.join(".git")).unwrap();
+    assert_eq!(errors_detected(&p), Vec::<&str>::new());
+    assert_eq!(errors(&ws.join("sub"), &p), ["AGC081"]);
+    // A relative document path works the same (the root is kept relative to it).
+    assert_eq!(
+        agc::front::detect_root(Path::new("wf.agraph.yaml")),
+        Path::new(".")
+    );
+}

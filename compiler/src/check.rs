@@ -26,8 +26,10 @@ pub struct CheckOptions {
     pub limits: Limits,
     /// `--dialect`: skip detection (an Agent Graph document's kind still comes from `schema:`).
     pub dialect: Option<Dialect>,
-    /// The workspace root that `subgraph.ref` may not leave (`--root`; default: the current
-    /// folder).
+    /// The workspace root that referenced files may not leave (`--root`). `None`: found from
+    /// the root document's path ([`crate::front::detect_root`]: the nearest ancestor folder
+    /// holding `.git`, `.hg`, `.jj` or `.agc-root`, else the document's own folder); the
+    /// current folder for in-memory input.
     pub root: Option<std::path::PathBuf>,
 }
 

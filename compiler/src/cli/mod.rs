@@ -92,15 +92,17 @@ struct CheckArgs {
 /// The workspace root shared by the commands that follow references.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct RootArg {
-    /// Workspace root: `subgraph.ref` files are read only below it.
-    #[arg(long, value_name = "DIR", default_value = ".")]
-    root: std::path::PathBuf,
+    /// Workspace root: referenced files are read only below it. Default: the nearest folder
+    /// above the document holding `.git`, `.hg`, `.jj` or `.agc-root`, else the document's
+    /// own folder.
+    #[arg(long, value_name = "DIR")]
+    root: Option<std::path::PathBuf>,
 }
 
 impl RootArg {
     pub(crate) fn options(&self) -> CheckOptions {
         CheckOptions {
-            root: Some(self.root.clone()),
+            root: self.root.clone(),
             ..CheckOptions::default()
         }
     }

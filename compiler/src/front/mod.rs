@@ -54,10 +54,15 @@ impl Context<'_> {
         &self.sources.get(self.file).text
     }
 
-    /// The workspace root that referenced files may not leave: `--root`, else the current
+    /// The workspace root that referenced files may not leave: `--root`, else the one
+    /// [`detect_root`] finds from the root document's path, else (in-memory input) the current
     /// folder.
     pub fn workspace_root(&self) -> PathBuf {
-        self.opts.root.clone().unwrap_or_else(|| PathBuf::from("."))
+        match (&self.opts.root, self.path) {
+            (Some(root), _) => root.clone(),
+            (None, Some(path)) => detect_root(path),
+            (None, None) => PathBuf::from("."),
+        }
     }
 
     /// Loads another file of the same compilation, detects its dialect (`expect` forces one,
@@ -134,6 +139,38 @@ pub trait FrontEnd {
 
     /// Gives back the root document (the driver returns it to the caller).
     fn into_root(unit: Self::Unit) -> Document;
+}
+
+/// Files whose presence in a folder makes it a workspace root: version-control roots (`.git`,
+/// a folder or, in worktrees and submodules, a file; `.hg`; `.jj`) and `.agc-root`, an empty
+/// file users may add to mark a root explicitly.
+pub const ROOT_MARKERS: [&str; 4] = [".git", ".hg", ".jj", ".agc-root"];
+
+/// The workspace root of a document at `doc`: the nearest folder, from the document's own
+/// folder upwards, that holds one of [`ROOT_MARKERS`]; else the document's own folder.
+///
+/// The result is the document's folder as given followed by one `..` per level climbed
+/// (`../shared/corpus/x/../..`), not an absolute path, so that messages naming the root stay
+/// relative to what the user typed; containment is still decided on canonical paths. Climbing
+/// follows the real (symlink-resolved) parents.
+pub fn detect_root(doc: &Path) -> PathBuf {
+    let dir = match doc.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let Ok(canon) = dir.canonicalize() else {
+        return dir;
+    };
+    for (up, ancestor) in canon.ancestors().enumerate() {
+        if ROOT_MARKERS.iter().any(|m| ancestor.join(m).exists()) {
+            let mut root = dir;
+            for _ in 0..up {
+                root.push("..");
+            }
+            return root;
+        }
+    }
+    dir
 }
 
 /// Whether `path` lies inside `root` after resolving symlinks and `..` (both must exist).

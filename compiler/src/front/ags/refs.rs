@@ -2,7 +2,8 @@
 //!
 //! - A local URI (starting with `.` or `/`, or without a scheme) names a file relative to the
 //!   referencing file's folder; a leading `/` is relative to the workspace root (`--root`,
-//!   default the current folder). Nothing outside the root is read: `..` that climbs out, and
+//!   default [`crate::front::detect_root`]: the nearest folder above the document holding
+//!   `.git`, `.hg`, `.jj` or `.agc-root`, else the document's own folder). Nothing outside the root is read: `..` that climbs out, and
 //!   symlinks that lead out, are refused (AGC081). A missing file is AGC082.
 //! - Remote URIs (`https://…`) are never fetched: the region stays opaque, with a warning
 //!   (AGC083); AG909 separately asks for `integrity`.
@@ -279,12 +280,29 @@ fn join_display(parent: &str, uri: &str, rooted: &str) -> String {
     parts.join("/")
 }
 
+/// The root as shown in messages: `x/..` folded lexically (`a/b/../..` is `.`).
 fn display_root(root: &Path) -> String {
-    let s = root.to_string_lossy();
-    if s.is_empty() {
-        ".".into()
-    } else {
-        s.replace('\\', "/")
+    let mut parts: Vec<String> = Vec::new();
+    let mut absolute = false;
+    for c in root.components() {
+        match c {
+            Component::RootDir | Component::Prefix(_) => absolute = true,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(parts.last(), Some(p) if p != "..") {
+                    parts.pop();
+                } else if !absolute {
+                    parts.push("..".into());
+                }
+            }
+            Component::Normal(p) => parts.push(p.to_string_lossy().into_owned()),
+        }
+    }
+    let joined = parts.join("/");
+    match (absolute, joined.is_empty()) {
+        (true, _) => format!("/{joined}"),
+        (false, true) => ".".into(),
+        (false, false) => joined,
     }
 }
 
@@ -341,5 +359,16 @@ mod tests {
         assert_eq!(j("a/wf.yaml", "../c.yaml", "x"), "c.yaml");
         assert_eq!(j("../wf.yaml", "../c.yaml", "x"), "../../c.yaml");
         assert_eq!(j("a/wf.yaml", "/lib/c.yaml", "lib/c.yaml"), "lib/c.yaml");
+    }
+
+    #[test]
+    fn roots_are_shown_folded() {
+        use std::path::Path;
+        let d = |p: &str| super::display_root(Path::new(p));
+        assert_eq!(d("../shared/corpus/x/../.."), "../shared");
+        assert_eq!(d("a/b/../.."), ".");
+        assert_eq!(d(""), ".");
+        assert_eq!(d("./ws"), "ws");
+        assert_eq!(d("../../x"), "../../x");
     }
 }
