@@ -283,3 +283,50 @@ fn the_workspace_root_comes_from_the_document() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("AGC081"), "{}", stdout(&o));
 }
+
+#[test]
+fn sarif_from_the_cli_is_valid_and_every_result_has_a_location() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string("schemas/sarif/sarif-schema-2.1.0.json").unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::draft4::new(&schema).expect("the SARIF schema compiles");
+    // Unreadable files, a folder without documents, load and semantic errors.
+    let empty = tmp("sarif-empty");
+    let mut args = vec![
+        "check",
+        "--format",
+        "sarif",
+        "no/such/file.agraph.yaml",
+        empty.to_str().unwrap(),
+        "tests/fixtures",
+    ];
+    let corpus = "../shared/corpus";
+    if Path::new(corpus).exists() {
+        args.push(corpus);
+    }
+    let o = agc(&args);
+    assert_eq!(o.status.code(), Some(2), "I/O errors");
+    let log: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let errors: Vec<String> = validator
+        .iter_errors(&log)
+        .take(5)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let results = log["runs"][0]["results"].as_array().expect("results");
+    assert!(results.len() > 50);
+    for r in results {
+        let loc = &r["locations"][0]["physicalLocation"];
+        assert!(loc["artifactLocation"]["uri"].is_string(), "{r}");
+        assert!(loc["region"]["startLine"].as_u64() >= Some(1), "{r}");
+    }
+    let unreadable = results
+        .iter()
+        .find(|r| r["ruleId"] == "AGC001")
+        .expect("AGC001");
+    assert_eq!(
+        unreadable["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "no/such/file.agraph.yaml"
+    );
+}

@@ -67,7 +67,7 @@ pub fn check_text(
 }
 
 /// Reads and checks a file; `display` is how it is shown to users. An unreadable file gives
-/// one AGC001 diagnostic with no span.
+/// one AGC001 diagnostic at the start of an empty file of that name.
 pub fn check_path(
     sources: &mut SourceMap,
     path: &Path,
@@ -295,7 +295,7 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
     }
 
     #[test]
-    fn unreadable_path_is_agc001_without_a_file() {
+    fn unreadable_path_is_agc001_at_an_empty_file() {
         let mut sources = SourceMap::new();
         let diags = check_path(
             &mut sources,
@@ -305,7 +305,10 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
         );
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].code, "AGC001");
-        assert!(sources.is_empty());
+        let span = diags[0].span.expect("a location");
+        assert_eq!((span.start, span.end), (0, 0));
+        assert_eq!(sources.get(span.file).name, "x.agraph.yaml");
+        assert_eq!(sources.get(span.file).text, "");
     }
 
     #[test]

@@ -176,8 +176,12 @@ fn run_check(args: CheckArgs) -> i32 {
                     diags.append(&mut found);
                 }
             }
-            Err(d) => {
+            Err(mut d) => {
                 io_error = true;
+                // The path named on the command line is the location (SARIF needs one).
+                let name = path.to_string_lossy().replace('\\', "/");
+                let file = sources.add(crate::source::SourceFile::new(name, String::new()));
+                d.span = Some(crate::source::Span::point(file, 0));
                 diags.push(d);
             }
         }

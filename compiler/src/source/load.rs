@@ -8,16 +8,19 @@ use std::path::Path;
 const BOM: &str = "\u{feff}";
 
 /// Reads `path` (shown to users as `display`), then loads it. I/O failures give `Err` with an
-/// AGC001 diagnostic (no file is added); everything else is reported in [`Loaded::diags`].
+/// AGC001 diagnostic at the start of the file, which is added to `sources` empty (so that
+/// every format can name the file: SARIF results need a location); everything else is
+/// reported in [`Loaded::diags`].
 pub fn load_path(
     sources: &mut SourceMap,
     path: &Path,
     display: &str,
     limits: Limits,
 ) -> Result<(FileId, Loaded), Diagnostic> {
-    let io_err =
-        |e: std::io::Error| Diagnostic::error("AGC001", format!("cannot read `{display}`: {e}"));
-    let meta = std::fs::metadata(path).map_err(io_err)?;
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => return Err(unreadable(sources, display, &e)),
+    };
     if meta.len() as usize > limits.max_file_bytes {
         let id = sources.add(SourceFile::new(display, String::new()));
         let d = Diagnostic::error(
@@ -37,8 +40,17 @@ pub fn load_path(
             },
         ));
     }
-    let bytes = std::fs::read(path).map_err(io_err)?;
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return Err(unreadable(sources, display, &e)),
+    };
     Ok(load_bytes(sources, display, bytes, limits))
+}
+
+/// AGC001 for a path that cannot be read, at the start of an empty file of that name.
+pub fn unreadable(sources: &mut SourceMap, display: &str, e: &dyn std::fmt::Display) -> Diagnostic {
+    let id = sources.add(SourceFile::new(display, String::new()));
+    Diagnostic::error("AGC001", format!("cannot read `{display}`: {e}")).at(Span::point(id, 0))
 }
 
 /// Loads in-memory bytes as a file named `display`.

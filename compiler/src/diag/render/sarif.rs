@@ -12,8 +12,14 @@
 //! - `region` has `startLine`, `startColumn`, `endLine`, `endColumn` (end exclusive, as SARIF
 //!   specifies) in the run's `columnKind: "unicodeCodePoints"`, plus `byteOffset`/`byteLength`.
 //! - `artifactLocation.uri` is the file name as given (relative), percent-encoded except for
-//!   unreserved characters and `/`; on Windows, `\` separators become `/` first. A diagnostic
-//!   without a location has no `locations`.
+//!   unreserved characters and `/`; on Windows, `\` separators become `/` first.
+//! - Every result has one location, because code-scanning uploads (GitHub's) refuse results
+//!   without one. agc gives every diagnostic about a file a span (an unreadable file is AGC001
+//!   at the start of an empty file of that name); a diagnostic that still has none (about no
+//!   file at all) is placed at line 1 of `.`, the folder agc ran in, since SARIF has no way to
+//!   say "nowhere".
+//! - The output is valid against the official SARIF 2.1.0 JSON Schema, kept verbatim in
+//!   `schemas/sarif/` (the tests validate every shape this module emits against it).
 
 use std::collections::BTreeMap;
 
@@ -88,13 +94,19 @@ fn result(d: &Diagnostic, rule_index: usize, sources: &SourceMap) -> Value {
         "level": level(d.severity),
         "message": { "text": d.message },
     });
-    if let Some(at) = d.span.and_then(|s| locate(sources, s)) {
-        let mut location = json!({ "physicalLocation": physical(&at) });
-        if let Some(label) = &d.label {
-            location["message"] = json!({ "text": label });
-        }
-        result["locations"] = json!([location]);
+    let mut location = match d.span.and_then(|s| locate(sources, s)) {
+        Some(at) => json!({ "physicalLocation": physical(&at) }),
+        None => json!({
+            "physicalLocation": {
+                "artifactLocation": { "uri": "." },
+                "region": { "startLine": 1 },
+            }
+        }),
+    };
+    if let Some(label) = &d.label {
+        location["message"] = json!({ "text": label });
     }
+    result["locations"] = json!([location]);
     let related: Vec<Value> = d
         .labels
         .iter()

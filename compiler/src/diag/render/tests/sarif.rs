@@ -114,7 +114,14 @@ fn results_rules_and_regions() {
     assert_eq!(region["byteOffset"], 15);
 
     assert_eq!(results[2]["level"], "note");
-    assert!(results[3].get("locations").is_none());
+    // Without a span: still a location (code scanning refuses results without one).
+    assert_eq!(
+        results[3]["locations"],
+        json!([{ "physicalLocation": {
+            "artifactLocation": { "uri": "." },
+            "region": { "startLine": 1 }
+        } }])
+    );
     assert!(results[3].get("properties").is_none());
 }
 
@@ -136,4 +143,78 @@ fn uris_are_percent_encoded() {
     assert_eq!(uri("my flow#1?.yaml"), "my%20flow%231%3F.yaml");
     assert_eq!(uri("100%.yaml"), "100%25.yaml");
     assert_eq!(uri("ü.yaml"), "%C3%BC.yaml");
+}
+
+/// The official SARIF 2.1.0 schema (errata 01), verbatim: see `schemas/README.md`.
+const OFFICIAL_SCHEMA: &str = include_str!("../../../../../schemas/sarif/sarif-schema-2.1.0.json");
+
+fn assert_valid(v: &Value) {
+    let schema: Value = serde_json::from_str(OFFICIAL_SCHEMA).expect("schema is JSON");
+    let validator = jsonschema::draft4::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the SARIF schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(v)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+}
+
+#[test]
+fn every_shape_is_valid_against_the_official_schema() {
+    let m = map(&[
+        ("dir/my flow.yaml", "a: 1\na: 2\nb: «x»\n"),
+        ("other.yaml", "c: 3\n"),
+        ("empty.yaml", ""),
+    ]);
+    let diags = [
+        Diagnostic::error("AGC004", "duplicate key `a`")
+            .at(find(&m, 0, "a", 1))
+            .with_label(find(&m, 0, "a", 0), "first defined here")
+            .with_label(find(&m, 1, "c", 0), "also relevant")
+            .with_help("remove one")
+            .with_pointer("/a"),
+        Diagnostic::warning("AG903", "unreachable node")
+            .at(find(&m, 0, "x", 0))
+            .with_label_text("this one"),
+        Diagnostic::error("AGC004", "c")
+            .with_severity(Severity::Note)
+            .at(find(&m, 1, "c", 0)),
+        Diagnostic::error("AGC001", "cannot read `empty.yaml`").at(Span::point(FileId(2), 0)),
+        Diagnostic::error("AGC001", "no file at all").with_label_text("label"),
+        Diagnostic::error("not-registered", "m").at(Span::new(FileId(0), 0, 999)),
+    ];
+    for d in [&diags[..], &[]] {
+        let v = parse(d, &m);
+        assert_valid(&v);
+        for r in v["runs"][0]["results"].as_array().expect("results") {
+            assert!(
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].is_string(),
+                "{r}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_validator_rejects_what_the_schema_forbids() {
+    // The validation above could not fail if the schema accepted anything: a wrong `level`
+    // and a missing `message` must be refused.
+    let m = map(&[("a.yaml", "a: 1\n")]);
+    let mut v = parse(
+        &[Diagnostic::error("AGC004", "x").at(find(&m, 0, "a", 0))],
+        &m,
+    );
+    v["runs"][0]["results"][0]["level"] = json!("fatal");
+    let schema: Value = serde_json::from_str(OFFICIAL_SCHEMA).expect("schema is JSON");
+    let validator = jsonschema::draft4::new(&schema).expect("compiles");
+    assert!(!validator.is_valid(&v));
+    v["runs"][0]["results"][0]["level"] = json!("error");
+    assert!(validator.is_valid(&v));
+    v["runs"][0]["results"][0]
+        .as_object_mut()
+        .expect("object")
+        .remove("message");
+    assert!(!validator.is_valid(&v));
 }
