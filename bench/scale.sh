@@ -10,7 +10,14 @@
 # SKIP_UPSTREAM=1 (do not run or install the upstream validator), AGC_ONLY_ABOVE (sizes above
 # this run agc only; default 10000, since the upstream validator is quadratic), RUNS (runs
 # of each agc command; the table shows the fastest and the median, since shared 2-core
-# machines vary by tens of percent from run to run; default 3).
+# machines vary by tens of percent from run to run; default 3), JSON=1 (also time each graph
+# written as JSON: `agc check` on it, and serde_json building a value from it).
+#
+# After the timings, a second table gives the ratios of issue 13's scale goal: `agc check` and
+# `agc build` against the floor (`yaml-floor`: the same file read and every event pulled out
+# of saphyr-parser, the YAML parser agc uses, building nothing), peak RSS against the input's
+# size, and t(10n)/t(n) between sizes ten times apart. Goals: within 3x the floor, at most
+# 20x the input in memory, t(100k)/t(10k) at most 11.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,9 +40,10 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 echo "building agc and gen-ags (release)..." >&2
-cargo build --release --quiet -p agc --bin agc -p agc-bench --bin gen-ags
+cargo build --release --quiet -p agc --bin agc -p agc-bench --bin gen-ags --bin yaml-floor
 AGC=target/release/agc
 GEN=target/release/gen-ags
+FLOOR=target/release/yaml-floor
 
 HAS_BUILD=0
 if "$AGC" build --help >/dev/null 2>&1; then HAS_BUILD=1; else note "agc has no 'build' subcommand yet; timing 'agc check' only"; fi
@@ -86,6 +94,7 @@ run() {
     *) result="exit $status" ;;
   esac
   best=$(printf '%s\n' "${times[@]}" | sort -n | head -1)
+  LAST_BEST=$best LAST_RSS=$rss_max LAST_STATUS=$status
   median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
   printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' "$label" "$size" "$best" "$median" "$((rss_max / 1024))" "$result"
 }
@@ -100,14 +109,29 @@ echo "(wall: fastest of the runs; median: of $RUNS runs for agc, one run otherwi
 echo
 printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' tool nodes "wall (s)" "median (s)" "RSS (MiB)" result
 printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' ------------------------ ------: --------: ---------: --------: ------------------
+declare -A BYTES FLOOR_S CHECK_S CHECK_KB BUILD_S BUILD_KB JCHECK_S JFLOOR_S
 for n in $SIZES; do
   f="$TMP/layered-$n.agraph.yaml"
   "$GEN" "$n" --seed "$SEED" >"$f"
-  size_mb=$(awk -v b="$(stat -c %s "$f")" 'BEGIN {printf "%.1f", b/1048576}')
+  BYTES[$n]=$(stat -c %s "$f")
+  size_mb=$(awk -v b="${BYTES[$n]}" 'BEGIN {printf "%.1f", b/1048576}')
   run "gen-ags (${size_mb} MB)" 0 "$n" "$GEN" "$n" --seed "$SEED"
+  RUNS_OF_THIS=$RUNS run "yaml-floor (events)" 0 "$n" "$FLOOR" "$f"
+  FLOOR_S[$n]=$LAST_BEST
   RUNS_OF_THIS=$RUNS run "agc check" 0 "$n" "$AGC" check "$f"
+  CHECK_S[$n]=$LAST_BEST CHECK_KB[$n]=$LAST_RSS
   if [ "$HAS_BUILD" = 1 ]; then
     RUNS_OF_THIS=$RUNS run "agc build" 0 "$n" "$AGC" build "$f"
+    BUILD_S[$n]=$LAST_BEST BUILD_KB[$n]=$LAST_RSS
+  fi
+  if [ "${JSON:-0}" = 1 ]; then
+    j="$TMP/layered-$n.agraph.json"
+    "$GEN" "$n" --seed "$SEED" --json >"$j"
+    RUNS_OF_THIS=$RUNS run "yaml-floor (json events)" 0 "$n" "$FLOOR" "$j"
+    JFLOOR_S[$n]=$LAST_BEST
+    RUNS_OF_THIS=$RUNS run "serde_json value (json)" 0 "$n" "$FLOOR" "$j" --serde-json
+    RUNS_OF_THIS=$RUNS run "agc check (json)" 0 "$n" "$AGC" check "$j"
+    JCHECK_S[$n]=$LAST_BEST
   fi
   if [ -n "$UPSTREAM" ]; then
     if [ "$n" -le "$AGC_ONLY_ABOVE" ]; then
@@ -115,5 +139,35 @@ for n in $SIZES; do
     else
       printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' "ags-validate (upstream)" "$n" - - - "not run (size)"
     fi
+  fi
+done
+
+# ratio A B: A/B with two decimals, or "-" when either is missing or B is zero.
+ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
+
+echo
+echo "Ratios (goals: check and build within 3x the floor; peak RSS at most 20x the input):"
+echo
+printf '| %7s | %11s | %9s | %13s | %13s | %13s | %13s |\n' nodes "input (MiB)" "floor (s)" "check/floor" "build/floor" "check RSS/in" "build RSS/in"
+printf '| %7s | %11s | %9s | %13s | %13s | %13s | %13s |\n' ------: ----------: --------: ------------: ------------: ------------: ------------:
+for n in $SIZES; do
+  in_mib=$(awk -v b="${BYTES[$n]}" 'BEGIN {printf "%.1f", b/1048576}')
+  printf '| %7s | %11s | %9s | %13s | %13s | %13s | %13s |\n' "$n" "$in_mib" "${FLOOR_S[$n]}" \
+    "$(ratio "${CHECK_S[$n]}" "${FLOOR_S[$n]}")" "$(ratio "${BUILD_S[$n]:-}" "${FLOOR_S[$n]}")" \
+    "$(ratio "$((CHECK_KB[$n] * 1024))" "${BYTES[$n]}")" "$(ratio "$((${BUILD_KB[$n]:-0} * 1024))" "${BYTES[$n]}")"
+done
+if [ "${JSON:-0}" = 1 ]; then
+  echo
+  echo "JSON input: agc check on the graph written as JSON, against the event floor of that file:"
+  for n in $SIZES; do
+    echo "  $n nodes: agc check (json) ${JCHECK_S[$n]} s = $(ratio "${JCHECK_S[$n]}" "${JFLOOR_S[$n]}")x its event floor, $(ratio "${JCHECK_S[$n]}" "${CHECK_S[$n]}")x the YAML check"
+  done
+fi
+echo
+echo "Growth between sizes ten times apart (goal: t(100k)/t(10k) at most 11):"
+for n in $SIZES; do
+  m=$((n * 10))
+  if [ -n "${CHECK_S[$m]:-}" ]; then
+    echo "  t($m)/t($n): check $(ratio "${CHECK_S[$m]}" "${CHECK_S[$n]}"), build $(ratio "${BUILD_S[$m]:-}" "${BUILD_S[$n]:-}"), floor $(ratio "${FLOOR_S[$m]}" "${FLOOR_S[$n]}")"
   fi
 done
