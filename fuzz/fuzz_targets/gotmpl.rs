@@ -1,25 +1,11 @@
-//! Any text: `parse_gotmpl` returns (never panics, never overflows), spans lie inside it.
+//! Target `gotmpl`: see `harness::gotmpl` (fuzz/src/harness.rs) for what it feeds and checks.
+//!
+//! Run: `fuzz/run.sh SECONDS` (every target), or `cargo +nightly fuzz run gotmpl` from `fuzz/`'s
+//! parent folder. Findings are saved under `fuzz/regressions/gotmpl/` and replayed by
+//! `tests/fuzz_replay.rs` on stable.
 #![no_main]
 
-use agc::expr::parse_gotmpl;
-use agc::source::FileId;
-use agc::source::scalar::ScalarMap;
-use libfuzzer_sys::fuzz_target;
+#[path = "../src/harness.rs"]
+mod harness;
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(src) = std::str::from_utf8(data) else {
-        return;
-    };
-    let map = ScalarMap::contiguous(FileId(0), 0, src.len());
-    match parse_gotmpl(src, &map) {
-        Ok((_, spans)) => {
-            assert!(spans.iter().all(|s| s.start <= s.end && s.end as usize <= src.len()));
-        }
-        Err(diags) => {
-            for d in diags {
-                let s = d.span.expect("every template diagnostic has a span");
-                assert!(s.start <= s.end && s.end as usize <= src.len(), "{d:?}");
-            }
-        }
-    }
-});
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::gotmpl(data));

@@ -1,0 +1,11 @@
+//! Target `load`: see `harness::load` (fuzz/src/harness.rs) for what it feeds and checks.
+//!
+//! Run: `fuzz/run.sh SECONDS` (every target), or `cargo +nightly fuzz run load` from `fuzz/`'s
+//! parent folder. Findings are saved under `fuzz/regressions/load/` and replayed by
+//! `tests/fuzz_replay.rs` on stable.
+#![no_main]
+
+#[path = "../src/harness.rs"]
+mod harness;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| harness::load(data));

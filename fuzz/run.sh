@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The fuzz campaign: runs every target for SECONDS each (default 60) with cargo fuzz on
+# nightly, installing cargo-fuzz when it is absent, and prints one row per target with the
+# executions reached. Not part of CI (CI replays fuzz/regressions/ in tests/fuzz_replay.rs).
+#
+#   fuzz/run.sh 600                 # ten minutes per target, every target
+#   TARGETS="check mutate" fuzz/run.sh 300
+#
+# Settings: a run fails on a crash, on one input taking over 1 s (-timeout=1) and on more than
+# 2 GiB of memory (-rss_limit_mb=2048). Seeds: the project's own examples and fixtures (never
+# third-party corpus files). A failing input is copied to fuzz/regressions/<target>/ so that the
+# replay test picks it up once the bug is fixed. JOBS (default 1) runs that many libFuzzer
+# workers per target; the machine is shared, so the default is one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_PER_TARGET=${1:-60}
+TARGETS=${TARGETS:-"load check mutate template agx cel gotmpl jq"}
+JOBS=${JOBS:-1}
+
+if ! rustup toolchain list | grep -q '^nightly'; then
+  echo "installing the nightly toolchain (cargo fuzz needs it)..." >&2
+  rustup toolchain install nightly --profile minimal
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "installing cargo-fuzz..." >&2
+  cargo install cargo-fuzz --locked
+fi
+
+# Seed corpora from the project's own documents (the corpus folder is git-ignored).
+seed() {
+  local dir=fuzz/corpus/$1
+  shift
+  mkdir -p "$dir"
+  for f in "$@"; do
+    [ -f "$f" ] && cp "$f" "$dir/seed-$(basename "$(dirname "$f")")-$(basename "$f")"
+  done
+  return 0
+}
+seed load examples/ags/*.yaml tests/fixtures/*/*.yaml
+seed check examples/ags/*.yaml tests/fixtures/*/*.yaml
+
+echo "building the targets (nightly, release, with sanitizer)..." >&2
+cargo +nightly fuzz build --release >&2
+
+echo
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); ${SECONDS_PER_TARGET} s per target, $JOBS job(s)"
+echo
+printf '| %-9s | %8s | %12s | %8s | %-26s |\n' target seconds executions "exec/s" result
+printf '| %-9s | %8s | %12s | %8s | %-26s |\n' --------- -------: -----------: -------: --------------------------
+failed=0
+for t in $TARGETS; do
+  log=$(mktemp)
+  status=0
+  parallel=()
+  if [ "$JOBS" -gt 1 ]; then parallel=(-jobs="$JOBS" -workers="$JOBS"); fi
+  cargo +nightly fuzz run --release "$t" -- \
+    -max_total_time="$SECONDS_PER_TARGET" -timeout=1 -rss_limit_mb=2048 \
+    -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
+  # With several jobs each worker logs to fuzz-N.log in the current folder.
+  execs=$(cat "$log" fuzz-*.log 2>/dev/null | grep 'stat::number_of_executed_units' |
+    awk '{s += $2} END {print s + 0}')
+  rate=$(awk -v e="$execs" -v s="$SECONDS_PER_TARGET" 'BEGIN {printf "%d", e / s}')
+  result=ok
+  if [ "$status" != 0 ]; then
+    failed=1
+    result="FAILED (exit $status)"
+    if grep -q 'timeout' "$log"; then result="TIMEOUT (over 1 s)"; fi
+    if grep -q 'out-of-memory' "$log"; then result="OUT OF MEMORY"; fi
+    mkdir -p "fuzz/regressions/$t"
+    for a in fuzz/artifacts/"$t"/*; do
+      [ -f "$a" ] && cp "$a" "fuzz/regressions/$t/" && echo "finding: $a -> fuzz/regressions/$t/" >&2
+    done
+    tail -40 "$log" >&2
+  fi
+  printf '| %-9s | %8s | %12s | %8s | %-26s |\n' "$t" "$SECONDS_PER_TARGET" "$execs" "$rate" "$result"
+  rm -f "$log" fuzz-*.log
+done
+exit $failed

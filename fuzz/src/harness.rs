@@ -1,0 +1,487 @@
+//! The properties the whole-document fuzz targets check, shared by the targets
+//! (`fuzz/fuzz_targets/*.rs`) and by the replay test (`tests/fuzz_replay.rs`, which runs every
+//! saved finding under `fuzz/regressions/<target>/` on stable, in CI).
+//!
+//! Every input must come back as diagnostics, never a panic, a hang or a stack overflow, and:
+//! every diagnostic has a registered code (so `agc explain` knows it) and a span inside its
+//! file (or none), and every output format renders.
+//!
+//! This file is included with `#[path]` by both users, so it depends on `agc` and
+//! `serde_json` only.
+
+use agc::check::{CheckOptions, check_source};
+use agc::diag::Diagnostic;
+use agc::diag::render::{self, Format, Options};
+use agc::source::{Limits, SourceMap, load};
+use serde_json::{Map, Value};
+
+/// Limits small enough that one input stays well under a second: fuzzing is about shapes,
+/// not size (the size limits themselves have their own tests).
+fn limits() -> Limits {
+    Limits {
+        max_file_bytes: 1 << 20,
+        ..Limits::default()
+    }
+}
+
+/// Options for whole-document checks: the workspace root is an empty folder, so that no
+/// `subgraph.ref` an input invents can read a real file.
+fn options() -> CheckOptions {
+    static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    let root = ROOT.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("agc-fuzz-root-{}", std::process::id()));
+        let _ = std::fs::create_dir_all(&dir);
+        dir
+    });
+    CheckOptions {
+        limits: limits(),
+        root: Some(root.clone()),
+        ..CheckOptions::default()
+    }
+}
+
+/// The invariants every diagnostic list must hold.
+fn assert_sane(diags: &[Diagnostic], sources: &SourceMap) {
+    for d in diags {
+        assert!(
+            agc::diag::lookup(d.code).is_some(),
+            "unregistered code {}: {}",
+            d.code,
+            d.message
+        );
+        if let Some(s) = d.span {
+            assert!((s.file.0 as usize) < sources.len(), "{d:?}: unknown file");
+            let len = sources.get(s.file).text.len();
+            assert!(
+                s.start <= s.end && s.end as usize <= len,
+                "{d:?}: span outside {len}"
+            );
+        }
+        for l in &d.labels {
+            assert!(
+                (l.span.file.0 as usize) < sources.len(),
+                "{d:?}: label file"
+            );
+        }
+    }
+    for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
+        let out = render::render(format, diags, sources, Options::default());
+        if matches!(format, Format::Json | Format::Sarif) {
+            serde_json::from_str::<Value>(&out).expect("JSON and SARIF output are JSON");
+        }
+    }
+}
+
+/// Target `load`: the YAML/JSON loader and dialect detection on arbitrary bytes.
+pub fn load(data: &[u8]) {
+    let mut sources = SourceMap::new();
+    let (_, loaded) = load::load_bytes(&mut sources, "fuzz.yaml", data.to_vec(), limits());
+    let mut diags = loaded.diags;
+    if let Some(doc) = &loaded.doc {
+        if let Err(d) = agc::dialect::detect(doc) {
+            diags.push(d);
+        }
+    }
+    assert_sane(&diags, &sources);
+}
+
+/// Target `check`: the whole `check` pipeline (load, detect, schema, semantic checks,
+/// lowering, analyses) on arbitrary bytes, under a name of each dialect's.
+pub fn check(data: &[u8]) {
+    let names = [
+        "fuzz.agraph.yaml",
+        "workflow.yaml",
+        "loop.yaml",
+        "graphs/fuzz.yaml",
+    ];
+    let name = names[data.first().map_or(0, |b| *b as usize) % names.len()];
+    check_bytes(name, data.to_vec());
+}
+
+fn check_bytes(name: &str, bytes: Vec<u8>) {
+    let mut sources = SourceMap::new();
+    let opts = options();
+    let (file, loaded) = load::load_bytes(&mut sources, name, bytes, opts.limits);
+    let checked = check_source(&mut sources, file, loaded, &opts, None);
+    assert_sane(&checked.diags, &sources);
+}
+
+/// Seed documents for structure-aware mutation: agc's own example and fixtures, one or more
+/// per dialect (never third-party corpus files).
+const SEEDS: [&str; 6] = [
+    include_str!("../../examples/ags/changelog-release.agraph.yaml"),
+    include_str!("../../tests/fixtures/ags/ag203-map-item-in-nested-loop.agraph.yaml"),
+    include_str!("../../tests/fixtures/ags/ag121-second-branch-without-when.agraph.yaml"),
+    include_str!("../../tests/fixtures/agh/agc023-concurrency.yaml"),
+    include_str!("../../tests/fixtures/awp/agc023-unknown-node-type.yaml"),
+    include_str!("../../tests/fixtures/agent-graph/schema-invalid-unknown-node-kind.yaml"),
+];
+
+/// Bytes read off the front of the input, zero when used up.
+struct Bytes<'a>(&'a [u8]);
+
+impl Bytes<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((b, rest)) => {
+                self.0 = rest;
+                *b
+            }
+            None => 0,
+        }
+    }
+
+    fn index(&mut self, n: usize) -> usize {
+        let v = u16::from_le_bytes([self.byte(), self.byte()]) as usize;
+        if n == 0 { 0 } else { v % n }
+    }
+
+    fn word(&mut self) -> String {
+        let len = (self.byte() % 12) as usize;
+        (0..len)
+            .map(|_| {
+                let b = self.byte();
+                // Mostly name characters, sometimes AGX/YAML punctuation.
+                b"abcdefghijklmnopqrstuvwxyz_-.${}()[]0123456789 :'\"#"[(b % 51) as usize] as char
+            })
+            .collect()
+    }
+}
+
+/// Target `mutate`: a seed document (chosen by the first byte) loaded, then changed by
+/// structure-aware edits read from the rest (delete, retype, rename, duplicate, move, nest),
+/// written back as YAML or as JSON, and checked. The documents stay valid YAML with wrong
+/// shapes, which reach the schema and semantic checks far more often than random bytes.
+pub fn mutate(data: &[u8]) {
+    let mut b = Bytes(data);
+    let seed = SEEDS[b.byte() as usize % SEEDS.len()];
+    let mut sources = SourceMap::new();
+    let (_, loaded) = load::load_str(&mut sources, "seed.yaml", seed.to_string(), limits());
+    let Some(doc) = loaded.doc else {
+        panic!("seed documents load");
+    };
+    let mut value = doc.value.clone();
+    let edits = 1 + b.byte() % 8;
+    for _ in 0..edits {
+        edit(&mut value, &mut b);
+    }
+    let as_json = b.byte() % 4 == 0;
+    let text = if as_json {
+        serde_json::to_string_pretty(&value).unwrap_or_default()
+    } else {
+        to_yaml(&value)
+    };
+    let name = match seed {
+        s if s.contains("AgenticGraph") => "fuzz.agraph.yaml",
+        s if s.contains("agh.loop") || s.contains("compozy.loop") => "loop.yaml",
+        s if s.contains("agent-graph.") => "graphs/fuzz.yaml",
+        _ => "workflow.yaml",
+    };
+    check_bytes(name, text.into_bytes());
+}
+
+/// Pointers to every value of `v` (pre-order, no recursion).
+fn paths(v: &Value) -> Vec<Vec<PathSeg>> {
+    let mut out = Vec::new();
+    let mut stack: Vec<(Vec<PathSeg>, &Value)> = vec![(Vec::new(), v)];
+    while let Some((p, v)) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                for (k, c) in m {
+                    let mut q = p.clone();
+                    q.push(PathSeg::Key(k.clone()));
+                    stack.push((q, c));
+                }
+            }
+            Value::Array(a) => {
+                for (i, c) in a.iter().enumerate() {
+                    let mut q = p.clone();
+                    q.push(PathSeg::Index(i));
+                    stack.push((q, c));
+                }
+            }
+            _ => {}
+        }
+        out.push(p);
+    }
+    out
+}
+
+#[derive(Clone, Debug)]
+enum PathSeg {
+    Key(String),
+    Index(usize),
+}
+
+fn get_mut<'v>(v: &'v mut Value, path: &[PathSeg]) -> Option<&'v mut Value> {
+    let mut cur = v;
+    for seg in path {
+        cur = match (seg, cur) {
+            (PathSeg::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (PathSeg::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(cur)
+}
+
+fn edit(root: &mut Value, b: &mut Bytes<'_>) {
+    let all = paths(root);
+    let path = all[b.index(all.len())].clone();
+    let other = all[b.index(all.len())].clone();
+    let donor = get_mut(root, &other).map(|v| v.clone());
+    let op = b.byte() % 10;
+    let Some(target) = get_mut(root, &path) else {
+        return;
+    };
+    match op {
+        0 => *target = Value::Null,
+        1 => *target = Value::from(b.index(5000) as i64 - 100),
+        2 => *target = Value::String(b.word()),
+        3 => *target = Value::Bool(b.byte() % 2 == 0),
+        4 => *target = Value::Array(vec![target.take()]),
+        5 => *target = Value::Object(Map::new()),
+        // Move another part of the document here (wrong shape, plausible content).
+        6 => {
+            if let Some(d) = donor {
+                *target = d;
+            }
+        }
+        // Delete an entry or item of a container.
+        7 => match target {
+            Value::Object(m) if !m.is_empty() => {
+                let k = m.keys().nth(b.index(m.len())).cloned().unwrap_or_default();
+                m.remove(&k);
+            }
+            Value::Array(a) if !a.is_empty() => {
+                a.remove(b.index(a.len()));
+            }
+            _ => *target = Value::Null,
+        },
+        // Rename a key (typos, reserved names, ids with `-`, keywords).
+        8 => {
+            if let Value::Object(m) = target
+                && !m.is_empty()
+            {
+                let k = m.keys().nth(b.index(m.len())).cloned().unwrap_or_default();
+                if let Some(v) = m.remove(&k) {
+                    let names = ["self", "in", "true", "a-b", "decision", "item", ""];
+                    let new = match b.byte() % 3 {
+                        0 => format!("{k}{}", b.word()),
+                        1 => names[b.index(names.len())].to_string(),
+                        _ => b.word(),
+                    };
+                    m.insert(new, v);
+                }
+            }
+        }
+        // Duplicate: an item repeated, or an entry copied under a second key.
+        _ => match target {
+            Value::Array(a) if !a.is_empty() => {
+                let i = b.index(a.len());
+                let v = a[i].clone();
+                a.push(v);
+            }
+            Value::Object(m) if !m.is_empty() => {
+                let k = m.keys().nth(b.index(m.len())).cloned().unwrap_or_default();
+                if let Some(v) = m.get(&k).cloned() {
+                    m.insert(format!("{k}_{}", b.word()), v);
+                }
+            }
+            _ => {}
+        },
+    }
+}
+
+/// Block-style YAML for a JSON value: keys and strings JSON-quoted (valid YAML double-quoted
+/// scalars), numbers, booleans and null as JSON writes them. An explicit stack, no recursion.
+fn to_yaml(v: &Value) -> String {
+    enum Item<'a> {
+        Value(&'a Value, usize),
+        Text(String),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Item::Value(v, 0)];
+    while let Some(item) = stack.pop() {
+        let (v, ind) = match item {
+            Item::Text(t) => {
+                out.push_str(&t);
+                continue;
+            }
+            Item::Value(v, ind) => (v, ind),
+        };
+        let pad = " ".repeat(ind);
+        match v {
+            Value::Object(m) if !m.is_empty() => {
+                let mut items = Vec::new();
+                for (k, c) in m {
+                    let key = serde_json::to_string(k).unwrap_or_default();
+                    if is_block(c) {
+                        items.push(Item::Text(format!("{pad}{key}:\n")));
+                        items.push(Item::Value(c, ind + 2));
+                    } else {
+                        items.push(Item::Text(format!("{pad}{key}: {}\n", flow(c))));
+                    }
+                }
+                stack.extend(items.into_iter().rev());
+            }
+            Value::Array(a) if !a.is_empty() => {
+                let mut items = Vec::new();
+                for c in a {
+                    if is_block(c) {
+                        items.push(Item::Text(format!("{pad}-\n")));
+                        items.push(Item::Value(c, ind + 2));
+                    } else {
+                        items.push(Item::Text(format!("{pad}- {}\n", flow(c))));
+                    }
+                }
+                stack.extend(items.into_iter().rev());
+            }
+            other => out.push_str(&format!("{pad}{}\n", flow(other))),
+        }
+    }
+    out
+}
+
+fn is_block(v: &Value) -> bool {
+    matches!(v, Value::Object(m) if !m.is_empty()) || matches!(v, Value::Array(a) if !a.is_empty())
+}
+
+/// A scalar or empty container on one line (JSON is valid YAML flow).
+fn flow(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// Target `template`: `${{ }}` templates (AGX inside text): a result or diagnostics, spans
+/// inside the input.
+pub fn template(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    let map = agc::source::scalar::ScalarMap::contiguous(agc::source::FileId(0), 0, src.len());
+    match agc::expr::parse_template(src, &map) {
+        Ok((_, spans)) => {
+            assert!(
+                spans
+                    .iter()
+                    .all(|s| s.start <= s.end && s.end as usize <= src.len())
+            );
+        }
+        Err(diags) => {
+            assert!(!diags.is_empty());
+            for d in diags {
+                let s = d.span.expect("template diagnostics have spans");
+                assert!(s.start <= s.end && s.end as usize <= src.len(), "{d:?}");
+            }
+        }
+    }
+}
+
+fn contiguous(src: &str) -> agc::source::scalar::ScalarMap {
+    agc::source::scalar::ScalarMap::contiguous(agc::source::FileId(0), 0, src.len())
+}
+
+fn assert_inside(span: Option<agc::source::Span>, len: usize, what: &str) {
+    let s = span.unwrap_or_else(|| panic!("{what} diagnostics have spans"));
+    assert!(
+        s.start <= s.end && s.end as usize <= len,
+        "{what}: {s:?} outside {len}"
+    );
+}
+
+/// Target `agx`: the AGX parser (result or diagnostics with spans inside the input; what
+/// parses prints to text that parses back to the same printed form) and, on the same text,
+/// the `${{ }}` template parser.
+pub fn agx(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    match agc::expr::parse_agx(src, &contiguous(src)) {
+        Ok((expr, spans)) => {
+            assert!(spans.iter().all(|s| s.end as usize <= src.len()));
+            let printed = agc::expr::print(&expr);
+            let (again, _) = agc::expr::parse_agx(&printed, &contiguous(&printed))
+                .unwrap_or_else(|d| panic!("{printed:?} (printed from {src:?}) fails: {d:?}"));
+            assert_eq!(agc::expr::print(&again), printed);
+        }
+        Err(diags) => {
+            assert!(!diags.is_empty());
+            for d in diags {
+                assert_inside(d.span, src.len(), "AGX");
+            }
+        }
+    }
+    template(data);
+}
+
+/// Target `cel`: the CEL parser, with the print round trip to the same tree.
+pub fn cel(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    match agc::expr::parse_cel(src, &contiguous(src)) {
+        Ok((expr, spans)) => {
+            assert!(
+                spans
+                    .iter()
+                    .all(|s| s.start <= s.end && s.end as usize <= src.len())
+            );
+            let printed = agc::expr::print_cel(&expr);
+            let (again, _) = agc::expr::parse_cel(&printed, &contiguous(&printed))
+                .unwrap_or_else(|d| panic!("{printed:?} (printed from {src:?}) fails: {d:?}"));
+            assert_eq!(again, expr, "round trip of {src:?} via {printed:?}");
+        }
+        Err(diags) => {
+            assert!(!diags.is_empty());
+            for d in diags {
+                assert_inside(d.span, src.len(), "CEL");
+            }
+        }
+    }
+}
+
+/// Target `gotmpl`: agh's `{{ }}` values.
+pub fn gotmpl(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    match agc::expr::parse_gotmpl(src, &contiguous(src)) {
+        Ok((_, spans)) => {
+            assert!(
+                spans
+                    .iter()
+                    .all(|s| s.start <= s.end && s.end as usize <= src.len())
+            );
+        }
+        Err(diags) => {
+            for d in diags {
+                assert_inside(d.span, src.len(), "template");
+            }
+        }
+    }
+}
+
+/// Target `jq`: the jq parse wrapper (jaq) and the state-path listing.
+pub fn jq(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    match agc::expr::jq::parse_jq(src, &contiguous(src)) {
+        Ok(p) => {
+            for (_, s) in &p.paths {
+                assert_inside(Some(*s), src.len(), "jq path");
+            }
+            for d in &p.warnings {
+                if d.span.is_some() {
+                    assert_inside(d.span, src.len(), "jq warning");
+                }
+            }
+        }
+        Err(diags) => {
+            assert!(!diags.is_empty());
+            for d in diags {
+                assert_inside(d.span, src.len(), "jq");
+            }
+        }
+    }
+}
