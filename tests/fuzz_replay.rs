@@ -9,7 +9,9 @@ mod harness;
 
 use std::path::Path;
 
-const TARGETS: [(&str, fn(&[u8])); 8] = [
+type Target = (&'static str, fn(&[u8]));
+
+const TARGETS: [Target; 8] = [
     ("load", harness::load),
     ("check", harness::check),
     ("mutate", harness::mutate),

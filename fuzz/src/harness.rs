@@ -77,10 +77,10 @@ pub fn load(data: &[u8]) {
     let mut sources = SourceMap::new();
     let (_, loaded) = load::load_bytes(&mut sources, "fuzz.yaml", data.to_vec(), limits());
     let mut diags = loaded.diags;
-    if let Some(doc) = &loaded.doc {
-        if let Err(d) = agc::dialect::detect(doc) {
-            diags.push(d);
-        }
+    if let Some(doc) = &loaded.doc
+        && let Err(d) = agc::dialect::detect(doc)
+    {
+        diags.push(d);
     }
     assert_sane(&diags, &sources);
 }
@@ -238,7 +238,7 @@ fn edit(root: &mut Value, b: &mut Bytes<'_>) {
         0 => *target = Value::Null,
         1 => *target = Value::from(b.index(5000) as i64 - 100),
         2 => *target = Value::String(b.word()),
-        3 => *target = Value::Bool(b.byte() % 2 == 0),
+        3 => *target = Value::Bool(b.byte().is_multiple_of(2)),
         4 => *target = Value::Array(vec![target.take()]),
         5 => *target = Value::Object(Map::new()),
         // Move another part of the document here (wrong shape, plausible content).
