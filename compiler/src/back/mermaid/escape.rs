@@ -38,14 +38,25 @@ pub fn label(text: &str) -> String {
     out
 }
 
-/// Shortens long text for a label, on a char boundary, with an ellipsis.
-pub fn shorten(text: &str, max: usize) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= max {
-        return one_line;
+/// The diagram title as a YAML double-quoted scalar for Mermaid's front matter, on one line:
+/// line breaks become spaces, `"` and `\` are escaped, and `<` / `>` are written as `\u003c` /
+/// `\u003e` (Mermaid rewrites `<tag a="b">` in the whole text before it reads the front
+/// matter; escaped, there is nothing for it to rewrite). Mermaid draws the title as plain text.
+pub fn yaml_title(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
     }
-    let cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
-    format!("{cut}…")
+    out.push('"');
+    out
 }
 
 #[cfg(test)]
@@ -64,8 +75,10 @@ mod tests {
     }
 
     #[test]
-    fn shorten_is_char_safe() {
-        assert_eq!(shorten("ééééé", 3), "éé…");
-        assert_eq!(shorten("a  b\n c", 10), "a b c");
+    fn titles_are_one_quoted_yaml_line() {
+        assert_eq!(
+            yaml_title("A \"b\" \\ <c>\n  d\t%% #e"),
+            r#""A \"b\" \\ \u003cc\u003e d %% #e""#
+        );
     }
 }
