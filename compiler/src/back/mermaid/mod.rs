@@ -45,21 +45,35 @@ pub struct Options {
     pub legend: bool,
 }
 
+/// Front matter configuration when the diagram has containers: their titles take two lines.
+const CONTAINER_CONFIG: &str =
+    "config:\n  flowchart:\n    subGraphTitleMargin:\n      top: 4\n      bottom: 36\n";
+
 /// Red, for failure edges (stroke and label).
 const FAILURE: &str = "stroke:#c62828,color:#c62828";
 
 /// The flowchart text, and how many edges it has (for the caller's limit check).
 pub fn render(g: &Graph, opts: Options) -> (String, usize) {
     let mut out = String::new();
-    if let Some(t) = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        let _ = writeln!(out, "---\ntitle: {}\n---", escape::yaml_title(t));
+    let layout = Layout::new(g, opts.collapse);
+    let title = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let boxes = layout.container.iter().any(Option::is_some);
+    if title.is_some() || boxes {
+        out.push_str("---\n");
+        if let Some(t) = title {
+            let _ = writeln!(out, "title: {}", escape::yaml_title(t));
+        }
+        if boxes {
+            // Room below the two-line container titles, which Mermaid does not measure.
+            out.push_str(CONTAINER_CONFIG);
+        }
+        out.push_str("---\n");
     }
     let dir = match opts.direction {
         Direction::TopBottom => "TB",
         Direction::LeftRight => "LR",
     };
     let _ = writeln!(out, "flowchart {dir}");
-    let layout = Layout::new(g, opts.collapse);
     write_nodes(&mut out, g, &layout, dir);
     let mut edges = Edges::default();
     write_edges(&mut out, g, &layout, &mut edges);
@@ -144,7 +158,7 @@ fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
                     out,
                     "{indent}subgraph n{}[\"{}\"]",
                     n.0,
-                    label(&container_title(g, n, r))
+                    label(&container_title(g, layout, n, r))
                 );
                 let _ = writeln!(out, "{indent}    direction {dir}");
                 stack.push(Step::Close(depth));
@@ -159,13 +173,29 @@ fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
     }
 }
 
-/// A container's title: the owner's id and title, then the region's header (a loop whose
-/// repetition is drawn as an edge says only `loop`).
-fn container_title(g: &Graph, owner: NodeId, r: RegionId) -> String {
+/// A container's title, two lines: the owner's id and title, then what the region does (for a
+/// loop whose repetition is drawn as an edge, only its bound: the edge says until when).
+fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> String {
     let n = g.node(owner);
-    let head = text::node_text(&n.local_id, n.title.as_deref(), 40, 2);
-    let header = match g.region(r).kind {
-        RegionKind::Loop { .. } => "loop".to_string(),
+    let head = match n.title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() && t != n.local_id => {
+            text::words(&format!("{} · {t}", n.local_id), 60, 1)
+        }
+        _ => n.local_id.clone(),
+    };
+    let region = g.region(r);
+    let header = match &region.kind {
+        RegionKind::Loop {
+            mode,
+            max_iterations,
+            ..
+        } if repetition(g, &layout.members[r.index()], &region.entrypoints).is_some() => {
+            match mode {
+                crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
+                _ => format!("loop · max {max_iterations}"),
+            }
+        }
+        RegionKind::Loop { .. } => text::region_summary(g, r),
         _ => text::region_header(g, r),
     };
     format!("{head}\n{header}")
@@ -175,12 +205,13 @@ fn node_decl(g: &Graph, id: NodeId) -> String {
     let n = g.node(id);
     let title = n.title.as_deref();
     let mut t = match n.kind {
-        // Diamonds grow with their text: id and a short title only.
+        // Diamonds grow with their text: id and a short title only, in a smaller font (the
+        // `decision` class), so that a decision is about as wide as a task.
         NodeKind::Decision => text::node_text(&n.local_id, title, 22, 1),
         NodeKind::Gate | NodeKind::Terminal | NodeKind::Wait => {
             text::node_text(&n.local_id, title, 24, 2)
         }
-        _ => text::node_text(&n.local_id, title, 28, 2),
+        _ => text::node_text(&n.local_id, title, 30, 2),
     };
     if let Some(r) = n.owns
         && r.index() < g.regions.len()
@@ -289,7 +320,7 @@ fn repetition(g: &Graph, members: &[NodeId], entries: &[NodeId]) -> Option<(Node
 /// The node classes: name and style (dark text on light fills, readable in dark themes too).
 const CLASSES: [(&str, &str); 4] = [
     ("task", "fill:#f4f6fa,stroke:#5b6b82,color:#1b1f24"),
-    ("decision", "fill:#fff6d8,stroke:#b8860b,color:#1b1f24"),
+    ("decision", "fill:#fff6d8,stroke:#b8860b,color:#1b1f24,font-size:12px"),
     ("gate", "fill:#e9f1ff,stroke:#2f5fb3,color:#1b1f24"),
     ("terminal", "fill:#eceff1,stroke:#455a64,color:#1b1f24"),
 ];

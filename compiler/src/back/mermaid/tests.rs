@@ -136,7 +136,7 @@ fn repair_loop() -> Graph {
 fn a_region_is_a_container_the_flow_runs_through() {
     let text = draw(&repair_loop());
     assert!(
-        text.contains("subgraph n1[\"repair<br>Fix until green<br>loop\"]"),
+        text.contains("subgraph n1[\"repair #183; Fix until green<br>loop #183; max 5\"]"),
         "{text}"
     );
     // The owner is the container: never also a node, never tied to a box by a loose link.
@@ -202,7 +202,7 @@ fn regions_nest_at_every_depth_and_say_what_they_do() {
         ),
         "{text}"
     );
-    assert!(text.contains("subgraph n2[\"again<br>loop\"]"), "{text}");
+    assert!(text.contains("subgraph n2[\"again<br>loop #183; 3 times\"]"), "{text}");
     // Nested in order, each inside the one before.
     let at = |s: &str| text.find(s).unwrap();
     assert!(at("subgraph n0") < at("subgraph n1") && at("subgraph n1") < at("subgraph n2"));
@@ -288,7 +288,7 @@ fn the_title_is_written_and_cut_titles_keep_their_words() {
     let text = draw(&g);
     assert!(
         text.starts_with(
-            "---\ntitle: \"Repair \\u003cthe\\u003e \\\"suite\\\" until green\"\n---\nflowchart TB\n"
+            "---\ntitle: \"Repair \\u003cthe\\u003e \\\"suite\\\" until green\"\nconfig:\n"
         ),
         "{text}"
     );
