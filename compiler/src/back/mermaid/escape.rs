@@ -7,8 +7,28 @@
 //! Ids are never user text: agc generates `n<index>` / `r<index>`, so names such as `end`,
 //! `graph` or `subgraph` cannot collide with Mermaid keywords.
 
+/// Words that Mermaid acts on even inside a quoted label, each with its first letter written as
+/// an entity so that they render as written: `direction TB` in a label makes Mermaid drop the
+/// whole label, and a label holding `style …:…#…;` (or `classDef`) loses its last `;` to a
+/// pre-pass meant for style statements, which breaks the entity it ended.
+const DEFUSED: [(&str, &str); 3] = [
+    ("direction", "#100;irection"),
+    ("style", "#115;tyle"),
+    ("classDef", "#99;lassDef"),
+];
+
 /// Escapes `text` for use between double quotes in a Mermaid label.
 pub fn label(text: &str) -> String {
+    let mut out = escape_chars(text);
+    for (word, defused) in DEFUSED {
+        if out.contains(word) {
+            out = out.replace(word, defused);
+        }
+    }
+    out
+}
+
+fn escape_chars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -39,9 +59,9 @@ pub fn label(text: &str) -> String {
 }
 
 /// The diagram title as a YAML double-quoted scalar for Mermaid's front matter, on one line:
-/// line breaks become spaces, `"` and `\` are escaped, and `<` / `>` are written as `\u003c` /
-/// `\u003e` (Mermaid rewrites `<tag a="b">` in the whole text before it reads the front
-/// matter; escaped, there is nothing for it to rewrite). Mermaid draws the title as plain text.
+/// line breaks become spaces, `"` and `\` are escaped. Mermaid strips anything that looks like
+/// an HTML tag from the title and shows entities as written, so `<` and `>` (however escaped)
+/// cannot survive: they are drawn as `‹` and `›`.
 pub fn yaml_title(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -49,8 +69,8 @@ pub fn yaml_title(text: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
+            '<' => out.push('‹'),
+            '>' => out.push('›'),
             c if c.is_control() => out.push(' '),
             c => out.push(c),
         }
@@ -75,10 +95,21 @@ mod tests {
     }
 
     #[test]
+    fn words_mermaid_acts_on_inside_labels_are_defused() {
+        assert_eq!(label("direction LR"), "#100;irection LR");
+        assert_eq!(
+            label("end; style x fill:#f00;"),
+            "end#59; #115;tyle x fill:#35;f00#59;"
+        );
+        assert_eq!(label("classDef x"), "#99;lassDef x");
+        assert_eq!(label("lifestyle"), "life#115;tyle");
+    }
+
+    #[test]
     fn titles_are_one_quoted_yaml_line() {
         assert_eq!(
             yaml_title("A \"b\" \\ <c>\n  d\t%% #e"),
-            r#""A \"b\" \\ \u003cc\u003e d %% #e""#
+            r#""A \"b\" \\ ‹c› d %% #e""#
         );
     }
 }

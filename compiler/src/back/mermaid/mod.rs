@@ -211,7 +211,7 @@ fn node_decl(g: &Graph, id: NodeId) -> String {
         NodeKind::Gate | NodeKind::Terminal | NodeKind::Wait => {
             text::node_text(&n.local_id, title, 24, 2)
         }
-        _ => text::node_text(&n.local_id, title, 30, 2),
+        _ => text::node_text(&n.local_id, title, 26, 2),
     };
     if let Some(r) = n.owns
         && r.index() < g.regions.len()

@@ -288,7 +288,7 @@ fn the_title_is_written_and_cut_titles_keep_their_words() {
     let text = draw(&g);
     assert!(
         text.starts_with(
-            "---\ntitle: \"Repair \\u003cthe\\u003e \\\"suite\\\" until green\"\nconfig:\n"
+            "---\ntitle: \"Repair ‹the› \\\"suite\\\" until green\"\nconfig:\n"
         ),
         "{text}"
     );
