@@ -207,7 +207,7 @@ fn node_decl(g: &Graph, id: NodeId) -> String {
     let mut t = match n.kind {
         // Diamonds grow with their text: id and a short title only, in a smaller font (the
         // `decision` class), so that a decision is about as wide as a task.
-        NodeKind::Decision => text::node_text(&n.local_id, title, 22, 1),
+        NodeKind::Decision => text::node_text(&n.local_id, title, 20, 2),
         NodeKind::Gate | NodeKind::Terminal | NodeKind::Wait => {
             text::node_text(&n.local_id, title, 24, 2)
         }
@@ -317,26 +317,37 @@ fn repetition(g: &Graph, members: &[NodeId], entries: &[NodeId]) -> Option<(Node
     Some((*last, *first))
 }
 
-/// The node classes: name and style (dark text on light fills, readable in dark themes too).
-const CLASSES: [(&str, &str); 4] = [
+/// The classes: name and style (dark text on light fills, readable in dark themes too). The
+/// first four are node kinds, the last four the containers of each region kind.
+const CLASSES: [(&str, &str); 8] = [
     ("task", "fill:#f4f6fa,stroke:#5b6b82,color:#1b1f24"),
     ("decision", "fill:#fff6d8,stroke:#b8860b,color:#1b1f24,font-size:12px"),
     ("gate", "fill:#e9f1ff,stroke:#2f5fb3,color:#1b1f24"),
     ("terminal", "fill:#eceff1,stroke:#455a64,color:#1b1f24"),
+    ("loopbox", "fill:#f1f8ec,stroke:#7aa35b,color:#1b1f24"),
+    ("mapbox", "fill:#eef6ff,stroke:#7a9cc6,color:#1b1f24"),
+    ("subbox", "fill:#f7f4fb,stroke:#9a86b8,color:#1b1f24"),
+    ("parbox", "fill:#fdf3ea,stroke:#c08a5b,color:#1b1f24"),
 ];
 
 /// `classDef` for the classes in use (the legend uses the same ones), then `class` lines.
 fn write_classes(out: &mut String, g: &Graph, layout: &Layout, edges: &Edges) {
-    let mut by_class: [Vec<String>; 4] = Default::default();
+    let mut by_class: [Vec<String>; 8] = Default::default();
     for (i, n) in g.nodes.iter().enumerate() {
-        if !layout.visible[i] || layout.container[i].is_some() {
+        if !layout.visible[i] {
             continue;
         }
-        let slot = match n.kind {
-            NodeKind::Task => 0,
-            NodeKind::Decision => 1,
-            NodeKind::Gate => 2,
-            NodeKind::Terminal => 3,
+        let slot = match (layout.container[i], n.kind) {
+            (Some(r), _) => match g.region(r).kind {
+                RegionKind::Loop { .. } => 4,
+                RegionKind::Map { .. } => 5,
+                RegionKind::Subgraph { .. } => 6,
+                RegionKind::Parallel => 7,
+            },
+            (None, NodeKind::Task) => 0,
+            (None, NodeKind::Decision) => 1,
+            (None, NodeKind::Gate) => 2,
+            (None, NodeKind::Terminal) => 3,
             _ => continue,
         };
         by_class[slot].push(format!("n{i}"));

@@ -155,6 +155,8 @@ fn a_region_is_a_container_the_flow_runs_through() {
         "{edges:?}"
     );
     assert!(edges.contains(&"n3 -.->|\"failing_count #62; 0\"| n4"), "{edges:?}");
+    // The container is styled as a loop, its body as tasks.
+    assert!(text.contains("    class n1 loopbox\n") && text.contains("    class n0,n3,n4 task\n"));
 }
 
 #[test]
@@ -208,6 +210,9 @@ fn regions_nest_at_every_depth_and_say_what_they_do() {
     assert!(at("subgraph n0") < at("subgraph n1") && at("subgraph n1") < at("subgraph n2"));
     assert!(text.contains("            n3[\"leaf\"]"), "{text}");
     assert!(text.contains("n3 ==>|\"3 times\"| n3"), "{text}");
+    for class in ["class n2 loopbox", "class n1 mapbox", "class n0 subbox"] {
+        assert!(text.contains(class), "{class} in {text}");
+    }
 
     let mut b = B::new();
     let mut owner = b.node("o0", NodeKind::Loop, None);
