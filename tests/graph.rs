@@ -158,16 +158,19 @@ fn dot_output_nests_clusters_and_quotes_everything() {
     assert!(dot.contains("[label=\"not today\", style=dashed]"), "{dot}");
     assert!(dot.contains("label=\"on failure\", style=dashed, color=\"#c62828\""));
     assert!(dot.contains("until open_issue_count == 0"), "{dot}");
-    assert_eq!(dot.matches("penwidth=3").count(), 1, "only the graph's entry: {dot}");
+    assert_eq!(
+        dot.matches("penwidth=3").count(),
+        1,
+        "only the graph's entry: {dot}"
+    );
 }
 
 /// What a reader sees in the corpus diagrams: the author's words on the edges, no loose link
 /// between an owner and a box, and headers that say what a loop or map does.
 #[test]
 fn corpus_diagrams_show_the_authors_words() {
-    let golden = |name: &str| {
-        std::fs::read_to_string(Path::new("tests/golden/mermaid").join(name)).unwrap()
-    };
+    let golden =
+        |name: &str| std::fs::read_to_string(Path::new("tests/golden/mermaid").join(name)).unwrap();
     if !Path::new("../shared/corpus/ags").is_dir() {
         println!("note: ../shared/corpus/ags is absent; corpus label checks skipped");
         return;
@@ -181,8 +184,14 @@ fn corpus_diagrams_show_the_authors_words() {
     assert!(release.contains("|\"needs work\"|") && release.contains("|\"ready\"|"));
     assert!(!release.contains("needs_remediat"), "{release}");
     let repair = golden("corpus-test-repair-loop.agraph.yaml.mmd");
-    assert!(repair.contains("==>|\"until failing_count == 0 #183; max 5\"|"), "{repair}");
-    assert!(repair.contains("subgraph n1[\"repair_loop #183; "), "{repair}");
+    assert!(
+        repair.contains("==>|\"until failing_count == 0 #183; max 5\"|"),
+        "{repair}"
+    );
+    assert!(
+        repair.contains("subgraph n1[\"repair_loop #183; "),
+        "{repair}"
+    );
 }
 
 #[test]

@@ -65,7 +65,12 @@ fn escape_chars(text: &str) -> String {
 pub fn yaml_title(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.split_whitespace().collect::<Vec<_>>().join(" ").chars() {
+    for c in text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+    {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

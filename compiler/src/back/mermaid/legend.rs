@@ -50,13 +50,11 @@ pub(super) fn write(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Ed
         out.push_str("        lr[\"a box around nodes: a loop, map or subgraph and its body\"]\n");
     }
     let has = |k: EdgeKind| g.edges.iter().any(|e| e.kind == k);
-    let loops = g
-        .regions
-        .iter()
-        .enumerate()
-        .any(|(i, r)| matches!(r.kind, crate::ir::RegionKind::Loop { .. }) && {
+    let loops = g.regions.iter().enumerate().any(|(i, r)| {
+        matches!(r.kind, crate::ir::RegionKind::Loop { .. }) && {
             layout.container.get(r.owner.index()) == Some(&Some(crate::ir::RegionId(i as u32)))
-        });
+        }
+    });
     let samples: [(bool, &str, &str, bool); 4] = [
         (has(EdgeKind::Sequence), "-->", "then", false),
         (has(EdgeKind::Conditional), "-.->", "only if", false),

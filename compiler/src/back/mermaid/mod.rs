@@ -92,6 +92,10 @@ struct Layout {
     container: Vec<Option<RegionId>>,
     /// For each node: drawn at all (with `collapse`, region bodies are not).
     visible: Vec<bool>,
+    /// For each node: it has a forward (not back, not self) edge to / from a node of its own
+    /// region (where a loop's body starts and ends).
+    forward_out: Vec<bool>,
+    forward_in: Vec<bool>,
 }
 
 impl Layout {
@@ -116,10 +120,24 @@ impl Layout {
             .iter()
             .map(|n| !collapse || n.region.is_none())
             .collect();
+        let mut forward_out = vec![false; g.nodes.len()];
+        let mut forward_in = vec![false; g.nodes.len()];
+        for e in &g.edges {
+            let (Some(a), Some(b)) = (g.nodes.get(e.from.index()), g.nodes.get(e.to.index()))
+            else {
+                continue;
+            };
+            if e.kind != EdgeKind::Back && e.from != e.to && a.region == b.region {
+                forward_out[e.from.index()] = true;
+                forward_in[e.to.index()] = true;
+            }
+        }
         Layout {
             members,
             container,
             visible,
+            forward_out,
+            forward_in,
         }
     }
 }
@@ -189,12 +207,10 @@ fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> St
             mode,
             max_iterations,
             ..
-        } if repetition(g, &layout.members[r.index()], &region.entrypoints).is_some() => {
-            match mode {
-                crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
-                _ => format!("loop · max {max_iterations}"),
-            }
-        }
+        } if repetition(layout, g, r).is_some() => match mode {
+            crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
+            _ => format!("loop · max {max_iterations}"),
+        },
         RegionKind::Loop { .. } => text::region_summary(g, r),
         _ => text::region_header(g, r),
     };
@@ -287,7 +303,7 @@ fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) 
         {
             continue;
         }
-        if let Some((last, first)) = repetition(g, &layout.members[i], &r.entrypoints) {
+        if let Some((last, first)) = repetition(layout, g, RegionId(i as u32)) {
             let header = text::region_header(g, RegionId(i as u32));
             let line = format!("n{} ==>|\"{}\"| n{}", last.0, label(&header), first.0);
             edges.push(out, &line, false);
@@ -297,22 +313,19 @@ fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) 
 
 /// The body's last node (the last member with no forward edge to another member) and its first
 /// (the region's first entry point, else the first member with no edge into it).
-fn repetition(g: &Graph, members: &[NodeId], entries: &[NodeId]) -> Option<(NodeId, NodeId)> {
-    let inside: std::collections::HashSet<NodeId> = members.iter().copied().collect();
-    let forward = |e: &&crate::ir::Edge| {
-        e.kind != EdgeKind::Back && e.from != e.to && inside.contains(&e.from) && {
-            inside.contains(&e.to)
-        }
-    };
-    let has_out: std::collections::HashSet<NodeId> =
-        g.edges.iter().filter(forward).map(|e| e.from).collect();
-    let has_in: std::collections::HashSet<NodeId> =
-        g.edges.iter().filter(forward).map(|e| e.to).collect();
-    let last = members.iter().rev().find(|n| !has_out.contains(n))?;
-    let first = entries
+fn repetition(layout: &Layout, g: &Graph, r: RegionId) -> Option<(NodeId, NodeId)> {
+    let members = &layout.members[r.index()];
+    let inside = |n: &NodeId| g.nodes.get(n.index()).and_then(|x| x.region) == Some(r);
+    let last = members
         .iter()
-        .find(|n| inside.contains(n))
-        .or_else(|| members.iter().find(|n| !has_in.contains(n)))
+        .rev()
+        .find(|n| !layout.forward_out[n.index()])?;
+    let first = g
+        .region(r)
+        .entrypoints
+        .iter()
+        .find(|n| inside(n))
+        .or_else(|| members.iter().find(|n| !layout.forward_in[n.index()]))
         .or(members.first())?;
     Some((*last, *first))
 }
@@ -321,7 +334,10 @@ fn repetition(g: &Graph, members: &[NodeId], entries: &[NodeId]) -> Option<(Node
 /// first four are node kinds, the last four the containers of each region kind.
 const CLASSES: [(&str, &str); 8] = [
     ("task", "fill:#f4f6fa,stroke:#5b6b82,color:#1b1f24"),
-    ("decision", "fill:#fff6d8,stroke:#b8860b,color:#1b1f24,font-size:12px"),
+    (
+        "decision",
+        "fill:#fff6d8,stroke:#b8860b,color:#1b1f24,font-size:12px",
+    ),
     ("gate", "fill:#e9f1ff,stroke:#2f5fb3,color:#1b1f24"),
     ("terminal", "fill:#eceff1,stroke:#455a64,color:#1b1f24"),
     ("loopbox", "fill:#f1f8ec,stroke:#7aa35b,color:#1b1f24"),

@@ -140,7 +140,10 @@ fn a_region_is_a_container_the_flow_runs_through() {
         "{text}"
     );
     // The owner is the container: never also a node, never tied to a box by a loose link.
-    assert!(!text.lines().any(|l| l.trim_start().starts_with("n1[")), "{text}");
+    assert!(
+        !text.lines().any(|l| l.trim_start().starts_with("n1[")),
+        "{text}"
+    );
     assert!(!text.contains("-.- ") && !text.contains(" --- "), "{text}");
     let edges = edge_lines(&text);
     assert!(edges.contains(&"n0 --> n1"), "{edges:?}");
@@ -154,7 +157,10 @@ fn a_region_is_a_container_the_flow_runs_through() {
         edges.contains(&"n4 ==>|\"until failing_count == 0 #183; max 5\"| n3"),
         "{edges:?}"
     );
-    assert!(edges.contains(&"n3 -.->|\"failing_count #62; 0\"| n4"), "{edges:?}");
+    assert!(
+        edges.contains(&"n3 -.->|\"failing_count #62; 0\"| n4"),
+        "{edges:?}"
+    );
     // The container is styled as a loop, its body as tasks.
     assert!(text.contains("    class n1 loopbox\n") && text.contains("    class n0,n3,n4 task\n"));
 }
@@ -197,14 +203,20 @@ fn regions_nest_at_every_depth_and_say_what_they_do() {
     );
     b.node("leaf", NodeKind::Task, Some(rl));
     let text = draw(&b.0);
-    assert!(text.contains("subgraph n0[\"checks<br>uses publish_checks\"]"), "{text}");
+    assert!(
+        text.contains("subgraph n0[\"checks<br>uses publish_checks\"]"),
+        "{text}"
+    );
     assert!(
         text.contains(
             "subgraph n1[\"pages<br>for each page in pages #183; max 200 #183; 4 in parallel\"]"
         ),
         "{text}"
     );
-    assert!(text.contains("subgraph n2[\"again<br>loop #183; 3 times\"]"), "{text}");
+    assert!(
+        text.contains("subgraph n2[\"again<br>loop #183; 3 times\"]"),
+        "{text}"
+    );
     // Nested in order, each inside the one before.
     let at = |s: &str| text.find(s).unwrap();
     assert!(at("subgraph n0") < at("subgraph n1") && at("subgraph n1") < at("subgraph n2"));
@@ -236,11 +248,15 @@ fn the_authors_words_win_over_expressions() {
     let ship = b.node("ship", NodeKind::Task, None);
     let other = b.node("other", NodeKind::Task, None);
     let e = b.edge(d, fix, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(x("nodes.readiness.outputs.decision == \"needs_remediation\""));
+    b.0.edges[e].guard = Some(x(
+        "nodes.readiness.outputs.decision == \"needs_remediation\"",
+    ));
     b.0.edges[e].label = Some("needs work".into());
     // No author label: the branch name the decision picks.
     let e = b.edge(d, ship, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(x("nodes.readiness.outputs.decision == \"ready_to_release\""));
+    b.0.edges[e].guard = Some(x(
+        "nodes.readiness.outputs.decision == \"ready_to_release\"",
+    ));
     // Named outcomes (Agent Graph outcomes, agh verdicts) when there is no label.
     let e = b.edge(fix, ship, EdgeKind::Conditional);
     b.0.edges[e].on = vec!["approved".into(), "waived".into()];
@@ -252,8 +268,14 @@ fn the_authors_words_win_over_expressions() {
     ));
     let edges = edge_lines(&draw(&b.0)).join("\n");
     assert!(edges.contains("n0 -.->|\"needs work\"| n1"), "{edges}");
-    assert!(edges.contains("n0 -.->|\"ready_to_release\"| n2"), "{edges}");
-    assert!(edges.contains("n1 -.->|\"approved #124; waived\"| n2"), "{edges}");
+    assert!(
+        edges.contains("n0 -.->|\"ready_to_release\"| n2"),
+        "{edges}"
+    );
+    assert!(
+        edges.contains("n1 -.->|\"approved #124; waived\"| n2"),
+        "{edges}"
+    );
     assert!(
         edges.contains("#62;= #34;the_threshold_value#34;\"| n3"),
         "{edges}"
@@ -274,13 +296,16 @@ fn failure_edges_are_red_and_back_edges_show_their_bound() {
     b.0.edges[back].on = vec!["retry".into()];
     let text = draw(&b.0);
     let edges = edge_lines(&text);
-    let failure = edges
-        .iter()
-        .position(|l| l.contains("on failure"))
-        .unwrap();
+    let failure = edges.iter().position(|l| l.contains("on failure")).unwrap();
     assert_eq!(edges[failure], "n0 -.->|\"on failure\"| n2");
-    assert!(text.contains(&format!("linkStyle {failure} stroke:#c62828")), "{text}");
-    assert!(edges.contains(&"n1 ==>|\"retry #183; max 3\"| n0"), "{edges:?}");
+    assert!(
+        text.contains(&format!("linkStyle {failure} stroke:#c62828")),
+        "{text}"
+    );
+    assert!(
+        edges.contains(&"n1 ==>|\"retry #183; max 3\"| n0"),
+        "{edges:?}"
+    );
     assert!(text.contains("class n0,n1 task\n") && text.contains("class n2 gate\n"));
 }
 
@@ -292,9 +317,7 @@ fn the_title_is_written_and_cut_titles_keep_their_words() {
     g.nodes[2].title = Some("Summarize what was repaired in the suite, and why".into());
     let text = draw(&g);
     assert!(
-        text.starts_with(
-            "---\ntitle: \"Repair ‹the› \\\"suite\\\" until green\"\nconfig:\n"
-        ),
+        text.starts_with("---\ntitle: \"Repair ‹the› \\\"suite\\\" until green\"\nconfig:\n"),
         "{text}"
     );
     // The authored line break kept; long titles wrapped and cut at word boundaries.
@@ -318,7 +341,9 @@ fn collapse_folds_regions_into_their_owner_without_repeating_its_id() {
     let text = render(&g, opts).0;
     assert!(!text.contains("subgraph"), "{text}");
     assert!(
-        text.contains("n1[[\"repair<br>Fix until green<br>loop until failing_count == 0 #183; max 5\"]]"),
+        text.contains(
+            "n1[[\"repair<br>Fix until green<br>loop until failing_count == 0 #183; max 5\"]]"
+        ),
         "{text}"
     );
     assert_eq!(edge_lines(&text), ["n0 --> n1", "n1 --> n2"]);
@@ -331,7 +356,10 @@ fn an_empty_region_is_drawn_as_its_owner() {
     b.region(o, map("params.items", "item"), None);
     let text = draw(&b.0);
     assert!(!text.contains("subgraph"), "{text}");
-    assert!(text.contains("n0[[\"each<br>map for each item in params.items"), "{text}");
+    assert!(
+        text.contains("n0[[\"each<br>map for each item in params.items"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -351,8 +379,16 @@ fn parallel_regions_and_every_shape_render() {
         b.node(&format!("k{i}"), k, Some(r));
     }
     let text = draw(&b.0);
-    assert!(text.contains("subgraph n0[\"fan<br>in parallel\"]"), "{text}");
-    for decl in ["n1((\"k0\"))", "n2[/\"k1\"/]", "n3[(\"k2\")]", "n4[\\\"k3\"/]"] {
+    assert!(
+        text.contains("subgraph n0[\"fan<br>in parallel\"]"),
+        "{text}"
+    );
+    for decl in [
+        "n1((\"k0\"))",
+        "n2[/\"k1\"/]",
+        "n3[(\"k2\")]",
+        "n4[\\\"k3\"/]",
+    ] {
         assert!(text.contains(decl), "{decl} in {text}");
     }
 }

@@ -105,9 +105,7 @@ pub fn region_header(g: &Graph, r: RegionId) -> String {
             max_iterations,
             ..
         } => {
-            let cond = condition
-                .as_ref()
-                .map(|c| expr(&c.source, HEADER_EXPR_MAX));
+            let cond = condition.as_ref().map(|c| expr(&c.source, HEADER_EXPR_MAX));
             match (mode, cond) {
                 (LoopMode::Until, Some(c)) => format!("until {c} · max {max_iterations}"),
                 (LoopMode::While, Some(c)) => format!("while {c} · max {max_iterations}"),
@@ -210,7 +208,10 @@ pub fn words(text: &str, width: usize, lines: usize) -> String {
             out.push(cur);
         }
     }
-    if left_over && let Some(last) = out.last_mut() && !last.ends_with('…') {
+    if left_over
+        && let Some(last) = out.last_mut()
+        && !last.ends_with('…')
+    {
         *last = with_ellipsis(last, width);
     }
     out.join("\n")
@@ -276,8 +277,7 @@ fn tokens(src: &str) -> Vec<Tok> {
             Kind::Word
         } else {
             let two: String = chars[i..chars.len().min(i + 2)].iter().collect();
-            i += if ["==", "!=", "<=", ">=", "&&", "||", "=~", "//", "?:"].contains(&two.as_str())
-            {
+            i += if ["==", "!=", "<=", ">=", "&&", "||", "=~", "//", "?:"].contains(&two.as_str()) {
                 2
             } else {
                 1
@@ -418,7 +418,10 @@ mod tests {
             "nodes.release_readiness.outputs.decision == \"needs_remediation_of_many_things\"",
             40,
         );
-        assert!(e.ends_with("== \"needs_remediation_of_many_things\""), "{e}");
+        assert!(
+            e.ends_with("== \"needs_remediation_of_many_things\""),
+            "{e}"
+        );
         assert!(e.chars().count() <= 40, "{e}");
         let e = expr(
             "size(steps.a.output.items) > 3 && steps.review.output.verdict_string_long != 'rejected'",
@@ -427,7 +430,10 @@ mod tests {
         assert_eq!(e, "… != 'rejected'");
         // Parentheses group: the comparison inside them is not the top-level one.
         assert_eq!(
-            expr("contains(aaaaaaaaaaaaaaaa == bbbbbbbbbbbbbbbbbbbbb, cccccccccc)", 20),
+            expr(
+                "contains(aaaaaaaaaaaaaaaa == bbbbbbbbbbbbbbbbbbbbb, cccccccccc)",
+                20
+            ),
             "contains(aaaaaaaaaa…"
         );
     }
