@@ -111,7 +111,10 @@ fn graph_inject_and_check() {
     assert!(stderr(&o).contains("AGC102"));
     assert_eq!(agc(&["graph", "--inject", md_s]).status.code(), Some(0));
     let text = std::fs::read_to_string(&md).unwrap();
-    assert!(text.contains("```mermaid\nflowchart LR\n"), "{text}");
+    assert!(
+        text.contains("```mermaid\n---\ntitle: ") && text.contains("---\nflowchart LR\n"),
+        "{text}"
+    );
     assert!(text.ends_with("<!-- /agc:graph -->\n\nend\n"));
     assert_eq!(
         agc(&["graph", "--inject", md_s, "--check"]).status.code(),

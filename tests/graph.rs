@@ -143,13 +143,116 @@ fn dot_output_nests_clusters_and_quotes_everything() {
         }
         assert!(closed, "unterminated label in {line}");
     }
-    let test_repair = Path::new("../shared/corpus/ags/examples/test-repair-loop.agraph.yaml");
-    if test_repair.is_file() {
-        let (c, _) = compile_file(&mut sources, test_repair, "t", &check_opts(test_repair));
-        let dot = agc::back::dot::render(&c.into_iter().next().unwrap().graph, false);
-        assert!(dot.contains("subgraph cluster_r0 {"), "{dot}");
-        assert!(dot.contains("loop until"));
+    // The held-out graph: clusters nest, the owner sits in its own box, the words are the
+    // Mermaid ones (author label, branch name), failure is red.
+    let path = Path::new("tests/diagrams/release-train.agraph.yaml");
+    let (c, _) = compile_file(&mut sources, path, "release-train", &check_opts(path));
+    let dot = agc::back::dot::render(&c.into_iter().next().unwrap().graph, false);
+    assert!(dot.contains("label=\"Ship the release train one package at a time\";"));
+    let map = dot.find("subgraph cluster_r0 {").expect("map cluster");
+    let inner = dot.find("subgraph cluster_r1 {").expect("subgraph cluster");
+    let owner = dot.find("n1 [label=\"per_package").expect("map owner");
+    assert!(map < owner && owner < inner, "{dot}");
+    assert!(dot.contains("for each pkg in packages"), "{dot}");
+    assert!(dot.contains("[label=\"ship_it\", style=dashed]"), "{dot}");
+    assert!(dot.contains("[label=\"not today\", style=dashed]"), "{dot}");
+    assert!(dot.contains("label=\"on failure\", style=dashed, color=\"#c62828\""));
+    assert!(dot.contains("until open_issue_count == 0"), "{dot}");
+    assert_eq!(
+        dot.matches("penwidth=3").count(),
+        1,
+        "only the graph's entry: {dot}"
+    );
+}
+
+/// What a reader sees in the corpus diagrams: the author's words on the edges, no loose link
+/// between an owner and a box, and headers that say what a loop or map does.
+#[test]
+fn corpus_diagrams_show_the_authors_words() {
+    let golden =
+        |name: &str| std::fs::read_to_string(Path::new("tests/golden/mermaid").join(name)).unwrap();
+    if !Path::new("../shared/corpus/ags").is_dir() {
+        println!("note: ../shared/corpus/ags is absent; corpus label checks skipped");
+        return;
     }
+    let site = golden("corpus-docs-site-refresh.agraph.yaml.mmd");
+    assert!(site.contains("-.->|\"links broken\"|") && site.contains("-.->|\"links clean\"|"));
+    assert!(site.contains("-->|\"after link repair\"|"));
+    assert!(site.contains("for each page in pages #183; max 200 #183; 4 in parallel"));
+    assert!(site.contains("uses publish_checks"));
+    let release = golden("corpus-library-v1-release.agraph.yaml.mmd");
+    assert!(release.contains("|\"needs work\"|") && release.contains("|\"ready\"|"));
+    assert!(!release.contains("needs_remediat"), "{release}");
+    let repair = golden("corpus-test-repair-loop.agraph.yaml.mmd");
+    assert!(
+        repair.contains("==>|\"until failing_count == 0 #183; max 5\"|"),
+        "{repair}"
+    );
+    assert!(
+        repair.contains("subgraph n1[\"repair_loop #183; "),
+        "{repair}"
+    );
+}
+
+#[test]
+fn no_golden_ties_an_owner_to_its_region_with_a_loose_link() {
+    for entry in std::fs::read_dir("tests/golden/mermaid").unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for line in text.lines().map(str::trim) {
+            assert!(
+                !line.contains(" -.- ") && !line.contains(" --- ") && !line.contains(" ~~~ "),
+                "{}: {line}",
+                path.display()
+            );
+        }
+        // Each container's id is never also declared as a node.
+        for line in text.lines().map(str::trim) {
+            if let Some(rest) = line.strip_prefix("subgraph n") {
+                let id: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                let decl = format!("\n    n{id}[");
+                assert!(!text.contains(&decl), "{}: n{id}", path.display());
+            }
+        }
+    }
+}
+
+/// `docs/diagrams.md` shows every shipped example, and every block there is current.
+#[test]
+fn the_gallery_shows_every_example_and_is_current() {
+    let md = std::fs::read_to_string("docs/diagrams.md").expect("docs/diagrams.md");
+    let blocks = agc::back::mermaid::inject::blocks(&md).expect("well-formed gallery");
+    let drawn: Vec<PathBuf> = blocks
+        .iter()
+        .map(|b| Path::new("docs").join(&b.path))
+        .filter_map(|p| p.canonicalize().ok())
+        .collect();
+    let mut missing = Vec::new();
+    let mut dirs = vec![PathBuf::from("examples")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if !drawn.contains(&path.canonicalize().unwrap()) {
+                missing.push(path.display().to_string());
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "examples without a diagram in docs/diagrams.md (add a block, then `agc graph --inject docs/diagrams.md`): {missing:?}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["graph", "--inject", "docs/diagrams.md", "--check"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("agc runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// The workspace root for references: the document's own folder (the corpus examples reference

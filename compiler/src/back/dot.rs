@@ -1,10 +1,13 @@
-//! Graphviz DOT from the same IR walk as Mermaid: regions become `cluster_` subgraphs, node kinds
-//! become shapes, edge kinds become styles. Strings are always quoted, with `"` and `\` escaped
-//! and newlines written as `\n`, so any text is safe.
+//! Graphviz DOT from the same IR and the same words as Mermaid (see
+//! [`super::mermaid::text`]): the graph's title is the graph label; a region is a `cluster_`
+//! subgraph titled with its owner's id, title and header, holding the owner node (so edges into
+//! and out of the owner meet the box) and the body; node kinds become shapes and classes of
+//! fill; conditional edges are dashed, failure edges red, back edges bold. Only the graph's own
+//! entry nodes get a thick border. Strings are always quoted, with `"` and `\` escaped and
+//! newlines written as `\n`, so any text is safe.
 
-use super::mermaid::escape::shorten;
-use super::mermaid::region_title;
-use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId};
+use super::mermaid::text;
+use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
 use std::fmt::Write;
 
 fn quote(s: &str) -> String {
@@ -37,26 +40,40 @@ fn shape(k: NodeKind) -> &'static str {
     }
 }
 
+fn fill(k: NodeKind) -> &'static str {
+    match k {
+        NodeKind::Decision => "#fff6d8",
+        NodeKind::Gate => "#e9f1ff",
+        NodeKind::Terminal => "#eceff1",
+        _ => "#f4f6fa",
+    }
+}
+
 /// The DOT text of a graph.
 pub fn render(g: &Graph, collapse: bool) -> String {
-    let mut out =
-        String::from("digraph agc {\n    rankdir=TB;\n    node [fontname=\"Helvetica\"];\n");
-    let visible = |n: NodeId| !collapse || g.node(n).region.is_none();
+    let mut out = String::from("digraph agc {\n    rankdir=TB;\n");
+    if let Some(t) = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
+        let one_line = t.split_whitespace().collect::<Vec<_>>().join(" ");
+        let _ = writeln!(out, "    label={};\n    labelloc=t;", quote(&one_line));
+    }
+    out.push_str("    node [fontname=\"Helvetica\", style=filled];\n");
     let root = g.regions.len();
+    let visible = |n: NodeId| !collapse || g.node(n).region.is_none();
+    // A node's scope for drawing: the region it owns (expanded), else the region it is in.
+    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); root + 1];
     let mut child_regions: Vec<Vec<RegionId>> = vec![Vec::new(); root + 1];
     for (i, r) in g.regions.iter().enumerate() {
-        child_regions[r.parent.map_or(root, |p| p.index())].push(RegionId(i as u32));
+        child_regions[r.parent.map_or(root, |p| p.index()).min(root)].push(RegionId(i as u32));
     }
-    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); root + 1];
     for (i, n) in g.nodes.iter().enumerate() {
-        members[n.region.map_or(root, |r| r.index())].push(NodeId(i as u32));
+        let scope = match n.owns {
+            Some(r) if !collapse && r.index() < root => r.index(),
+            _ => n.region.map_or(root, |r| r.index()).min(root),
+        };
+        members[scope].push(NodeId(i as u32));
     }
-    let entry: std::collections::HashSet<NodeId> = g
-        .entrypoints
-        .iter()
-        .chain(g.regions.iter().flat_map(|r| r.entrypoints.iter()))
-        .copied()
-        .collect();
+    let entry: std::collections::HashSet<NodeId> = g.entrypoints.iter().copied().collect();
+    let mut entered = vec![false; root + 1];
     let mut stack: Vec<(usize, usize, bool)> = vec![(root, 0, true)];
     while let Some((scope, depth, open)) = stack.pop() {
         let indent = "    ".repeat(depth + 1);
@@ -64,12 +81,19 @@ pub fn render(g: &Graph, collapse: bool) -> String {
             let _ = writeln!(out, "{}}}", "    ".repeat(depth));
             continue;
         }
+        if entered[scope] {
+            continue;
+        }
+        entered[scope] = true;
         if scope != root {
+            let r = RegionId(scope as u32);
+            let owner = g.node(g.region(r).owner);
+            let head = text::node_text(&owner.local_id, owner.title.as_deref(), 40, 2);
             let _ = writeln!(out, "{}subgraph cluster_r{scope} {{", "    ".repeat(depth));
             let _ = writeln!(
                 out,
-                "{indent}label={};",
-                quote(&region_title(g, RegionId(scope as u32)))
+                "{indent}label={};\n{indent}style=rounded;",
+                quote(&format!("{head}\n{}", text::region_summary(g, r)))
             );
         }
         for &n in &members[scope] {
@@ -77,9 +101,9 @@ pub fn render(g: &Graph, collapse: bool) -> String {
                 continue;
             }
             let node = g.node(n);
-            let mut text = node.local_id.clone();
-            if let Some(t) = &node.title {
-                text = format!("{text}\n{}", shorten(t, 48));
+            let mut t = text::node_text(&node.local_id, node.title.as_deref(), 32, 2);
+            if collapse && let Some(r) = node.owns.filter(|r| r.index() < root) {
+                t = format!("{t}\n{}", text::region_summary(g, r));
             }
             let pen = if entry.contains(&n) {
                 ", penwidth=3"
@@ -88,10 +112,11 @@ pub fn render(g: &Graph, collapse: bool) -> String {
             };
             let _ = writeln!(
                 out,
-                "{indent}n{} [label={}, shape={}{pen}];",
+                "{indent}n{} [label={}, shape={}, fillcolor=\"{}\"{pen}];",
                 n.0,
-                quote(&text),
-                shape(node.kind)
+                quote(&t),
+                shape(node.kind),
+                fill(node.kind)
             );
         }
         if scope != root {
@@ -107,23 +132,38 @@ pub fn render(g: &Graph, collapse: bool) -> String {
         if !visible(e.from) || !visible(e.to) {
             continue;
         }
-        let attrs = match e.kind {
-            EdgeKind::Sequence => e
-                .label
-                .as_ref()
-                .map(|l| format!(" [label={}]", quote(l)))
-                .unwrap_or_default(),
-            EdgeKind::Conditional => {
-                let t = e.guard.as_ref().map(|g| g.source.as_str()).unwrap_or("?");
-                format!(" [label={}]", quote(&shorten(t, 60)))
-            }
-            EdgeKind::Failure => " [style=dashed, label=\"on failure\"]".to_string(),
-            EdgeKind::Back => format!(
-                " [style=bold, label={}]",
-                quote(&format!("≤ {}", e.bound.unwrap_or(0)))
-            ),
+        let mut attrs: Vec<String> = Vec::new();
+        if let Some(l) = text::edge_label(g, e) {
+            attrs.push(format!("label={}", quote(&l)));
+        }
+        match e.kind {
+            EdgeKind::Sequence => {}
+            EdgeKind::Conditional => attrs.push("style=dashed".into()),
+            EdgeKind::Failure => attrs.push("style=dashed, color=\"#c62828\"".into()),
+            EdgeKind::Back => attrs.push("style=bold".into()),
+        }
+        let attrs = if attrs.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", attrs.join(", "))
         };
         let _ = writeln!(out, "    n{} -> n{}{attrs};", e.from.0, e.to.0);
+    }
+    // A loop repeats: the owner (inside its box) leads back into the body.
+    if !collapse {
+        for (i, r) in g.regions.iter().enumerate() {
+            if let RegionKind::Loop { .. } = r.kind
+                && let Some(first) = r.entrypoints.first()
+            {
+                let _ = writeln!(
+                    out,
+                    "    n{} -> n{} [style=bold, label={}];",
+                    r.owner.0,
+                    first.0,
+                    quote(&text::region_header(g, RegionId(i as u32)))
+                );
+            }
+        }
     }
     out.push_str("}\n");
     out

@@ -39,6 +39,9 @@ pub(crate) struct GraphArgs {
     /// Fold every loop, map and subgraph into its owner node.
     #[arg(long)]
     collapse: bool,
+    /// Add a small key of the shapes and edge styles used (Mermaid).
+    #[arg(long)]
+    legend: bool,
     /// Refill the `<!-- agc:graph … -->` blocks of a Markdown file.
     #[arg(long, value_name = "FILE.md", conflicts_with = "file")]
     inject: Option<PathBuf>,
@@ -67,6 +70,7 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
                     DirArg::Lr => Direction::LeftRight,
                 },
                 collapse: args.collapse,
+                legend: args.legend,
             };
             let display = file.to_string_lossy().replace('\\', "/");
             let format = args.graph_format;
@@ -170,6 +174,7 @@ fn run_inject(
         while let Some(w) = words.next() {
             match w.as_str() {
                 "--collapse" => opts.collapse = true,
+                "--legend" => opts.legend = true,
                 "--direction" => match words.next().map(String::as_str) {
                     Some("LR") => opts.direction = Direction::LeftRight,
                     Some("TB") => opts.direction = Direction::TopBottom,
@@ -187,7 +192,7 @@ fn run_inject(
                 other => {
                     diags.push(Diagnostic::error(
                         "AGC101",
-                        format!("{md_display}:{}: unknown option `{other}` (allowed: --direction TB|LR, --collapse)", b.line),
+                        format!("{md_display}:{}: unknown option `{other}` (allowed: --direction TB|LR, --collapse, --legend)", b.line),
                     ));
                     return 1;
                 }

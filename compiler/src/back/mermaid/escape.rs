@@ -7,8 +7,28 @@
 //! Ids are never user text: agc generates `n<index>` / `r<index>`, so names such as `end`,
 //! `graph` or `subgraph` cannot collide with Mermaid keywords.
 
+/// Words that Mermaid acts on even inside a quoted label, each with its first letter written as
+/// an entity so that they render as written: `direction TB` in a label makes Mermaid drop the
+/// whole label, and a label holding `style …:…#…;` (or `classDef`) loses its last `;` to a
+/// pre-pass meant for style statements, which breaks the entity it ended.
+const DEFUSED: [(&str, &str); 3] = [
+    ("direction", "#100;irection"),
+    ("style", "#115;tyle"),
+    ("classDef", "#99;lassDef"),
+];
+
 /// Escapes `text` for use between double quotes in a Mermaid label.
 pub fn label(text: &str) -> String {
+    let mut out = escape_chars(text);
+    for (word, defused) in DEFUSED {
+        if out.contains(word) {
+            out = out.replace(word, defused);
+        }
+    }
+    out
+}
+
+fn escape_chars(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -38,14 +58,30 @@ pub fn label(text: &str) -> String {
     out
 }
 
-/// Shortens long text for a label, on a char boundary, with an ellipsis.
-pub fn shorten(text: &str, max: usize) -> String {
-    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if one_line.chars().count() <= max {
-        return one_line;
+/// The diagram title as a YAML double-quoted scalar for Mermaid's front matter, on one line:
+/// line breaks become spaces, `"` and `\` are escaped. Mermaid strips anything that looks like
+/// an HTML tag from the title and shows entities as written, so `<` and `>` (however escaped)
+/// cannot survive: they are drawn as `‹` and `›`.
+pub fn yaml_title(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .chars()
+    {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '<' => out.push('‹'),
+            '>' => out.push('›'),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
     }
-    let cut: String = one_line.chars().take(max.saturating_sub(1)).collect();
-    format!("{cut}…")
+    out.push('"');
+    out
 }
 
 #[cfg(test)]
@@ -64,8 +100,21 @@ mod tests {
     }
 
     #[test]
-    fn shorten_is_char_safe() {
-        assert_eq!(shorten("ééééé", 3), "éé…");
-        assert_eq!(shorten("a  b\n c", 10), "a b c");
+    fn words_mermaid_acts_on_inside_labels_are_defused() {
+        assert_eq!(label("direction LR"), "#100;irection LR");
+        assert_eq!(
+            label("end; style x fill:#f00;"),
+            "end#59; #115;tyle x fill:#35;f00#59;"
+        );
+        assert_eq!(label("classDef x"), "#99;lassDef x");
+        assert_eq!(label("lifestyle"), "life#115;tyle");
+    }
+
+    #[test]
+    fn titles_are_one_quoted_yaml_line() {
+        assert_eq!(
+            yaml_title("A \"b\" \\ <c>\n  d\t%% #e"),
+            r#""A \"b\" \\ ‹c› d %% #e""#
+        );
     }
 }

@@ -1,8 +1,8 @@
 //! Keeping diagrams in Markdown current: blocks marked
 //! `<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`
 //! are refilled with a fresh ```` ```mermaid ```` block. Paths are relative to the Markdown file.
-//! A marker counts only at the start of a line, so prose and code that mention the syntax
-//! mid-line are left alone.
+//! A marker counts only at the start of a line and outside fenced code blocks (```` ``` ```` or
+//! `~~~`), so prose and examples that show the syntax are left alone.
 
 /// One marked block.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,9 +24,17 @@ const CLOSE: &str = "<!-- /agc:graph -->";
 pub fn blocks(md: &str) -> Result<Vec<Block>, (usize, String)> {
     let mut out = Vec::new();
     let mut at = 0;
+    let mut fence: Option<(char, usize)> = None;
+    let mut scanned = 0;
     while let Some(i) = md[at..].find(OPEN) {
         let start = at + i;
         if start > 0 && !md[..start].ends_with('\n') {
+            at = start + OPEN.len();
+            continue;
+        }
+        track_fences(&md[scanned..start], &mut fence);
+        scanned = start;
+        if fence.is_some() {
             at = start + OPEN.len();
             continue;
         }
@@ -57,8 +65,36 @@ pub fn blocks(md: &str) -> Result<Vec<Block>, (usize, String)> {
             line,
         });
         at = content_start + close_rel + CLOSE.len();
+        scanned = at;
     }
     Ok(out)
+}
+
+/// Follows fenced code blocks line by line: a line starting (after at most three spaces) with
+/// three or more backticks or tildes opens a fence, closed by a run of the same character at
+/// least as long (CommonMark).
+fn track_fences(text: &str, fence: &mut Option<(char, usize)>) {
+    for line in text.lines() {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        if indent > 3 {
+            continue;
+        }
+        let rest = &line[indent..];
+        let Some(c) = rest.chars().next().filter(|c| *c == '`' || *c == '~') else {
+            continue;
+        };
+        let run = rest.chars().take_while(|x| *x == c).count();
+        if run < 3 {
+            continue;
+        }
+        match *fence {
+            None => *fence = Some((c, run)),
+            Some((open, len)) if open == c && run >= len && rest[run..].trim().is_empty() => {
+                *fence = None
+            }
+            Some(_) => {}
+        }
+    }
 }
 
 /// The Markdown with each block's content replaced by `fresh[i]` (a Mermaid text).
@@ -109,6 +145,19 @@ mod tests {
         let b = blocks(md).unwrap();
         assert_eq!(b.len(), 1);
         assert_eq!(b[0].path, "a.yaml");
+    }
+
+    #[test]
+    fn markers_inside_fenced_code_are_examples() {
+        let md = "```text\n<!-- agc:graph x.yaml -->\n<!-- /agc:graph -->\n```\n~~~~\n<!-- agc:graph y.yaml -->\n~~~\nstill code\n~~~~\n<!-- agc:graph a.yaml -->\n<!-- /agc:graph -->\n";
+        let b = blocks(md).unwrap();
+        assert_eq!(b.len(), 1);
+        assert_eq!(b[0].path, "a.yaml");
+        assert_eq!(b[0].line, 10);
+        // A filled block's own Mermaid fence does not hide the next marker.
+        let filled = fill(md, &b, &["flowchart TB\n".into()]);
+        let again = format!("{filled}<!-- agc:graph b.yaml -->\n<!-- /agc:graph -->\n");
+        assert_eq!(blocks(&again).unwrap().len(), 2);
     }
 
     #[test]

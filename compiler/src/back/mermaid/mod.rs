@@ -1,20 +1,29 @@
 //! Mermaid flowcharts from the IR (never from the raw document, so every dialect that lowers
-//! gets diagrams).
+//! gets the same diagrams).
 //!
-//! - One shape per node kind; entrypoints get the `entry` class (thick border).
-//! - Regions (loops, maps, subgraph instances) are nested `subgraph` blocks titled with their
-//!   bound ("loop until … ≤ 5", "map over … ≤ 50 ∥ 4"); the owner node links to its region.
-//! - Edges: `-->` sequence, `-->|"guard"|` conditional (the guard's source text), `-.->|"on
-//!   failure"|` failure, `==>|"≤ n"|` back edges with their bound.
-//! - `collapse` folds every region into its owner node.
-//! - Ids are generated (`n3`, `r1`); all text is escaped (see [`escape`]). Output is a pure
+//! - The graph's title is the diagram title (front matter `title:`).
+//! - A region (loop, map, subgraph instance, parallel block) **is** its owner: one Mermaid
+//!   `subgraph` with the owner's id (`n1`), titled with the owner's id, title and a header in
+//!   plain language (`for each page in pages · max 200 · 4 in parallel`, `uses checks`), holding
+//!   the body. Edges into and out of the owner attach to the container, so the main flow runs
+//!   straight through; a loop shows its repetition as a thick edge from the body's last node back
+//!   to its first, labelled `until failing_count == 0 · max 5`. Regions nest at any depth.
+//! - One shape and class per node kind (tasks, decisions, gates, terminals...); only the
+//!   graph's own entry nodes get the `entry` class (thick border).
+//! - Edges: `-->` sequence, `-.->` conditional (dashed), `-.->` in red for failure, `==>` back
+//!   edges and loop repetition. Labels follow [`text::edge_label`]: the author's label first.
+//! - `collapse` folds every region into its owner node, whose text ends with the header.
+//! - `legend` adds a small key of the shapes and edge styles the diagram uses.
+//! - Ids are generated (`n3`, `l0`); all text is escaped (see [`escape`]). Output is a pure
 //!   function of the IR: the same graph gives the same bytes.
 
 pub mod escape;
 pub mod inject;
+mod legend;
+pub mod text;
 
-use crate::ir::{EdgeKind, Graph, LoopMode, NodeId, NodeKind, RegionId, RegionKind};
-use escape::{label, shorten};
+use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
+use escape::label;
 use std::fmt::Write;
 
 /// Mermaid refuses diagrams with more edges than this by default (`maxEdges`).
@@ -33,128 +42,199 @@ pub enum Direction {
 pub struct Options {
     pub direction: Direction,
     pub collapse: bool,
+    pub legend: bool,
 }
+
+/// Front matter configuration when the diagram has containers: their titles take two lines.
+const CONTAINER_CONFIG: &str =
+    "config:\n  flowchart:\n    subGraphTitleMargin:\n      top: 4\n      bottom: 36\n";
+
+/// Red, for failure edges (stroke and label).
+const FAILURE: &str = "stroke:#c62828,color:#c62828";
 
 /// The flowchart text, and how many edges it has (for the caller's limit check).
 pub fn render(g: &Graph, opts: Options) -> (String, usize) {
     let mut out = String::new();
+    let layout = Layout::new(g, opts.collapse);
+    let title = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let boxes = layout.container.iter().any(Option::is_some);
+    if title.is_some() || boxes {
+        out.push_str("---\n");
+        if let Some(t) = title {
+            let _ = writeln!(out, "title: {}", escape::yaml_title(t));
+        }
+        if boxes {
+            // Room below the two-line container titles, which Mermaid does not measure.
+            out.push_str(CONTAINER_CONFIG);
+        }
+        out.push_str("---\n");
+    }
     let dir = match opts.direction {
         Direction::TopBottom => "TB",
         Direction::LeftRight => "LR",
     };
     let _ = writeln!(out, "flowchart {dir}");
-    // Which nodes are visible: with `collapse`, only nodes outside every region.
-    let visible = |n: NodeId| !opts.collapse || g.node(n).region.is_none();
-    // Children of each region (and of the root, index = regions.len()).
-    let root = g.regions.len();
-    let mut child_regions: Vec<Vec<RegionId>> = vec![Vec::new(); root + 1];
-    for (i, r) in g.regions.iter().enumerate() {
-        child_regions[r.parent.map_or(root, |p| p.index())].push(RegionId(i as u32));
+    write_nodes(&mut out, g, &layout, dir);
+    let mut edges = Edges::default();
+    write_edges(&mut out, g, &layout, &mut edges);
+    if opts.legend {
+        legend::write(&mut out, g, &layout, &mut edges);
     }
-    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); root + 1];
-    for (i, n) in g.nodes.iter().enumerate() {
-        members[n.region.map_or(root, |r| r.index())].push(NodeId(i as u32));
-    }
-    // Emit scopes with an explicit stack: (scope index, depth, opening?).
-    let mut stack: Vec<(usize, usize, bool)> = vec![(root, 0, true)];
-    while let Some((scope, depth, open)) = stack.pop() {
-        let indent = "    ".repeat(depth + 1);
-        if !open {
-            let _ = writeln!(out, "{}end", "    ".repeat(depth));
-            continue;
-        }
-        if scope != root {
-            let _ = writeln!(
-                out,
-                "{}subgraph r{scope}[\"{}\"]",
-                "    ".repeat(depth),
-                label(&region_title(g, RegionId(scope as u32)))
-            );
-            let _ = writeln!(out, "{indent}direction {dir}");
-        }
-        for &n in &members[scope] {
-            if visible(n) {
-                let _ = writeln!(out, "{indent}{}", node_decl(g, n, opts.collapse));
-            }
-        }
-        if scope != root {
-            stack.push((scope, depth, false));
-        }
-        if !opts.collapse {
-            for &r in child_regions[scope].iter().rev() {
-                stack.push((r.index(), depth + 1, true));
-            }
-        }
-    }
-    let mut edges = 0;
-    if !opts.collapse {
-        for (i, r) in g.regions.iter().enumerate() {
-            let _ = writeln!(out, "    n{} -.- r{i}", r.owner.0);
-            edges += 1;
-        }
-    }
-    for e in &g.edges {
-        if !visible(e.from) || !visible(e.to) {
-            continue;
-        }
-        let (a, b) = (e.from.0, e.to.0);
-        let line = match e.kind {
-            EdgeKind::Sequence => match &e.label {
-                Some(l) => format!("n{a} -->|\"{}\"| n{b}", label(&shorten(l, 60))),
-                None => format!("n{a} --> n{b}"),
-            },
-            EdgeKind::Conditional => {
-                let text = e
-                    .guard
-                    .as_ref()
-                    .map(|g| g.source.as_str())
-                    .or(e.label.as_deref())
-                    .unwrap_or("?");
-                format!("n{a} -->|\"{}\"| n{b}", label(&shorten(text, 60)))
-            }
-            EdgeKind::Failure => {
-                let text = match &e.guard {
-                    Some(g) => format!("on failure: {}", g.source),
-                    None => "on failure".into(),
-                };
-                format!("n{a} -.->|\"{}\"| n{b}", label(&shorten(&text, 60)))
-            }
-            EdgeKind::Back => {
-                let bound = e
-                    .bound
-                    .map_or("unbounded".to_string(), |b| format!("≤ {b}"));
-                format!("n{a} ==>|\"{}\"| n{b}", label(&bound))
-            }
-        };
-        let _ = writeln!(out, "    {line}");
-        edges += 1;
-    }
-    out.push_str("    classDef entry stroke-width:3px\n");
-    let entries: Vec<String> = g
-        .entrypoints
-        .iter()
-        .chain(g.regions.iter().flat_map(|r| r.entrypoints.iter()))
-        .filter(|n| visible(**n))
-        .map(|n| format!("n{}", n.0))
-        .collect();
-    if !entries.is_empty() {
-        let _ = writeln!(out, "    class {} entry", entries.join(","));
-    }
-    (out, edges)
+    write_classes(&mut out, g, &layout, &edges);
+    (out, edges.count)
 }
 
-fn node_decl(g: &Graph, id: NodeId, collapse: bool) -> String {
+/// Which nodes are drawn, and how.
+struct Layout {
+    /// The members of each region (index `regions.len()` is the root), in node order.
+    members: Vec<Vec<NodeId>>,
+    /// For each node: the region it owns and draws as a container, when expanded.
+    container: Vec<Option<RegionId>>,
+    /// For each node: drawn at all (with `collapse`, region bodies are not).
+    visible: Vec<bool>,
+    /// For each node: it has a forward (not back, not self) edge to / from a node of its own
+    /// region (where a loop's body starts and ends).
+    forward_out: Vec<bool>,
+    forward_in: Vec<bool>,
+}
+
+impl Layout {
+    fn new(g: &Graph, collapse: bool) -> Layout {
+        let root = g.regions.len();
+        let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); root + 1];
+        for (i, n) in g.nodes.iter().enumerate() {
+            let scope = n.region.map_or(root, |r| r.index()).min(root);
+            members[scope].push(NodeId(i as u32));
+        }
+        let mut container = vec![None; g.nodes.len()];
+        if !collapse {
+            for (i, r) in g.regions.iter().enumerate() {
+                // An empty body is drawn as a plain owner node (Mermaid has no empty boxes).
+                if !members[i].is_empty() && r.owner.index() < g.nodes.len() {
+                    container[r.owner.index()] = Some(RegionId(i as u32));
+                }
+            }
+        }
+        let visible = g
+            .nodes
+            .iter()
+            .map(|n| !collapse || n.region.is_none())
+            .collect();
+        let mut forward_out = vec![false; g.nodes.len()];
+        let mut forward_in = vec![false; g.nodes.len()];
+        for e in &g.edges {
+            let (Some(a), Some(b)) = (g.nodes.get(e.from.index()), g.nodes.get(e.to.index()))
+            else {
+                continue;
+            };
+            if e.kind != EdgeKind::Back && e.from != e.to && a.region == b.region {
+                forward_out[e.from.index()] = true;
+                forward_in[e.to.index()] = true;
+            }
+        }
+        Layout {
+            members,
+            container,
+            visible,
+            forward_out,
+            forward_in,
+        }
+    }
+}
+
+/// Emits the root's nodes, opening a container for each owner, with an explicit stack (no
+/// recursion on nesting depth). A region is entered once even if the IR were cyclic.
+fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
+    enum Step {
+        Node(NodeId, usize),
+        Close(usize),
+    }
+    let root = g.regions.len();
+    let mut entered = vec![false; root + 1];
+    entered[root] = true;
+    let mut stack: Vec<Step> = layout.members[root]
+        .iter()
+        .rev()
+        .map(|&n| Step::Node(n, 1))
+        .collect();
+    while let Some(step) = stack.pop() {
+        let (n, depth) = match step {
+            Step::Close(depth) => {
+                let _ = writeln!(out, "{}end", "    ".repeat(depth));
+                continue;
+            }
+            Step::Node(n, depth) => (n, depth),
+        };
+        if !layout.visible[n.index()] {
+            continue;
+        }
+        let indent = "    ".repeat(depth);
+        match layout.container[n.index()] {
+            Some(r) if !entered[r.index()] => {
+                entered[r.index()] = true;
+                let _ = writeln!(
+                    out,
+                    "{indent}subgraph n{}[\"{}\"]",
+                    n.0,
+                    label(&container_title(g, layout, n, r))
+                );
+                let _ = writeln!(out, "{indent}    direction {dir}");
+                stack.push(Step::Close(depth));
+                for &m in layout.members[r.index()].iter().rev() {
+                    stack.push(Step::Node(m, depth + 1));
+                }
+            }
+            _ => {
+                let _ = writeln!(out, "{indent}{}", node_decl(g, n));
+            }
+        }
+    }
+}
+
+/// A container's title, two lines: the owner's id and title, then what the region does (for a
+/// loop whose repetition is drawn as an edge, only its bound: the edge says until when).
+fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> String {
+    let n = g.node(owner);
+    let head = match n.title.as_deref().map(str::trim) {
+        Some(t) if !t.is_empty() && t != n.local_id => {
+            text::words(&format!("{} · {t}", n.local_id), 60, 1)
+        }
+        _ => n.local_id.clone(),
+    };
+    let region = g.region(r);
+    let header = match &region.kind {
+        RegionKind::Loop {
+            mode,
+            max_iterations,
+            ..
+        } if repetition(layout, g, r).is_some() => match mode {
+            crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
+            _ => format!("loop · max {max_iterations}"),
+        },
+        RegionKind::Loop { .. } => text::region_summary(g, r),
+        _ => text::region_header(g, r),
+    };
+    format!("{head}\n{header}")
+}
+
+fn node_decl(g: &Graph, id: NodeId) -> String {
     let n = g.node(id);
-    let mut text = n.local_id.clone();
-    if let Some(t) = &n.title
-        && t != &n.local_id
+    let title = n.title.as_deref();
+    let mut t = match n.kind {
+        // Diamonds grow with their text: id and a short title only, in a smaller font (the
+        // `decision` class), so that a decision is about as wide as a task.
+        NodeKind::Decision => text::node_text(&n.local_id, title, 20, 2),
+        NodeKind::Gate | NodeKind::Terminal | NodeKind::Wait => {
+            text::node_text(&n.local_id, title, 24, 2)
+        }
+        _ => text::node_text(&n.local_id, title, 26, 2),
+    };
+    if let Some(r) = n.owns
+        && r.index() < g.regions.len()
     {
-        text = format!("{}\n{}", n.local_id, shorten(t, 48));
+        t = format!("{t}\n{}", text::region_summary(g, r));
     }
-    if collapse && let Some(r) = n.owns {
-        text = format!("{text}\n{}", region_title(g, r));
-    }
-    let l = label(&text);
+    let l = label(&t);
     let i = id.0;
     match n.kind {
         NodeKind::Task => format!("n{i}[\"{l}\"]"),
@@ -169,37 +249,150 @@ fn node_decl(g: &Graph, id: NodeId, collapse: bool) -> String {
     }
 }
 
-/// "loop until … ≤ 5", "map over … ≤ 50 ∥ 4", "subgraph use:checks".
-pub fn region_title(g: &Graph, r: RegionId) -> String {
-    let region = g.region(r);
-    let owner = &g.node(region.owner).local_id;
-    match &region.kind {
-        RegionKind::Loop {
-            mode,
-            condition,
-            max_iterations,
-            ..
-        } => {
-            let cond = condition
-                .as_ref()
-                .map(|c| shorten(&c.source, 40))
-                .unwrap_or_default();
-            match mode {
-                LoopMode::Until => format!("{owner}: loop until {cond} ≤ {max_iterations}"),
-                LoopMode::While => format!("{owner}: loop while {cond} ≤ {max_iterations}"),
-                LoopMode::Repeat => format!("{owner}: repeat × {max_iterations}"),
-            }
+/// Edge bookkeeping: how many were written, and which (by Mermaid's 0-based link index) are
+/// failure edges, for `linkStyle`.
+#[derive(Default)]
+struct Edges {
+    count: usize,
+    failure: Vec<usize>,
+}
+
+impl Edges {
+    fn push(&mut self, out: &mut String, line: &str, failure: bool) {
+        let _ = writeln!(out, "    {line}");
+        if failure {
+            self.failure.push(self.count);
         }
-        RegionKind::Map {
-            over,
-            max_items,
-            max_parallel,
-            ..
-        } => format!(
-            "{owner}: map over {} ≤ {max_items} ∥ {max_parallel}",
-            shorten(&over.source, 40)
-        ),
-        RegionKind::Subgraph { source, .. } => format!("{owner}: subgraph {source}"),
-        RegionKind::Parallel => format!("{owner}: parallel"),
+        self.count += 1;
     }
 }
+
+fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) {
+    // Edges leave their sources in node order, and a source's edges in their branch order.
+    let mut order: Vec<usize> = (0..g.edges.len()).collect();
+    order.sort_by_key(|&i| {
+        let e = &g.edges[i];
+        (e.from, e.order.unwrap_or(u32::MAX), i)
+    });
+    for i in order {
+        let e = &g.edges[i];
+        let (Some(&from_visible), Some(&to_visible)) = (
+            layout.visible.get(e.from.index()),
+            layout.visible.get(e.to.index()),
+        ) else {
+            continue;
+        };
+        if !from_visible || !to_visible {
+            continue;
+        }
+        let arrow = match e.kind {
+            EdgeKind::Sequence => "-->",
+            EdgeKind::Conditional | EdgeKind::Failure => "-.->",
+            EdgeKind::Back => "==>",
+        };
+        let line = match text::edge_label(g, e) {
+            Some(l) => format!("n{} {arrow}|\"{}\"| n{}", e.from.0, label(&l), e.to.0),
+            None => format!("n{} {arrow} n{}", e.from.0, e.to.0),
+        };
+        edges.push(out, &line, e.kind == EdgeKind::Failure);
+    }
+    // A drawn loop repeats: its body's last node leads back to its first.
+    for (i, r) in g.regions.iter().enumerate() {
+        if !matches!(r.kind, RegionKind::Loop { .. })
+            || layout.container.get(r.owner.index()) != Some(&Some(RegionId(i as u32)))
+        {
+            continue;
+        }
+        if let Some((last, first)) = repetition(layout, g, RegionId(i as u32)) {
+            let header = text::region_header(g, RegionId(i as u32));
+            let line = format!("n{} ==>|\"{}\"| n{}", last.0, label(&header), first.0);
+            edges.push(out, &line, false);
+        }
+    }
+}
+
+/// The body's last node (the last member with no forward edge to another member) and its first
+/// (the region's first entry point, else the first member with no edge into it).
+fn repetition(layout: &Layout, g: &Graph, r: RegionId) -> Option<(NodeId, NodeId)> {
+    let members = &layout.members[r.index()];
+    let inside = |n: &NodeId| g.nodes.get(n.index()).and_then(|x| x.region) == Some(r);
+    let last = members
+        .iter()
+        .rev()
+        .find(|n| !layout.forward_out[n.index()])?;
+    let first = g
+        .region(r)
+        .entrypoints
+        .iter()
+        .find(|n| inside(n))
+        .or_else(|| members.iter().find(|n| !layout.forward_in[n.index()]))
+        .or(members.first())?;
+    Some((*last, *first))
+}
+
+/// The classes: name and style (dark text on light fills, readable in dark themes too). The
+/// first four are node kinds, the last four the containers of each region kind.
+const CLASSES: [(&str, &str); 8] = [
+    ("task", "fill:#f4f6fa,stroke:#5b6b82,color:#1b1f24"),
+    (
+        "decision",
+        "fill:#fff6d8,stroke:#b8860b,color:#1b1f24,font-size:12px",
+    ),
+    ("gate", "fill:#e9f1ff,stroke:#2f5fb3,color:#1b1f24"),
+    ("terminal", "fill:#eceff1,stroke:#455a64,color:#1b1f24"),
+    ("loopbox", "fill:#f1f8ec,stroke:#7aa35b,color:#1b1f24"),
+    ("mapbox", "fill:#eef6ff,stroke:#7a9cc6,color:#1b1f24"),
+    ("subbox", "fill:#f7f4fb,stroke:#9a86b8,color:#1b1f24"),
+    ("parbox", "fill:#fdf3ea,stroke:#c08a5b,color:#1b1f24"),
+];
+
+/// `classDef` for the classes in use (the legend uses the same ones), then `class` lines.
+fn write_classes(out: &mut String, g: &Graph, layout: &Layout, edges: &Edges) {
+    let mut by_class: [Vec<String>; 8] = Default::default();
+    for (i, n) in g.nodes.iter().enumerate() {
+        if !layout.visible[i] {
+            continue;
+        }
+        let slot = match (layout.container[i], n.kind) {
+            (Some(r), _) => match g.region(r).kind {
+                RegionKind::Loop { .. } => 4,
+                RegionKind::Map { .. } => 5,
+                RegionKind::Subgraph { .. } => 6,
+                RegionKind::Parallel => 7,
+            },
+            (None, NodeKind::Task) => 0,
+            (None, NodeKind::Decision) => 1,
+            (None, NodeKind::Gate) => 2,
+            (None, NodeKind::Terminal) => 3,
+            _ => continue,
+        };
+        by_class[slot].push(format!("n{i}"));
+    }
+    for ((class, style), ids) in CLASSES.iter().zip(&by_class) {
+        if !ids.is_empty() {
+            let _ = writeln!(out, "    classDef {class} {style}");
+        }
+    }
+    for ((class, _), ids) in CLASSES.iter().zip(&by_class) {
+        if !ids.is_empty() {
+            let _ = writeln!(out, "    class {} {class}", ids.join(","));
+        }
+    }
+    let entries: Vec<String> = g
+        .entrypoints
+        .iter()
+        .filter(|n| layout.visible.get(n.index()) == Some(&true))
+        .map(|n| format!("n{}", n.0))
+        .collect();
+    if !entries.is_empty() {
+        let _ = writeln!(out, "    classDef entry stroke-width:3px");
+        let _ = writeln!(out, "    class {} entry", entries.join(","));
+    }
+    if !edges.failure.is_empty() {
+        let ids: Vec<String> = edges.failure.iter().map(usize::to_string).collect();
+        let _ = writeln!(out, "    linkStyle {} {FAILURE}", ids.join(","));
+    }
+}
+
+#[cfg(test)]
+mod tests;
