@@ -54,7 +54,7 @@ fn every_example_draws_to_its_golden_diagram() {
     let bless = std::env::var_os("AGC_BLESS").is_some();
     let mut stale = Vec::new();
     for (path, name) in documents() {
-        for (suffix, opts) in [
+        let mut variants = vec![
             ("", Options::default()),
             (
                 ".collapsed",
@@ -63,7 +63,19 @@ fn every_example_draws_to_its_golden_diagram() {
                     ..Options::default()
                 },
             ),
-        ] {
+        ];
+        // Our own diagram fixtures are also drawn with the legend, left to right.
+        if path.starts_with("tests/diagrams") {
+            variants.push((
+                ".legend",
+                Options {
+                    legend: true,
+                    direction: mermaid::Direction::LeftRight,
+                    ..Options::default()
+                },
+            ));
+        }
+        for (suffix, opts) in variants {
             let text = draw(&path, opts);
             assert_eq!(text, draw(&path, opts), "{name}: two drawings differ");
             let golden = Path::new("tests/golden/mermaid").join(format!("{name}{suffix}.mmd"));
