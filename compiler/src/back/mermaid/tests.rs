@@ -414,3 +414,38 @@ fn the_legend_names_only_what_is_drawn() {
     assert_eq!(count, edge_lines(&text).len());
     assert_eq!(count, plain.1 + 3);
 }
+
+#[test]
+fn a_switch_draws_its_cases_in_order_with_their_names() {
+    // An AWP-style switch: cases guarded by jq comparisons, lowered in reverse creation order,
+    // with `order` saying which is tried first; the default case is labelled by the front end.
+    let mut b = B::new();
+    let s = b.node("route", NodeKind::Decision, None);
+    let targets: Vec<u32> = ["late", "early", "fallback"]
+        .iter()
+        .map(|id| b.node(id, NodeKind::Task, None))
+        .collect();
+    for (i, (t, guard, order)) in [
+        (targets[2], None, 2),
+        (targets[0], Some(".state.when == \"late\""), 1),
+        (targets[1], Some(".state.when == \"early\""), 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = b.edge(s, t, EdgeKind::Conditional);
+        b.0.edges[e].guard = guard.map(x);
+        b.0.edges[e].order = Some(order);
+        if i == 0 {
+            b.0.edges[e].label = Some("default".into());
+        }
+    }
+    assert_eq!(
+        edge_lines(&draw(&b.0)),
+        [
+            "n0 -.->|\"early\"| n2",
+            "n0 -.->|\"late\"| n1",
+            "n0 -.->|\"default\"| n3"
+        ]
+    );
+}

@@ -453,6 +453,15 @@ mod tests {
             Some("ready")
         );
         assert_eq!(branch_name("'a b' == verdict").as_deref(), Some("a b"));
+        // AWP switch cases (jq) and CEL guards read the same way.
+        assert_eq!(
+            branch_name(".state.review.verdict == \"approve\"").as_deref(),
+            Some("approve")
+        );
+        assert_eq!(
+            branch_name("state.review.verdict == 'needs \\'work\\''").as_deref(),
+            Some("needs 'work'")
+        );
         assert_eq!(branch_name("x == 1"), None);
         assert_eq!(branch_name("a == \"x\" && b == \"y\""), None);
         assert_eq!(branch_name("\"unterminated == x"), None);
