@@ -104,8 +104,10 @@ node, or split the graph.",
         severity: Error,
         summary: "a Markdown `agc:graph` block is malformed",
         explanation: "`agc graph --inject` refills blocks written as \
-`<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`. \
-Every opening marker needs a document path and a closing marker, and blocks do not nest.",
+`<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] [--legend] -->` … \
+`<!-- /agc:graph -->`, the path relative to the Markdown file. Every opening marker needs a \
+document path and a closing marker, and blocks do not nest. A marker counts only at the start \
+of a line and outside fenced code blocks, so documentation can show the syntax.",
     },
     CodeInfo {
         code: "AGC102",
