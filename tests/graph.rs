@@ -275,3 +275,49 @@ fn check_opts(path: &Path) -> CheckOptions {
         ..CheckOptions::default()
     }
 }
+
+/// A graph of many unconnected, long-titled nodes: few edges, but more text than Mermaid's
+/// `maxTextSize`; agc refuses with AGC103 rather than write a diagram Mermaid replaces with an
+/// error, and the same graph drawn smaller passes.
+#[test]
+fn diagrams_over_mermaids_text_limit_ask_for_collapse() {
+    let doc = |n: usize| {
+        let mut s = String::from(
+            "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/long\ntitle: Long\nobjective: Much text.\nconstraints:\n  max_cost_usd: 1\nentrypoints: [",
+        );
+        s += &(0..n)
+            .map(|i| format!("node_{i:04}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        s += "]\nnodes:\n";
+        for i in 0..n {
+            s += &format!(
+                "  node_{i:04}:\n    type: task\n    title: Summarize the quarterly report for region {i}\n    description: One of many.\n"
+            );
+        }
+        s
+    };
+    let dir = std::env::temp_dir().join(format!("agc-graph-{}-long", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |n: usize| {
+        let f = dir.join(format!("long{n}.agraph.yaml"));
+        std::fs::write(&f, doc(n)).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_agc"))
+            .args(["graph", f.to_str().unwrap()])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("agc runs")
+    };
+    let big = run(700);
+    let err = String::from_utf8_lossy(&big.stderr);
+    assert_eq!(big.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("AGC103") && err.contains("--collapse"),
+        "{err}"
+    );
+    assert!(big.stdout.is_empty());
+    let small = run(100);
+    assert_eq!(small.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&small.stdout);
+    assert!(mermaid::text_size(&text) < mermaid::MAX_TEXT);
+}

@@ -29,6 +29,15 @@ use std::fmt::Write;
 /// Mermaid refuses diagrams with more edges than this by default (`maxEdges`).
 pub const MAX_EDGES: usize = 500;
 
+/// Mermaid draws "Maximum text size in diagram exceeded" instead of a diagram whose text is
+/// longer than this, in UTF-16 code units (`maxTextSize`, default 50,000).
+pub const MAX_TEXT: usize = 50_000;
+
+/// The length of a diagram's text as Mermaid measures it (JavaScript's `length`).
+pub fn text_size(text: &str) -> usize {
+    text.encode_utf16().count()
+}
+
 /// Layout direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Direction {
