@@ -239,18 +239,36 @@ fn the_gallery_shows_every_example_and_is_current() {
         .map(|b| Path::new("docs").join(&b.path))
         .filter_map(|p| p.canonicalize().ok())
         .collect();
+    // Shipped examples: the workflow documents in each `examples/<dialect>/` folder (not the
+    // params, scripts or generated code that sit beside them).
+    const DOCUMENTS: [&str; 6] = [
+        ".agraph.yaml",
+        ".agraph.json",
+        ".workflow.yaml",
+        ".workflow.json",
+        ".loop.yaml",
+        ".loop.json",
+    ];
     let mut missing = Vec::new();
-    let mut dirs = vec![PathBuf::from("examples")];
-    while let Some(dir) = dirs.pop() {
+    let mut examples = 0;
+    for dialect in std::fs::read_dir("examples").unwrap() {
+        let dir = dialect.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if !drawn.contains(&path.canonicalize().unwrap()) {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !path.is_file() || !DOCUMENTS.iter().any(|s| name.ends_with(s)) {
+                continue;
+            }
+            examples += 1;
+            if !drawn.contains(&path.canonicalize().unwrap()) {
                 missing.push(path.display().to_string());
             }
         }
     }
+    assert!(examples > 0, "no shipped example found");
     assert!(
         missing.is_empty(),
         "examples without a diagram in docs/diagrams.md (add a block, then `agc graph --inject docs/diagrams.md`): {missing:?}"
