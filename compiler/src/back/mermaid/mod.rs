@@ -217,8 +217,9 @@ fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> St
             max_iterations,
             ..
         } if repetition(layout, g, r).is_some() => match mode {
+            _ if *max_iterations == u32::MAX => "loop · no limit".to_string(),
             crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
-            _ => format!("loop · max {max_iterations}"),
+            _ => format!("loop · {}", text::cap(*max_iterations)),
         },
         RegionKind::Loop { .. } => text::region_summary(g, r),
         _ => text::region_header(g, r),

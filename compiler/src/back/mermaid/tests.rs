@@ -449,3 +449,32 @@ fn a_switch_draws_its_cases_in_order_with_their_names() {
         ]
     );
 }
+
+#[test]
+fn unbounded_loops_and_open_maps_say_so() {
+    // agh writes an unbounded generation loop as `u32::MAX` and a fan-out without a cap as 0.
+    let mut b = B::new();
+    let o = b.node("generations", NodeKind::Loop, None);
+    let r = b.region(o, until("{{ .state.done }}", u32::MAX), None);
+    let f = b.node("fan", NodeKind::Map, Some(r));
+    let mut m = map("{{- .steps.scan.output.items -}}", "item");
+    if let RegionKind::Map { max_items, .. } = &mut m {
+        *max_items = 0;
+    }
+    let rf = b.region(f, m, Some(r));
+    b.node("work", NodeKind::Task, Some(rf));
+    let text = draw(&b.0);
+    assert!(
+        text.contains("subgraph n0[\"generations<br>loop #183; no limit\"]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("n1 ==>|\"until .state.done #183; no limit\"| n1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("subgraph n1[\"fan<br>for each item in items #183; 4 in parallel\"]"),
+        "{text}"
+    );
+    assert!(!text.contains("4294967295"), "{text}");
+}
