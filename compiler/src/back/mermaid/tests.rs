@@ -261,6 +261,10 @@ fn the_authors_words_win_over_expressions() {
     let e = b.edge(fix, ship, EdgeKind::Conditional);
     b.0.edges[e].on = vec!["approved".into(), "waived".into()];
     b.0.edges[e].guard = Some(x("true"));
+    // Named outcomes that only restate a sequence edge are not drawn (Agent Graph's
+    // `completed`).
+    let e = b.edge(ship, fix, EdgeKind::Sequence);
+    b.0.edges[e].on = vec!["completed".into()];
     // Not from a decision: the expression, with its compared value kept when cut.
     let e = b.edge(ship, other, EdgeKind::Conditional);
     b.0.edges[e].guard = Some(x(
@@ -281,6 +285,7 @@ fn the_authors_words_win_over_expressions() {
         "{edges}"
     );
     assert!(!edges.contains("needs_remediation"), "{edges}");
+    assert!(edges.contains("n2 --> n1\n"), "{edges}");
 }
 
 #[test]

@@ -16,7 +16,8 @@ pub const LABEL_WIDTH: usize = 24;
 /// Longest expression inside a region header.
 pub const HEADER_EXPR_MAX: usize = 36;
 
-/// The label an edge shows, if any: its own `label`, then its named outcomes (`on`), then the
+/// The label an edge shows, if any: its own `label`, then its named outcomes (`on`, on
+/// conditional and back edges), then the
 /// branch name a decision picks (`… == "ready"` on an edge out of a decision shows `ready`),
 /// then its guard, shortened. Failure edges say so; back edges show their bound.
 pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
@@ -26,7 +27,12 @@ pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(|l| words(l, LABEL_WIDTH, 2))
-        .or_else(|| (!e.on.is_empty()).then(|| words(&e.on.join(" | "), LABEL_WIDTH, 2)));
+        .or_else(|| {
+            // Named outcomes say which way a branch goes; on a plain sequence or failure edge
+            // they only restate the arrow (`completed`, `failed`) and are not drawn.
+            let branching = matches!(e.kind, EdgeKind::Conditional | EdgeKind::Back);
+            (branching && !e.on.is_empty()).then(|| words(&e.on.join(" | "), LABEL_WIDTH, 2))
+        });
     let guard = e.guard.as_ref().map(|x| x.source.as_str());
     let source_is_decision = matches!(g.node(e.from).kind, NodeKind::Decision | NodeKind::Gate);
     let derived = || {
