@@ -155,21 +155,33 @@ fn dot_output_nests_clusters_and_quotes_everything() {
         }
         assert!(closed, "unterminated label in {line}");
     }
-    // The held-out graph: clusters nest, the owner sits in its own box, the words are the
-    // Mermaid ones (author label, branch name), failure is red.
+    // The held-out graph: clusters nest, each owner *is* its cluster (edges meet the border),
+    // the words are the Mermaid ones (author label, branch name), failure is red.
     let path = Path::new("tests/diagrams/release-train.agraph.yaml");
     let (c, _) = compile_file(&mut sources, path, "release-train", &check_opts(path));
     let dot = agc::back::dot::render(&c.into_iter().next().unwrap().graph, false);
+    assert!(dot.contains("compound=true;"), "{dot}");
     assert!(dot.contains("label=\"Ship the release train one package at a time\";"));
-    let map = dot.find("subgraph cluster_r0 {").expect("map cluster");
-    let inner = dot.find("subgraph cluster_r1 {").expect("subgraph cluster");
-    let owner = dot.find("n1 [label=\"per_package").expect("map owner");
-    assert!(map < owner && owner < inner, "{dot}");
+    let at = |s: &str| dot.find(s).unwrap_or_else(|| panic!("{s} in {dot}"));
+    assert!(at("subgraph cluster_n1 {") < at("subgraph cluster_n7 {"));
+    assert!(at("subgraph cluster_n7 {") < at("subgraph cluster_n8 {"));
     assert!(dot.contains("for each pkg in packages"), "{dot}");
+    // No owner is also drawn as a node.
+    for owner in ["n1 [", "n7 [", "n8 ["] {
+        assert!(!dot.contains(&format!("    {owner}")), "{owner} in {dot}");
+    }
+    // collect → per_package meets the map's border at the body's first node (through two
+    // nested clusters: check); per_package → triage leaves from its last (write_report).
+    assert!(dot.contains("n0 -> n10 [lhead=cluster_n1];"), "{dot}");
+    assert!(dot.contains("n9 -> n2 [ltail=cluster_n1];"), "{dot}");
+    assert!(dot.contains("n11 -> n9 [ltail=cluster_n8];"), "{dot}");
     assert!(dot.contains("[label=\"ship_it\", style=dashed]"), "{dot}");
     assert!(dot.contains("[label=\"not today\", style=dashed]"), "{dot}");
     assert!(dot.contains("label=\"on failure\", style=dashed, color=\"#c62828\""));
-    assert!(dot.contains("until open_issue_count == 0"), "{dot}");
+    assert!(
+        dot.contains("n11 -> n10 [label=\"until open_issue_count == 0 · max 4\", style=bold];"),
+        "{dot}"
+    );
     assert_eq!(
         dot.matches("penwidth=3").count(),
         1,
