@@ -1,6 +1,7 @@
-//! `agc graph`: a golden `.mmd` per example (and for the adversarial fixture), and every golden
-//! parsed by real Mermaid 11 when `tests/mermaid/node_modules` is installed (`.ci/run` installs
-//! it; elsewhere the parse check skips with a notice). `AGC_BLESS=1` rewrites the goldens.
+//! `agc graph`: a golden `.mmd` per example (and for our own diagram fixtures), and every golden
+//! (and every diagram in `docs/diagrams.md` and the README) parsed by real Mermaid 11 when
+//! `tests/mermaid/node_modules` is installed (`.ci/run` installs it; elsewhere the parse check
+//! skips with a notice). `AGC_BLESS=1` rewrites the goldens.
 
 use agc::back::mermaid::{self, Options};
 use agc::check::CheckOptions;
@@ -113,6 +114,18 @@ fn real_mermaid_parses_every_golden() {
         .collect();
     files.sort();
     assert!(!files.is_empty());
+    // The diagrams of the gallery and the README too, as they are committed.
+    let dir = std::env::temp_dir().join(format!("agc-graph-{}-md", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for md in ["docs/diagrams.md", "README.md"] {
+        let text = std::fs::read_to_string(md).unwrap();
+        for (i, block) in text.split("```mermaid\n").skip(1).enumerate() {
+            let body = block.split("```").next().unwrap();
+            let f = dir.join(format!("{}-{i}.mmd", md.replace('/', "-")));
+            std::fs::write(&f, body).unwrap();
+            files.push(f.to_string_lossy().to_string());
+        }
+    }
     let out = Command::new("node")
         .arg(tool.join("check.mjs"))
         .args(&files)
