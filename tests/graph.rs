@@ -1,6 +1,7 @@
-//! `agc graph`: a golden `.mmd` per example (and for the adversarial fixture), and every golden
-//! parsed by real Mermaid 11 when `tests/mermaid/node_modules` is installed (`.ci/run` installs
-//! it; elsewhere the parse check skips with a notice). `AGC_BLESS=1` rewrites the goldens.
+//! `agc graph`: a golden `.mmd` per example (and for our own diagram fixtures), and every golden
+//! (and every diagram in `docs/diagrams.md` and the README) parsed by real Mermaid 11 when
+//! `tests/mermaid/node_modules` is installed (`.ci/run` installs it; elsewhere the parse check
+//! skips with a notice). `AGC_BLESS=1` rewrites the goldens.
 
 use agc::back::mermaid::{self, Options};
 use agc::check::CheckOptions;
@@ -54,7 +55,7 @@ fn every_example_draws_to_its_golden_diagram() {
     let bless = std::env::var_os("AGC_BLESS").is_some();
     let mut stale = Vec::new();
     for (path, name) in documents() {
-        for (suffix, opts) in [
+        let mut variants = vec![
             ("", Options::default()),
             (
                 ".collapsed",
@@ -63,7 +64,19 @@ fn every_example_draws_to_its_golden_diagram() {
                     ..Options::default()
                 },
             ),
-        ] {
+        ];
+        // Our own diagram fixtures are also drawn with the legend, left to right.
+        if path.starts_with("tests/diagrams") {
+            variants.push((
+                ".legend",
+                Options {
+                    legend: true,
+                    direction: mermaid::Direction::LeftRight,
+                    ..Options::default()
+                },
+            ));
+        }
+        for (suffix, opts) in variants {
             let text = draw(&path, opts);
             assert_eq!(text, draw(&path, opts), "{name}: two drawings differ");
             let golden = Path::new("tests/golden/mermaid").join(format!("{name}{suffix}.mmd"));
@@ -101,6 +114,18 @@ fn real_mermaid_parses_every_golden() {
         .collect();
     files.sort();
     assert!(!files.is_empty());
+    // The diagrams of the gallery and the README too, as they are committed.
+    let dir = std::env::temp_dir().join(format!("agc-graph-{}-md", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for md in ["docs/diagrams.md", "README.md"] {
+        let text = std::fs::read_to_string(md).unwrap();
+        for (i, block) in text.split("```mermaid\n").skip(1).enumerate() {
+            let body = block.split("```").next().unwrap();
+            let f = dir.join(format!("{}-{i}.mmd", md.replace('/', "-")));
+            std::fs::write(&f, body).unwrap();
+            files.push(f.to_string_lossy().to_string());
+        }
+    }
     let out = Command::new("node")
         .arg(tool.join("check.mjs"))
         .args(&files)
@@ -143,21 +168,33 @@ fn dot_output_nests_clusters_and_quotes_everything() {
         }
         assert!(closed, "unterminated label in {line}");
     }
-    // The held-out graph: clusters nest, the owner sits in its own box, the words are the
-    // Mermaid ones (author label, branch name), failure is red.
+    // The held-out graph: clusters nest, each owner *is* its cluster (edges meet the border),
+    // the words are the Mermaid ones (author label, branch name), failure is red.
     let path = Path::new("tests/diagrams/release-train.agraph.yaml");
     let (c, _) = compile_file(&mut sources, path, "release-train", &check_opts(path));
     let dot = agc::back::dot::render(&c.into_iter().next().unwrap().graph, false);
+    assert!(dot.contains("compound=true;"), "{dot}");
     assert!(dot.contains("label=\"Ship the release train one package at a time\";"));
-    let map = dot.find("subgraph cluster_r0 {").expect("map cluster");
-    let inner = dot.find("subgraph cluster_r1 {").expect("subgraph cluster");
-    let owner = dot.find("n1 [label=\"per_package").expect("map owner");
-    assert!(map < owner && owner < inner, "{dot}");
+    let at = |s: &str| dot.find(s).unwrap_or_else(|| panic!("{s} in {dot}"));
+    assert!(at("subgraph cluster_n1 {") < at("subgraph cluster_n7 {"));
+    assert!(at("subgraph cluster_n7 {") < at("subgraph cluster_n8 {"));
     assert!(dot.contains("for each pkg in packages"), "{dot}");
+    // No owner is also drawn as a node.
+    for owner in ["n1 [", "n7 [", "n8 ["] {
+        assert!(!dot.contains(&format!("    {owner}")), "{owner} in {dot}");
+    }
+    // collect → per_package meets the map's border at the body's first node (through two
+    // nested clusters: check); per_package → triage leaves from its last (write_report).
+    assert!(dot.contains("n0 -> n10 [lhead=cluster_n1];"), "{dot}");
+    assert!(dot.contains("n9 -> n2 [ltail=cluster_n1];"), "{dot}");
+    assert!(dot.contains("n11 -> n9 [ltail=cluster_n8];"), "{dot}");
     assert!(dot.contains("[label=\"ship_it\", style=dashed]"), "{dot}");
     assert!(dot.contains("[label=\"not today\", style=dashed]"), "{dot}");
     assert!(dot.contains("label=\"on failure\", style=dashed, color=\"#c62828\""));
-    assert!(dot.contains("until open_issue_count == 0"), "{dot}");
+    assert!(
+        dot.contains("n11 -> n10 [label=\"until open_issue_count == 0 · max 4\", style=bold];"),
+        "{dot}"
+    );
     assert_eq!(
         dot.matches("penwidth=3").count(),
         1,
@@ -200,11 +237,11 @@ fn no_golden_ties_an_owner_to_its_region_with_a_loose_link() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
         for line in text.lines().map(str::trim) {
-            assert!(
-                !line.contains(" -.- ") && !line.contains(" --- ") && !line.contains(" ~~~ "),
-                "{}: {line}",
-                path.display()
-            );
+            // Invisible links only arrange the legend's key (`l…` ids).
+            let legend = line.starts_with('l') && line.contains(" ~~~ l");
+            let loose = line.contains(" -.- ") || line.contains(" --- ");
+            let hidden = line.contains(" ~~~ ") && !legend;
+            assert!(!loose && !hidden, "{}: {line}", path.display());
         }
         // Each container's id is never also declared as a node.
         for line in text.lines().map(str::trim) {
@@ -227,18 +264,36 @@ fn the_gallery_shows_every_example_and_is_current() {
         .map(|b| Path::new("docs").join(&b.path))
         .filter_map(|p| p.canonicalize().ok())
         .collect();
+    // Shipped examples: the workflow documents in each `examples/<dialect>/` folder (not the
+    // params, scripts or generated code that sit beside them).
+    const DOCUMENTS: [&str; 6] = [
+        ".agraph.yaml",
+        ".agraph.json",
+        ".workflow.yaml",
+        ".workflow.json",
+        ".loop.yaml",
+        ".loop.json",
+    ];
     let mut missing = Vec::new();
-    let mut dirs = vec![PathBuf::from("examples")];
-    while let Some(dir) = dirs.pop() {
+    let mut examples = 0;
+    for dialect in std::fs::read_dir("examples").unwrap() {
+        let dir = dialect.unwrap().path();
+        if !dir.is_dir() {
+            continue;
+        }
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if !drawn.contains(&path.canonicalize().unwrap()) {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !path.is_file() || !DOCUMENTS.iter().any(|s| name.ends_with(s)) {
+                continue;
+            }
+            examples += 1;
+            if !drawn.contains(&path.canonicalize().unwrap()) {
                 missing.push(path.display().to_string());
             }
         }
     }
+    assert!(examples > 0, "no shipped example found");
     assert!(
         missing.is_empty(),
         "examples without a diagram in docs/diagrams.md (add a block, then `agc graph --inject docs/diagrams.md`): {missing:?}"
@@ -262,4 +317,50 @@ fn check_opts(path: &Path) -> CheckOptions {
         root: path.parent().map(Path::to_path_buf),
         ..CheckOptions::default()
     }
+}
+
+/// A graph of many unconnected, long-titled nodes: few edges, but more text than Mermaid's
+/// `maxTextSize`; agc refuses with AGC103 rather than write a diagram Mermaid replaces with an
+/// error, and the same graph drawn smaller passes.
+#[test]
+fn diagrams_over_mermaids_text_limit_ask_for_collapse() {
+    let doc = |n: usize| {
+        let mut s = String::from(
+            "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/long\ntitle: Long\nobjective: Much text.\nconstraints:\n  max_cost_usd: 1\nentrypoints: [",
+        );
+        s += &(0..n)
+            .map(|i| format!("node_{i:04}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        s += "]\nnodes:\n";
+        for i in 0..n {
+            s += &format!(
+                "  node_{i:04}:\n    type: task\n    title: Summarize the quarterly report for region {i}\n    description: One of many.\n"
+            );
+        }
+        s
+    };
+    let dir = std::env::temp_dir().join(format!("agc-graph-{}-long", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |n: usize| {
+        let f = dir.join(format!("long{n}.agraph.yaml"));
+        std::fs::write(&f, doc(n)).unwrap();
+        Command::new(env!("CARGO_BIN_EXE_agc"))
+            .args(["graph", f.to_str().unwrap()])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("agc runs")
+    };
+    let big = run(700);
+    let err = String::from_utf8_lossy(&big.stderr);
+    assert_eq!(big.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("AGC103") && err.contains("--collapse"),
+        "{err}"
+    );
+    assert!(big.stdout.is_empty());
+    let small = run(100);
+    assert_eq!(small.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&small.stdout);
+    assert!(mermaid::text_size(&text) < mermaid::MAX_TEXT);
 }

@@ -71,6 +71,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/cli.rs graphs_over_mermaids_edge_limit_ask_for_collapse",
     ),
     ("AGC101", "tests/cli.rs graph_inject_and_check"),
+    (
+        "AGC103",
+        "tests/graph.rs diagrams_over_mermaids_text_limit_ask_for_collapse",
+    ),
     ("AGC102", "tests/cli.rs graph_inject_and_check"),
 ];
 

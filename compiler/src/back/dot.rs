@@ -1,12 +1,14 @@
-//! Graphviz DOT from the same IR and the same words as Mermaid (see
-//! [`super::mermaid::text`]): the graph's title is the graph label; a region is a `cluster_`
-//! subgraph titled with its owner's id, title and header, holding the owner node (so edges into
-//! and out of the owner meet the box) and the body; node kinds become shapes and classes of
-//! fill; conditional edges are dashed, failure edges red, back edges bold. Only the graph's own
-//! entry nodes get a thick border. Strings are always quoted, with `"` and `\` escaped and
+//! Graphviz DOT from the same IR, layout and words as Mermaid (see [`super::mermaid`]): the
+//! graph's title is the graph label; a region is a `cluster_` subgraph titled with its owner's
+//! id, title and header, holding the body, and the owner is the cluster itself: edges into the
+//! owner end at the cluster's border (`lhead`, meeting the body's first node) and edges out of
+//! it leave from the border (`ltail`), so the main flow runs straight through. A loop's body
+//! leads back from its last node to its first. Node kinds become shapes and fills; conditional
+//! edges are dashed, failure edges red, back edges bold. Only the graph's own entry nodes (or
+//! clusters) get a thick border. Strings are always quoted, with `"` and `\` escaped and
 //! newlines written as `\n`, so any text is safe.
 
-use super::mermaid::text;
+use super::mermaid::{Layout, container_title, node_words, repetition, text};
 use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
 use std::fmt::Write;
 
@@ -49,87 +51,67 @@ fn fill(k: NodeKind) -> &'static str {
     }
 }
 
+fn cluster_fill(k: &RegionKind) -> &'static str {
+    match k {
+        RegionKind::Loop { .. } => "#f1f8ec",
+        RegionKind::Map { .. } => "#eef6ff",
+        RegionKind::Subgraph { .. } => "#f7f4fb",
+        RegionKind::Parallel => "#fdf3ea",
+    }
+}
+
+/// The (last, first) nodes of a region's body.
+fn body_ends(layout: &Layout, g: &Graph, r: RegionId) -> Option<(NodeId, NodeId)> {
+    repetition(layout, g, r).or_else(|| {
+        let m = &layout.members[r.index()];
+        Some((*m.last()?, *m.first()?))
+    })
+}
+
+/// Where an edge meets node `n`: the node itself, or for a container the real node at its
+/// start (`first`) or end, reached through nested containers, with the cluster to clip at.
+/// `ends` holds each region's (last, first) body node, computed once.
+fn anchor(
+    layout: &Layout,
+    ends: &[Option<(NodeId, NodeId)>],
+    n: NodeId,
+    first: bool,
+) -> (NodeId, Option<NodeId>) {
+    let outer = layout.container[n.index()].map(|_| n);
+    let mut cur = n;
+    for _ in 0..=ends.len() {
+        match layout.container[cur.index()].and_then(|r| ends[r.index()]) {
+            Some((last, start)) => cur = if first { start } else { last },
+            None => break,
+        }
+    }
+    (cur, outer)
+}
+
 /// The DOT text of a graph.
 pub fn render(g: &Graph, collapse: bool) -> String {
-    let mut out = String::from("digraph agc {\n    rankdir=TB;\n");
+    let mut out = String::from("digraph agc {\n    rankdir=TB;\n    compound=true;\n");
     if let Some(t) = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
         let one_line = t.split_whitespace().collect::<Vec<_>>().join(" ");
         let _ = writeln!(out, "    label={};\n    labelloc=t;", quote(&one_line));
     }
-    out.push_str("    node [fontname=\"Helvetica\", style=filled];\n");
-    let root = g.regions.len();
-    let visible = |n: NodeId| !collapse || g.node(n).region.is_none();
-    // A node's scope for drawing: the region it owns (expanded), else the region it is in.
-    let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); root + 1];
-    let mut child_regions: Vec<Vec<RegionId>> = vec![Vec::new(); root + 1];
-    for (i, r) in g.regions.iter().enumerate() {
-        child_regions[r.parent.map_or(root, |p| p.index()).min(root)].push(RegionId(i as u32));
-    }
-    for (i, n) in g.nodes.iter().enumerate() {
-        let scope = match n.owns {
-            Some(r) if !collapse && r.index() < root => r.index(),
-            _ => n.region.map_or(root, |r| r.index()).min(root),
-        };
-        members[scope].push(NodeId(i as u32));
-    }
+    out.push_str(
+        "    graph [fontname=\"Helvetica\"];\n    node [fontname=\"Helvetica\", style=filled];\n    edge [fontname=\"Helvetica\"];\n",
+    );
+    let layout = Layout::new(g, collapse);
+    let ends: Vec<Option<(NodeId, NodeId)>> = (0..g.regions.len())
+        .map(|r| body_ends(&layout, g, RegionId(r as u32)))
+        .collect();
     let entry: std::collections::HashSet<NodeId> = g.entrypoints.iter().copied().collect();
-    let mut entered = vec![false; root + 1];
-    let mut stack: Vec<(usize, usize, bool)> = vec![(root, 0, true)];
-    while let Some((scope, depth, open)) = stack.pop() {
-        let indent = "    ".repeat(depth + 1);
-        if !open {
-            let _ = writeln!(out, "{}}}", "    ".repeat(depth));
-            continue;
-        }
-        if entered[scope] {
-            continue;
-        }
-        entered[scope] = true;
-        if scope != root {
-            let r = RegionId(scope as u32);
-            let owner = g.node(g.region(r).owner);
-            let head = text::node_text(&owner.local_id, owner.title.as_deref(), 40, 2);
-            let _ = writeln!(out, "{}subgraph cluster_r{scope} {{", "    ".repeat(depth));
-            let _ = writeln!(
-                out,
-                "{indent}label={};\n{indent}style=rounded;",
-                quote(&format!("{head}\n{}", text::region_summary(g, r)))
-            );
-        }
-        for &n in &members[scope] {
-            if !visible(n) {
-                continue;
-            }
-            let node = g.node(n);
-            let mut t = text::node_text(&node.local_id, node.title.as_deref(), 32, 2);
-            if collapse && let Some(r) = node.owns.filter(|r| r.index() < root) {
-                t = format!("{t}\n{}", text::region_summary(g, r));
-            }
-            let pen = if entry.contains(&n) {
-                ", penwidth=3"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "{indent}n{} [label={}, shape={}, fillcolor=\"{}\"{pen}];",
-                n.0,
-                quote(&t),
-                shape(node.kind),
-                fill(node.kind)
-            );
-        }
-        if scope != root {
-            stack.push((scope, depth, false));
-        }
-        if !collapse {
-            for &r in child_regions[scope].iter().rev() {
-                stack.push((r.index(), depth + 1, true));
-            }
-        }
-    }
+    write_nodes(&mut out, g, &layout, &entry);
     for e in &g.edges {
-        if !visible(e.from) || !visible(e.to) {
+        let (Some(&a), Some(&b)) = (
+            layout.visible.get(e.from.index()),
+            layout.visible.get(e.to.index()),
+        ) else {
+            continue;
+        };
+        if !a || !b {
             continue;
         }
         let mut attrs: Vec<String> = Vec::new();
@@ -142,31 +124,113 @@ pub fn render(g: &Graph, collapse: bool) -> String {
             EdgeKind::Failure => attrs.push("style=dashed, color=\"#c62828\"".into()),
             EdgeKind::Back => attrs.push("style=bold".into()),
         }
-        let attrs = if attrs.is_empty() {
-            String::new()
-        } else {
-            format!(" [{}]", attrs.join(", "))
-        };
-        let _ = writeln!(out, "    n{} -> n{}{attrs};", e.from.0, e.to.0);
+        write_edge(&mut out, &layout, &ends, (e.from, e.to), attrs);
     }
-    // A loop repeats: the owner (inside its box) leads back into the body.
-    if !collapse {
-        for (i, r) in g.regions.iter().enumerate() {
-            if let RegionKind::Loop { .. } = r.kind
-                && let Some(first) = r.entrypoints.first()
-            {
-                let _ = writeln!(
-                    out,
-                    "    n{} -> n{} [style=bold, label={}];",
-                    r.owner.0,
-                    first.0,
-                    quote(&text::region_header(g, RegionId(i as u32)))
-                );
-            }
+    // A drawn loop repeats: its body's last node leads back to its first.
+    for (i, r) in g.regions.iter().enumerate() {
+        let rid = RegionId(i as u32);
+        if matches!(r.kind, RegionKind::Loop { .. })
+            && layout.container.get(r.owner.index()) == Some(&Some(rid))
+            && let Some((last, first)) = repetition(&layout, g, rid)
+        {
+            let attrs = vec![
+                format!("label={}", quote(&text::region_header(g, rid))),
+                "style=bold".into(),
+            ];
+            write_edge(&mut out, &layout, &ends, (last, first), attrs);
         }
     }
     out.push_str("}\n");
     out
+}
+
+fn write_edge(
+    out: &mut String,
+    layout: &Layout,
+    ends: &[Option<(NodeId, NodeId)>],
+    (from, to): (NodeId, NodeId),
+    mut attrs: Vec<String>,
+) {
+    let (a, tail) = anchor(layout, ends, from, false);
+    let (b, head) = anchor(layout, ends, to, true);
+    if let Some(t) = tail {
+        attrs.push(format!("ltail=cluster_n{}", t.0));
+    }
+    if let Some(h) = head {
+        attrs.push(format!("lhead=cluster_n{}", h.0));
+    }
+    let attrs = if attrs.is_empty() {
+        String::new()
+    } else {
+        format!(" [{}]", attrs.join(", "))
+    };
+    let _ = writeln!(out, "    n{} -> n{}{attrs};", a.0, b.0);
+}
+
+/// Nodes and clusters, with an explicit stack (no recursion on nesting depth); a region is
+/// entered once even if the IR were cyclic.
+fn write_nodes(
+    out: &mut String,
+    g: &Graph,
+    layout: &Layout,
+    entry: &std::collections::HashSet<NodeId>,
+) {
+    enum Step {
+        Node(NodeId, usize),
+        Close(usize),
+    }
+    let root = g.regions.len();
+    let mut entered = vec![false; root];
+    let mut stack: Vec<Step> = layout.members[root]
+        .iter()
+        .rev()
+        .map(|&n| Step::Node(n, 1))
+        .collect();
+    while let Some(step) = stack.pop() {
+        let (n, depth) = match step {
+            Step::Close(depth) => {
+                let _ = writeln!(out, "{}}}", "    ".repeat(depth));
+                continue;
+            }
+            Step::Node(n, depth) => (n, depth),
+        };
+        if !layout.visible[n.index()] {
+            continue;
+        }
+        let indent = "    ".repeat(depth);
+        let pen = if entry.contains(&n) {
+            ", penwidth=3"
+        } else {
+            ""
+        };
+        match layout.container[n.index()] {
+            Some(r) if !entered[r.index()] => {
+                entered[r.index()] = true;
+                let _ = writeln!(out, "{indent}subgraph cluster_n{} {{", n.0);
+                let _ = writeln!(
+                    out,
+                    "{indent}    graph [label={}, style=\"rounded,filled\", fillcolor=\"{}\"{pen}];",
+                    quote(&container_title(g, layout, n, r)),
+                    cluster_fill(&g.region(r).kind)
+                );
+                stack.push(Step::Close(depth));
+                for &m in layout.members[r.index()].iter().rev() {
+                    stack.push(Step::Node(m, depth + 1));
+                }
+            }
+            _ => {
+                let node = g.node(n);
+                let _ = writeln!(
+                    out,
+                    "{indent}n{} [label={}, shape={}, fillcolor=\"{}\"{pen}];",
+                    n.0,
+                    quote(&node_words(g, n)),
+                    shape(node.kind),
+                    fill(node.kind)
+                );
+            }
+        }
+    }
 }
 
 #[cfg(test)]

@@ -136,6 +136,22 @@ fn diagram(
         );
         return None;
     }
+    let size = mermaid::text_size(&text);
+    if size > mermaid::MAX_TEXT {
+        diags.push(
+            Diagnostic::error(
+                "AGC103",
+                format!(
+                    "`{display}` draws a diagram of {size} characters; Mermaid renders at most {}",
+                    mermaid::MAX_TEXT
+                ),
+            )
+            .with_help(
+                "draw with `--collapse` to fold loops, maps and subgraphs into single nodes, or split the graph",
+            ),
+        );
+        return None;
+    }
     Some(text)
 }
 

@@ -1,5 +1,6 @@
 //! `--legend`: a small key beside the diagram, naming the shapes and edge styles it uses (and
-//! only those), drawn with the same syntax and classes as the diagram itself.
+//! only those), drawn with the same syntax and classes as the diagram itself, in two rows held
+//! together by invisible links.
 
 use super::{Edges, Layout};
 use crate::ir::{EdgeKind, Graph, NodeKind};
@@ -43,11 +44,20 @@ pub(super) fn write(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Ed
         }
     }
     out.push_str("    subgraph legend[\"Legend\"]\n        direction LR\n");
+    let mut shapes: Vec<String> = Vec::new();
     for (i, (decl, _)) in entries.iter().enumerate() {
         let _ = writeln!(out, "        l{i}{decl}");
+        shapes.push(format!("l{i}"));
     }
     if contained {
-        out.push_str("        lr[\"a box around nodes: a loop, map or subgraph and its body\"]\n");
+        out.push_str("        lr[\"a box: a loop, map or subgraph and its body\"]\n");
+        shapes.push("lr".into());
+    }
+    // Invisible links (`~~~`) keep the key in two compact rows, shapes then arrows, instead of
+    // one item per row.
+    for pair in shapes.windows(2) {
+        out.push_str("    ");
+        edges.push(out, &format!("{} ~~~ {}", pair[0], pair[1]), false);
     }
     let has = |k: EdgeKind| g.edges.iter().any(|e| e.kind == k);
     let loops = g.regions.iter().enumerate().any(|(i, r)| {
@@ -62,6 +72,10 @@ pub(super) fn write(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Ed
         (has(EdgeKind::Back) || loops, "==>", "repeats", false),
     ];
     for (i, (_, arrow, words, failure)) in samples.iter().filter(|s| s.0).enumerate() {
+        if i > 0 {
+            out.push_str("    ");
+            edges.push(out, &format!("le{}b ~~~ le{i}a", i - 1), false);
+        }
         let line = format!("le{i}a[\" \"] {arrow}|\"{words}\"| le{i}b[\" \"]");
         out.push_str("    ");
         edges.push(out, &line, *failure);

@@ -19,8 +19,11 @@
 
 pub mod escape;
 pub mod inject;
+mod layout;
 mod legend;
 pub mod text;
+
+pub(crate) use layout::{Layout, repetition};
 
 use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
 use escape::label;
@@ -28,6 +31,15 @@ use std::fmt::Write;
 
 /// Mermaid refuses diagrams with more edges than this by default (`maxEdges`).
 pub const MAX_EDGES: usize = 500;
+
+/// Mermaid draws "Maximum text size in diagram exceeded" instead of a diagram whose text is
+/// longer than this, in UTF-16 code units (`maxTextSize`, default 50,000).
+pub const MAX_TEXT: usize = 50_000;
+
+/// The length of a diagram's text as Mermaid measures it (JavaScript's `length`).
+pub fn text_size(text: &str) -> usize {
+    text.encode_utf16().count()
+}
 
 /// Layout direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -84,64 +96,6 @@ pub fn render(g: &Graph, opts: Options) -> (String, usize) {
     (out, edges.count)
 }
 
-/// Which nodes are drawn, and how.
-struct Layout {
-    /// The members of each region (index `regions.len()` is the root), in node order.
-    members: Vec<Vec<NodeId>>,
-    /// For each node: the region it owns and draws as a container, when expanded.
-    container: Vec<Option<RegionId>>,
-    /// For each node: drawn at all (with `collapse`, region bodies are not).
-    visible: Vec<bool>,
-    /// For each node: it has a forward (not back, not self) edge to / from a node of its own
-    /// region (where a loop's body starts and ends).
-    forward_out: Vec<bool>,
-    forward_in: Vec<bool>,
-}
-
-impl Layout {
-    fn new(g: &Graph, collapse: bool) -> Layout {
-        let root = g.regions.len();
-        let mut members: Vec<Vec<NodeId>> = vec![Vec::new(); root + 1];
-        for (i, n) in g.nodes.iter().enumerate() {
-            let scope = n.region.map_or(root, |r| r.index()).min(root);
-            members[scope].push(NodeId(i as u32));
-        }
-        let mut container = vec![None; g.nodes.len()];
-        if !collapse {
-            for (i, r) in g.regions.iter().enumerate() {
-                // An empty body is drawn as a plain owner node (Mermaid has no empty boxes).
-                if !members[i].is_empty() && r.owner.index() < g.nodes.len() {
-                    container[r.owner.index()] = Some(RegionId(i as u32));
-                }
-            }
-        }
-        let visible = g
-            .nodes
-            .iter()
-            .map(|n| !collapse || n.region.is_none())
-            .collect();
-        let mut forward_out = vec![false; g.nodes.len()];
-        let mut forward_in = vec![false; g.nodes.len()];
-        for e in &g.edges {
-            let (Some(a), Some(b)) = (g.nodes.get(e.from.index()), g.nodes.get(e.to.index()))
-            else {
-                continue;
-            };
-            if e.kind != EdgeKind::Back && e.from != e.to && a.region == b.region {
-                forward_out[e.from.index()] = true;
-                forward_in[e.to.index()] = true;
-            }
-        }
-        Layout {
-            members,
-            container,
-            visible,
-            forward_out,
-            forward_in,
-        }
-    }
-}
-
 /// Emits the root's nodes, opening a container for each owner, with an explicit stack (no
 /// recursion on nesting depth). A region is entered once even if the IR were cyclic.
 fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
@@ -193,7 +147,7 @@ fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
 
 /// A container's title, two lines: the owner's id and title, then what the region does (for a
 /// loop whose repetition is drawn as an edge, only its bound: the edge says until when).
-fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> String {
+pub(crate) fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> String {
     let n = g.node(owner);
     let head = match n.title.as_deref().map(str::trim) {
         Some(t) if !t.is_empty() && t != n.local_id => {
@@ -208,8 +162,9 @@ fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> St
             max_iterations,
             ..
         } if repetition(layout, g, r).is_some() => match mode {
+            _ if *max_iterations == u32::MAX => "loop · no limit".to_string(),
             crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
-            _ => format!("loop · max {max_iterations}"),
+            _ => format!("loop · {}", text::cap(*max_iterations)),
         },
         RegionKind::Loop { .. } => text::region_summary(g, r),
         _ => text::region_header(g, r),
@@ -217,7 +172,9 @@ fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> St
     format!("{head}\n{header}")
 }
 
-fn node_decl(g: &Graph, id: NodeId) -> String {
+/// A node's words: id, title (wrapped, short for decisions) and, for a folded owner, what its
+/// region does. Shared with the DOT writer.
+pub(crate) fn node_words(g: &Graph, id: NodeId) -> String {
     let n = g.node(id);
     let title = n.title.as_deref();
     let mut t = match n.kind {
@@ -234,6 +191,12 @@ fn node_decl(g: &Graph, id: NodeId) -> String {
     {
         t = format!("{t}\n{}", text::region_summary(g, r));
     }
+    t
+}
+
+fn node_decl(g: &Graph, id: NodeId) -> String {
+    let n = g.node(id);
+    let t = node_words(g, id);
     let l = label(&t);
     let i = id.0;
     match n.kind {
@@ -309,25 +272,6 @@ fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) 
             edges.push(out, &line, false);
         }
     }
-}
-
-/// The body's last node (the last member with no forward edge to another member) and its first
-/// (the region's first entry point, else the first member with no edge into it).
-fn repetition(layout: &Layout, g: &Graph, r: RegionId) -> Option<(NodeId, NodeId)> {
-    let members = &layout.members[r.index()];
-    let inside = |n: &NodeId| g.nodes.get(n.index()).and_then(|x| x.region) == Some(r);
-    let last = members
-        .iter()
-        .rev()
-        .find(|n| !layout.forward_out[n.index()])?;
-    let first = g
-        .region(r)
-        .entrypoints
-        .iter()
-        .find(|n| inside(n))
-        .or_else(|| members.iter().find(|n| !layout.forward_in[n.index()]))
-        .or(members.first())?;
-    Some((*last, *first))
 }
 
 /// The classes: name and style (dark text on light fills, readable in dark themes too). The

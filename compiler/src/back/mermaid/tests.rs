@@ -105,7 +105,9 @@ fn draw(g: &Graph) -> String {
 fn edge_lines(text: &str) -> Vec<&str> {
     text.lines()
         .map(str::trim)
-        .filter(|l| l.contains("-->") || l.contains("-.->") || l.contains("==>"))
+        .filter(|l| {
+            l.contains("-->") || l.contains("-.->") || l.contains("==>") || l.contains("~~~")
+        })
         .collect()
 }
 
@@ -261,6 +263,10 @@ fn the_authors_words_win_over_expressions() {
     let e = b.edge(fix, ship, EdgeKind::Conditional);
     b.0.edges[e].on = vec!["approved".into(), "waived".into()];
     b.0.edges[e].guard = Some(x("true"));
+    // Named outcomes that only restate a sequence edge are not drawn (Agent Graph's
+    // `completed`).
+    let e = b.edge(ship, fix, EdgeKind::Sequence);
+    b.0.edges[e].on = vec!["completed".into()];
     // Not from a decision: the expression, with its compared value kept when cut.
     let e = b.edge(ship, other, EdgeKind::Conditional);
     b.0.edges[e].guard = Some(x(
@@ -281,6 +287,7 @@ fn the_authors_words_win_over_expressions() {
         "{edges}"
     );
     assert!(!edges.contains("needs_remediation"), "{edges}");
+    assert!(edges.contains("n2 --> n1\n"), "{edges}");
 }
 
 #[test]
@@ -410,7 +417,73 @@ fn the_legend_names_only_what_is_drawn() {
     assert!(!text.contains(":::decision"), "{text}");
     assert!(text.contains("|\"then\"|") && text.contains("|\"only if\"|"));
     assert!(text.contains("|\"repeats\"|") && !text.contains("on failure"));
-    // Every edge is counted, legend samples included.
+    // Every edge is counted, legend samples and the invisible links that keep the key in two
+    // rows included (three shapes, three arrows: 2 + 3 + 2).
     assert_eq!(count, edge_lines(&text).len());
-    assert_eq!(count, plain.1 + 3);
+    assert_eq!(count, plain.1 + 7);
+    assert!(text.contains("        l0 ~~~ l1\n") && text.contains("        le0b ~~~ le1a\n"));
+}
+
+#[test]
+fn a_switch_draws_its_cases_in_order_with_their_names() {
+    // An AWP-style switch: cases guarded by jq comparisons, lowered in reverse creation order,
+    // with `order` saying which is tried first; the default case is labelled by the front end.
+    let mut b = B::new();
+    let s = b.node("route", NodeKind::Decision, None);
+    let targets: Vec<u32> = ["late", "early", "fallback"]
+        .iter()
+        .map(|id| b.node(id, NodeKind::Task, None))
+        .collect();
+    for (i, (t, guard, order)) in [
+        (targets[2], None, 2),
+        (targets[0], Some(".state.when == \"late\""), 1),
+        (targets[1], Some(".state.when == \"early\""), 0),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = b.edge(s, t, EdgeKind::Conditional);
+        b.0.edges[e].guard = guard.map(x);
+        b.0.edges[e].order = Some(order);
+        if i == 0 {
+            b.0.edges[e].label = Some("default".into());
+        }
+    }
+    assert_eq!(
+        edge_lines(&draw(&b.0)),
+        [
+            "n0 -.->|\"early\"| n2",
+            "n0 -.->|\"late\"| n1",
+            "n0 -.->|\"default\"| n3"
+        ]
+    );
+}
+
+#[test]
+fn unbounded_loops_and_open_maps_say_so() {
+    // agh writes an unbounded generation loop as `u32::MAX` and a fan-out without a cap as 0.
+    let mut b = B::new();
+    let o = b.node("generations", NodeKind::Loop, None);
+    let r = b.region(o, until("{{ .state.done }}", u32::MAX), None);
+    let f = b.node("fan", NodeKind::Map, Some(r));
+    let mut m = map("{{- .steps.scan.output.items -}}", "item");
+    if let RegionKind::Map { max_items, .. } = &mut m {
+        *max_items = 0;
+    }
+    let rf = b.region(f, m, Some(r));
+    b.node("work", NodeKind::Task, Some(rf));
+    let text = draw(&b.0);
+    assert!(
+        text.contains("subgraph n0[\"generations<br>loop #183; no limit\"]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("n1 ==>|\"until .state.done #183; no limit\"| n1"),
+        "{text}"
+    );
+    assert!(
+        text.contains("subgraph n1[\"fan<br>for each item in items #183; 4 in parallel\"]"),
+        "{text}"
+    );
+    assert!(!text.contains("4294967295"), "{text}");
 }

@@ -16,7 +16,8 @@ pub const LABEL_WIDTH: usize = 24;
 /// Longest expression inside a region header.
 pub const HEADER_EXPR_MAX: usize = 36;
 
-/// The label an edge shows, if any: its own `label`, then its named outcomes (`on`), then the
+/// The label an edge shows, if any: its own `label`, then its named outcomes (`on`, on
+/// conditional and back edges), then the
 /// branch name a decision picks (`… == "ready"` on an edge out of a decision shows `ready`),
 /// then its guard, shortened. Failure edges say so; back edges show their bound.
 pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
@@ -26,7 +27,12 @@ pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
         .map(str::trim)
         .filter(|l| !l.is_empty())
         .map(|l| words(l, LABEL_WIDTH, 2))
-        .or_else(|| (!e.on.is_empty()).then(|| words(&e.on.join(" | "), LABEL_WIDTH, 2)));
+        .or_else(|| {
+            // Named outcomes say which way a branch goes; on a plain sequence or failure edge
+            // they only restate the arrow (`completed`, `failed`) and are not drawn.
+            let branching = matches!(e.kind, EdgeKind::Conditional | EdgeKind::Back);
+            (branching && !e.on.is_empty()).then(|| words(&e.on.join(" | "), LABEL_WIDTH, 2))
+        });
     let guard = e.guard.as_ref().map(|x| x.source.as_str());
     let source_is_decision = matches!(g.node(e.from).kind, NodeKind::Decision | NodeKind::Gate);
     let derived = || {
@@ -105,12 +111,17 @@ pub fn region_header(g: &Graph, r: RegionId) -> String {
             max_iterations,
             ..
         } => {
-            let cond = condition.as_ref().map(|c| expr(&c.source, HEADER_EXPR_MAX));
+            let cond = condition
+                .as_ref()
+                .filter(|c| !c.source.trim().is_empty())
+                .map(|c| expr(&c.source, HEADER_EXPR_MAX));
+            let n = *max_iterations;
             match (mode, cond) {
-                (LoopMode::Until, Some(c)) => format!("until {c} · max {max_iterations}"),
-                (LoopMode::While, Some(c)) => format!("while {c} · max {max_iterations}"),
-                (LoopMode::Repeat, _) => format!("{max_iterations} times"),
-                (_, None) => format!("up to {max_iterations} times"),
+                (LoopMode::Until, Some(c)) => format!("until {c} · {}", cap(n)),
+                (LoopMode::While, Some(c)) => format!("while {c} · {}", cap(n)),
+                _ if n == u32::MAX => "repeats without limit".into(),
+                (LoopMode::Repeat, _) => format!("{n} times"),
+                (_, None) => format!("up to {n} times"),
             }
         }
         RegionKind::Map {
@@ -120,15 +131,18 @@ pub fn region_header(g: &Graph, r: RegionId) -> String {
             max_parallel,
             ..
         } => {
-            let parallel = match max_parallel {
+            let mut parts = vec![format!("for each {}", words(item, 24, 1))];
+            if !over.source.trim().is_empty() {
+                parts[0] = format!("{} in {}", parts[0], expr(&over.source, HEADER_EXPR_MAX));
+            }
+            if *max_items > 0 {
+                parts.push(cap(*max_items));
+            }
+            parts.push(match max_parallel {
                 0 | 1 => "one at a time".to_string(),
                 n => format!("{n} in parallel"),
-            };
-            format!(
-                "for each {} in {} · max {max_items} · {parallel}",
-                words(item, 24, 1),
-                expr(&over.source, HEADER_EXPR_MAX)
-            )
+            });
+            parts.join(" · ")
         }
         RegionKind::Subgraph { source, .. } => {
             if let Some(name) = source.strip_prefix("use:") {
@@ -137,11 +151,23 @@ pub fn region_header(g: &Graph, r: RegionId) -> String {
                 format!("from {uri}")
             } else if source == "inline" {
                 "inline subgraph".into()
+            } else if source.trim().is_empty() {
+                "subgraph".into()
             } else {
                 format!("subgraph {source}")
             }
         }
         RegionKind::Parallel => "in parallel".into(),
+    }
+}
+
+/// A bound as a reader says it: `max 5`, or `no limit` for the largest count (how front ends
+/// write "unbounded").
+pub fn cap(n: u32) -> String {
+    if n == u32::MAX {
+        "no limit".into()
+    } else {
+        format!("max {n}")
     }
 }
 
@@ -301,14 +327,30 @@ fn tokens(src: &str) -> Vec<Tok> {
     out
 }
 
-/// The last segment of a reference path of three or more segments that starts with a letter
-/// (`nodes.x.outputs.y` → `y`, `steps.fetch.output.items` → `items`); other words as written.
+/// The last segment of a reference path of three or more segments (`nodes.x.outputs.y` → `y`,
+/// jq's `.state.review.verdict` → `verdict`, `$.a.b.c` → `c`); numbers and shorter paths as
+/// written.
 fn simplify(word: &str) -> &str {
-    let starts_alpha = word.chars().next().is_some_and(char::is_alphabetic);
-    if starts_alpha && word.split('.').count() >= 3 && !word.ends_with('.') {
-        word.rsplit('.').next().unwrap_or(word)
+    let path = word.trim_start_matches(['.', '$']);
+    let starts_alpha = path
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_');
+    if starts_alpha && path.split('.').count() >= 3 && !path.ends_with('.') {
+        path.rsplit('.').next().unwrap_or(word)
     } else {
         word
+    }
+}
+
+/// A Go template that is one action (`{{ .a.b }}`, `{{- x -}}`) shown as its inside.
+fn unwrap_template(src: &str) -> &str {
+    let s = src.trim();
+    match s.strip_prefix("{{").and_then(|r| r.strip_suffix("}}")) {
+        Some(inner) if !inner.contains("{{") && !inner.contains("}}") => {
+            inner.trim_start_matches('-').trim_end_matches('-').trim()
+        }
+        _ => s,
     }
 }
 
@@ -316,7 +358,7 @@ fn simplify(word: &str) -> &str {
 /// than `max` characters, cut at token boundaries keeping the last comparison's operator and
 /// right side whole (`… failing_count == 0`); without a comparison the start is kept (`len(…`).
 pub fn expr(src: &str, max: usize) -> String {
-    let toks: Vec<Tok> = tokens(src.trim())
+    let toks: Vec<Tok> = tokens(unwrap_template(src))
         .into_iter()
         .map(|t| match t.kind {
             Kind::Word => Tok {
@@ -407,9 +449,12 @@ mod tests {
             expr("len(nodes.link_audit.outputs.broken_links) > 0", 40),
             "len(broken_links) > 0"
         );
-        // Short paths, numbers and jq paths stay as written.
+        // Short paths and numbers stay as written; jq and template paths read the same way.
         assert_eq!(expr("params.x >= 1.5", 40), "params.x >= 1.5");
-        assert_eq!(expr(".a.b.c", 40), ".a.b.c");
+        assert_eq!(expr(".x + 1.25", 40), ".x + 1.25");
+        assert_eq!(expr(".state.review.verdict", 40), "verdict");
+        assert_eq!(expr("{{- .steps.scan.output.items -}}", 40), "items");
+        assert_eq!(expr("{{ a }} and {{ b }}", 40), "{{ a }} and {{ b }}");
     }
 
     #[test]
@@ -453,6 +498,15 @@ mod tests {
             Some("ready")
         );
         assert_eq!(branch_name("'a b' == verdict").as_deref(), Some("a b"));
+        // AWP switch cases (jq) and CEL guards read the same way.
+        assert_eq!(
+            branch_name(".state.review.verdict == \"approve\"").as_deref(),
+            Some("approve")
+        );
+        assert_eq!(
+            branch_name("state.review.verdict == 'needs \\'work\\''").as_deref(),
+            Some("needs 'work'")
+        );
         assert_eq!(branch_name("x == 1"), None);
         assert_eq!(branch_name("a == \"x\" && b == \"y\""), None);
         assert_eq!(branch_name("\"unterminated == x"), None);

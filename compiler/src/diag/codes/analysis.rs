@@ -99,13 +99,27 @@ sequence and a map body ⌈`max_items` / `max_parallel`⌉ times. Exceeding \
 node, or split the graph.",
     },
     CodeInfo {
+        code: "AGC103",
+        origin: "agc",
+        severity: Error,
+        summary: "the diagram's text is longer than Mermaid renders",
+        explanation: "Mermaid replaces a diagram whose text is longer than 50,000 characters \
+(`maxTextSize`, counted in UTF-16 code units as JavaScript does) with the words \"Maximum text \
+size in diagram exceeded\", so a README would show that instead of the graph; agc refuses to \
+write it. Draw with `--collapse`, which folds every loop, map and subgraph into its owner node, \
+or split the graph. agc keeps Mermaid's default limits: a site that raises them can render the \
+DOT output or raise the limit itself.",
+    },
+    CodeInfo {
         code: "AGC101",
         origin: "agc",
         severity: Error,
         summary: "a Markdown `agc:graph` block is malformed",
         explanation: "`agc graph --inject` refills blocks written as \
-`<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] -->` … `<!-- /agc:graph -->`. \
-Every opening marker needs a document path and a closing marker, and blocks do not nest.",
+`<!-- agc:graph path/to/doc.yaml [--direction LR] [--collapse] [--legend] -->` … \
+`<!-- /agc:graph -->`, the path relative to the Markdown file. Every opening marker needs a \
+document path and a closing marker, and blocks do not nest. A marker counts only at the start \
+of a line and outside fenced code blocks, so documentation can show the syntax.",
     },
     CodeInfo {
         code: "AGC102",
