@@ -208,8 +208,10 @@ dead code: remove it or connect it.",
         severity: Warning,
         summary: "a declared state property is never read",
         explanation: "No jq program of the workflow reads this top-level `state_schema` \
-property and no program reads the whole state (an `end` without `output_mapping` returns the \
-whole state, and so does any program that passes `.` on, such as `tostring`). It may still be \
+property and nothing reads the whole state: an `end` without `output_mapping` returns the \
+whole state, an `llm_call` without `user_prompt` or `prompt` sends it as the user message, a \
+`step` handler receives it, and a jq program that passes `.` on (`tostring`, `keys`, `.[]`) \
+reads all of it. It may still be \
 written by nodes and given as input, but nothing in the workflow uses it. Remove it, or read it \
 where it was meant to be used.",
     },
