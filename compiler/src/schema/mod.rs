@@ -78,7 +78,7 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
             }
             let mut d = rules::diagnose(dialect, &compiled.schema, doc, &finding);
             if dialect == Dialect::Awp {
-                awp_schema_code(&mut d, &finding.schema_path);
+                awp_schema_code(&mut d, &finding);
             }
             out.push(d);
         }
@@ -110,12 +110,20 @@ fn awp_without_signature(value: &serde_json::Value) -> Option<serde_json::Value>
 
 /// AWP reports every schema failure under one code, `schema` (its engine has one,
 /// `VALIDATION_ERROR`), naming the failing keyword (the last step of the schema path, as Ajv's
-/// `keyword`) in the message; the pointer stays on the diagnostic.
-fn awp_schema_code(d: &mut Diagnostic, schema_path: &str) {
+/// `keyword`) in the message. The pointer is Ajv's `instancePath`: for an unknown or missing
+/// field, the object that holds it (the span stays on the field's key); so the upstream
+/// conformance vectors' `{instancePath, keyword}` pairs can be compared with agc's findings.
+fn awp_schema_code(d: &mut Diagnostic, finding: &report::Finding) {
     d.code = "schema";
-    let keyword = schema_path.rsplit('/').next().unwrap_or_default();
+    let keyword = finding.schema_path.rsplit('/').next().unwrap_or_default();
     if !keyword.is_empty() {
         d.message = format!("{} (schema keyword `{keyword}`)", d.message);
+    }
+    if matches!(
+        finding.kind,
+        report::Kind::Unknown { .. } | report::Kind::Required { .. }
+    ) {
+        d.pointer = Some(finding.pointer.clone());
     }
 }
 
