@@ -15,14 +15,22 @@ fn corpus() -> Option<PathBuf> {
     if root.is_dir() {
         Some(root)
     } else {
-        eprintln!("notice: {} is absent; AWP corpus tests skipped", root.display());
+        eprintln!(
+            "notice: {} is absent; AWP corpus tests skipped",
+            root.display()
+        );
         None
     }
 }
 
 fn check(text: &str) -> (Checked, SourceMap) {
     let mut sources = SourceMap::new();
-    let (file, loaded) = load::load_str(&mut sources, "t.workflow.yaml", text.into(), Limits::default());
+    let (file, loaded) = load::load_str(
+        &mut sources,
+        "t.workflow.yaml",
+        text.into(),
+        Limits::default(),
+    );
     let c = check_source(&mut sources, file, loaded, &CheckOptions::default(), None);
     (c, sources)
 }
@@ -145,7 +153,10 @@ edges:
         ("end-node-count", "/nodes".to_string()),
         ("jq-syntax", "/nodes/3/config/cases/0/when".to_string()),
         ("multiple-outgoing-edges", "/edges/3".to_string()),
-        ("switch-target-missing", "/nodes/3/config/cases/0/target".to_string()),
+        (
+            "switch-target-missing",
+            "/nodes/3/config/cases/0/target".to_string(),
+        ),
         ("until-invalid", "/nodes/4/config/until".to_string()),
     ];
     assert_eq!(got, want);
@@ -153,13 +164,15 @@ edges:
 
 #[test]
 fn a_schema_failure_stops_before_the_semantic_pass() {
-    let text = format!(
-        "{HEAD}nodes:\n  - {{id: start, type: start, colour: red}}\nedges: []\n"
-    );
+    let text = format!("{HEAD}nodes:\n  - {{id: start, type: start, colour: red}}\nedges: []\n");
     let (c, _) = check(&text);
     // One `schema` finding; no cascade of graph findings (no end node, no start edge).
     assert_eq!(errors(&c), vec![("schema", "/nodes/0".to_string())]);
-    assert!(c.diags[0].message.contains("keyword `additionalProperties`"));
+    assert!(
+        c.diags[0]
+            .message
+            .contains("keyword `additionalProperties`")
+    );
 }
 
 fn example() -> PathBuf {
@@ -172,7 +185,11 @@ fn lowering_maps_every_node_type() {
     assert!(diags.is_empty(), "{diags:#?}");
     let g = &compiled[0].graph;
     let node = |id: &str| {
-        let i = g.nodes.iter().position(|n| n.scoped_id == id).unwrap_or_else(|| panic!("{id}"));
+        let i = g
+            .nodes
+            .iter()
+            .position(|n| n.scoped_id == id)
+            .unwrap_or_else(|| panic!("{id}"));
         (agc::ir::NodeId(i as u32), &g.nodes[i])
     };
     assert_eq!(g.dialect, "awp");
@@ -184,7 +201,10 @@ fn lowering_maps_every_node_type() {
     let out: Vec<_> = g.edges.iter().filter(|e| e.from == route).collect();
     assert_eq!(out.len(), 3);
     assert!(out.iter().all(|e| e.kind == EdgeKind::Conditional));
-    assert_eq!(out.iter().map(|e| e.order).collect::<Vec<_>>(), [Some(0), Some(1), Some(2)]);
+    assert_eq!(
+        out.iter().map(|e| e.order).collect::<Vec<_>>(),
+        [Some(0), Some(1), Some(2)]
+    );
     assert_eq!(
         out[0].guard.as_ref().map(|g| g.source.as_str()),
         Some(".intent == \"bug\" and .confidence > 0.7")
@@ -199,7 +219,10 @@ fn lowering_maps_every_node_type() {
     assert!(matches!(region.kind, RegionKind::Parallel));
     assert_eq!(
         region.entrypoints,
-        vec![node("research/search_logs").0, node("research/search_history").0]
+        vec![
+            node("research/search_logs").0,
+            node("research/search_history").0
+        ]
     );
     assert_eq!(region.nodes.len(), 3);
     assert_eq!(node("research/note_history").1.region, fork.owns);
@@ -207,7 +230,11 @@ fn lowering_maps_every_node_type() {
     assert_eq!(j.kind, NodeKind::Join);
     assert_eq!(j.join, Join::NOf { count: 1 });
     assert!(g.edges.iter().any(|e| e.from == research && e.to == join));
-    assert!(g.edges.iter().any(|e| e.from == join && e.to == node("summarise").0));
+    assert!(
+        g.edges
+            .iter()
+            .any(|e| e.from == join && e.to == node("summarise").0)
+    );
     // interrupt: a gate with its resume schema.
     let review = node("review").1;
     assert_eq!(review.kind, NodeKind::Gate);
@@ -220,18 +247,28 @@ fn lowering_maps_every_node_type() {
     // wait, subworkflow, delegate, end.
     assert_eq!(node("cool_down").1.kind, NodeKind::Wait);
     assert_eq!(node("cool_down").1.attrs["wait"]["ms"], 300_000);
-    assert_eq!(node("release_window").1.attrs["wait"]["until"], "2026-12-01T09:00:00Z");
+    assert_eq!(
+        node("release_window").1.attrs["wait"]["until"],
+        "2026-12-01T09:00:00Z"
+    );
     let verify = node("verify").1;
     assert_eq!(verify.kind, NodeKind::Subgraph);
     match &g.region(verify.owns.unwrap()).kind {
         RegionKind::Subgraph { source, params, .. } => {
             assert_eq!(source, "ref:urn:awp:wf:unit-tests");
-            assert_eq!(params.len(), 1, "the jq mapping; the literal stays an input");
+            assert_eq!(
+                params.len(),
+                1,
+                "the jq mapping; the literal stays an input"
+            );
         }
         other => panic!("{other:?}"),
     }
     let fix = node("fix").1;
-    assert_eq!((fix.kind, fix.origin_kind.as_str()), (NodeKind::Task, "agent_delegate"));
+    assert_eq!(
+        (fix.kind, fix.origin_kind.as_str()),
+        (NodeKind::Task, "agent_delegate")
+    );
     assert_eq!(fix.inputs[0].name, "task");
     assert_eq!(node("end").1.kind, NodeKind::Terminal);
     // retries and timeouts.
@@ -303,9 +340,16 @@ edges:
     let (c, _) = check(&text);
     assert!(errors(&c).is_empty(), "{:?}", c.diags);
     let g = &c.compiled[0].graph;
-    let back: Vec<_> = g.edges.iter().filter(|e| e.kind == EdgeKind::Back).collect();
+    let back: Vec<_> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind == EdgeKind::Back)
+        .collect();
     assert_eq!(back.len(), 1);
-    assert_eq!((back[0].bound, g.nodes[back[0].to.index()].local_id.as_str()), (None, "try"));
+    assert_eq!(
+        (back[0].bound, g.nodes[back[0].to.index()].local_id.as_str()),
+        (None, "try")
+    );
 }
 
 #[test]
@@ -345,13 +389,19 @@ edges:
     let (c, _) = check(&bad);
     assert_eq!(
         errors(&c),
-        vec![("branch-not-converging", "/nodes/1/config/branches/0".to_string())]
+        vec![(
+            "branch-not-converging",
+            "/nodes/1/config/branches/0".to_string()
+        )]
     );
     // An empty branch (its entry is the join target) does not converge either.
     let empty = ok.replace("entry: b1", "entry: joined");
     let (c, _) = check(&empty);
     assert_eq!(
         errors(&c),
-        vec![("branch-not-converging", "/nodes/1/config/branches/1".to_string())]
+        vec![(
+            "branch-not-converging",
+            "/nodes/1/config/branches/1".to_string()
+        )]
     );
 }

@@ -35,7 +35,12 @@ fn workflow(program: &str) -> String {
 /// (code, line:column, text at the span) of every AGC242/AGC243/jq-syntax finding.
 fn findings(text: &str) -> Vec<(String, String, String)> {
     let mut sources = SourceMap::new();
-    let diags = check_text(&mut sources, "t.workflow.json", text.to_string(), &CheckOptions::default());
+    let diags = check_text(
+        &mut sources,
+        "t.workflow.json",
+        text.to_string(),
+        &CheckOptions::default(),
+    );
     let f = sources.files().next().unwrap().1;
     diags
         .iter()
@@ -75,8 +80,14 @@ fn a_path_the_schema_cannot_have_is_an_error() {
         vec![("AGC242".into(), ".ticket.title".into())]
     );
     // A field of a number; an index of an integer.
-    assert_eq!(codes(".count.value"), vec![("AGC242".into(), ".count.value".into())]);
-    assert_eq!(codes(".count[0]"), vec![("AGC242".into(), ".count[0]".into())]);
+    assert_eq!(
+        codes(".count.value"),
+        vec![("AGC242".into(), ".count.value".into())]
+    );
+    assert_eq!(
+        codes(".count[0]"),
+        vec![("AGC242".into(), ".count[0]".into())]
+    );
     // Inside nested arrays: `tags` holds strings, which have no fields.
     assert_eq!(
         codes(".items[] | .tags[] | .name"),
@@ -87,15 +98,26 @@ fn a_path_the_schema_cannot_have_is_an_error() {
 #[test]
 fn a_path_through_an_untyped_part_is_a_warning() {
     // Undeclared at the top (the state allows other properties), and below an untyped value.
-    assert_eq!(codes(".priority"), vec![("AGC243".into(), ".priority".into())]);
-    assert_eq!(codes(".blob.deep.er"), vec![("AGC243".into(), ".blob.deep.er".into())]);
+    assert_eq!(
+        codes(".priority"),
+        vec![("AGC243".into(), ".priority".into())]
+    );
+    assert_eq!(
+        codes(".blob.deep.er"),
+        vec![("AGC243".into(), ".blob.deep.er".into())]
+    );
     // Items of an array whose items are not objects with declared fields: `.items[].other`.
     assert_eq!(
         codes(".items | map(.other)"),
         vec![("AGC243".into(), ".other".into())]
     );
     let mut sources = SourceMap::new();
-    let diags = check_text(&mut sources, "t.workflow.json", workflow(".priority"), &CheckOptions::default());
+    let diags = check_text(
+        &mut sources,
+        "t.workflow.json",
+        workflow(".priority"),
+        &CheckOptions::default(),
+    );
     assert!(!diags.iter().any(Diagnostic::is_error), "{diags:?}");
 }
 
@@ -106,8 +128,18 @@ fn positions_land_inside_escaped_json_strings() {
     let got = findings(&text);
     assert_eq!(got.len(), 1, "{got:?}");
     assert_eq!(got[0].2, ".ticket.nme");
-    let line = text.lines().position(|l| l.contains("output_mapping")).unwrap() + 1;
-    let col = text.lines().nth(line - 1).unwrap().find(".ticket.nme").unwrap() + 1;
+    let line = text
+        .lines()
+        .position(|l| l.contains("output_mapping"))
+        .unwrap()
+        + 1;
+    let col = text
+        .lines()
+        .nth(line - 1)
+        .unwrap()
+        .find(".ticket.nme")
+        .unwrap()
+        + 1;
     assert_eq!(got[0].1, format!("{line}:{col}"));
     // A syntax error points at the unclosed bracket's end of program.
     let text = workflow(r#"[.ticket.id, \"a\""#);
@@ -143,12 +175,23 @@ edges:
     };
     let run = |text: String| {
         let mut sources = SourceMap::new();
-        let diags = check_text(&mut sources, "t.workflow.yaml", text, &CheckOptions::default());
+        let diags = check_text(
+            &mut sources,
+            "t.workflow.yaml",
+            text,
+            &CheckOptions::default(),
+        );
         let f = sources.files().next().unwrap().1;
         diags
             .into_iter()
             .filter(|d| d.code != "AGC241")
-            .map(|d| (d.code, f.text[d.span.unwrap().range()].to_string(), d.pointer))
+            .map(|d| {
+                (
+                    d.code,
+                    f.text[d.span.unwrap().range()].to_string(),
+                    d.pointer,
+                )
+            })
             .collect::<Vec<_>>()
     };
     // `${ … }` as the whole value: checked, positioned inside the template.

@@ -17,17 +17,35 @@ fn program(rng: &mut Rng, k: usize) -> String {
     let p = |rng: &mut Rng| format!("p{}", rng.below(PROPS));
     match rng.below(8) {
         0 => format!(".{}.items[] | select(.score > {k}) | .name", p(rng)),
-        1 => format!("[.{}.items[].tags[]] | map(ascii_downcase) | unique", p(rng)),
-        2 => format!("(.{}.title // \"untitled\") | tostring | .[0:{}]", p(rng), 10 + k % 50),
-        3 => format!("\"item \\(.{}.title) has \\(.{}.items | length) entries\"", p(rng), p(rng)),
+        1 => format!(
+            "[.{}.items[].tags[]] | map(ascii_downcase) | unique",
+            p(rng)
+        ),
+        2 => format!(
+            "(.{}.title // \"untitled\") | tostring | .[0:{}]",
+            p(rng),
+            10 + k % 50
+        ),
+        3 => format!(
+            "\"item \\(.{}.title) has \\(.{}.items | length) entries\"",
+            p(rng),
+            p(rng)
+        ),
         4 => format!(
             "if .{}.count > {k} then \"high\" elif .{}.count > 0 then \"low\" else \"none\" end",
             p(rng),
             p(rng)
         ),
         5 => format!("reduce .{}.items[] as $i (0; . + ($i.score // 0))", p(rng)),
-        6 => format!("{{title: .{}.title, n: (.{}.items | length)}}", p(rng), p(rng)),
-        _ => format!(".{}.items | map(select(.tags | index(\"t{k}\"))) | first", p(rng)),
+        6 => format!(
+            "{{title: .{}.title, n: (.{}.items | length)}}",
+            p(rng),
+            p(rng)
+        ),
+        _ => format!(
+            ".{}.items | map(select(.tags | index(\"t{k}\"))) | first",
+            p(rng)
+        ),
     }
 }
 

@@ -10,10 +10,10 @@
 //! bodies differ, and they are never run.
 
 use super::{JqError, definitions, functions, load_errors, nesting, undefined_errors};
-use jaq_core::load::parse::{Def, Term};
-use jaq_core::load::{Arena, File, Loader};
 use jaq_core::Bind;
 use jaq_core::compile::Compiler;
+use jaq_core::load::parse::{Def, Term};
+use jaq_core::load::{Arena, File, Loader};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

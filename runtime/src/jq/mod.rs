@@ -257,10 +257,7 @@ fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
 }
 
 /// Compiler errors (undefined names) with byte ranges in `src`.
-fn undefined_errors<P>(
-    src: &str,
-    errs: jaq_core::compile::Errors<&str, P>,
-) -> Vec<CompileError> {
+fn undefined_errors<P>(src: &str, errs: jaq_core::compile::Errors<&str, P>) -> Vec<CompileError> {
     let mut out = Vec::new();
     for (_file, undefs) in errs {
         for (name, undef) in undefs {

@@ -91,7 +91,9 @@ impl Checker<'_> {
 
     fn check_counts(&mut self, m: &Model<'_>) {
         for (ty, code) in [("start", "start-node-count"), ("end", "end-node-count")] {
-            let of: Vec<usize> = (0..m.nodes.len()).filter(|&i| m.nodes[i].ty == ty).collect();
+            let of: Vec<usize> = (0..m.nodes.len())
+                .filter(|&i| m.nodes[i].ty == ty)
+                .collect();
             match of.as_slice() {
                 [] => {
                     let d = self.diag(
@@ -107,9 +109,7 @@ impl Checker<'_> {
                             .diag(
                                 code,
                                 &m.nodes[n].ptr(),
-                                format!(
-                                    "a second `{ty}` node; the engine requires exactly one"
-                                ),
+                                format!("a second `{ty}` node; the engine requires exactly one"),
                             )
                             .with_label(
                                 self.doc.span(&m.nodes[*first].ptr()),
@@ -204,7 +204,10 @@ several nodes",
                             let d = self.diag(
                                 "branch-entry-missing",
                                 &at,
-                                format!("branch `{}` enters at `{}`, which names no node", b.name, b.entry),
+                                format!(
+                                    "branch `{}` enters at `{}`, which names no node",
+                                    b.name, b.entry
+                                ),
                             );
                             let d = self.with_suggestion(d, m, b.entry);
                             self.diags.push(d);
@@ -308,10 +311,7 @@ on parallel \"{}\" branch \"{}\"",
                                 b.name, m.nodes[p].id, m.nodes[join].id
                             ),
                         )
-                        .with_label(
-                            self.doc.span(&node.ptr()),
-                            format!("`{}` {why}", node.id),
-                        )
+                        .with_label(self.doc.span(&node.ptr()), format!("`{}` {why}", node.id))
                         .with_help(format!(
                             "every path of a branch must lead to `{}`, the target of the \
 parallel node's edge",
@@ -342,7 +342,10 @@ parallel node's edge",
                 let d = self.diag(
                     "AGC240",
                     &n.ptr(),
-                    format!("`{}` can never run: no path leads to it from `__start__`", n.id),
+                    format!(
+                        "`{}` can never run: no path leads to it from `__start__`",
+                        n.id
+                    ),
                 );
                 self.diags.push(d);
             }

@@ -164,7 +164,10 @@ impl Checker<'_> {
         // is the state as JSON), a `step` (its handler gets the state).
         let mut whole = m.nodes.iter().any(|n| match n.ty {
             "end" => n.config_str("output_mapping").is_none(),
-            "llm_call" => n.config_str("user_prompt").or(n.config_str("prompt")).is_none(),
+            "llm_call" => n
+                .config_str("user_prompt")
+                .or(n.config_str("prompt"))
+                .is_none(),
             "step" => true,
             _ => false,
         });
@@ -229,7 +232,10 @@ impl Checker<'_> {
     fn check_when(&mut self, site: &Site, prog: &JqProgram, schema: &Value) {
         let src = prog.source.trim();
         let literal = serde_json::from_str::<Value>(src).ok().filter(|v| {
-            matches!(v, Value::String(_) | Value::Number(_) | Value::Array(_) | Value::Object(_))
+            matches!(
+                v,
+                Value::String(_) | Value::Number(_) | Value::Array(_) | Value::Object(_)
+            )
         });
         let yields = if let Some(v) = literal {
             Some(match v {
@@ -243,15 +249,14 @@ impl Checker<'_> {
                 [(p, _)] if p.to_string() == src && always_present(schema, p) => {
                     match lookup(schema, p) {
                         Lookup::Typed(t) => types(t).and_then(|ts| {
-                            (!ts.is_empty()
-                                && !ts.iter().any(|t| matches!(*t, "boolean" | "null")))
-                            .then_some(match ts.as_slice() {
-                                ["string"] => "a string",
-                                ["array"] => "an array",
-                                ["object"] => "an object",
-                                ["number" | "integer"] => "a number",
-                                _ => "a value that is never false or null",
-                            })
+                            (!ts.is_empty() && !ts.iter().any(|t| matches!(*t, "boolean" | "null")))
+                                .then_some(match ts.as_slice() {
+                                    ["string"] => "a string",
+                                    ["array"] => "an array",
+                                    ["object"] => "an object",
+                                    ["number" | "integer"] => "a number",
+                                    _ => "a value that is never false or null",
+                                })
                         }),
                         _ => None,
                     }
@@ -308,7 +313,13 @@ fn always_present(schema: &Value, p: &crate::expr::jq::JqPath) -> bool {
             .get("required")
             .and_then(Value::as_array)
             .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(f)));
-        match (required, s.pointer(&format!("/properties/{}", f.replace('~', "~0").replace('/', "~1")))) {
+        match (
+            required,
+            s.pointer(&format!(
+                "/properties/{}",
+                f.replace('~', "~0").replace('/', "~1")
+            )),
+        ) {
             (true, Some(next)) => s = next,
             _ => return false,
         }

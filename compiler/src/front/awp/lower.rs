@@ -103,7 +103,10 @@ struct Regions {
 impl Regions {
     /// The region directly holding model node `n`.
     fn of(&self, n: usize) -> Option<RegionId> {
-        self.region_of.get(&n).and_then(|p| self.rid.get(p)).copied()
+        self.region_of
+            .get(&n)
+            .and_then(|p| self.rid.get(p))
+            .copied()
     }
 }
 
@@ -135,7 +138,10 @@ impl Lowerer<'_, '_> {
         let mut reducers = Map::new();
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for (k, p) in props {
-                let reducer = p.get("reducer").and_then(Value::as_str).unwrap_or("overwrite");
+                let reducer = p
+                    .get("reducer")
+                    .and_then(Value::as_str)
+                    .unwrap_or("overwrite");
                 reducers.insert(k.clone(), json!(reducer));
                 let mut decl_schema = p.clone();
                 if let Some(o) = decl_schema.as_object_mut() {
@@ -150,10 +156,18 @@ impl Lowerer<'_, '_> {
                 });
             }
         }
-        self.g.attrs.insert("reducers".into(), Value::Object(reducers));
-        self.g.attrs.insert("checkpointing".into(), checkpointing(v.get("checkpointing")));
+        self.g
+            .attrs
+            .insert("reducers".into(), Value::Object(reducers));
+        self.g.attrs.insert(
+            "checkpointing".into(),
+            checkpointing(v.get("checkpointing")),
+        );
         let entry = self.span("/state_schema");
-        self.g.spans.constraints.insert("state_schema".into(), entry);
+        self.g
+            .spans
+            .constraints
+            .insert("state_schema".into(), entry);
     }
 
     fn regions(&self) -> Regions {
@@ -508,7 +522,8 @@ impl Lowerer<'_, '_> {
                     self.g.add_edge(edge(from, join, EdgeKind::Sequence), span);
                     let target = NodeId(regions.join[&i] as u32);
                     let span = self.span(&format!("/edges/{}", m.edges[m.out[i][0]].index));
-                    self.g.add_edge(edge(join, target, EdgeKind::Sequence), span);
+                    self.g
+                        .add_edge(edge(join, target, EdgeKind::Sequence), span);
                 }
                 _ => {
                     for &e in &m.out[i] {

@@ -76,7 +76,10 @@ impl<'d> Model<'d> {
                 continue;
             };
             let id = value.get("id").and_then(Value::as_str).unwrap_or_default();
-            let ty = value.get("type").and_then(Value::as_str).unwrap_or_default();
+            let ty = value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             by_id.entry(id).or_insert(nodes.len());
             nodes.push(NodeRef {
                 index,

@@ -25,9 +25,15 @@ pub const MAX_REFS: usize = 32;
 pub enum Lookup<'s> {
     Typed(&'s Value),
     /// Untyped from step `at` on (0-based index into the path's segments).
-    Untyped { at: usize, why: String },
+    Untyped {
+        at: usize,
+        why: String,
+    },
     /// Step `at` cannot exist.
-    Cannot { at: usize, why: String },
+    Cannot {
+        at: usize,
+        why: String,
+    },
 }
 
 /// The `type` keyword as a list of names; `None` when absent.
@@ -196,7 +202,10 @@ mod tests {
             },
             "$defs": {"meta": {"type": "object", "properties": {"k": {"type": "integer"}}}}
         });
-        assert!(matches!(lookup(&schema, &path(&[f("name")])), Lookup::Typed(_)));
+        assert!(matches!(
+            lookup(&schema, &path(&[f("name")])),
+            Lookup::Typed(_)
+        ));
         assert!(matches!(
             lookup(&schema, &path(&[f("items"), Seg::Iterate, f("id")])),
             Lookup::Typed(t) if t["type"] == "string"

@@ -54,7 +54,8 @@ pub fn iso8601(s: &str) -> bool {
         let Some(month @ 1..=12) = num(&mut i, 2) else {
             return false;
         };
-        if lit(&mut i, b'-') && !num(&mut i, 2).is_some_and(|d| d >= 1 && d <= days_in(year, month)) {
+        if lit(&mut i, b'-') && !num(&mut i, 2).is_some_and(|d| d >= 1 && d <= days_in(year, month))
+        {
             return false;
         }
     }
@@ -209,7 +210,12 @@ version number",
     }
 
     fn check_checkpointing(&mut self) {
-        let Some(cp) = self.doc.value.get("checkpointing").and_then(Value::as_object) else {
+        let Some(cp) = self
+            .doc
+            .value
+            .get("checkpointing")
+            .and_then(Value::as_object)
+        else {
             return;
         };
         let (key, strategy) = match (cp.get("strategy"), cp.get("policy")) {
@@ -259,7 +265,16 @@ mod tests {
         assert_eq!(duration_ms("250"), Some(250));
         assert_eq!(duration_ms("2h"), Some(7_200_000));
         assert_eq!(duration_ms("5m"), Some(300_000));
-        for bad in ["PT30S", "1.5s", "2d", "1h30m", "-5s", "s", "", "99999999999999999999"] {
+        for bad in [
+            "PT30S",
+            "1.5s",
+            "2d",
+            "1h30m",
+            "-5s",
+            "s",
+            "",
+            "99999999999999999999",
+        ] {
             assert_eq!(duration_ms(bad), None, "{bad}");
         }
     }
