@@ -405,3 +405,70 @@ edges:
         )]
     );
 }
+
+/// Documents with one problem each report exactly that problem's code at its pointer: no
+/// cascade of findings that the first one explains.
+#[test]
+fn one_problem_one_finding() {
+    let base = format!(
+        "{HEAD}nodes:
+  - {{id: start, type: start}}
+  - {{id: work, type: step, config: {{handler: h}}}}
+  - id: fan
+    type: parallel
+    config: {{join: all, branches: [{{name: a, entry: a1}}, {{name: b, entry: b1}}]}}
+  - {{id: a1, type: tool_call, config: {{server: s, tool: a}}}}
+  - {{id: b1, type: tool_call, config: {{server: s, tool: b}}}}
+  - {{id: merge, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: end, type: end, config: {{output_mapping: .x}}}}
+edges:
+  - {{source: __start__, target: start}}
+  - {{source: start, target: work}}
+  - {{source: work, target: fan}}
+  - {{source: fan, target: merge}}
+  - {{source: a1, target: merge}}
+  - {{source: b1, target: merge}}
+  - {{source: merge, target: end}}
+"
+    );
+    let (c, _) = check(&base);
+    assert!(errors(&c).is_empty(), "{:?}", c.diags);
+    let cases = [
+        // No end node: the last node has nowhere to go, which is the same problem.
+        (
+            base.replace(
+                "  - {id: end, type: end, config: {output_mapping: .x}}\n",
+                "",
+            )
+            .replace("  - {source: merge, target: end}\n", ""),
+            ("end-node-count", "/nodes"),
+        ),
+        // A typo in an edge source leaves `work` without its edge.
+        (
+            base.replace("{source: work, target: fan}", "{source: wrok, target: fan}"),
+            ("edge-endpoint-missing", "/edges/2/source"),
+        ),
+        // A branch tail without its edge to the join target.
+        (
+            base.replace("  - {source: b1, target: merge}\n", ""),
+            ("branch-not-converging", "/nodes/2/config/branches/1"),
+        ),
+        // A branch tail that skips the join target.
+        (
+            base.replace("{source: b1, target: merge}", "{source: b1, target: end}"),
+            ("branch-not-converging", "/nodes/2/config/branches/1"),
+        ),
+        // Two nodes named `work`, each with its own edge.
+        (
+            base.replace(
+                "  - id: fan\n",
+                "  - {id: work, type: step, config: {handler: h2}}\n  - id: fan\n",
+            ),
+            ("duplicate-node-id", "/nodes/2/id"),
+        ),
+    ];
+    for (text, (code, ptr)) in cases {
+        let (c, _) = check(&text);
+        assert_eq!(errors(&c), vec![(code, ptr.to_string())], "{text}");
+    }
+}

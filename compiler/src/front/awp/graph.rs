@@ -123,9 +123,41 @@ impl Checker<'_> {
     }
 
     fn check_out_degrees(&mut self, m: &Model<'_>) {
+        // A missing out-edge that another finding already explains is not reported again
+        // (AGC245 is agc's own code; the named rules say more): a node whose id is duplicated
+        // (its edges are split between two nodes), every node while an edge source names no
+        // node or there is no `end` node to lead to, and nodes inside parallel
+        // branches (`branch-not-converging` covers them).
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for n in &m.nodes {
+            *counts.entry(n.id).or_default() += 1;
+        }
+        let mut explained = vec![false; m.nodes.len()];
+        // An edge whose source names no node was meant to leave some node (the typo is
+        // reported); which one cannot be known, so no node is called edgeless meanwhile.
+        let dangling = m
+            .edges
+            .iter()
+            .any(|e| e.source != START && m.node(e.source).is_none());
+        let no_end = dangling || !m.nodes.iter().any(|n| n.ty == "end");
+        for p in 0..m.nodes.len() {
+            if m.nodes[p].ty != "parallel" {
+                continue;
+            }
+            let Some(join) = m.join_target(p) else {
+                continue;
+            };
+            for b in m.branches(p) {
+                if let Some(entry) = m.node(b.entry).filter(|&e| e != join) {
+                    for u in branch_walk(m, entry, join).nodes {
+                        explained[u] = true;
+                    }
+                }
+            }
+        }
         for (i, n) in m.nodes.iter().enumerate() {
-            if m.by_id[n.id] != i {
-                continue; // a duplicate: its edges belong to the first node of the id
+            if m.by_id[n.id] != i || counts[n.id] > 1 {
+                continue; // duplicated: its edges belong to whichever node the engine keeps
             }
             let out = &m.out[i];
             match n.ty {
@@ -141,6 +173,7 @@ impl Checker<'_> {
                         self.diags.push(d);
                     }
                 }
+                _ if out.is_empty() && (explained[i] || no_end) => {}
                 _ if out.is_empty() => {
                     let what = if n.ty == "parallel" {
                         "; its one edge names the join target"
