@@ -163,11 +163,6 @@ impl Lowerer<'_, '_> {
             "checkpointing".into(),
             checkpointing(v.get("checkpointing")),
         );
-        let entry = self.span("/state_schema");
-        self.g
-            .spans
-            .constraints
-            .insert("state_schema".into(), entry);
     }
 
     fn regions(&self) -> Regions {

@@ -134,6 +134,8 @@ properties"
                 let is_array = ty.as_ref().is_some_and(|t| t.contains(&"array"));
                 match (seg, is_array) {
                     (Seg::Slice, true) => s,
+                    // A slice of a string is a string.
+                    (Seg::Slice, false) if string_ok && ty.is_some() => s,
                     (Seg::Index(i), true) => match s
                         .get("prefixItems")
                         .and_then(Value::as_array)
