@@ -115,7 +115,7 @@ impl ScalarMap {
             file: self.file,
             points,
             len: len as u32,
-            end: self.span(off, off + len).end as u32,
+            end: self.span(off, off + len).end,
             escapes: self
                 .escapes
                 .iter()

@@ -99,7 +99,9 @@ pub fn iso8601(s: &str) -> bool {
 
 fn days_in(year: u32, month: u32) -> u32 {
     match month {
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
@@ -228,7 +230,7 @@ version number",
             Some("after_each_node" | "disabled" | "off" | "none") => {}
             Some("every_n_nodes" | "interval") => {
                 let n = cp.get("n").or_else(|| cp.get("interval"));
-                if !n.and_then(Value::as_u64).is_some_and(|n| n >= 1) {
+                if n.and_then(Value::as_u64).is_none_or(|n| n < 1) {
                     let d = self.diag(
                         "AGC248",
                         &at,
