@@ -289,4 +289,16 @@ its join target. (An `end` inside a branch is reported as `branch-not-converging
 else when the run starts (\"checkpointing: unknown strategy\", \"requires integer n ≥ 1\"). The \
 `storage` block of RFC-03 is accepted and ignored, as upstream does.",
     },
+    CodeInfo {
+        code: "AGC249",
+        origin: "agc",
+        severity: Error,
+        summary: "a `set_state` literal or key the state schema refuses",
+        explanation: "The engine validates the whole state against `state_schema` after every \
+change and fails the run (\"State invalid after …\") when it does not match. A `set_state` \
+assignment of a `literal` whose JSON type is not among the property's `type`s (with the \
+default `overwrite` reducer; `append` and `merge` combine values, so they are not checked \
+here), or of a key that a state with `additionalProperties: false` does not declare, can \
+never pass. (Assignments computed by jq are not typed statically.)",
+    },
 ];

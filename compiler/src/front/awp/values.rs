@@ -97,6 +97,35 @@ pub fn iso8601(s: &str) -> bool {
         && i == b.len()
 }
 
+/// Whether `v` is of JSON Schema type `t`.
+fn json_type_is(v: &Value, t: &str) -> bool {
+    match t {
+        "integer" => {
+            v.as_i64().is_some()
+                || v.as_u64().is_some()
+                || v.as_f64().is_some_and(|f| f.fract() == 0.0)
+        }
+        "number" => v.is_number(),
+        "string" => v.is_string(),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        _ => true,
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 fn days_in(year: u32, month: u32) -> u32 {
     match month {
         2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
@@ -174,6 +203,69 @@ version number",
         }
         self.check_reducers();
         self.check_checkpointing();
+        self.check_assignments(m);
+    }
+
+    /// AGC249: a `set_state` assignment the state schema refuses after the node (the engine
+    /// re-validates the state after every change): a key an object with
+    /// `additionalProperties: false` does not declare, or an `overwrite` literal whose JSON
+    /// type is not among the property's `type`s.
+    fn check_assignments(&mut self, m: &Model<'_>) {
+        let schema = self.doc.value.get("state_schema");
+        let props = schema
+            .and_then(|s| s.get("properties"))
+            .and_then(Value::as_object);
+        let closed =
+            schema.and_then(|s| s.get("additionalProperties")) == Some(&Value::Bool(false));
+        for n in m.nodes.iter().filter(|n| n.ty == "set_state") {
+            let Some(assignments) = n
+                .config()
+                .and_then(|c| c.get("assignments"))
+                .and_then(Value::as_object)
+            else {
+                continue;
+            };
+            let base = format!("{}/config/assignments", n.ptr());
+            for (k, v) in assignments {
+                let at = crate::source::Document::child_pointer(&base, k);
+                let Some(prop) = props.and_then(|p| p.get(k)) else {
+                    if closed {
+                        let d = crate::diag::Diagnostic::new(
+                            "AGC249",
+                            format!(
+                                "`{k}` is not a state property, and the state allows no others"
+                            ),
+                        )
+                        .at(self.doc.key_span(&at))
+                        .with_pointer(at);
+                        self.diags.push(d);
+                    }
+                    continue;
+                };
+                let reducer = prop
+                    .get("reducer")
+                    .and_then(Value::as_str)
+                    .unwrap_or("overwrite");
+                let (Some(lit), Some(types), "overwrite") =
+                    (v.get("literal"), super::state::types(prop), reducer)
+                else {
+                    continue;
+                };
+                if !types.iter().any(|t| json_type_is(lit, t)) {
+                    let at = format!("{at}/literal");
+                    let d = self.diag(
+                        "AGC249",
+                        &at,
+                        format!(
+                            "state property `{k}` is {}, but this literal is {}",
+                            types.join(" or "),
+                            json_type(lit)
+                        ),
+                    );
+                    self.diags.push(d);
+                }
+            }
+        }
     }
 
     fn check_reducers(&mut self) {
