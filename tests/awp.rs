@@ -130,7 +130,7 @@ fn every_problem_is_reported_at_once_with_its_pointer() {
         "{HEAD}nodes:
   - {{id: start, type: start}}
   - {{id: a, type: step, config: {{handler: h}}, timeout: 1.5s}}
-  - {{id: a, type: step, config: {{handler: h}}}}
+  - {{id: w, type: step, config: {{handler: h}}}}
   - id: s
     type: switch
     config: {{cases: [{{when: '.x ==', target: nowhere}}]}}
@@ -147,7 +147,7 @@ edges:
     let mut got = errors(&c);
     got.sort();
     let want = vec![
-        ("duplicate-node-id", "/nodes/2/id".to_string()),
+        ("duplicate-node-id", "/nodes/4/id".to_string()),
         ("duration-invalid", "/nodes/1/timeout".to_string()),
         ("edge-endpoint-missing", "/edges/4/target".to_string()),
         ("end-node-count", "/nodes".to_string()),
