@@ -142,7 +142,7 @@ otherwise. The diagnostic points at `n`.",
 engine reads it with JavaScript's `Date.parse`, which returns NaN for text it cannot read and \
 then fails the node. agc accepts the ISO-8601 forms `Date.parse` is specified to read: \
 `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, optionally followed by `THH:MM`, `THH:MM:SS` or \
-`THH:MM:SS.sss` and a zone `Z` or `±HH:MM`, with every field in range. Other formats that a \
+`THH:MM:SS.sss` and a zone `Z`, `±HH:MM` or `±HHMM` (which V8 also reads), with every field in range. Other formats that a \
 particular JavaScript engine may happen to accept (`Nov 30 2026`) are refused: they are not \
 portable.",
     },

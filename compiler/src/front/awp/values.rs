@@ -27,7 +27,7 @@ pub fn duration_ms(s: &str) -> Option<u64> {
 
 /// Whether `s` is an ISO-8601 date or date-time in the forms ECMAScript's `Date.parse` is
 /// specified to read: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then optionally `THH:MM`, `:SS`,
-/// `.sss` (one or more digits), and a zone `Z` or `±HH:MM`; every field in range.
+/// `.sss` (one or more digits), and a zone `Z` or `±HH:MM` (or `±HHMM`); every field in range.
 pub fn iso8601(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
@@ -91,10 +91,12 @@ pub fn iso8601(s: &str) -> bool {
     if !(lit(&mut i, b'+') || lit(&mut i, b'-')) {
         return false;
     }
-    matches!(num(&mut i, 2), Some(0..=23))
-        && lit(&mut i, b':')
-        && matches!(num(&mut i, 2), Some(0..=59))
-        && i == b.len()
+    // `±HH:MM`, or `±HHMM` (which V8's `Date.parse` also reads).
+    if !matches!(num(&mut i, 2), Some(0..=23)) {
+        return false;
+    }
+    lit(&mut i, b':');
+    matches!(num(&mut i, 2), Some(0..=59)) && i == b.len()
 }
 
 /// Whether `v` is of JSON Schema type `t`.
@@ -383,6 +385,7 @@ mod tests {
             "2026-12-01T09:00:00Z",
             "2026-12-01T09:00:00.123+02:00",
             "2024-02-29T00:00:00",
+            "2026-12-01T09:00:00+0100",
         ] {
             assert!(iso8601(ok), "{ok}");
         }
