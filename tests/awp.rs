@@ -472,3 +472,30 @@ edges:
         assert_eq!(errors(&c), vec![(code, ptr.to_string())], "{text}");
     }
 }
+
+/// The plans of AWP workflows (the example and every corpus workflow) validate against agc's
+/// plan schema, the contract runners read.
+#[test]
+fn awp_plans_validate_against_the_plan_schema() {
+    let schema: Value =
+        serde_json::from_str(include_str!("../schemas/agc-plan-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the plan schema compiles");
+    let mut files = vec![example()];
+    if let Some(root) = corpus() {
+        files.extend(
+            json_files(&root.join("examples"))
+                .into_iter()
+                .filter(|p| p.to_string_lossy().ends_with(".workflow.json")),
+        );
+    }
+    for f in files {
+        let (compiled, _, sources) = compile(&f);
+        let plan: Value =
+            serde_json::from_str(&plan_text(&compiled[0], &sources, "w.workflow.json")).unwrap();
+        let errors: Vec<String> = validator
+            .iter_errors(&plan)
+            .map(|e| format!("{} at {}", e, e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{}: {errors:#?}", f.display());
+    }
+}
