@@ -23,6 +23,7 @@ const CODES: &[&str] = &[
     "AGC023",
     "AGC024",
     "schema-invalid",
+    "schema",
     "node_id_invalid",
     "unknown_control_kind",
     "unknown_source_kind",

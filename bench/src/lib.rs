@@ -4,6 +4,7 @@
 //! block-style YAML of the kind people write by hand (plain scalars where safe, flow lists of
 //! ids, literal blocks for multi-line templates). The shape is described on [`generate`].
 
+pub mod awp;
 pub mod yaml;
 
 use serde_json::{Map, Value, json};

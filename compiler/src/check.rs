@@ -279,11 +279,8 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
             dialect: Some(Dialect::Awp),
             ..CheckOptions::default()
         };
-        // Four missing required fields, then the unknown `name`.
-        assert_eq!(
-            codes(text, &forced),
-            vec!["AGC021", "AGC021", "AGC021", "AGC021", "AGC022"]
-        );
+        // Four missing required fields, then the unknown `name` (AWP: all `schema`).
+        assert_eq!(codes(text, &forced), vec!["schema"; 5]);
     }
 
     #[test]

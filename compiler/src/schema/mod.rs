@@ -10,7 +10,8 @@
 //!
 //! - **Unknown field** (`additionalProperties`, `unevaluatedProperties`, or a property whose
 //!   schema is `false`): one diagnostic per field, at the **key**, with the closest allowed name
-//!   when one is near. AGS `AG003`; Agent Graph `schema-invalid`; AWP and agh `AGC022`.
+//!   when one is near. AGS `AG003`; Agent Graph `schema-invalid`; agh `AGC022`. (AWP: every
+//!   schema failure is `schema`, with the failing keyword in the message.)
 //! - **Enum / const**: at the value, listing the allowed values. AGS `AG004`; Agent Graph
 //!   `schema-invalid`; AWP and agh `AGC023`, or the agh linter's own code where the rule is
 //!   exactly one of its rules (`unknown_control_kind`, `unknown_terminal_state`, ...).
@@ -75,7 +76,11 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
             if skip_pointer.as_deref() == Some(finding.pointer.as_str()) {
                 continue;
             }
-            out.push(rules::diagnose(dialect, &compiled.schema, doc, &finding));
+            let mut d = rules::diagnose(dialect, &compiled.schema, doc, &finding);
+            if dialect == Dialect::Awp {
+                awp_schema_code(&mut d, &finding);
+            }
+            out.push(d);
         }
     }
     dedup(out)
@@ -101,6 +106,25 @@ fn awp_without_signature(value: &serde_json::Value) -> Option<serde_json::Value>
         }
     }
     Some(copy)
+}
+
+/// AWP reports every schema failure under one code, `schema` (its engine has one,
+/// `VALIDATION_ERROR`), naming the failing keyword (the last step of the schema path, as Ajv's
+/// `keyword`) in the message. The pointer is Ajv's `instancePath`: for an unknown or missing
+/// field, the object that holds it (the span stays on the field's key); so the upstream
+/// conformance vectors' `{instancePath, keyword}` pairs can be compared with agc's findings.
+fn awp_schema_code(d: &mut Diagnostic, finding: &report::Finding) {
+    d.code = "schema";
+    let keyword = finding.schema_path.rsplit('/').next().unwrap_or_default();
+    if !keyword.is_empty() {
+        d.message = format!("{} (schema keyword `{keyword}`)", d.message);
+    }
+    if matches!(
+        finding.kind,
+        report::Kind::Unknown { .. } | report::Kind::Required { .. }
+    ) {
+        d.pointer = Some(finding.pointer.clone());
+    }
 }
 
 fn dedup(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {

@@ -100,6 +100,30 @@ impl ScalarMap {
 }
 
 impl ScalarMap {
+    /// The map of the part `off..off + len` of the decoded string (a program embedded in a
+    /// larger string, such as AWP's whole-value `${ … }`): offset `i` of the part maps where
+    /// offset `off + i` of the whole does.
+    pub fn part(&self, off: usize, len: usize) -> ScalarMap {
+        let shift = |d: u32| d.checked_sub(off as u32);
+        let mut points = vec![(0, self.offset(off) as u32)];
+        points.extend(
+            self.points
+                .iter()
+                .filter_map(|&(d, f)| shift(d).filter(|&d| d > 0).map(|d| (d, f))),
+        );
+        ScalarMap {
+            file: self.file,
+            points,
+            len: len as u32,
+            end: self.span(off, off + len).end,
+            escapes: self
+                .escapes
+                .iter()
+                .filter_map(|&(d, f)| shift(d).filter(|&d| d > 0).map(|d| (d, f)))
+                .collect(),
+        }
+    }
+
     /// The map of a string scalar loaded from `source_text` (the whole file), whose span node
     /// is `node` and whose decoded value is `decoded`.
     pub fn for_scalar(source_text: &str, node: &SpanNode, decoded: &str) -> ScalarMap {

@@ -22,6 +22,10 @@ def rtrimstr($x): if type == "string" and ($x | type) == "string" and endswith($
 
 # Missing from jaq.
 def leaf_paths: paths(scalars);
+# Missing from jaq; added in jq 1.7 and 1.8, which AWP's engine runs (jq-wasm, jq 1.8.1).
+def toarray: if type == "array" then . else [.] end;
+def trimstr($x): ltrimstr($x) | rtrimstr($x);
+def have_literal_numbers: true;
 
 # jq's `gamma` is the logarithm of the gamma function (C `lgamma`); jaq's is `tgamma`.
 def gamma: tgamma | fabs | log;

@@ -7,6 +7,11 @@
 //! [`run_jq`] compiles a filter with jaq's core, standard and JSON definitions, runs it on one
 //! input and returns **all** outputs, in order. Errors are values ([`JqError`]), never panics.
 //!
+//! [`check_filter`] answers "would this compile?" without building a runnable filter: it
+//! compiles the program against the *signatures* of the library (collected once per process),
+//! which costs microseconds where compiling the library itself costs milliseconds. The
+//! compiler checks programs with it.
+//!
 //! Bounds, and what they do not cover:
 //! - **Nesting**: the filter text is pre-scanned ([`nesting`]) and rejected above
 //!   [`nesting::MAX_NESTING`], because jaq's parser and compiler recurse.
@@ -27,8 +32,11 @@
 /// jaq's core crate, re-exported so the compiler parses with exactly the version runners run.
 pub use jaq_core;
 
+mod check;
 pub mod nesting;
 pub mod value;
+
+pub use check::check_filter;
 
 use jaq_core::load::{Arena, File, Loader};
 use jaq_core::{Compiler, Ctx, Vars, data};
@@ -141,32 +149,7 @@ impl JqFilter {
         let filter = Compiler::default()
             .with_funs(functions())
             .compile(modules)
-            .map_err(|errs| {
-                let mut out = Vec::new();
-                for (_file, undefs) in errs {
-                    for (name, undef) in undefs {
-                        let arity = match undef {
-                            jaq_core::compile::Undefined::Filter(n) => Some(n),
-                            _ => None,
-                        };
-                        let what = undef.as_str();
-                        let message = match arity {
-                            Some(n) => format!("undefined {what} `{name}/{n}`"),
-                            None => format!("undefined {what} `{name}`"),
-                        };
-                        out.push(CompileError {
-                            kind: CompileErrorKind::Undefined {
-                                what,
-                                name: name.to_string(),
-                                arity,
-                            },
-                            message,
-                            range: jaq_core::load::span(src, name),
-                        });
-                    }
-                }
-                JqError::Compile(out)
-            })?;
+            .map_err(|errs| JqError::Compile(undefined_errors(src, errs)))?;
         Ok(JqFilter { filter })
     }
 
@@ -271,6 +254,34 @@ fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
     jaq_core::funs::<D>()
         .chain(jaq_std::funs::<D>())
         .chain(jaq_json::funs::<D>())
+}
+
+/// Compiler errors (undefined names) with byte ranges in `src`.
+fn undefined_errors<P>(src: &str, errs: jaq_core::compile::Errors<&str, P>) -> Vec<CompileError> {
+    let mut out = Vec::new();
+    for (_file, undefs) in errs {
+        for (name, undef) in undefs {
+            let arity = match undef {
+                jaq_core::compile::Undefined::Filter(n) => Some(n),
+                _ => None,
+            };
+            let what = undef.as_str();
+            let message = match arity {
+                Some(n) => format!("undefined {what} `{name}/{n}`"),
+                None => format!("undefined {what} `{name}`"),
+            };
+            out.push(CompileError {
+                kind: CompileErrorKind::Undefined {
+                    what,
+                    name: name.to_string(),
+                    arity,
+                },
+                message,
+                range: jaq_core::load::span(src, name),
+            });
+        }
+    }
+    out
 }
 
 /// Loader errors with byte ranges in `src`.

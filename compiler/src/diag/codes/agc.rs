@@ -154,8 +154,8 @@ ags|agent-graph|awp|agh`.",
         summary: "the document does not match its format's schema",
         explanation: "The document fails its format's JSON Schema at this place: a wrong type, \
 a missing required field, a pattern or range violation, or a combination the schema forbids. \
-The message names the rule. Used for AWP and agh, which define no code of their own for schema \
-failures (AGS uses AG001, Agent Graph `schema-invalid`). agh has no official schema; agc checks \
+The message names the rule. Used for agh, which defines no code of its own for schema \
+failures (AGS uses AG001, Agent Graph `schema-invalid`, AWP `schema`). agh has no official schema; agc checks \
 agh.loop/v1 against its own, `schemas/agh-loop-v1.schema.json`.",
     },
     CodeInfo {

@@ -1,4 +1,4 @@
-//! agc's codes for jq programs (AGC060–AGC069). AWP defines no code for a bad jq program:
+//! agc's codes for jq programs (AGC061–AGC069, and `jq-syntax`, named in kebab-case like the AWP rules). AWP defines no code for a bad jq program:
 //! its engine fails the node at run time (FailNode reasons such as `switch_routing_failed`).
 
 use super::CodeInfo;
@@ -6,7 +6,7 @@ use crate::diag::Severity::{Error, Warning};
 
 pub(super) static CODES: &[CodeInfo] = &[
     CodeInfo {
-        code: "AGC060",
+        code: "jq-syntax",
         origin: "agc",
         severity: Error,
         summary: "jq syntax error",

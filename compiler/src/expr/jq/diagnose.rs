@@ -7,7 +7,7 @@ use crate::diag::Diagnostic;
 use crate::source::scalar::ScalarMap;
 use agc_runtime::jq::jaq_core::load::{Lexer, Parser};
 use agc_runtime::jq::nesting::MAX_NESTING;
-use agc_runtime::jq::{CompileErrorKind, JqError, JqFilter, known_filters, on_jq_stack};
+use agc_runtime::jq::{CompileErrorKind, JqError, check_filter, known_filters, on_jq_stack};
 use std::ops::Range;
 
 /// A finding with a byte range in the program text.
@@ -48,6 +48,8 @@ pub(super) struct Analysis {
     pub errors: Vec<Finding>,
     pub warnings: Vec<Finding>,
     pub paths: Vec<(JqPath, Range<usize>)>,
+    /// Whether the program reads the state as a whole (see [`walk::Found::whole`]).
+    pub whole: bool,
 }
 
 /// Builtins whose results depend on the host, or that AWP's engine turns into failures.
@@ -89,17 +91,28 @@ const HOST_DEPENDENT: &[(&str, usize, &str)] = &[
 ];
 
 pub(super) fn analyse(src: &str) -> Analysis {
-    let owned = src.to_string();
-    match on_jq_stack(move || analyse_here(&owned)) {
+    analyse_many(vec![src.to_string()])
+        .pop()
+        .unwrap_or_default()
+}
+
+/// [`analyse`] for many programs, all on one jq thread (one thread start per batch, not per
+/// program).
+pub(super) fn analyse_many(srcs: Vec<String>) -> Vec<Analysis> {
+    let lens: Vec<usize> = srcs.iter().map(String::len).collect();
+    match on_jq_stack(move || srcs.iter().map(|s| analyse_here(s)).collect()) {
         Ok(a) => a,
-        Err(e) => Analysis {
-            errors: vec![Finding::new(
-                "AGC060",
-                format!("jq program could not be checked: {e}"),
-                0..src.len(),
-            )],
-            ..Analysis::default()
-        },
+        Err(e) => lens
+            .into_iter()
+            .map(|len| Analysis {
+                errors: vec![Finding::new(
+                    "jq-syntax",
+                    format!("jq program could not be checked: {e}"),
+                    0..len,
+                )],
+                ..Analysis::default()
+            })
+            .collect(),
     }
 }
 
@@ -116,7 +129,7 @@ fn analyse_here(src: &str) -> Analysis {
 
 fn check(src: &str) -> Analysis {
     let mut a = Analysis::default();
-    match JqFilter::compile(src) {
+    match check_filter(src) {
         Ok(_) => {}
         Err(JqError::TooDeep { at, len }) => {
             a.errors.push(
@@ -135,7 +148,7 @@ fn check(src: &str) -> Analysis {
         }
         Err(other) => {
             a.errors
-                .push(Finding::new("AGC060", other.to_string(), 0..src.len()));
+                .push(Finding::new("jq-syntax", other.to_string(), 0..src.len()));
             return a;
         }
     }
@@ -171,13 +184,14 @@ fn check(src: &str) -> Analysis {
         }
     }
     a.paths = found.paths;
+    a.whole = found.whole;
     a
 }
 
 fn compile_finding(e: agc_runtime::jq::CompileError) -> Finding {
     match e.kind {
         CompileErrorKind::Lex | CompileErrorKind::Parse => {
-            Finding::new("AGC060", e.message, e.range)
+            Finding::new("jq-syntax", e.message, e.range)
         }
         CompileErrorKind::Module => Finding::new(
             "AGC063",

@@ -51,6 +51,10 @@ pub(crate) struct Found {
     pub paths: Vec<(JqPath, Range<usize>)>,
     /// Calls of builtins (not of local `def`s): name, arity, byte range of the name.
     pub calls: Vec<(String, usize, Range<usize>)>,
+    /// Whether the state is read as a whole: `.` (the state itself) is an output of the
+    /// program, is used as a value (`. == {}`, `[.]`), or is the input of a builtin that is not
+    /// a path step (`tostring`, `keys`, `length`, `map(…)`).
+    pub whole: bool,
 }
 
 pub(crate) struct Walk<'s> {
@@ -69,7 +73,10 @@ pub(crate) fn walk(src: &str, term: &Term<&str>) -> Found {
         vars: Vec::new(),
         defs: Vec::new(),
     };
-    w.term(term, &vec![JqPath::default()]);
+    let out = w.term(term, &vec![JqPath::default()]);
+    if out.iter().any(|p| p.0.is_empty()) {
+        w.found.whole = true;
+    }
     w.found
 }
 
@@ -150,9 +157,13 @@ impl<'s> Walk<'s> {
         match t {
             Term::Id => {
                 self.cur.dot();
+                self.mark_whole(input);
                 input.clone()
             }
-            Term::Recurse => Vec::new(),
+            Term::Recurse => {
+                self.mark_whole(input);
+                Vec::new()
+            }
             Term::Num(n) => {
                 self.cur.seen(n);
                 Vec::new()
@@ -434,6 +445,14 @@ impl<'s> Walk<'s> {
         if let Some(r) = self.cur.range(name) {
             self.found.calls.push((name.to_string(), arity, r));
         }
+        let path_like = SELECT_LIKE.contains(&name)
+            || matches!(
+                (name, arity),
+                ("select", 1) | ("first" | "last", 0 | 1) | ("limit" | "nth", 2) | ("empty", 0)
+            );
+        if !path_like {
+            self.mark_whole(input);
+        }
         let untracked = Vec::new();
         match (name, args) {
             ("select", [f]) => {
@@ -511,6 +530,13 @@ impl<'s> Walk<'s> {
             }
         }
         cur
+    }
+
+    /// The state itself (the empty path) is used as a value here.
+    fn mark_whole(&mut self, input: &Input) {
+        if input.iter().any(|p| p.0.is_empty()) {
+            self.found.whole = true;
+        }
     }
 
     /// `k` is the key of a `.name` token (its slice directly follows a `.`).

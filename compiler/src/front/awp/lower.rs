@@ -1,0 +1,700 @@
+//! Lowering a checked AWP document into the IR.
+//!
+//! | AWP | IR |
+//! | --- | --- |
+//! | `start`, `step`, `llm_call`, `tool_call`, `agent_delegate` | `Task` (`origin_kind` says which) |
+//! | `switch` | `Decision`: one `Conditional` edge per case, guard = its jq `when`, `order` = case index; the `default` last, unguarded, labelled `default` (static edges of a switch are ignored, as the engine ignores them) |
+//! | `parallel` | `Fork` owning a `Parallel` region (entrypoints = branch entries; nodes = the branches' nodes, ids `fork/node`), an edge to a synthetic `Join` node `fork/join` (`all`, `any`, `n_of_m` → `NOf`), and from it to the join target; the branch tails' edges to the join target are the region's end, not edges |
+//! | `wait` | `Wait` (`attrs.wait`: kind, `ms` for durations, `until`, `signal`) |
+//! | `interrupt` | `Gate`: `attrs.resume_schema`, one output per resume property |
+//! | `set_state` | `StateUpdate`: one input per assignment (`jq` → expression, `literal` → value) |
+//! | `subworkflow` | `Subgraph` owning a `Subgraph` region, `source` = `ref:<workflow_ref>`, params = the jq input mappings (the child is not loaded: AWP resolves it at run time) |
+//! | `end` | `Terminal`, its `output_mapping` as input `output` (default `.`) |
+//!
+//! Retries: `retry.max_attempts`, `timeout` in seconds; the whole policy is kept in
+//! `attrs.retry`. Every node keeps its `config` and `metadata` in `attrs`. Graph: id =
+//! `document.name`; params = the top-level state properties (type, `required`, schema);
+//! `attrs.reducers` (every property, `overwrite` by default), `attrs.checkpointing` (strategy
+//! and `n`, normalised from the aliases), `attrs.document`.
+//!
+//! Cycles (AWP allows loops through a switch, with no bound) become `Back` edges without a
+//! bound: the edge that closes a cycle in a depth-first walk from the entry, in document
+//! order. The walk is iterative.
+
+use super::jq::{Site, program_map, sites};
+use super::model::Model;
+use super::values::duration_ms;
+use crate::diag::Diagnostic;
+use crate::ir::{
+    Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeId,
+    NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
+};
+use crate::source::{Document, Span};
+use serde_json::{Map, Value, json};
+use std::collections::{HashMap, HashSet};
+
+/// Lowers a checked document; `text` is its file's text.
+pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
+    let empty = Map::new();
+    let root = doc.value.as_object().unwrap_or(&empty);
+    let m = Model::new(root);
+    let name = doc
+        .value
+        .pointer("/document/name")
+        .and_then(Value::as_str)
+        .unwrap_or("workflow");
+    let mut g = Graph::new("awp", name.to_string());
+    g.title = doc
+        .value
+        .pointer("/document/description")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let exprs = programs(doc, text, &m);
+    let mut l = Lowerer {
+        doc,
+        m: &m,
+        g,
+        exprs,
+    };
+    l.graph_attrs();
+    let regions = l.regions();
+    let join_ids = l.nodes(&regions);
+    l.region_arenas(&regions);
+    l.edges(&regions, &join_ids);
+    mark_back_edges(&mut l.g);
+    (l.g, Vec::new())
+}
+/// Every jq program as an IR expression, by the pointer of its string.
+fn programs(doc: &Document, text: &str, m: &Model<'_>) -> HashMap<String, IrExpr> {
+    sites(m)
+        .into_iter()
+        .map(|s: Site| {
+            let span = program_map(doc, text, &s)
+                .map(|map| map.span(0, s.text.len()))
+                .unwrap_or_else(|| doc.span(&s.ptr));
+            let e = IrExpr {
+                lang: ExprLang::Jq,
+                source: s.text.clone(),
+                core: None,
+                span,
+            };
+            (s.ptr, e)
+        })
+        .collect()
+}
+
+/// Parallel regions: each parallel's direct members (the nodes of its branches, nested
+/// parallels' branches excluded), in creation order (parents first).
+struct Regions {
+    /// Parallel nodes (model indices) in creation order.
+    order: Vec<usize>,
+    /// Direct members of each parallel's region.
+    members: HashMap<usize, Vec<usize>>,
+    /// The parallel whose region directly holds a node.
+    region_of: HashMap<usize, usize>,
+    /// The join target of each parallel.
+    join: HashMap<usize, usize>,
+    /// The region of each parallel (creation order), then of each subworkflow.
+    rid: HashMap<usize, RegionId>,
+    /// Subworkflow nodes (model indices), whose regions follow the parallel ones.
+    subs: Vec<usize>,
+}
+
+impl Regions {
+    /// The region directly holding model node `n`.
+    fn of(&self, n: usize) -> Option<RegionId> {
+        self.region_of
+            .get(&n)
+            .and_then(|p| self.rid.get(p))
+            .copied()
+    }
+}
+
+struct Lowerer<'a, 'd> {
+    doc: &'a Document,
+    m: &'a Model<'d>,
+    g: Graph,
+    exprs: HashMap<String, IrExpr>,
+}
+
+impl Lowerer<'_, '_> {
+    fn span(&self, ptr: &str) -> Span {
+        self.doc.span(ptr)
+    }
+
+    fn graph_attrs(&mut self) {
+        let v = &self.doc.value;
+        if let Some(d) = v.get("document") {
+            self.g.attrs.insert("document".into(), d.clone());
+        }
+        let schema = v.get("state_schema").cloned().unwrap_or(Value::Null);
+        let required: HashSet<&str> = schema
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut reducers = Map::new();
+        if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+            for (k, p) in props {
+                let reducer = p
+                    .get("reducer")
+                    .and_then(Value::as_str)
+                    .unwrap_or("overwrite");
+                reducers.insert(k.clone(), json!(reducer));
+                let mut decl_schema = p.clone();
+                if let Some(o) = decl_schema.as_object_mut() {
+                    o.remove("reducer");
+                }
+                self.g.params.push(Param {
+                    name: k.clone(),
+                    ty: type_name(p),
+                    required: required.contains(k.as_str()),
+                    default: p.get("default").cloned(),
+                    decl: declared(p, decl_schema),
+                });
+            }
+        }
+        self.g
+            .attrs
+            .insert("reducers".into(), Value::Object(reducers));
+        self.g.attrs.insert(
+            "checkpointing".into(),
+            checkpointing(v.get("checkpointing")),
+        );
+    }
+
+    fn regions(&self) -> Regions {
+        let m = self.m;
+        let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut region_of: HashMap<usize, usize> = HashMap::new();
+        let mut join = HashMap::new();
+        let parallels: Vec<usize> = (0..m.nodes.len())
+            .filter(|&i| m.nodes[i].ty == "parallel")
+            .collect();
+        for &p in &parallels {
+            let Some(j) = m.join_target(p) else {
+                continue;
+            };
+            join.insert(p, j);
+            let mut own = Vec::new();
+            let mut seen = HashSet::new();
+            for b in m.branches(p) {
+                let Some(entry) = m.node(b.entry) else {
+                    continue;
+                };
+                if entry == j {
+                    continue;
+                }
+                for n in super::graph::branch_walk(m, entry, j).nodes {
+                    if n != p && seen.insert(n) && !region_of.contains_key(&n) {
+                        region_of.insert(n, p);
+                        own.push(n);
+                    }
+                }
+            }
+            own.sort_unstable();
+            members.insert(p, own);
+        }
+        // Parents first: by nesting depth (bounded by the number of parallels).
+        let depth = |mut p: usize| {
+            let mut d = 0;
+            while let Some(&q) = region_of.get(&p) {
+                d += 1;
+                p = q;
+                if d > parallels.len() {
+                    break;
+                }
+            }
+            d
+        };
+        let mut order: Vec<usize> = join.keys().copied().collect();
+        order.sort_by_key(|&p| (depth(p), p));
+        let subs: Vec<usize> = (0..m.nodes.len())
+            .filter(|&i| m.nodes[i].ty == "subworkflow")
+            .collect();
+        let rid = order
+            .iter()
+            .chain(&subs)
+            .enumerate()
+            .map(|(k, &n)| (n, RegionId(k as u32)))
+            .collect();
+        Regions {
+            order,
+            members,
+            region_of,
+            join,
+            rid,
+            subs,
+        }
+    }
+
+    /// The scoped id of a model node: the ids of the parallels around it, then its own.
+    fn scoped(&self, regions: &Regions, n: usize) -> String {
+        let mut parts = vec![self.m.nodes[n].id];
+        let mut cur = n;
+        while let Some(&p) = regions.region_of.get(&cur) {
+            parts.push(self.m.nodes[p].id);
+            cur = p;
+            if parts.len() > self.m.nodes.len() {
+                break;
+            }
+        }
+        parts.reverse();
+        parts.join("/")
+    }
+
+    /// Adds every node (model order: `NodeId(i)` is model node `i`), then the synthetic join
+    /// nodes; returns the join node of each parallel.
+    fn nodes(&mut self, regions: &Regions) -> HashMap<usize, NodeId> {
+        let mut used: HashSet<String> = HashSet::new();
+        for i in 0..self.m.nodes.len() {
+            let scoped = unique(&mut used, self.scoped(regions, i));
+            let mut node = self.node(i, scoped);
+            node.region = regions.of(i);
+            node.owns = regions.rid.get(&i).copied();
+            let span = self.span(&self.m.nodes[i].ptr());
+            self.g.add_node(node, span);
+        }
+        let mut join_ids = HashMap::new();
+        for &p in &regions.order {
+            let n = &self.m.nodes[p];
+            let cfg = n.config();
+            let join = match cfg.and_then(|c| c.get("join")).and_then(Value::as_str) {
+                Some("any") => Join::Any,
+                Some("n_of_m") => Join::NOf {
+                    count: cfg
+                        .and_then(|c| c.get("n"))
+                        .and_then(Value::as_u64)
+                        .map_or(1, |n| n.min(u64::from(u32::MAX)) as u32),
+                },
+                _ => Join::All,
+            };
+            let fork_scoped = self.g.node(NodeId(p as u32)).scoped_id.clone();
+            let scoped = unique(&mut used, format!("{fork_scoped}/join"));
+            let mut node = Node::bare(scoped, format!("{}/join", n.id), NodeKind::Join, "join");
+            node.join = join;
+            node.region = regions.of(p);
+            node.attrs.insert("fork".into(), json!(n.id));
+            let span = self.span(&format!("{}/config/join", n.ptr()));
+            join_ids.insert(p, self.g.add_node(node, span));
+        }
+        join_ids
+    }
+
+    /// One node, from `/nodes/<i>`.
+    fn node(&self, i: usize, scoped: String) -> Node {
+        let n = &self.m.nodes[i];
+        let kind = match n.ty {
+            "switch" => NodeKind::Decision,
+            "parallel" => NodeKind::Fork,
+            "wait" => NodeKind::Wait,
+            "interrupt" => NodeKind::Gate,
+            "set_state" => NodeKind::StateUpdate,
+            "subworkflow" => NodeKind::Subgraph,
+            "end" => NodeKind::Terminal,
+            _ => NodeKind::Task,
+        };
+        let mut node = Node::bare(scoped, n.id.to_string(), kind, n.ty);
+        node.title = n
+            .value
+            .get("metadata")
+            .and_then(|md| md.get("title").or_else(|| md.get("name")))
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        for k in ["config", "metadata", "retry", "timeout"] {
+            if let Some(v) = n.value.get(k) {
+                node.attrs.insert(k.into(), v.clone());
+            }
+        }
+        if let Some(r) = n.value.get("retry") {
+            node.retry.max_attempts = r
+                .get("max_attempts")
+                .and_then(Value::as_u64)
+                .map_or(1, |a| a.min(u64::from(u32::MAX)) as u32);
+        } else {
+            node.retry.max_attempts = 1;
+        }
+        node.retry.timeout_seconds = n
+            .value
+            .get("timeout")
+            .and_then(Value::as_str)
+            .and_then(duration_ms)
+            .map(|ms| ms as f64 / 1000.0);
+        let ptr = n.ptr();
+        let cfg = n.config();
+        match n.ty {
+            "set_state" => {
+                for (k, v) in cfg
+                    .and_then(|c| c.get("assignments"))
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
+                    let at = Document::child_pointer(&format!("{ptr}/config/assignments"), k);
+                    let source = match (self.exprs.get(&format!("{at}/jq")), v.get("literal")) {
+                        (Some(e), _) => InputSource::Expr { expr: e.clone() },
+                        (None, Some(lit)) => InputSource::Value { value: lit.clone() },
+                        (None, None) => continue,
+                    };
+                    node.inputs.push(input(k, source));
+                }
+            }
+            "subworkflow" | "agent_delegate" => {
+                for (k, v) in cfg
+                    .and_then(|c| c.get("input_mapping"))
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
+                    let at = Document::child_pointer(&format!("{ptr}/config/input_mapping"), k);
+                    let expr = self
+                        .exprs
+                        .get(&format!("{at}/jq"))
+                        .or_else(|| self.exprs.get(&at));
+                    let source = match (expr, v) {
+                        (Some(e), _) => InputSource::Expr { expr: e.clone() },
+                        (None, Value::Object(o)) if o.contains_key("literal") => {
+                            InputSource::Value {
+                                value: o["literal"].clone(),
+                            }
+                        }
+                        (None, other) => InputSource::Value {
+                            value: other.clone(),
+                        },
+                    };
+                    node.inputs.push(input(k, source));
+                }
+            }
+            "end" => {
+                let source = match self.exprs.get(&format!("{ptr}/config/output_mapping")) {
+                    Some(e) => InputSource::Expr { expr: e.clone() },
+                    None => InputSource::Expr {
+                        expr: IrExpr {
+                            lang: ExprLang::Jq,
+                            source: ".".into(),
+                            core: None,
+                            span: self.span(&ptr),
+                        },
+                    },
+                };
+                node.inputs.push(input("output", source));
+            }
+            "interrupt" => {
+                if let Some(rs) = cfg.and_then(|c| c.get("resume_schema")) {
+                    node.attrs.insert("resume_schema".into(), rs.clone());
+                    node.outputs = outputs(rs);
+                }
+            }
+            "llm_call" => {
+                if let Some(os) = cfg.and_then(|c| c.get("output_schema")) {
+                    node.outputs = outputs(os);
+                }
+            }
+            "wait" => {
+                let mut w = Map::new();
+                if let Some(c) = cfg {
+                    let kind = c.get("kind").and_then(Value::as_str).unwrap_or("duration");
+                    w.insert("kind".into(), json!(kind));
+                    let ms = c.get("duration_ms").and_then(Value::as_u64).or_else(|| {
+                        c.get("duration")
+                            .and_then(Value::as_str)
+                            .and_then(duration_ms)
+                    });
+                    if kind == "duration"
+                        && let Some(ms) = ms
+                    {
+                        w.insert("ms".into(), json!(ms));
+                    }
+                    for k in ["until", "signal"] {
+                        if let Some(v) = c.get(k) {
+                            w.insert(k.into(), v.clone());
+                        }
+                    }
+                }
+                node.attrs.insert("wait".into(), Value::Object(w));
+            }
+            _ => {}
+        }
+        node
+    }
+
+    fn region_arenas(&mut self, regions: &Regions) {
+        for &p in &regions.order {
+            let n = &self.m.nodes[p];
+            let join = regions.join[&p];
+            let mut entrypoints = Vec::new();
+            for b in self.m.branches(p) {
+                if let Some(e) = self.m.node(b.entry)
+                    && e != join
+                {
+                    let id = NodeId(e as u32);
+                    if !entrypoints.contains(&id) {
+                        entrypoints.push(id);
+                    }
+                }
+            }
+            let nodes = regions.members[&p]
+                .iter()
+                .map(|&i| NodeId(i as u32))
+                .collect();
+            let region = Region {
+                kind: RegionKind::Parallel,
+                owner: NodeId(p as u32),
+                parent: regions.of(p),
+                entrypoints,
+                nodes,
+            };
+            let span = self.span(&format!("{}/config/branches", n.ptr()));
+            self.g.add_region(region, span);
+        }
+        for &s in &regions.subs {
+            let n = &self.m.nodes[s];
+            let ptr = n.ptr();
+            let params = self.g.nodes[s]
+                .inputs
+                .iter()
+                .filter_map(|i| match &i.source {
+                    InputSource::Expr { expr } => Some((i.name.clone(), expr.clone())),
+                    _ => None,
+                })
+                .collect();
+            let region = Region {
+                kind: RegionKind::Subgraph {
+                    source: format!("ref:{}", n.config_str("workflow_ref").unwrap_or_default()),
+                    params,
+                    outputs: Vec::new(),
+                    inherit_context: false,
+                },
+                owner: NodeId(s as u32),
+                parent: regions.of(s),
+                entrypoints: Vec::new(),
+                nodes: Vec::new(),
+            };
+            let span = self.span(&format!("{ptr}/config/workflow_ref"));
+            self.g.add_region(region, span);
+        }
+    }
+
+    fn edges(&mut self, regions: &Regions, join_ids: &HashMap<usize, NodeId>) {
+        let m = self.m;
+        if let Some(&e) = m.start_edges.first()
+            && let Some(t) = m.node(m.edges[e].target)
+        {
+            self.g.entrypoints.push(NodeId(t as u32));
+        }
+        for (i, n) in m.nodes.iter().enumerate() {
+            let from = NodeId(i as u32);
+            match n.ty {
+                "switch" => {
+                    let cases = m.switch_targets(i);
+                    for (order, (at, target)) in cases.iter().enumerate() {
+                        let Some(t) = m.node(target) else {
+                            continue;
+                        };
+                        let is_default = at.ends_with("/default");
+                        let guard = if is_default {
+                            None
+                        } else {
+                            at.strip_suffix("/target")
+                                .and_then(|c| self.exprs.get(&format!("{c}/when")))
+                                .cloned()
+                        };
+                        let mut edge = edge(from, NodeId(t as u32), EdgeKind::Conditional);
+                        edge.guard = guard;
+                        edge.order = Some(order as u32);
+                        if is_default {
+                            edge.label = Some("default".into());
+                        }
+                        let span = self.span(at.strip_suffix("/target").unwrap_or(at));
+                        self.g.add_edge(edge, span);
+                    }
+                }
+                "parallel" if join_ids.contains_key(&i) => {
+                    let join = join_ids[&i];
+                    let span = self.span(&format!("{}/config/join", n.ptr()));
+                    self.g.add_edge(edge(from, join, EdgeKind::Sequence), span);
+                    let target = NodeId(regions.join[&i] as u32);
+                    let span = self.span(&format!("/edges/{}", m.edges[m.out[i][0]].index));
+                    self.g
+                        .add_edge(edge(join, target, EdgeKind::Sequence), span);
+                }
+                _ => {
+                    for &e in &m.out[i] {
+                        let Some(t) = m.node(m.edges[e].target) else {
+                            continue;
+                        };
+                        // A branch tail's edge to the join target ends its region.
+                        if regions.of(i) != regions.of(t) {
+                            continue;
+                        }
+                        let span = self.span(&format!("/edges/{}", m.edges[e].index));
+                        self.g
+                            .add_edge(edge(from, NodeId(t as u32), EdgeKind::Sequence), span);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn edge(from: NodeId, to: NodeId, kind: EdgeKind) -> Edge {
+    Edge {
+        from,
+        to,
+        kind,
+        outcomes: vec![Outcome::Succeeded],
+        guard: None,
+        order: None,
+        bound: None,
+        implicit: false,
+        label: None,
+        on: Vec::new(),
+    }
+}
+
+fn input(name: &str, source: InputSource) -> Input {
+    Input {
+        name: name.to_string(),
+        ty: "any".into(),
+        required: true,
+        source,
+        decl: Declared::default(),
+    }
+}
+
+/// One output per property of an object schema (a resume or output schema).
+fn outputs(schema: &Value) -> Vec<Output> {
+    let required: HashSet<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, p)| Output {
+            name: k.clone(),
+            ty: type_name(p),
+            required: required.contains(k.as_str()),
+            decl: declared(p, p.clone()),
+        })
+        .collect()
+}
+
+fn declared(p: &Value, schema: Value) -> Declared {
+    Declared {
+        schema: Some(schema),
+        enum_values: p.get("enum").and_then(Value::as_array).cloned(),
+        description: p
+            .get("description")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+    }
+}
+
+/// A schema's `type` as one name (`null` aside); `any` when absent or several.
+fn type_name(p: &Value) -> String {
+    let ts: Vec<&str> = super::state::types(p)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|t| *t != "null")
+        .collect();
+    match ts.as_slice() {
+        [one] => (*one).to_string(),
+        _ => "any".to_string(),
+    }
+}
+
+/// The checkpointing policy with the aliases resolved: `{strategy, n?}` (and the block as
+/// written under `declared`, when there is one).
+fn checkpointing(cp: Option<&Value>) -> Value {
+    let strategy = cp
+        .and_then(|c| c.get("strategy").or_else(|| c.get("policy")))
+        .and_then(Value::as_str)
+        .unwrap_or("after_each_node");
+    let strategy = match strategy {
+        "interval" => "every_n_nodes",
+        "off" | "none" => "disabled",
+        s => s,
+    };
+    let mut out = Map::new();
+    out.insert("strategy".into(), json!(strategy));
+    if strategy == "every_n_nodes"
+        && let Some(n) = cp
+            .and_then(|c| c.get("n").or_else(|| c.get("interval")))
+            .and_then(Value::as_u64)
+    {
+        out.insert("n".into(), json!(n));
+    }
+    if let Some(c) = cp {
+        out.insert("declared".into(), c.clone());
+    }
+    Value::Object(out)
+}
+
+/// `id`, or `id~2`, `id~3`… when taken.
+fn unique(used: &mut HashSet<String>, id: String) -> String {
+    if used.insert(id.clone()) {
+        return id;
+    }
+    let mut k = 2;
+    loop {
+        let c = format!("{id}~{k}");
+        if used.insert(c.clone()) {
+            return c;
+        }
+        k += 1;
+    }
+}
+
+/// Marks as `Back` (unbounded) every edge that closes a cycle in an iterative depth-first
+/// walk over the nodes in arena order: AWP loops through switches have no bound.
+fn mark_back_edges(g: &mut Graph) {
+    let n = g.nodes.len();
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, e) in g.edges.iter().enumerate() {
+        out[e.from.index()].push(i);
+    }
+    // 0 = unvisited, 1 = on the stack, 2 = done.
+    let mut state = vec![0u8; n];
+    let mut back = Vec::new();
+    let roots: Vec<usize> = g
+        .entrypoints
+        .iter()
+        .map(|e| e.index())
+        .chain(0..n)
+        .collect();
+    for r in roots {
+        if state[r] != 0 {
+            continue;
+        }
+        state[r] = 1;
+        let mut stack = vec![(r, 0usize)];
+        while let Some(&mut (u, ref mut k)) = stack.last_mut() {
+            if let Some(&e) = out[u].get(*k) {
+                *k += 1;
+                let v = g.edges[e].to.index();
+                match state[v] {
+                    0 => {
+                        state[v] = 1;
+                        stack.push((v, 0));
+                    }
+                    1 => back.push(e),
+                    _ => {}
+                }
+            } else {
+                state[u] = 2;
+                stack.pop();
+            }
+        }
+    }
+    for e in back {
+        g.edges[e].kind = EdgeKind::Back;
+    }
+}

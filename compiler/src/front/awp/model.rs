@@ -1,0 +1,223 @@
+//! A read-only view of a schema-valid AWP document: nodes by index and id, edges, and the
+//! successors each node type really routes to.
+//!
+//! Built in one pass over `nodes` and `edges`; every accessor tolerates missing or mistyped
+//! fields (the view is also built for documents whose semantic checks fail).
+
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+/// The synthetic source of the entry edge.
+pub const START: &str = "__start__";
+
+/// One node of the document, at `/nodes/<index>`.
+pub struct NodeRef<'d> {
+    pub index: usize,
+    pub id: &'d str,
+    pub ty: &'d str,
+    pub value: &'d Map<String, Value>,
+}
+
+impl<'d> NodeRef<'d> {
+    pub fn ptr(&self) -> String {
+        format!("/nodes/{}", self.index)
+    }
+
+    /// `config`, when it is an object.
+    pub fn config(&self) -> Option<&'d Map<String, Value>> {
+        self.value.get("config").and_then(Value::as_object)
+    }
+
+    /// A string field of `config`.
+    pub fn config_str(&self, key: &str) -> Option<&'d str> {
+        self.config()?.get(key)?.as_str()
+    }
+}
+
+/// One edge, at `/edges/<index>`.
+pub struct EdgeRef<'d> {
+    pub index: usize,
+    pub source: &'d str,
+    pub target: &'d str,
+}
+
+/// One parallel branch: its name and entry, at `/nodes/<node>/config/branches/<index>`.
+pub struct Branch<'d> {
+    pub index: usize,
+    pub name: &'d str,
+    pub entry: &'d str,
+}
+
+/// The document's graph as written.
+pub struct Model<'d> {
+    pub nodes: Vec<NodeRef<'d>>,
+    /// First node of each id.
+    pub by_id: HashMap<&'d str, usize>,
+    pub edges: Vec<EdgeRef<'d>>,
+    /// Static edges leaving each node (edge indices, in document order).
+    pub out: Vec<Vec<usize>>,
+    /// Edges whose source is `__start__`.
+    pub start_edges: Vec<usize>,
+}
+
+impl<'d> Model<'d> {
+    pub fn new(root: &'d Map<String, Value>) -> Model<'d> {
+        let mut nodes = Vec::new();
+        let mut by_id = HashMap::new();
+        for (index, v) in root
+            .get("nodes")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let Some(value) = v.as_object() else {
+                continue;
+            };
+            let id = value.get("id").and_then(Value::as_str).unwrap_or_default();
+            let ty = value
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
+            by_id.entry(id).or_insert(nodes.len());
+            nodes.push(NodeRef {
+                index,
+                id,
+                ty,
+                value,
+            });
+        }
+        let mut edges = Vec::new();
+        let mut out = vec![Vec::new(); nodes.len()];
+        let mut start_edges = Vec::new();
+        for (index, v) in root
+            .get("edges")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default();
+            let (source, target) = (field("source"), field("target"));
+            if source == START {
+                start_edges.push(edges.len());
+            } else if let Some(&n) = by_id.get(source) {
+                out[n].push(edges.len());
+            }
+            edges.push(EdgeRef {
+                index,
+                source,
+                target,
+            });
+        }
+        Model {
+            nodes,
+            by_id,
+            edges,
+            out,
+            start_edges,
+        }
+    }
+
+    /// The node (position in [`Model::nodes`]) an id names.
+    pub fn node(&self, id: &str) -> Option<usize> {
+        self.by_id.get(id).copied()
+    }
+
+    /// Where execution begins: the target of the first `__start__` edge, if it is a node.
+    pub fn entry(&self) -> Option<usize> {
+        let e = self.start_edges.first()?;
+        self.node(self.edges[*e].target)
+    }
+
+    /// The single static successor of a node that must have exactly one outgoing edge.
+    pub fn next(&self, n: usize) -> Option<usize> {
+        match self.out[n].as_slice() {
+            [e] => self.node(self.edges[*e].target),
+            _ => None,
+        }
+    }
+
+    /// A switch's case targets and default, in order, with their pointers.
+    pub fn switch_targets(&self, n: usize) -> Vec<(String, &'d str)> {
+        let node = &self.nodes[n];
+        let mut out = Vec::new();
+        let Some(cfg) = node.config() else {
+            return out;
+        };
+        let base = format!("{}/config", node.ptr());
+        for (i, c) in cfg
+            .get("cases")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            if let Some(t) = c.get("target").and_then(Value::as_str) {
+                out.push((format!("{base}/cases/{i}/target"), t));
+            }
+        }
+        if let Some(d) = cfg.get("default").and_then(Value::as_str) {
+            out.push((format!("{base}/default"), d));
+        }
+        out
+    }
+
+    /// A parallel node's branches.
+    pub fn branches(&self, n: usize) -> Vec<Branch<'d>> {
+        self.nodes[n]
+            .config()
+            .and_then(|c| c.get("branches"))
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(index, b)| Branch {
+                index,
+                name: b.get("name").and_then(Value::as_str).unwrap_or_default(),
+                entry: b.get("entry").and_then(Value::as_str).unwrap_or_default(),
+            })
+            .collect()
+    }
+
+    /// The join target of a parallel node: the target of its one outgoing edge.
+    pub fn join_target(&self, n: usize) -> Option<usize> {
+        self.next(n)
+    }
+
+    /// Where control can go after node `n`, as the engine routes: a switch by its cases and
+    /// default (its static edges are ignored), a parallel to its branch entries and its join
+    /// target, `end` nowhere, every other node along its static edges.
+    pub fn successors(&self, n: usize) -> Vec<usize> {
+        match self.nodes[n].ty {
+            "switch" => self
+                .switch_targets(n)
+                .into_iter()
+                .filter_map(|(_, t)| self.node(t))
+                .collect(),
+            "end" => Vec::new(),
+            "parallel" => {
+                let mut s: Vec<usize> = self
+                    .branches(n)
+                    .iter()
+                    .filter_map(|b| self.node(b.entry))
+                    .collect();
+                s.extend(self.join_target(n));
+                s
+            }
+            _ => self.out[n]
+                .iter()
+                .filter_map(|&e| self.node(self.edges[e].target))
+                .collect(),
+        }
+    }
+
+    /// The ids of every node, for suggestions.
+    pub fn ids(&self) -> impl Iterator<Item = &'d str> + '_ {
+        self.nodes.iter().map(|n| n.id)
+    }
+}
