@@ -29,6 +29,9 @@ pub struct CheckOptions {
     /// The workspace root that `subgraph.ref` may not leave (`--root`; default: the current
     /// folder).
     pub root: Option<std::path::PathBuf>,
+    /// `--extension`: agh extension manifests that declare the tool schemas of a Loop's
+    /// tool-id actions (besides the one found next to the Loop).
+    pub extensions: Vec<std::path::PathBuf>,
 }
 
 /// One file after the checks so far.

@@ -95,12 +95,17 @@ pub(crate) struct RootArg {
     /// Workspace root: `subgraph.ref` files are read only below it.
     #[arg(long, value_name = "DIR", default_value = ".")]
     root: std::path::PathBuf,
+    /// agh: an extension manifest (`extension.json`/`.toml`) declaring tool schemas
+    /// (repeatable; the one beside the Loop is found without it).
+    #[arg(long = "extension", value_name = "MANIFEST")]
+    extensions: Vec<std::path::PathBuf>,
 }
 
 impl RootArg {
     pub(crate) fn options(&self) -> CheckOptions {
         CheckOptions {
             root: Some(self.root.clone()),
+            extensions: self.extensions.clone(),
             ..CheckOptions::default()
         }
     }
