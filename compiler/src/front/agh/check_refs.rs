@@ -379,7 +379,11 @@ level or joined with `&&`"
         if failed {
             return None;
         }
-        if let Some(d) = not_bool(&ty, self.doc.span(ptr)) {
+        let whole = spans
+            .get(expr.id as usize)
+            .copied()
+            .unwrap_or(self.doc.span(ptr));
+        if let Some(d) = not_bool(&ty, whole) {
             self.diags.push(recode(d));
             return None;
         }

@@ -65,6 +65,16 @@ impl Linter<'_> {
         }
         let continuous = self.goal_session(n);
         self.goal_retry(n, continuous);
+        if continuous && self.under_parallel_fan_out(n) {
+            self.error(
+                "continuous_forbids_parallel",
+                &n.field("id"),
+                "a continuous goal cannot run beneath a fan-out with `max_parallel` above 1".into(),
+            )
+            .help = Some(
+                "set the fan-out's `max_parallel: 1`, or use `session: {isolated: true}`".into(),
+            );
+        }
     }
 
     fn goal_judges(&mut self, n: &NodeView<'_>, judge: Option<&Value>, at_params: &str) {
@@ -155,16 +165,6 @@ impl Linter<'_> {
                 "session_spec_ambiguous",
                 &n.field("session"),
                 "a goal session must be exactly `{isolated: true}` or `{mode: continuous}`".into(),
-            );
-        }
-        if continuous && self.under_parallel_fan_out(n) {
-            self.error(
-                "continuous_forbids_parallel",
-                &n.field("id"),
-                "a continuous goal cannot run beneath a fan-out with `max_parallel` above 1".into(),
-            )
-            .help = Some(
-                "set the fan-out's `max_parallel: 1`, or use `session: {isolated: true}`".into(),
             );
         }
         continuous

@@ -86,6 +86,16 @@ impl<'d> Linter<'d> {
         self.diags.last_mut().expect("just pushed")
     }
 
+    /// An error at the key of the entry at `ptr`.
+    pub fn error_key(&mut self, code: &'static str, ptr: &str, msg: String) -> &mut Diagnostic {
+        self.diags.push(
+            Diagnostic::error(code, msg)
+                .at(self.doc.key_span(ptr))
+                .with_pointer(ptr),
+        );
+        self.diags.last_mut().expect("just pushed")
+    }
+
     /// A warning at the value at `ptr`.
     pub fn warn(&mut self, code: &'static str, ptr: &str, msg: String) -> &mut Diagnostic {
         self.diags.push(
@@ -198,7 +208,7 @@ impl<'d> Linter<'d> {
 
     fn retry_max(&mut self, n: &NodeView<'_>) {
         if n.get("retry").and_then(|r| r.get("max")).is_some() {
-            self.error(
+            self.error_key(
                 "retry_max_unsupported",
                 &format!("{}/retry/max", n.ptr),
                 "`retry.max` is unsupported; use `retry.max_attempts`".into(),
@@ -606,7 +616,7 @@ compozy.loop/v1"
                     _ => Some("watch-events `produces` may only declare `events` and `cursors`"),
                 };
                 if let Some(msg) = problem {
-                    self.error("watch_events_shape_invalid", &at, msg.into());
+                    self.error_key("watch_events_shape_invalid", &at, msg.into());
                 }
             }
         }

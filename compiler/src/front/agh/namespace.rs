@@ -144,13 +144,14 @@ fn schema_path(schema: &Value, rest: &[String], whole: &[String]) -> Result<(), 
             Some(next) => cur = next,
             None => {
                 let upto = whole.len() - rest.len() + i + 1;
+                let at = if upto < whole.len() {
+                    format!(" (no `{}`)", whole[..upto].join("."))
+                } else {
+                    String::new()
+                };
                 return Err(err(
                     UNRESOLVABLE_PATH,
-                    format!(
-                        "`{}` is not declared by the schema (at `{}`)",
-                        whole.join("."),
-                        whole[..upto].join(".")
-                    ),
+                    format!("`{}` is not declared by the schema{at}", whole.join(".")),
                 ));
             }
         }
