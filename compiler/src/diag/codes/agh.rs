@@ -295,4 +295,14 @@ tool) instead.",
 be read, is not valid JSON (`extension.json`) or TOML (`extension.toml`), or has no \
 `extension.name`. Tool ids of that extension then cannot resolve (`unknown_action_kind`).",
     },
+    CodeInfo {
+        code: "AGC223",
+        origin: "agc",
+        severity: Error,
+        summary: "`agc build --agh-resolved` on a document that is not an agh Loop",
+        explanation: "`--agh-resolved` prints agh's own resolved form (the Loop with upstream's \
+defaults filled in, the tool schemas it pins, and its template and condition sources keyed by \
+upstream's key scheme). Only agh.loop/v1 and compozy.loop/v1 documents have one; build other \
+dialects without the flag to get the plan.",
+    },
 ];

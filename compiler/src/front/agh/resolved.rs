@@ -269,3 +269,53 @@ mod tests {
         );
     }
 }
+
+/// `agc build --agh-resolved`: checks the Loop at `path` again (the plan's checks have passed)
+/// and writes its resolved form to `out` or stdout. Returns the exit status.
+pub fn print(
+    path: &std::path::Path,
+    display: &str,
+    opts: &crate::check::CheckOptions,
+    out: Option<&std::path::Path>,
+) -> i32 {
+    use crate::front::FrontEnd;
+    let mut sources = crate::source::SourceMap::new();
+    let loaded = crate::source::load::load_path(&mut sources, path, display, opts.limits);
+    let Ok((file, loaded)) = loaded else {
+        eprintln!("error[AGC001]: cannot read `{display}`");
+        return 2;
+    };
+    let (doc, dialect, schema_ok, _) = crate::check::detect_and_validate(loaded, opts);
+    let (Some(doc), Some(crate::dialect::Dialect::Agh)) = (doc, dialect) else {
+        eprintln!("error[AGC223]: `--agh-resolved` needs an agh.loop/v1 Loop; `{display}` is not one");
+        return 1;
+    };
+    let mut cx = crate::front::Context {
+        sources: &mut sources,
+        file,
+        path: Some(path),
+        opts,
+        schema_ok,
+        dialect: crate::dialect::Dialect::Agh,
+    };
+    let (unit, diags) = super::Agh.check(&mut cx, doc);
+    if diags.iter().any(crate::diag::Diagnostic::is_error) {
+        return 1;
+    }
+    let text = render(&unit);
+    match out {
+        Some(p) => match std::fs::write(p, text) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("error[AGC001]: cannot write `{}`: {e}", p.display());
+                2
+            }
+        },
+        None => {
+            use std::io::Write;
+            // A closed stdout (`| head`) is not a failure.
+            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            0
+        }
+    }
+}
