@@ -58,7 +58,12 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
     }
     if args.agh_resolved {
         let opts = args.root.options();
-        return crate::front::agh::resolved::print(&args.file, &display, &opts, args.output.as_deref());
+        return crate::front::agh::resolved::print(
+            &args.file,
+            &display,
+            &opts,
+            args.output.as_deref(),
+        );
     }
     let code = match (&args.output, args.check) {
         (None, _) => {

@@ -287,7 +287,9 @@ pub fn print(
     };
     let (doc, dialect, schema_ok, _) = crate::check::detect_and_validate(loaded, opts);
     let (Some(doc), Some(crate::dialect::Dialect::Agh)) = (doc, dialect) else {
-        eprintln!("error[AGC223]: `--agh-resolved` needs an agh.loop/v1 Loop; `{display}` is not one");
+        eprintln!(
+            "error[AGC223]: `--agh-resolved` needs an agh.loop/v1 Loop; `{display}` is not one"
+        );
         return 1;
     };
     let mut cx = crate::front::Context {
