@@ -80,6 +80,33 @@ fn compile(path: &Path, o: &CheckOptions) -> (Option<Compiled>, Vec<String>, Sou
     (compiled.into_iter().next(), errors, sources)
 }
 
+/// Builds the plan of a Loop: no error, byte-stable, valid against the plan schema.
+fn plan_of(path: &Path, o: &CheckOptions) -> Result<String, Vec<String>> {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schemas/agc-plan-v1.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the plan schema compiles");
+    let build = || {
+        let mut sources = SourceMap::new();
+        agc::compile::build_file(&mut sources, path, "loop.yaml", o)
+    };
+    let (plan, diags) = build();
+    let errors: Vec<String> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    let Some(plan) = plan.filter(|_| errors.is_empty()) else {
+        return Err(errors);
+    };
+    assert_eq!(Some(&plan), build().0.as_ref(), "two builds differ");
+    let value: serde_json::Value = serde_json::from_str(&plan).unwrap();
+    let bad: Vec<String> = validator
+        .iter_errors(&value)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    if bad.is_empty() { Ok(plan) } else { Err(bad) }
+}
+
 #[test]
 fn every_corpus_loop_is_accepted_and_builds_with_its_manifests() {
     let Some(corpus) = corpus() else { return };
@@ -100,6 +127,9 @@ fn every_corpus_loop_is_accepted_and_builds_with_its_manifests() {
         let g = compiled.unwrap().graph;
         assert_eq!(g.dialect, "agh");
         assert!(g.nodes.len() > 1, "{rel}");
+        if let Err(e) = plan_of(&path, &o) {
+            bad.push(format!("{rel}: plan: {e:?}"));
+        }
         n += 1;
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
@@ -230,6 +260,10 @@ fn example_loops_are_clean() {
     for name in ["delivery.loop.yaml", "events.loop.yaml"] {
         let (_, diags) = example(name);
         assert!(diags.is_empty(), "{name}: {diags:?}");
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("examples/agh")
+            .join(name);
+        plan_of(&path, &CheckOptions::default()).unwrap();
     }
 }
 

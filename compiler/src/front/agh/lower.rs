@@ -175,7 +175,7 @@ impl Lowerer<'_> {
                     .unwrap_or(false),
                 default: decl.get("default").cloned(),
                 decl: Declared {
-                    schema: Some(json!({ "type": ty })),
+                    schema: None,
                     enum_values: None,
                     description: decl
                         .get("description")
