@@ -194,14 +194,7 @@ impl Linter<'_> {
 
     /// Whether a fan-out with `max_parallel` > 1 precedes `n` with no collect between.
     fn under_parallel_fan_out(&self, n: &NodeView<'_>) -> bool {
-        let Some(scope) = self
-            .scopes
-            .iter()
-            .find(|s| s.nodes.iter().any(|m| m.ptr == n.ptr))
-        else {
-            return false;
-        };
-        let (_, inc) = scope.adjacency();
+        let scope = &self.scopes[self.cur];
         let Some(&start) = scope.index.get(n.id) else {
             return false;
         };
@@ -211,7 +204,7 @@ impl Linter<'_> {
             if std::mem::replace(&mut seen[i], true) || scope.nodes[i].is("control", "collect") {
                 continue;
             }
-            for &p in &inc[i] {
+            for &p in self.preds.get(i).into_iter().flatten() {
                 let pn = &scope.nodes[p];
                 if pn.is("control", "fan-out") && pn.int("max_parallel") > 1 {
                     return true;

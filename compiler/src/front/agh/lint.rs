@@ -41,6 +41,9 @@ pub struct Linter<'d> {
     /// Every non-empty template (`false`) and condition (`true`) that compiled, by pointer:
     /// the resolved form's sources.
     pub sources: BTreeMap<String, bool>,
+    /// The graph the structural passes are in, and its predecessor lists.
+    pub(super) cur: usize,
+    pub(super) preds: Vec<Vec<usize>>,
 }
 
 impl<'d> Linter<'d> {
@@ -73,6 +76,8 @@ impl<'d> Linter<'d> {
             exprs: BTreeMap::new(),
             reads: Vec::new(),
             sources: BTreeMap::new(),
+            cur: 0,
+            preds: Vec::new(),
         }
     }
 
@@ -112,6 +117,8 @@ impl<'d> Linter<'d> {
         for si in 0..self.scopes.len() {
             self.index(si);
             let scope = &self.scopes[si];
+            self.cur = si;
+            self.preds = scope.adjacency().1;
             for n in &scope.nodes {
                 self.kinds(scope, n);
             }
@@ -296,7 +303,18 @@ impl<'d> Linter<'d> {
                         self.version.native_prefix()
                     )
                 };
-                let help = if self.tools.extensions.is_empty() {
+                let other = match self.version {
+                    Version::Agh => "compozy__",
+                    Version::Compozy => "agh__",
+                };
+                let help = if n.kind.starts_with(other) {
+                    format!(
+                        "`{other}` tools belong to the other version of the dialect; {} names \
+its native tools `{}…`",
+                        self.version.name(),
+                        self.version.native_prefix()
+                    )
+                } else if self.tools.extensions.is_empty() {
                     "no extension manifest was found beside the Loop; name one with \
 `--extension path/to/extension.json`"
                         .to_string()

@@ -46,6 +46,8 @@ struct Lowerer<'u> {
     /// Region of each IR node (`None`: the root).
     region_of: Vec<Option<RegionId>>,
     used: BTreeSet<String>,
+    /// Edges already added, to drop duplicates made by lifting.
+    seen: std::collections::HashSet<(NodeId, NodeId)>,
 }
 
 pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
@@ -62,6 +64,7 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
         ids: HashMap::new(),
         region_of: Vec::new(),
         used: BTreeSet::new(),
+        seen: std::collections::HashSet::new(),
     };
     l.g.title = root
         .get("meta")
@@ -472,7 +475,7 @@ impl Lowerer<'_> {
         let (Some(from), Some(to)) = self.lift(written, to) else {
             return;
         };
-        if from == to || self.g.edges.iter().any(|e| e.from == from && e.to == to) {
+        if from == to || !self.seen.insert((from, to)) {
             return;
         }
         let lifted = from != written;

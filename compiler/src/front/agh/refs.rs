@@ -116,6 +116,12 @@ impl<'a> TemplateWalk<'a> {
             scopes: Vec::new(),
         };
         w.walk(e);
+        // `if`/`range`/`with` read their pipeline twice in the core form (the truth test and
+        // the body): keep each reference and finding once.
+        let mut seen = std::collections::HashSet::new();
+        w.refs.retain(|r| seen.insert((r.path.clone(), r.span)));
+        let mut seen = std::collections::HashSet::new();
+        w.diags.retain(|d| seen.insert((d.message.clone(), d.span)));
         w
     }
 
@@ -387,4 +393,89 @@ pub fn check_paths(ns: &Namespace<'_>, refs: &[Ref]) -> (Vec<Diagnostic>, Vec<Di
         }
     }
     (errors, warnings)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::FileId;
+    use crate::source::scalar::ScalarMap;
+
+    fn template_paths(src: &str, fns: &[&str]) -> (Vec<String>, Vec<String>) {
+        let map = ScalarMap::contiguous(FileId(0), 0, src.len());
+        let (e, spans) = crate::expr::parse_gotmpl(src, &map).expect("parses");
+        let w = TemplateWalk::run(&e, &spans, fns, "v");
+        let paths = w.refs.iter().map(|r| r.path.join(".")).collect();
+        let errs = w.diags.iter().map(|d| d.message.clone()).collect();
+        (paths, errs)
+    }
+
+    const ALL: &[&str] = &["default", "join", "json", "len", "shellQuote", "toJson"];
+
+    #[test]
+    fn range_and_with_rescope_the_dot() {
+        let (p, e) = template_paths(
+            "{{ range .nodes.r.output.issues }}{{ .id }}{{ $.inputs.x }}{{ end }}\
+{{ with .item }}{{ .title }}{{ end }}",
+            ALL,
+        );
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(
+            p,
+            vec![
+                "nodes.r.output.issues",
+                "nodes.r.output.issues.id",
+                "inputs.x",
+                "item",
+                "item.title"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_field_of_an_unresolved_scope_is_refused() {
+        let (_, e) = template_paths("{{ range (json .inputs.x) }}{{ .id }}{{ end }}", ALL);
+        assert_eq!(e.len(), 1);
+        assert!(e[0].contains("unresolved scope"), "{e:?}");
+        // The bare dot of such a scope is fine.
+        let (_, e) = template_paths("{{ range (json .inputs.x) }}{{ . }}{{ end }}", ALL);
+        assert!(e.is_empty());
+    }
+
+    #[test]
+    fn functions_outside_the_version_are_refused() {
+        let (_, e) = template_paths("{{ len .inputs.x }}", &["default", "join", "json"]);
+        assert_eq!(e.len(), 1);
+        assert!(e[0].contains("\"len\" is not supported in v"), "{e:?}");
+        // `if` and `range` lower to internal calls, never refused.
+        let (_, e) = template_paths(
+            "{{ if .inputs.x }}{{ range .inputs.y }}{{ end }}{{ end }}",
+            &["json"],
+        );
+        assert!(e.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn cel_paths_skip_locals_and_numeric_indexes() {
+        let src = "nodes.g.output.issues[0].id == 'x' && nodes.g.output.m[\"k\"] > 1 \
+&& nodes.g.output.issues.all(i, i.sev != item)";
+        let map = ScalarMap::contiguous(FileId(0), 0, src.len());
+        let (e, spans) = crate::expr::parse_cel(src, &map).expect("parses");
+        let paths: Vec<String> = cel_refs(&e, &spans)
+            .iter()
+            .map(|r| r.path.join("."))
+            .collect();
+        assert_eq!(
+            paths,
+            vec![
+                "nodes.g.output.issues.id",
+                "nodes.g.output.m.k",
+                "nodes.g.output.issues",
+                "item"
+            ]
+        );
+        let (d, ty) = cel_types(&e, &spans);
+        assert!(d.is_empty(), "{d:?}");
+        assert_eq!(ty, Type::Bool);
+    }
 }
