@@ -251,25 +251,6 @@ fn sorted(v: Value) -> Value {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn keys_follow_upstreams_scheme() {
-        assert_eq!(dotted("params/a/0/b"), "params.a[0].b");
-        assert_eq!(dotted("criteria/1/check"), "criteria[1].check");
-        assert_eq!(
-            dotted("verification/0/inputs/x"),
-            "verification[0].inputs.x"
-        );
-        assert_eq!(
-            dotted_from("0/input_mapping/pr", true),
-            "[0].input_mapping.pr"
-        );
-    }
-}
-
 /// `agc build --agh-resolved`: checks the Loop at `path` again (the plan's checks have passed)
 /// and writes its resolved form to `out` or stdout. Returns the exit status.
 pub fn print(
@@ -319,5 +300,24 @@ pub fn print(
             let _ = std::io::stdout().lock().write_all(text.as_bytes());
             0
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_follow_upstreams_scheme() {
+        assert_eq!(dotted("params/a/0/b"), "params.a[0].b");
+        assert_eq!(dotted("criteria/1/check"), "criteria[1].check");
+        assert_eq!(
+            dotted("verification/0/inputs/x"),
+            "verification[0].inputs.x"
+        );
+        assert_eq!(
+            dotted_from("0/input_mapping/pr", true),
+            "[0].input_mapping.pr"
+        );
     }
 }
