@@ -248,8 +248,9 @@ mod tests {
         let ags = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\nid: h\ntitle: t\n\
 objective: o\nconstraints: {max_cost_usd: 1}\nentrypoints: [a]\nnodes:\n  a: {title: A, description: d}\n";
         assert_eq!(codes(ags, &CheckOptions::default()), vec!["AG005"]);
+        // (A non-empty graph: an empty one is agh's `non_terminating_structure`.)
         let agh = "apiVersion: agh.loop/v1\nkind: Loop\nkind: Loop\ncontract: {}\n\
-graph: {nodes: []}\n";
+graph: {nodes: [{id: a, class: action, kind: run-agent, params: {agent: a, prompt: p}}]}\n";
         assert_eq!(codes(agh, &CheckOptions::default()), vec!["AGC004"]);
     }
 
