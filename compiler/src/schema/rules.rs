@@ -494,6 +494,11 @@ fn agh_enum_code(dialect: Dialect, f: &Finding) -> Option<&'static str> {
         Some("unknown_source_kind")
     } else if f.pointer.ends_with("/parse") && sp.contains("/node/") {
         Some("file_import_parse_required")
+    } else if f.pointer.ends_with("/class") && sp.contains("/node/") {
+        // agh: "node class %q is not supported" is a reference error.
+        Some("unknown_reference")
+    } else if f.pointer.starts_with("/network_participation/") {
+        Some("network_participation_invalid")
     } else {
         None
     }

@@ -223,7 +223,9 @@ session; it needs a continuous session and `max_attempts` of at least 2."
     agh!(
         "network_participation_invalid",
         "`network_participation` is malformed",
-        "`mode: local` (the default) carries no channel strategy, channel id or bounds. \
+        "`mode` is `local` (the default) or `live`; `channel_strategy` is `named`, `run` or \
+`loop_run` (the schema check reports other values under this code). `mode: local` carries no \
+channel strategy, channel id or bounds. \
 `mode: live` needs `channel_strategy`; `named` needs a `channel_id` matching \
 `^[a-z0-9][a-z0-9_-]{0,63}$`, and the derived strategies (`run`, `loop_run`) take none."
     ),
@@ -242,7 +244,8 @@ The first such node (root graph first) is reported."
 schedule or webhook start), `event` (watch-events filters) and `generation`. This code is an \
 unknown root in a `{{ }}` value, an undeclared input, an unknown node of the same graph, a node \
 field other than `status`/`output`, `trigger` without such a start, `event` outside a filter, \
-an edge endpoint that names no node, an input source without a declared `input_ref`, and an \
+an edge endpoint that names no node, a node `class` other than `action`, `control`, `source` \
+(reported by the schema check under this code), an input source without a declared `input_ref`, and an \
 `input_mapping` key that is no input. (In CEL an undeclared name does not compile: \
 `unresolvable_path`, as in cel-go.) Note the contract's `stop_when` sees no trigger."
     ),
