@@ -613,3 +613,96 @@ fn agh_diagrams_parse_with_real_mermaid() {
         String::from_utf8_lossy(&out.stdout)
     );
 }
+
+/// A Loop in the style of the DSL reference page: watch-events woken, a trigger start with a
+/// mapping, a fan-out over the matched events, a judge gate, templates everywhere.
+const DOCS_STYLE: &str = r#"apiVersion: agh.loop/v1
+kind: Loop
+meta: { name: react, catalog: { use_when: "tasks finish", keywords: [tasks], category: Ops } }
+concurrency: queue
+inputs:
+  responder: { type: agent, default: helper }
+  slug: { type: string, required: true }
+  spec: { type: ref, ref: { kind: skill } }
+contract:
+  goal: "React to {{ .inputs.slug }}."
+  definition_of_done: "Every finished task has a note."
+  constraints: []
+  boundaries: []
+  verification:
+    - { id: checks, type: command, check: "test -n '{{ .inputs.slug }}'", expect: exit_zero }
+  terminal_states: [done, no-op, blocked, failed, exhausted, stalled]
+  no_progress: { window: 3, hash_fields: [gate_verdict] }
+  budget: { tokens: 0, wall_clock_sec: 0, on_exceeded: halt }
+  model_defaults: { worker: "", judge: "" }
+graph:
+  nodes:
+    - id: on_task_done
+      class: source
+      kind: watch-events
+      events:
+        - kind: task.status_changed
+          filter: "event.payload.to_status == 'completed'"
+        - kind: loop.terminal
+    - id: each_event
+      class: control
+      kind: fan-out
+      collection: "{{ .nodes.on_task_done.output.events }}"
+      batch_size: 1
+      max_fan_out: 16
+      max_parallel: 2
+    - id: react
+      class: action
+      kind: run-agent
+      params:
+        agent: "{{ .inputs.responder }}"
+        prompt: "Handle {{ .item.kind }} #{{ .index }} of {{ .trigger.payload.repo }}"
+        model: fast
+        allowed_tools: [agh__task_get]
+        output_schema: { type: object, properties: { note: { type: string } } }
+      timeout: 10m
+      retry: { max_attempts: 2 }
+    - id: done
+      class: control
+      kind: collect
+    - id: judge
+      class: control
+      kind: gate
+      criteria:
+        - { id: notes, type: agent-judge, agent: reviewer, rubric: "Notes for {{ .inputs.slug }} are useful." }
+        - { id: lint, type: command, check: "make lint", expect: exit_zero }
+      verdict_policy: revise_until_clean
+      max_revisions: 2
+      on_result: { pass: continue, fail: revise, approval: escalate }
+  edges:
+    - { from: on_task_done, to: each_event }
+    - { from: each_event, to: react }
+    - { from: react, to: done }
+    - { from: done, to: judge }
+start:
+  - { kind: manual }
+  - kind: trigger
+    input_mapping:
+      slug: "{{ .trigger.payload.slug }}"
+"#;
+
+#[test]
+fn a_loop_in_the_reference_pages_style_is_accepted() {
+    let mut sources = SourceMap::new();
+    let diags = check_text(
+        &mut sources,
+        "react.loop.yaml",
+        DOCS_STYLE.into(),
+        &CheckOptions::default(),
+    );
+    let shown: Vec<String> = diags.iter().map(|d| show(&sources, d)).collect();
+    assert!(diags.is_empty(), "{shown:#?}");
+    // A watch-events Loop is a watch Loop: its generations are unbounded by default.
+    let dir = scratch("docs-style");
+    let p = dir.join("react.loop.yaml");
+    std::fs::write(&p, DOCS_STYLE).unwrap();
+    let (c, errors, _) = compile(&p, &CheckOptions::default());
+    assert!(errors.is_empty(), "{errors:?}");
+    let g = c.unwrap().graph;
+    assert_eq!(g.attrs["generations"]["unbounded"], true);
+}

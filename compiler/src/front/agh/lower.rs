@@ -4,7 +4,8 @@
 //!   definition-of-done gate passes, or `iteration_cap` generations ran. That is the graph's
 //!   outer loop: a synthetic owner node `generations` (kind `loop`; `generations_` if a node
 //!   already has that id) owns a `Loop` region (`until stop_when`, `max_iterations` =
-//!   `iteration_cap`; an absent cap is upstream's default, 50, or 0 for a watch Loop; 0 means
+//!   `iteration_cap`; an absent cap is upstream's default, 50, or 0 for a watch Loop (one with a
+//!   `watch-source` or `watch-events` node); 0 means
 //!   unbounded and is lowered as `u32::MAX` with `attrs.generations.unbounded`).
 //! - **Fan-out / collect.** A fan-out owns a `Map` region over its `collection` (item `item`,
 //!   index `index`, `max_items` = `max_fan_out`, `max_parallel` = its own or upstream's default
@@ -76,7 +77,7 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
     let watch = scopes
         .iter()
         .flat_map(|s| &s.nodes)
-        .any(|n| n.is("source", "watch-source"));
+        .any(|n| n.is("source", "watch-source") || n.is("source", "watch-events"));
     let outer = l.generations(root, &scopes, watch);
     let mut base: Vec<Option<RegionId>> = vec![None; scopes.len()];
     base[0] = Some(outer);
