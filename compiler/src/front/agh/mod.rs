@@ -18,6 +18,7 @@
 //! agh.loop/v1 (and refused in compozy.loop/v1), the template functions follow the version,
 //! `model_defaults` vs `runtime_*` is the schema's business.
 
+mod actions;
 mod check_refs;
 pub mod events;
 mod goal;
@@ -35,7 +36,8 @@ use crate::diag::Diagnostic;
 use crate::source::{Document, SourceMap};
 use std::collections::BTreeMap;
 
-pub use lint::{FAN_OUT_CEILING, GATE_REVISIONS_CEILING, go_duration_seconds};
+pub use actions::go_duration_seconds;
+pub use lint::{FAN_OUT_CEILING, GATE_REVISIONS_CEILING};
 
 /// What `check` hands to `lower`: the Loop and what the checks found out.
 #[derive(Debug)]
