@@ -299,6 +299,21 @@ be read, is not valid JSON (`extension.json`) or TOML (`extension.toml`), or has
 `extension.name`. Tool ids of that extension then cannot resolve (`unknown_action_kind`).",
     },
     CodeInfo {
+        code: "AGC224",
+        origin: "agc",
+        severity: Warning,
+        summary: "a CEL condition cannot work for any value the declared types allow",
+        explanation: "agh type-checks conditions with every namespace value as `dyn`, so it \
+accepts `nodes.review.output.title + 1 > 2` and the run fails when the condition is evaluated \
+(`no such overload`). agc also checks each condition against the declared types: inputs by \
+their `type`, node outputs by their `produces`/`output_schema`/tool schema (numbers as doubles, \
+which is how CEL sees JSON data), and warns where the operands cannot fit whatever the values \
+are: arithmetic or ordering between a string and a number, `%` on a double, a wrong number of \
+arguments, a non-bool operand of `&&`. It is a warning, not an error, because upstream accepts \
+the Loop (a deliberate addition). Convert explicitly (`int(nodes.a.output.count) % 2 == 0`, \
+`double(inputs.n) + 1.0`).",
+    },
+    CodeInfo {
         code: "AGC223",
         origin: "agc",
         severity: Error,

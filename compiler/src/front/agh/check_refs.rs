@@ -48,6 +48,7 @@ impl Linter<'_> {
                 trigger: false,
                 event: false,
             };
+            self.typed_env = super::refs::typed_env(&inputs, &nodes);
             if si == 0 {
                 self.contract_refs(&base);
                 self.start_refs(&base);
@@ -386,6 +387,23 @@ level or joined with `&&`"
         if let Some(d) = not_bool(&ty, whole) {
             self.diags.push(recode(d));
             return None;
+        }
+        // Beyond upstream: the condition typed against the declared schemas (a warning).
+        let (_, typed) =
+            crate::expr::check::check(&expr, agc_runtime::expr::Lang::Cel, &self.typed_env);
+        for t in typed.into_iter().filter(|t| super::refs::certain(t.kind)) {
+            let span = spans.get(t.node as usize).copied().unwrap_or(whole);
+            self.diags.push(
+                Diagnostic::warning(
+                    "AGC224",
+                    format!(
+                        "{}: this fails at run time for every value the declared types allow",
+                        t.message
+                    ),
+                )
+                .at(span)
+                .with_pointer(ptr),
+            );
         }
         self.record(ptr, &refs, at);
         self.exprs.insert(ptr.to_string(), expr.clone());

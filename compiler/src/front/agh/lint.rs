@@ -44,6 +44,8 @@ pub struct Linter<'d> {
     /// The graph the structural passes are in, and its predecessor lists.
     pub(super) cur: usize,
     pub(super) preds: Vec<Vec<usize>>,
+    /// The CEL roots typed from the declarations of the graph being checked (AGC224).
+    pub(super) typed_env: crate::expr::check::TypeEnv,
 }
 
 impl<'d> Linter<'d> {
@@ -78,6 +80,7 @@ impl<'d> Linter<'d> {
             sources: BTreeMap::new(),
             cur: 0,
             preds: Vec::new(),
+            typed_env: crate::expr::check::TypeEnv::new(),
         }
     }
 

@@ -354,6 +354,76 @@ pub fn cel_types(e: &Expr, spans: &[Span]) -> (Vec<Diagnostic>, Type) {
     (diags, ty)
 }
 
+/// The CEL roots typed from the declarations: inputs by their type, node outputs by their
+/// JSON Schemas (numbers as doubles, as CEL sees JSON data), everything else `dyn`. Objects
+/// stay open: unknown paths are the path check's business.
+pub fn typed_env(
+    inputs: &std::collections::HashMap<String, serde_json::Value>,
+    nodes: &std::collections::HashMap<String, Option<serde_json::Value>>,
+) -> TypeEnv {
+    let open = |fields: Vec<(String, Type)>| Type::Object {
+        fields: fields.into_iter().collect(),
+        open: true,
+    };
+    let mut ins: Vec<(String, Type)> = inputs
+        .iter()
+        .map(|(k, s)| {
+            let t = match s.get("type").and_then(serde_json::Value::as_str) {
+                Some("number") => Type::Double,
+                Some("boolean") => Type::Bool,
+                _ => Type::String,
+            };
+            (k.clone(), t)
+        })
+        .collect();
+    ins.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut ns: Vec<(String, Type)> = nodes
+        .iter()
+        .map(|(k, s)| {
+            let out = s.as_ref().map_or(Type::Dyn, |s| {
+                Type::from_json_schema(s).json_numbers_as_double()
+            });
+            (
+                k.clone(),
+                open(vec![
+                    ("status".into(), Type::String),
+                    ("output".into(), open_all(out)),
+                ]),
+            )
+        })
+        .collect();
+    ns.sort_by(|a, b| a.0.cmp(&b.0));
+    TypeEnv::new()
+        .with("inputs", open(ins))
+        .with("nodes", open(ns))
+        .with("item", Type::Dyn)
+        .with("index", Type::Int)
+        .with("trigger", Type::Dyn)
+        .with("generation", Type::Int)
+        .with("event", Type::Dyn)
+}
+
+/// The type with every object opened (bounded by the schema depth limit of its source).
+fn open_all(t: Type) -> Type {
+    match t {
+        Type::Object { fields, .. } => Type::Object {
+            fields: fields.into_iter().map(|(k, v)| (k, open_all(v))).collect(),
+            open: true,
+        },
+        Type::List(t) => Type::list(open_all(*t)),
+        Type::Map(k, v) => Type::map(*k, open_all(*v)),
+        other => other,
+    }
+}
+
+/// Type errors that no value of the declared types could avoid.
+pub fn certain(kind: TypeErrorKind) -> bool {
+    matches!(
+        kind,
+        TypeErrorKind::BadOperands | TypeErrorKind::NotBool | TypeErrorKind::WrongArity
+    )
+}
+
 /// `condition_not_bool` for a type that is not exactly `bool`.
 pub fn not_bool(ty: &Type, span: Span) -> Option<Diagnostic> {
     (*ty != Type::Bool).then(|| {
