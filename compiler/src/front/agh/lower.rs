@@ -289,52 +289,66 @@ impl Lowerer<'_> {
 
     /// One graph: its nodes (fan-out bodies in their map regions), then its edges.
     fn scope(&mut self, si: usize, s: &Scope<'_>, base: Option<RegionId>, watch: bool) {
-        let (out, _) = s.adjacency();
+        let (out, inc) = s.adjacency();
         let n = s.nodes.len();
-        // Bodies of the fan-outs, largest first (an enclosing body is strictly larger).
-        let mut bodies: Vec<(usize, Vec<bool>, usize)> = Vec::new();
-        for (i, f) in s.nodes.iter().enumerate() {
-            if !f.is("control", "fan-out") {
-                continue;
-            }
-            let mut inside = vec![false; n];
-            let mut stack: Vec<usize> = out[i].clone();
-            while let Some(v) = stack.pop() {
-                if inside[v] || s.nodes[v].is("control", "collect") || v == i {
-                    continue;
+        // Topological order, document order among ready nodes (Kahn with a min-heap); the
+        // graph was checked acyclic, and any leftover node (none in a checked graph) follows.
+        let mut indeg: Vec<usize> = inc.iter().map(Vec::len).collect();
+        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<usize>> = (0..n)
+            .filter(|&v| indeg[v] == 0)
+            .map(std::cmp::Reverse)
+            .collect();
+        let mut order = Vec::with_capacity(n);
+        let mut placed = vec![false; n];
+        while let Some(std::cmp::Reverse(v)) = heap.pop() {
+            order.push(v);
+            placed[v] = true;
+            for &w in &out[v] {
+                indeg[w] -= 1;
+                if indeg[w] == 0 {
+                    heap.push(std::cmp::Reverse(w));
                 }
-                inside[v] = true;
-                stack.extend(out[v].iter().copied());
             }
-            let size = inside.iter().filter(|&&b| b).count();
-            bodies.push((i, inside, size));
         }
-        bodies.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
-        // Innermost enclosing fan-out of each node (the smallest body holding it).
+        order.extend((0..n).filter(|&v| !placed[v]));
+        // The innermost fan-out whose body holds each node (upstream's fan-out scope: reached
+        // from the fan-out without entering a collect), and each fan-out's nesting depth. One
+        // pass in topological order: a node inherits the deepest scope among its predecessors.
+        let is_fan = |v: usize| s.nodes[v].is("control", "fan-out");
+        let is_collect = |v: usize| s.nodes[v].is("control", "collect");
         let mut encl: Vec<Option<usize>> = vec![None; n];
-        for (k, (_, inside, _)) in bodies.iter().enumerate() {
-            for v in 0..n {
-                if inside[v] {
-                    encl[v] = Some(k);
+        let mut depth: Vec<usize> = vec![0; n];
+        for &v in &order {
+            if !is_collect(v) {
+                for &p in &inc[v] {
+                    let cand = if is_fan(p) {
+                        Some(p)
+                    } else if is_collect(p) {
+                        None
+                    } else {
+                        encl[p]
+                    };
+                    if let Some(c) = cand
+                        && encl[v].is_none_or(|e| depth[c] > depth[e])
+                    {
+                        encl[v] = Some(c);
+                    }
                 }
             }
+            if is_fan(v) {
+                depth[v] = encl[v].map_or(1, |e| depth[e] + 1);
+            }
         }
-        let mut map_region: Vec<Option<RegionId>> = vec![None; bodies.len()];
-        // Lower nodes in an order where each fan-out precedes its body: by body nesting
-        // (nodes outside any body first), then document order.
-        let mut order: Vec<usize> = (0..n).collect();
-        let level = |v: usize| encl[v].map_or(0, |k| k + 1);
-        order.sort_by_key(|&v| (level(v), v));
+        let mut map_region: Vec<Option<RegionId>> = vec![None; n];
         for v in order {
             let region = match encl[v] {
-                Some(k) => map_region[k],
+                Some(f) => map_region[f],
                 None => base,
             };
             let id = self.node(si, s, &s.nodes[v], region);
             self.ids.insert((si, v), id);
-            if let Some(k) = bodies.iter().position(|b| b.0 == v) {
-                let r = self.map(&s.nodes[v], id, watch);
-                map_region[k] = Some(r);
+            if is_fan(v) {
+                map_region[v] = Some(self.map(&s.nodes[v], id, watch));
             }
         }
         for e in &s.edges {

@@ -105,11 +105,19 @@ pub fn resolve(unit: &Unit) -> Value {
 
     let mut templates = Map::new();
     let mut conditions = Map::new();
+    let by_ptr: std::collections::HashMap<&str, (&str, &super::model::NodeView<'_>)> = scopes
+        .iter()
+        .flat_map(|s| {
+            s.nodes
+                .iter()
+                .map(move |n| (n.ptr.as_str(), (s.prefix.as_str(), n)))
+        })
+        .collect();
     for (ptr, &is_condition) in &unit.sources {
         let Some(raw) = unit.doc.value.pointer(ptr).and_then(Value::as_str) else {
             continue;
         };
-        let Some(key) = key_of(&scopes, ptr) else {
+        let Some(key) = key_of(&by_ptr, ptr) else {
             continue;
         };
         let raw = json!(if is_condition { raw.trim() } else { raw });
@@ -191,23 +199,36 @@ fn fill_graph(g: &mut Value) {
     }
 }
 
-/// Upstream's key of the template or condition at `ptr`.
-fn key_of(scopes: &[super::model::Scope<'_>], ptr: &str) -> Option<String> {
+/// Upstream's key of the template or condition at `ptr`; `nodes` maps a node's pointer to
+/// its id prefix and view.
+fn key_of(
+    nodes: &std::collections::HashMap<&str, (&str, &super::model::NodeView<'_>)>,
+    ptr: &str,
+) -> Option<String> {
     if let Some(rest) = ptr.strip_prefix("/contract/") {
         return Some(format!("contract.{}", dotted(rest)));
     }
     if let Some(rest) = ptr.strip_prefix("/start/") {
         return Some(format!("start{}", dotted_from(rest, true)));
     }
-    // The deepest node whose pointer prefixes `ptr`.
-    let (prefix, node, rest) = scopes
-        .iter()
-        .flat_map(|s| s.nodes.iter().map(move |n| (s, n)))
-        .filter_map(|(s, n)| {
-            let rest = ptr.strip_prefix(&n.ptr)?.strip_prefix('/')?;
-            Some((&s.prefix, n, rest))
+    // The deepest `.../nodes/<i>` prefix of the pointer that is a node (a param may be
+    // called `nodes` too).
+    let cuts: Vec<usize> = ptr
+        .match_indices("/nodes/")
+        .filter_map(|(i, m)| {
+            let after = &ptr[i + m.len()..];
+            let digits = after.find('/').unwrap_or(after.len());
+            after[..digits]
+                .parse::<usize>()
+                .ok()
+                .map(|_| i + m.len() + digits)
         })
-        .max_by_key(|(_, n, _)| n.ptr.len())?;
+        .collect();
+    let (cut, (prefix, node)) = cuts
+        .iter()
+        .rev()
+        .find_map(|&c| nodes.get(&ptr[..c]).map(|n| (c, *n)))?;
+    let rest = ptr[cut..].strip_prefix('/')?;
     let rest = if node.is("source", "watch-events") && rest.starts_with("events/") {
         // `events.<i>.filter`, upstream's spelling.
         rest.replace('/', ".")
