@@ -262,7 +262,16 @@ fn awp_valid_definitions_pass_and_invalid_ones_fail() {
 #[test]
 fn agh_loops_pass_agcs_agh_schema() {
     let Some(root) = corpus() else { return };
-    let n = assert_clean(&check_folder(&root, "agh"), "agh", |_| true);
+    // Tool-id actions resolve through the extension manifests that come with the Loops, which
+    // tests/agh.rs passes; without them they are `unknown_action_kind`, as upstream.
+    let docs: Vec<Doc> = check_folder(&root, "agh")
+        .into_iter()
+        .map(|mut d| {
+            d.diags.retain(|m| !m.starts_with("unknown_action_kind "));
+            d
+        })
+        .collect();
+    let n = assert_clean(&docs, "agh", |_| true);
     assert_eq!(n, 14);
 }
 

@@ -162,16 +162,26 @@ fn a_reference_to_another_dialect_is_refused() {
 
 #[test]
 fn build_refuses_dialects_it_cannot_compile_yet() {
-    let ws = workspace("agh-build");
-    let f = ws.join("loop.yaml");
+    // (agh.loop/v1 compiles now; an AWP definition does not yet.)
+    let ws = workspace("awp-build");
+    let f = ws.join("w.workflow.json");
     std::fs::write(
         &f,
-        "apiVersion: agh.loop/v1\nkind: Loop\ncontract: {}\ngraph: {nodes: []}\n",
+        r#"{"document": {"schema": "https://agent-workflow.dev/schemas/workflow-definition.json",
+  "name": "w", "version": "1.0.0"},
+ "state_schema": {"type": "object", "properties": {"out": {"type": "string"}}},
+ "nodes": [{"id": "start", "type": "start"},
+           {"id": "end", "type": "end", "config": {"output_mapping": ".out"}}],
+ "edges": [{"source": "__start__", "target": "start"}, {"source": "start", "target": "end"}]}"#,
     )
     .unwrap();
     let mut sources = SourceMap::new();
-    let (plan, diags) =
-        agc::compile::build_file(&mut sources, &f, "loop.yaml", &CheckOptions::default());
+    let (plan, diags) = agc::compile::build_file(
+        &mut sources,
+        &f,
+        "w.workflow.json",
+        &CheckOptions::default(),
+    );
     assert!(plan.is_none());
     let codes: Vec<&str> = diags
         .iter()

@@ -31,6 +31,9 @@ pub struct CheckOptions {
     /// holding `.git`, `.hg`, `.jj` or `.agc-root`, else the document's own folder); the
     /// current folder for in-memory input.
     pub root: Option<std::path::PathBuf>,
+    /// `--extension`: agh extension manifests that declare the tool schemas of a Loop's
+    /// tool-id actions (besides the one found next to the Loop).
+    pub extensions: Vec<std::path::PathBuf>,
 }
 
 /// One file after the checks so far.
@@ -247,8 +250,9 @@ mod tests {
         let ags = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\nid: h\ntitle: t\n\
 objective: o\nconstraints: {max_cost_usd: 1}\nentrypoints: [a]\nnodes:\n  a: {title: A, description: d}\n";
         assert_eq!(codes(ags, &CheckOptions::default()), vec!["AG005"]);
+        // (A non-empty graph: an empty one is agh's `non_terminating_structure`.)
         let agh = "apiVersion: agh.loop/v1\nkind: Loop\nkind: Loop\ncontract: {}\n\
-graph: {nodes: []}\n";
+graph: {nodes: [{id: a, class: action, kind: run-agent, params: {agent: a, prompt: p}}]}\n";
         assert_eq!(codes(agh, &CheckOptions::default()), vec!["AGC004"]);
     }
 

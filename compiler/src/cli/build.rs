@@ -30,6 +30,10 @@ pub(crate) struct BuildArgs {
     /// Treat warnings as errors.
     #[arg(long)]
     strict: bool,
+    /// agh: write agh's own resolved form of the Loop (defaults filled in, template and
+    /// condition sources by upstream key) instead of the plan.
+    #[arg(long, conflicts_with = "check")]
+    agh_resolved: bool,
 }
 
 pub(crate) fn run(args: BuildArgs) -> i32 {
@@ -51,6 +55,15 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
     };
     if failed {
         return 1;
+    }
+    if args.agh_resolved {
+        let opts = args.root.options();
+        return crate::front::agh::resolved::print(
+            &args.file,
+            &display,
+            &opts,
+            args.output.as_deref(),
+        );
     }
     let code = match (&args.output, args.check) {
         (None, _) => {

@@ -97,12 +97,17 @@ pub(crate) struct RootArg {
     /// own folder.
     #[arg(long, value_name = "DIR")]
     root: Option<std::path::PathBuf>,
+    /// agh: an extension manifest (`extension.json`/`.toml`) declaring tool schemas
+    /// (repeatable; the one beside the Loop is found without it).
+    #[arg(long = "extension", value_name = "MANIFEST")]
+    extensions: Vec<std::path::PathBuf>,
 }
 
 impl RootArg {
     pub(crate) fn options(&self) -> CheckOptions {
         CheckOptions {
             root: self.root.clone(),
+            extensions: self.extensions.clone(),
             ..CheckOptions::default()
         }
     }

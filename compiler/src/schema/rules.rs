@@ -298,8 +298,34 @@ fn required(dialect: Dialect, doc: &Document, f: &Finding, field: &str) -> Diagn
             message = "`file-import` needs `parse: json` or `parse: text`".to_string();
         }
         Dialect::Agh if field == "kind" && f.pointer.ends_with("/watch") => {
-            code = "watch_kind_required";
-            message = "`watch` needs a `kind` naming the watched source".to_string();
+            let node = f.pointer.strip_suffix("/watch").unwrap_or("");
+            let kind = doc.value.pointer(&format!("{node}/kind"));
+            if kind.and_then(Value::as_str) == Some("watch-events") {
+                // agh: `watch` on a watch-events source is a shape error, whatever it holds.
+                code = "watch_events_shape_invalid";
+                message = "watch-events nodes use `events`, not `watch`".to_string();
+            } else {
+                code = "watch_kind_required";
+                message = "`watch` needs a `kind` naming the watched source".to_string();
+            }
+        }
+        Dialect::Agh
+            if field == "kind"
+                && f.pointer
+                    .rsplit_once('/')
+                    .is_some_and(|(p, _)| p.ends_with("/events")) =>
+        {
+            code = "watch_events_kind_unknown";
+            message =
+                "a watch-events subscription needs a `kind` from the hook catalog".to_string();
+        }
+        Dialect::Agh if field == "pattern" && parent_kind == "file-import" => {
+            code = "unresolvable_path";
+            message = "file-import `pattern` is required".to_string();
+        }
+        Dialect::Agh if field == "body" && parent_kind == "sub-loop" => {
+            code = "non_terminating_structure";
+            message = "a sub-loop must declare a nested body with at least one node".to_string();
         }
         Dialect::Agh if field == "watch" && parent_kind == "watch-source" => {
             code = "watch_kind_required";
@@ -494,6 +520,11 @@ fn agh_enum_code(dialect: Dialect, f: &Finding) -> Option<&'static str> {
         Some("unknown_source_kind")
     } else if f.pointer.ends_with("/parse") && sp.contains("/node/") {
         Some("file_import_parse_required")
+    } else if f.pointer.ends_with("/class") && sp.contains("/node/") {
+        // agh: "node class %q is not supported" is a reference error.
+        Some("unknown_reference")
+    } else if f.pointer.starts_with("/network_participation/") {
+        Some("network_participation_invalid")
     } else {
         None
     }

@@ -27,7 +27,7 @@ comments, trim markers, field paths (`.inputs.x`, `$.nodes.a.output`), literals,
 `if`/`else if`/`else`/`end`, `range` and `with` (which re-scope the dot), and the functions \
 `json`, `toJson`, `join`, `default`, `len` and `shellQuote`. Anything else (`printf`, `eq`, \
 `index`, `define`, `template`, variables) is rejected with a message naming what is allowed.\n\n\
-The diagnostic points at the exact characters inside the string.",
+The diagnostic points at the exact characters inside the string.\n\nIn a Loop, the same code is also: a path the declared schema does not have (`nodes.review.output.bogus`, a child of a scalar input, anything under `generation` or `nodes.<id>.status`), a field of a dot whose `range`/`with` scope is not a plain path, a template function the document's version lacks (`toJson`, `len` and `shellQuote` came with compozy.loop/v1), a CEL name, function or operand combination that does not compile, a `run-agent` without `agent`/`prompt`, a `run-loop` without `loop` or with a bad `mode`, a `transform` without `map`, and a `file-import` without `pattern`. It is a **warning** (as upstream) when a path reads the output of a node that declares no output schema: the path cannot be proven.",
     },
     CodeInfo {
         code: "AGC050",

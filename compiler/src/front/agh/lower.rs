@@ -1,0 +1,684 @@
+//! Lowering a checked Loop into the IR.
+//!
+//! - **Generations.** agh runs the whole DAG once per generation until `stop_when` holds, a
+//!   definition-of-done gate passes, or `iteration_cap` generations ran. That is the graph's
+//!   outer loop: a synthetic owner node `generations` (kind `loop`; `generations_` if a node
+//!   already has that id) owns a `Loop` region (`until stop_when`, `max_iterations` =
+//!   `iteration_cap`; an absent cap is upstream's default, 50, or 0 for a watch Loop (one with a
+//!   `watch-source` or `watch-events` node); 0 means
+//!   unbounded and is lowered as `u32::MAX` with `attrs.generations.unbounded`).
+//! - **Fan-out / collect.** A fan-out owns a `Map` region over its `collection` (item `item`,
+//!   index `index`, `max_items` = `max_fan_out`, `max_parallel` = its own or upstream's default
+//!   width 4, 2 in a watch Loop). The body is every node reachable from the fan-out without
+//!   entering a collect (upstream's fan-out scope); the collect is the join after the region.
+//! - **Sub-loops.** A `sub-loop` owns a `Subgraph` region (`source: inline`) holding its body,
+//!   whose nodes have upstream's qualified ids `<parent>__<child>`. (`run-loop` calls another
+//!   Loop by name, which is not in the document: it lowers to an `external` node.)
+//! - **Edges.** agh edges are plain dependencies. An edge into or out of a region is lifted to
+//!   the region's owner (an edge from a fan-out to its body is the region's entry, dropped).
+//!   Edges leaving a `branch` are conditional on its condition; edges leaving a `gate` carry
+//!   `on:` the verdicts whose route is `continue` (`pass` by default); the gate's full routing
+//!   table (defaults filled, ignored values replaced) is in its `attrs.routes`.
+//! - **Budgets** are constraints: `budget.wall_clock_sec` → `max_wall_clock_seconds`,
+//!   `budget.tokens` → `max_tokens` (0 is off upstream, so not a constraint); a node's
+//!   `timeout` is its time estimate, so the static time bound applies.
+//! - Node ids, kinds and fields the IR does not model are kept in `attrs`.
+
+use super::Unit;
+use super::model::{NodeView, Scope, Version, scopes};
+use crate::diag::Diagnostic;
+use crate::ir::{
+    Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, LoopMode, Node,
+    NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
+};
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeSet, HashMap};
+
+/// Upstream's defaults (research §6).
+const DEFAULT_CAP_DELIVERY: u32 = 50;
+const DEFAULT_WIDTH_DELIVERY: u32 = 4;
+const DEFAULT_WIDTH_WATCH: u32 = 2;
+
+struct Lowerer<'u> {
+    unit: &'u Unit,
+    g: Graph,
+    /// IR node of (scope, node index).
+    ids: HashMap<(usize, usize), NodeId>,
+    /// Region of each IR node (`None`: the root).
+    region_of: Vec<Option<RegionId>>,
+    used: BTreeSet<String>,
+    /// Edges already added, to drop duplicates made by lifting.
+    seen: std::collections::HashSet<(NodeId, NodeId)>,
+}
+
+pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
+    let empty = Map::new();
+    let root = unit.doc.value.as_object().unwrap_or(&empty);
+    let name = root
+        .get("meta")
+        .and_then(|m| m.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("loop");
+    let mut l = Lowerer {
+        unit,
+        g: Graph::new("agh", name.to_string()),
+        ids: HashMap::new(),
+        region_of: Vec::new(),
+        used: BTreeSet::new(),
+        seen: std::collections::HashSet::new(),
+    };
+    l.g.title = root
+        .get("meta")
+        .and_then(|m| m.get("description"))
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    l.header(root);
+    let scopes = scopes(root);
+    let watch = scopes
+        .iter()
+        .flat_map(|s| &s.nodes)
+        .any(|n| n.is("source", "watch-source") || n.is("source", "watch-events"));
+    let outer = l.generations(root, &scopes, watch);
+    let mut base: Vec<Option<RegionId>> = vec![None; scopes.len()];
+    base[0] = Some(outer);
+    for si in 0..scopes.len() {
+        if si > 0 {
+            // The owning sub-loop was lowered with its parent scope.
+            let Some(&(ps, pn)) = scopes[si].owner.as_ref() else {
+                continue;
+            };
+            let Some(&owner) = l.ids.get(&(ps, pn)) else {
+                continue;
+            };
+            let r = l.region(
+                RegionKind::Subgraph {
+                    source: "inline".into(),
+                    params: Vec::new(),
+                    outputs: Vec::new(),
+                    inherit_context: true,
+                },
+                owner,
+                &format!("{}/body", scopes[ps].nodes[pn].ptr),
+            );
+            base[si] = Some(r);
+        }
+        l.scope(si, &scopes[si], base[si], watch);
+    }
+    l.links(&scopes);
+    l.finish();
+    (l.g, Vec::new())
+}
+
+impl Lowerer<'_> {
+    fn span(&self, ptr: &str) -> crate::source::Span {
+        self.unit.doc.span(ptr)
+    }
+
+    fn expr(&self, lang: ExprLang, ptr: &str) -> Option<IrExpr> {
+        let source = self.unit.doc.value.pointer(ptr)?.as_str()?.to_string();
+        Some(IrExpr {
+            lang,
+            source,
+            core: self.unit.exprs.get(ptr).cloned(),
+            span: self.span(ptr),
+        })
+    }
+
+    fn fresh(&mut self, want: &str) -> String {
+        let mut id = want.to_string();
+        while self.used.contains(&id) {
+            id.push('_');
+        }
+        self.used.insert(id.clone());
+        id
+    }
+
+    fn add(&mut self, node: Node, ptr: &str, region: Option<RegionId>) -> NodeId {
+        let mut node = node;
+        node.region = region;
+        let span = self.span(ptr);
+        let id = self.g.add_node(node, span);
+        self.region_of.push(region);
+        if let Some(r) = region {
+            self.g.regions[r.index()].nodes.push(id);
+        }
+        id
+    }
+
+    fn region(&mut self, kind: RegionKind, owner: NodeId, ptr: &str) -> RegionId {
+        let parent = self.region_of[owner.index()];
+        let span = self.span(ptr);
+        let r = self.g.add_region(
+            Region {
+                kind,
+                owner,
+                parent,
+                entrypoints: Vec::new(),
+                nodes: Vec::new(),
+            },
+            span,
+        );
+        self.g.nodes[owner.index()].owns = Some(r);
+        r
+    }
+
+    /// Params, constraints and graph attributes.
+    fn header(&mut self, root: &Map<String, Value>) {
+        let inputs = root.get("inputs").and_then(Value::as_object);
+        for (name, decl) in inputs.into_iter().flatten() {
+            let ty = decl.get("type").and_then(Value::as_str).unwrap_or("string");
+            self.g.params.push(Param {
+                name: name.clone(),
+                ty: match ty {
+                    "number" | "boolean" | "string" => ty.to_string(),
+                    _ => "string".to_string(),
+                },
+                required: decl
+                    .get("required")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                default: decl.get("default").cloned(),
+                decl: Declared {
+                    schema: None,
+                    enum_values: None,
+                    description: decl
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .map(str::to_string),
+                },
+            });
+        }
+        let contract = root.get("contract").and_then(Value::as_object);
+        let budget = contract.and_then(|c| c.get("budget"));
+        for (field, key) in [
+            ("wall_clock_sec", "max_wall_clock_seconds"),
+            ("tokens", "max_tokens"),
+        ] {
+            if let Some(v) = budget
+                .and_then(|b| b.get(field))
+                .and_then(Value::as_u64)
+                .filter(|&v| v > 0)
+            {
+                self.g.constraints.insert(key.into(), json!(v));
+                let span = self.span(&format!("/contract/budget/{field}"));
+                self.g.spans.constraints.insert(key.into(), span);
+            }
+        }
+        let a = &mut self.g.attrs;
+        let version = Version::of(root);
+        a.insert("api_version".into(), json!(version.name()));
+        a.insert(
+            "concurrency".into(),
+            root.get("concurrency").cloned().unwrap_or(json!("forbid")),
+        );
+        if let Some(c) = contract {
+            let mut c = c.clone();
+            if let Some(Value::Array(states)) = c.get_mut("terminal_states") {
+                for s in states.iter_mut() {
+                    if s.as_str() == Some("no_op") {
+                        *s = json!("no-op");
+                    }
+                }
+            }
+            a.insert("contract".into(), Value::Object(c));
+        }
+        for key in ["start", "network_participation", "meta"] {
+            if let Some(v) = root.get(key) {
+                a.insert(key.into(), v.clone());
+            }
+        }
+    }
+
+    /// The outer loop of generations.
+    fn generations(
+        &mut self,
+        root: &Map<String, Value>,
+        scopes: &[Scope<'_>],
+        watch: bool,
+    ) -> RegionId {
+        for s in scopes {
+            for n in &s.nodes {
+                self.used.insert(format!("{}{}", s.prefix, n.id));
+            }
+        }
+        let id = self.fresh("generations");
+        let contract = root.get("contract");
+        let cap = contract
+            .and_then(|c| c.get("iteration_cap"))
+            .and_then(Value::as_u64);
+        let cap = cap.unwrap_or(if watch {
+            0
+        } else {
+            DEFAULT_CAP_DELIVERY as u64
+        });
+        let unbounded = cap == 0;
+        let max = if unbounded {
+            u32::MAX
+        } else {
+            cap.min(u32::MAX as u64) as u32
+        };
+        let stop = self.expr(ExprLang::Cel, "/contract/stop_when");
+        let mut node = Node::bare(id.clone(), id, NodeKind::Loop, "generations");
+        node.attrs.insert(
+            "generations".into(),
+            json!({"iteration_cap": cap, "unbounded": unbounded, "watch": watch}),
+        );
+        let owner = self.add(node, "/contract", None);
+        self.g.entrypoints.push(owner);
+        self.g.attrs.insert(
+            "generations".into(),
+            json!({"iteration_cap": cap, "unbounded": unbounded,
+                   "stop_when": stop.as_ref().map(|e| e.source.clone())}),
+        );
+        self.region(
+            RegionKind::Loop {
+                mode: if stop.is_some() {
+                    LoopMode::Until
+                } else {
+                    LoopMode::Repeat
+                },
+                condition: stop,
+                max_iterations: max,
+                carry: Vec::new(),
+                collect: Vec::new(),
+            },
+            owner,
+            "/contract",
+        )
+    }
+
+    /// One graph: its nodes (fan-out bodies in their map regions), then its edges.
+    fn scope(&mut self, si: usize, s: &Scope<'_>, base: Option<RegionId>, watch: bool) {
+        let (out, inc) = s.adjacency();
+        let n = s.nodes.len();
+        // Topological order, document order among ready nodes (Kahn with a min-heap); the
+        // graph was checked acyclic, and any leftover node (none in a checked graph) follows.
+        let mut indeg: Vec<usize> = inc.iter().map(Vec::len).collect();
+        let mut heap: std::collections::BinaryHeap<std::cmp::Reverse<usize>> = (0..n)
+            .filter(|&v| indeg[v] == 0)
+            .map(std::cmp::Reverse)
+            .collect();
+        let mut order = Vec::with_capacity(n);
+        let mut placed = vec![false; n];
+        while let Some(std::cmp::Reverse(v)) = heap.pop() {
+            order.push(v);
+            placed[v] = true;
+            for &w in &out[v] {
+                indeg[w] -= 1;
+                if indeg[w] == 0 {
+                    heap.push(std::cmp::Reverse(w));
+                }
+            }
+        }
+        order.extend((0..n).filter(|&v| !placed[v]));
+        // The innermost fan-out whose body holds each node (upstream's fan-out scope: reached
+        // from the fan-out without entering a collect), and each fan-out's nesting depth. One
+        // pass in topological order: a node inherits the deepest scope among its predecessors.
+        let is_fan = |v: usize| s.nodes[v].is("control", "fan-out");
+        let is_collect = |v: usize| s.nodes[v].is("control", "collect");
+        let mut encl: Vec<Option<usize>> = vec![None; n];
+        let mut depth: Vec<usize> = vec![0; n];
+        for &v in &order {
+            if !is_collect(v) {
+                for &p in &inc[v] {
+                    let cand = if is_fan(p) {
+                        Some(p)
+                    } else if is_collect(p) {
+                        None
+                    } else {
+                        encl[p]
+                    };
+                    if let Some(c) = cand
+                        && encl[v].is_none_or(|e| depth[c] > depth[e])
+                    {
+                        encl[v] = Some(c);
+                    }
+                }
+            }
+            if is_fan(v) {
+                depth[v] = encl[v].map_or(1, |e| depth[e] + 1);
+            }
+        }
+        let mut map_region: Vec<Option<RegionId>> = vec![None; n];
+        for v in order {
+            let region = match encl[v] {
+                Some(f) => map_region[f],
+                None => base,
+            };
+            let id = self.node(si, s, &s.nodes[v], region);
+            self.ids.insert((si, v), id);
+            if is_fan(v) {
+                map_region[v] = Some(self.map(&s.nodes[v], id, watch));
+            }
+        }
+        for e in &s.edges {
+            let (Some(&a), Some(&b)) = (s.index.get(e.from), s.index.get(e.to)) else {
+                continue;
+            };
+            let (Some(&from), Some(&to)) = (self.ids.get(&(si, a)), self.ids.get(&(si, b))) else {
+                continue;
+            };
+            self.edge(&s.nodes[a], from, to, &e.ptr);
+        }
+    }
+
+    fn map(&mut self, f: &NodeView<'_>, owner: NodeId, watch: bool) -> RegionId {
+        let over = self
+            .expr(ExprLang::GoTemplate, &f.field("collection"))
+            .unwrap_or(IrExpr {
+                lang: ExprLang::GoTemplate,
+                source: String::new(),
+                core: None,
+                span: self.span(&f.ptr),
+            });
+        let width = if watch {
+            DEFAULT_WIDTH_WATCH
+        } else {
+            DEFAULT_WIDTH_DELIVERY
+        };
+        let parallel = match f.int("max_parallel") {
+            p if p > 0 => p as u32,
+            _ => width,
+        };
+        self.region(
+            RegionKind::Map {
+                over,
+                item: "item".into(),
+                index_as: "index".into(),
+                max_items: f.int("max_fan_out").clamp(0, super::FAN_OUT_CEILING) as u32,
+                max_parallel: parallel,
+                on_item_failure: "fail".into(),
+                collect: Vec::new(),
+            },
+            owner,
+            &f.ptr,
+        )
+    }
+
+    fn node(
+        &mut self,
+        si: usize,
+        s: &Scope<'_>,
+        v: &NodeView<'_>,
+        region: Option<RegionId>,
+    ) -> NodeId {
+        let _ = si;
+        let kind = match (v.class, v.kind) {
+            ("action", "run-agent" | "goal") => NodeKind::Task,
+            ("action", "transform") => NodeKind::StateUpdate,
+            ("action", _) => NodeKind::External,
+            ("control", "fan-out") => NodeKind::Map,
+            ("control", "collect") => NodeKind::Join,
+            ("control", "branch") => NodeKind::Decision,
+            ("control", "gate") => NodeKind::Gate,
+            ("control", "sub-loop") => NodeKind::Subgraph,
+            ("source", "watch-source" | "watch-events") => NodeKind::Wait,
+            ("source", "input") => NodeKind::StateUpdate,
+            _ => NodeKind::External,
+        };
+        let scoped = format!("{}{}", s.prefix, v.id);
+        let mut node = Node::bare(scoped, v.id.to_string(), kind, v.kind);
+        for (k, val) in v.v {
+            if !matches!(k.as_str(), "id" | "kind" | "body") {
+                node.attrs.insert(k.clone(), val.clone());
+            }
+        }
+        if v.is("control", "gate") {
+            node.attrs.insert("routes".into(), routes(v));
+        }
+        if let Some(params) = v.params() {
+            for (k, val) in params {
+                let ptr = format!("{}/params/{}", v.ptr, crate::source::tree::escape_token(k));
+                let source = match (val, self.unit.exprs.contains_key(&ptr)) {
+                    (Value::String(_), true) => InputSource::Template {
+                        template: self.expr(ExprLang::GoTemplate, &ptr).expect("a string"),
+                    },
+                    _ => InputSource::Value { value: val.clone() },
+                };
+                node.inputs.push(Input {
+                    name: k.clone(),
+                    ty: json_type(val).into(),
+                    required: true,
+                    source,
+                    decl: Declared::default(),
+                });
+            }
+        }
+        if let Some(schema) = self.output_schema(v) {
+            let ty = schema
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("object")
+                .to_string();
+            node.outputs.push(Output {
+                name: "output".into(),
+                ty,
+                required: true,
+                decl: Declared {
+                    schema: Some(schema),
+                    ..Declared::default()
+                },
+            });
+        }
+        if let Some(r) = v.get("retry") {
+            node.retry.max_attempts = r
+                .get("max_attempts")
+                .and_then(Value::as_u64)
+                .filter(|&a| a > 0)
+                .unwrap_or(1)
+                .min(u32::MAX as u64) as u32;
+        } else {
+            node.retry.max_attempts = 1;
+        }
+        if let Some(t) = v.str("timeout").and_then(super::go_duration_seconds) {
+            node.retry.timeout_seconds = Some(t);
+            node.estimate.seconds = Some(t);
+        }
+        if v.is("control", "collect") {
+            node.join = Join::All;
+        }
+        self.add(node, &v.ptr, region)
+    }
+
+    fn output_schema(&self, v: &NodeView<'_>) -> Option<Value> {
+        let root = self.unit.doc.value.as_object()?;
+        let l = super::lint::Linter::new(&self.unit.doc, "", root, &self.unit.tools, &[]);
+        l.output_schema(v)
+    }
+
+    fn edge(&mut self, src: &NodeView<'_>, written: NodeId, to: NodeId, ptr: &str) {
+        let (Some(from), Some(to)) = self.lift(written, to) else {
+            return;
+        };
+        if from == to || !self.seen.insert((from, to)) {
+            return;
+        }
+        let lifted = from != written;
+        let (kind, guard, on) = if lifted {
+            (EdgeKind::Sequence, None, Vec::new())
+        } else if src.is("control", "branch") {
+            let guard = self.expr(ExprLang::Cel, &src.field("condition"));
+            (EdgeKind::Conditional, guard, Vec::new())
+        } else if src.is("control", "gate") {
+            (EdgeKind::Sequence, None, continue_verdicts(src))
+        } else {
+            (EdgeKind::Sequence, None, Vec::new())
+        };
+        let span = self.span(ptr);
+        self.g.add_edge(
+            Edge {
+                from,
+                to,
+                kind,
+                outcomes: vec![Outcome::Succeeded],
+                guard,
+                order: None,
+                bound: None,
+                implicit: false,
+                label: None,
+                on,
+            },
+            span,
+        );
+    }
+
+    /// Lifts both ends of an edge to the innermost region holding both.
+    fn lift(&self, a: NodeId, b: NodeId) -> (Option<NodeId>, Option<NodeId>) {
+        let chain = |mut n: NodeId| {
+            let mut c = vec![(self.region_of[n.index()], n)];
+            while let Some(r) = self.region_of[n.index()] {
+                n = self.g.regions[r.index()].owner;
+                c.push((self.region_of[n.index()], n));
+            }
+            c
+        };
+        let ca = chain(a);
+        let cb = chain(b);
+        for &(ra, na) in &ca {
+            if let Some(&(_, nb)) = cb.iter().find(|(rb, _)| *rb == ra) {
+                return (Some(na), Some(nb));
+            }
+        }
+        (None, None)
+    }
+
+    /// Data links from the recorded reads.
+    fn links(&mut self, scopes: &[Scope<'_>]) {
+        let mut seen = BTreeSet::new();
+        for (si, ni, ptr, target) in &self.unit.reads {
+            let Some(&ti) = scopes.get(*si).and_then(|s| s.index.get(target.as_str())) else {
+                continue;
+            };
+            let (Some(&to), Some(&from)) = (self.ids.get(&(*si, *ni)), self.ids.get(&(*si, ti)))
+            else {
+                continue;
+            };
+            let node_ptr = &scopes[*si].nodes[*ni].ptr;
+            let at = ptr
+                .strip_prefix(node_ptr.as_str())
+                .unwrap_or(ptr)
+                .trim_start_matches('/')
+                .replace('/', ".");
+            if from == to || !seen.insert((from, to, at.clone())) {
+                continue;
+            }
+            let ty = self.g.nodes[from.index()]
+                .outputs
+                .first()
+                .map_or_else(|| "any".to_string(), |o| o.ty.clone());
+            self.g.links.push(crate::ir::DataLink {
+                from,
+                output: "output".into(),
+                to,
+                at,
+                ty,
+            });
+        }
+    }
+
+    /// Region entry points: members with no incoming edge from a member of the same region.
+    fn finish(&mut self) {
+        let mut has_pred = vec![false; self.g.nodes.len()];
+        for e in &self.g.edges {
+            if self.region_of[e.from.index()] == self.region_of[e.to.index()] {
+                has_pred[e.to.index()] = true;
+            }
+        }
+        for r in &mut self.g.regions {
+            r.entrypoints = r
+                .nodes
+                .iter()
+                .copied()
+                .filter(|n| !has_pred[n.index()])
+                .collect();
+        }
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The in-graph route actions.
+const BODY_ROUTES: &[&str] = &["continue", "revise", "branch", "halt", "escalate"];
+
+/// A gate's routing table, upstream's defaults filled in and ignored values replaced
+/// (research §3.4).
+pub fn routes(v: &NodeView<'_>) -> Value {
+    let given = v.get("on_result").and_then(Value::as_object);
+    let default = |key: &str| -> Value {
+        match key {
+            "pass" => json!({"route": "continue"}),
+            "fail" => json!({"route": "revise"}),
+            "approval" => json!({"route": "escalate", "terminal_status": "needs-approval"}),
+            "blocked" => json!({"route": "halt", "terminal_status": "blocked"}),
+            _ => json!({"route": "halt", "terminal_status": "failed"}),
+        }
+    };
+    let mut out = Map::new();
+    for key in [
+        "pass",
+        "fail",
+        "approval",
+        "blocked",
+        "error",
+        "timeout",
+        "invalid_output",
+    ] {
+        let allowed: &[&str] = if key == "approval" {
+            &["escalate", "halt"]
+        } else {
+            BODY_ROUTES
+        };
+        let chosen = given.and_then(|g| g.get(key)).and_then(|r| {
+            let (route, obj) = match r {
+                Value::String(s) => (s.as_str(), None),
+                Value::Object(m) => (m.get("route").and_then(Value::as_str)?, Some(m)),
+                _ => return None,
+            };
+            if !allowed.contains(&route) {
+                return None;
+            }
+            if route == "branch" && obj.and_then(|m| m.get("branch")).is_none() {
+                return None;
+            }
+            let mut m = obj.cloned().unwrap_or_default();
+            m.insert("route".into(), json!(route));
+            match route {
+                "halt" => {
+                    m.entry("terminal_status").or_insert(json!("failed"));
+                }
+                "escalate" => {
+                    m.entry("terminal_status")
+                        .or_insert(json!("needs-approval"));
+                }
+                _ => {}
+            }
+            Some(Value::Object(m))
+        });
+        out.insert(key.into(), chosen.unwrap_or_else(|| default(key)));
+    }
+    Value::Object(out)
+}
+
+/// The verdicts of a gate whose route is `continue` (the edges to its successors).
+fn continue_verdicts(v: &NodeView<'_>) -> Vec<String> {
+    let r = routes(v);
+    let mut on: Vec<String> = r
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, v)| v.get("route").and_then(Value::as_str) == Some("continue"))
+        .map(|(k, _)| k.clone())
+        .collect();
+    on.sort();
+    on
+}

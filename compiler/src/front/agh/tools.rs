@@ -1,0 +1,226 @@
+//! Tool schemas from extension manifests: agc's stand-in for agh's `ToolSchemaSource`.
+//!
+//! An action whose kind is not reserved is a tool id. agh resolves it through a snapshot of
+//! the daemon's tool registry; agc has no daemon, so it reads the registry's static source,
+//! the extension manifests (`extension.json` or `extension.toml`) that declare
+//! `resources.tools.<name>` with `input_schema` and `output_schema`. The tool id of
+//! `resources.tools.<tool>` in extension `<ext>` is `ext__<ext with - as _>__<tool>`.
+//!
+//! Where manifests come from:
+//! - every `--extension FILE` given on the command line (an unreadable or malformed one is
+//!   `AGC222`);
+//! - the manifest found beside the Loop: the Loop's folder and up to three folders above it
+//!   (the daemon's layout is `extensions/<ext>/loops/<name>/loop.yaml`), nearest first, as long
+//!   as the folder is inside the workspace root; an unparsable discovered manifest is
+//!   `AGC222` too.
+//!
+//! Resolution (see [`Tools::resolve`]): `ext__…` ids must be declared by a loaded manifest,
+//! else `unknown_action_kind` (as upstream with a snapshot that lacks them). Native tool ids
+//! (`agh__…` in agh.loop/v1, `compozy__…` in compozy.loop/v1) and MCP tool ids (`mcp__…`)
+//! live in the daemon's registry, which no file describes: agc accepts them with an unknown
+//! output schema (paths into their output are then "cannot be proven" warnings). Upstream
+//! without a registry snapshot refuses every tool id; agc deliberately does not, since a
+//! static checker could otherwise accept no Loop that calls a native tool.
+
+use crate::diag::Diagnostic;
+use crate::front::{Context, file_start};
+use crate::source::{FileId, SourceFile};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// One tool's schemas.
+#[derive(Clone, Debug, Default)]
+pub struct ToolSchema {
+    pub input: Option<Value>,
+    pub output: Option<Value>,
+    /// The manifest that declared it, as shown to users.
+    pub manifest: String,
+}
+
+/// Every tool declared by the loaded manifests, by tool id.
+#[derive(Clone, Debug, Default)]
+pub struct Tools {
+    pub by_id: BTreeMap<String, ToolSchema>,
+    /// Extension names (with `-` as `_`) whose manifests were loaded.
+    pub extensions: Vec<String>,
+}
+
+/// What a tool id resolves to.
+pub enum Resolved<'t> {
+    /// Declared by a loaded manifest.
+    Declared(&'t ToolSchema),
+    /// A native or MCP tool: accepted, schema unknown.
+    Native,
+    /// Not resolvable.
+    Unknown,
+}
+
+impl Tools {
+    /// Resolves an action kind that is not a reserved kind. `native` is the version's prefix of
+    /// native tool ids (`agh__` or `compozy__`).
+    pub fn resolve(&self, kind: &str, native: &str) -> Resolved<'_> {
+        if let Some(t) = self.by_id.get(kind) {
+            return Resolved::Declared(t);
+        }
+        let named = |p: &str| kind.strip_prefix(p).is_some_and(|rest| rest.len() > 1);
+        if named(native) || named("mcp__") {
+            Resolved::Native
+        } else {
+            Resolved::Unknown
+        }
+    }
+
+    fn add_manifest(&mut self, value: &Value, display: &str) -> Result<(), String> {
+        let obj = value.as_object().ok_or("a manifest is an object")?;
+        let name = obj
+            .get("extension")
+            .and_then(|e| e.get("name"))
+            .and_then(Value::as_str)
+            .ok_or("the manifest has no `extension.name`")?;
+        let ext = name.replace('-', "_");
+        if !self.extensions.contains(&ext) {
+            self.extensions.push(ext.clone());
+        }
+        let tools = obj
+            .get("resources")
+            .and_then(|r| r.get("tools"))
+            .and_then(Value::as_object);
+        for (tool, decl) in tools.into_iter().flatten() {
+            let id = format!("ext__{ext}__{tool}");
+            // The first manifest that declares an id wins (flags come before discovery).
+            self.by_id.entry(id).or_insert_with(|| ToolSchema {
+                input: decl.get("input_schema").cloned(),
+                output: decl.get("output_schema").cloned(),
+                manifest: display.to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Loads the manifests of a compilation: the `--extension` ones, then the one beside the Loop.
+pub fn load(cx: &mut Context<'_>) -> (Tools, Vec<Diagnostic>) {
+    let mut tools = Tools::default();
+    let mut diags = Vec::new();
+    let named: Vec<PathBuf> = cx.opts.extensions.clone();
+    for p in &named {
+        let display = p.to_string_lossy().replace('\\', "/");
+        load_one(cx, p, &display, &mut tools, &mut diags);
+    }
+    if let Some(found) = beside(cx) {
+        let display = found.to_string_lossy().replace('\\', "/");
+        if !named.iter().any(|n| same_file(n, &found)) {
+            load_one(cx, &found, &display, &mut tools, &mut diags);
+        }
+    }
+    (tools, diags)
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// The nearest `extension.json`/`extension.toml` in the Loop's folder or up to three above it,
+/// inside the workspace root.
+fn beside(cx: &Context<'_>) -> Option<PathBuf> {
+    let root = cx.workspace_root();
+    let mut dir = cx.path?.parent()?.to_path_buf();
+    for _ in 0..4 {
+        let here = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir.clone()
+        };
+        if !crate::front::contained(&root, &here) {
+            return None;
+        }
+        for name in ["extension.json", "extension.toml"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+        if !dir.pop() {
+            return None;
+        }
+    }
+    None
+}
+
+fn load_one(
+    cx: &mut Context<'_>,
+    path: &Path,
+    display: &str,
+    tools: &mut Tools,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(
+                    "AGC222",
+                    format!("cannot read the extension manifest `{display}`: {e}"),
+                )
+                .with_help("`--extension` names an `extension.json` or `extension.toml` file"),
+            );
+            return;
+        }
+    };
+    let toml = path.extension().is_some_and(|e| e == "toml");
+    let parsed: Result<Value, String> = if toml {
+        basic_toml::from_str::<Value>(&text).map_err(|e| e.to_string())
+    } else {
+        serde_json::from_str::<Value>(&text).map_err(|e| e.to_string())
+    };
+    let file: FileId = cx.sources.add(SourceFile::new(display, text));
+    let result = parsed.and_then(|v| tools.add_manifest(&v, display));
+    if let Err(e) = result {
+        diags.push(
+            Diagnostic::error(
+                "AGC222",
+                format!("the extension manifest `{display}` cannot be used: {e}"),
+            )
+            .at(file_start(file)),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn tool_ids_follow_the_extension_name() {
+        let mut t = Tools::default();
+        let m = json!({"extension": {"name": "dev-cycle"}, "resources": {"tools": {
+            "git_push": {"output_schema": {"type": "object"}}}}});
+        t.add_manifest(&m, "x").unwrap();
+        assert!(matches!(
+            t.resolve("ext__dev_cycle__git_push", "agh__"),
+            Resolved::Declared(_)
+        ));
+        assert!(matches!(
+            t.resolve("ext__dev_cycle__nope", "agh__"),
+            Resolved::Unknown
+        ));
+        assert!(matches!(
+            t.resolve("agh__network_send", "agh__"),
+            Resolved::Native
+        ));
+        assert!(matches!(
+            t.resolve("agh__network_send", "compozy__"),
+            Resolved::Unknown
+        ));
+        assert!(matches!(
+            t.resolve("channel-post", "agh__"),
+            Resolved::Unknown
+        ));
+        assert!(t.add_manifest(&json!({"resources": {}}), "y").is_err());
+    }
+}
