@@ -106,14 +106,14 @@ fn check_bytes(name: &str, bytes: Vec<u8>) {
     assert_sane(&checked.diags, &sources);
 }
 
-/// Seed documents for structure-aware mutation: agc's own example and fixtures, one or more
+/// Seed documents for structure-aware mutation: agc's own examples and fixtures, one or more
 /// per dialect (never third-party corpus files).
 const SEEDS: [&str; 6] = [
     include_str!("../../examples/ags/changelog-release.agraph.yaml"),
     include_str!("../../tests/fixtures/ags/ag203-map-item-in-nested-loop.agraph.yaml"),
     include_str!("../../tests/fixtures/ags/ag121-second-branch-without-when.agraph.yaml"),
-    include_str!("../../tests/fixtures/agh/agc023-concurrency.yaml"),
-    include_str!("../../tests/fixtures/awp/agc023-unknown-node-type.yaml"),
+    include_str!("../../examples/agh/delivery.loop.yaml"),
+    include_str!("../../examples/awp/support-triage.workflow.yaml"),
     include_str!("../../tests/fixtures/agent-graph/schema-invalid-unknown-node-kind.yaml"),
 ];
 
