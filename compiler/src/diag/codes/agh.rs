@@ -314,6 +314,18 @@ the Loop (a deliberate addition). Convert explicitly (`int(nodes.a.output.count)
 `double(inputs.n) + 1.0`).",
     },
     CodeInfo {
+        code: "AGC225",
+        origin: "agc",
+        severity: Warning,
+        summary: "a node reads the output of a node that is not upstream of it",
+        explanation: "`nodes.<id>.output` holds what that node produced in the current \
+generation. agh does not check that the producer runs before the reader; when no edge path \
+leads from the producer to the reader, the reader may run first (or in parallel) and find no \
+output. agc warns (a deliberate addition; agh accepts the Loop). Add an edge path from the \
+producer to the reader. `nodes.<id>.status` reads are not checked: a status exists at any \
+time.",
+    },
+    CodeInfo {
         code: "AGC223",
         origin: "agc",
         severity: Error,

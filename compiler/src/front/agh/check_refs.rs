@@ -521,3 +521,52 @@ pub fn fan_scope(scope: &Scope<'_>) -> Vec<bool> {
     }
     inside
 }
+
+impl Linter<'_> {
+    /// `AGC225`: a node reads `nodes.<id>.output` of a node that is not upstream of it, so
+    /// the output may not exist yet when the reader runs (upstream does not check this). The
+    /// backward search per read is capped; past the cap no warning is given.
+    pub fn read_order(&mut self) {
+        const CAP: usize = 20_000;
+        let mut preds: Vec<Option<Vec<Vec<usize>>>> =
+            (0..self.scopes.len()).map(|_| None).collect();
+        let mut warned = std::collections::HashSet::new();
+        let reads = std::mem::take(&mut self.reads);
+        for (si, ni, ptr, target) in &reads {
+            let scope = &self.scopes[*si];
+            let Some(&ti) = scope.index.get(target.as_str()) else {
+                continue;
+            };
+            let inc = preds[*si].get_or_insert_with(|| scope.adjacency().1);
+            let mut seen = std::collections::HashSet::new();
+            let mut stack = inc[*ni].clone();
+            let mut found = false;
+            while let Some(v) = stack.pop() {
+                if v == ti {
+                    found = true;
+                    break;
+                }
+                if seen.len() >= CAP {
+                    found = true;
+                    break;
+                }
+                if seen.insert(v) {
+                    stack.extend(inc[v].iter().copied());
+                }
+            }
+            if !found && warned.insert((ptr.clone(), target.clone())) {
+                let reader = scope.nodes[*ni].id;
+                self.warn(
+                    "AGC225",
+                    ptr,
+                    format!(
+                        "`{reader}` reads the output of `{target}`, which is not upstream of it: \
+the output may not exist yet when `{reader}` runs"
+                    ),
+                )
+                .help = Some(format!("add an edge path from `{target}` to `{reader}`"));
+            }
+        }
+        self.reads = reads;
+    }
+}

@@ -61,6 +61,7 @@ pub fn check_loop(doc: &Document, text: &str, tools: &tools::Tools) -> (Vec<Diag
     let mut l = lint::Linter::new(doc, text, root, tools, &scopes);
     l.structure();
     l.references();
+    l.read_order();
     (
         l.diags,
         Unit0 {
