@@ -35,6 +35,7 @@ use crate::source::{Document, SourceMap, Span, load};
 use std::path::Path;
 
 pub use provider::{GraphDoc, LoadedProvider};
+pub(crate) use paths::{absolute, files_below};
 
 /// The span of the value at `pointer`, else of its nearest existing parent.
 pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {

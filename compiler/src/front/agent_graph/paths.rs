@@ -90,7 +90,7 @@ pub(super) fn contained_file(root: &Path, reference: &str) -> Result<(String, Pa
 
 /// Every regular file below `dir` (not following symlinks), sorted per folder by name as
 /// upstream's `listFilesRecursive` does (ICU order), as absolute paths. Iterative.
-pub(super) fn files_below(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
     use agc_runtime::agent_graph::canon::locale_compare;
     let mut out = Vec::new();
     // A stack of folder listings, each consumed front to back (depth first, in order).
