@@ -12,14 +12,14 @@ pub(super) static CODES: &[CodeInfo] = &[
         origin: "agent-graph",
         severity: Error,
         summary: "a Provider file reference is absolute",
-        explanation: "Every file a Provider names (graphs, actions, resources, the code catalog, action entries, schemas, skills, `files`) is a path relative to the folder of `provider.yaml`. A reference that starts with `/`, `\\` or a drive letter such as `C:` is refused before any file is read, so a Provider never reads outside its own tree and stays relocatable when built into a bundle. Write the path relative to the provider root.",
+        explanation: "Every file a Provider names (graphs, actions, resources, the code catalog, action entries, schemas, skills, `files`) is a path relative to the folder of `provider.yaml`. A reference that starts with `/`, `\\` or a drive letter such as `C:` is refused before any file is read, so a Provider never reads outside its own tree and stays relocatable when built into a bundle. The schemas already refuse `/x` and `C:x` (as `schema-invalid`); agc also treats a leading `\\` as absolute, on every platform (upstream, on POSIX, would read it as a file name). Write the path relative to the provider root.",
     },
     CodeInfo {
         code: "path-outside-provider",
         origin: "agent-graph",
         severity: Error,
         summary: "a Provider file reference climbs out of the provider root",
-        explanation: "The reference contains `..` segments that leave the provider root (`../shared/x.yaml`). Providers are independent trust and publication boundaries: a graph may only use files inside its own root. agc decides this lexically, segment by segment; a `..` that climbs out and back in (`../provider/x`) is refused too, which upstream accepts. Move the shared file into the Provider, or publish it as a separate Provider.",
+        explanation: "The reference contains `..` segments that leave the provider root (`../shared/x.yaml`). Providers are independent trust and publication boundaries: a graph may only use files inside its own root. agc decides this lexically, segment by segment; a `..` that climbs out and back in (`../provider/x`) is refused too, which upstream accepts. The schemas already refuse `/`-separated `..` segments (as `schema-invalid`); agc also splits on `\\`, so `..\\x` is refused on every platform, where upstream on POSIX would look for a file named `..\\x`. Move the shared file into the Provider, or publish it as a separate Provider.",
     },
     CodeInfo {
         code: "file-missing",

@@ -51,6 +51,13 @@ pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
     }
 }
 
+/// The span of the key of the mapping entry at `pointer` (else of its value, as [`span_at`]).
+pub(crate) fn key_span_at(doc: &Document, pointer: &str) -> Span {
+    doc.at(pointer)
+        .and_then(|c| c.node.key())
+        .unwrap_or_else(|| span_at(doc, pointer))
+}
+
 /// The Agent Graph v1 front end (see [`FrontEnd`]).
 pub struct AgentGraph;
 

@@ -4,7 +4,7 @@
 //! nothing failed, with the per-graph closure digests that revisions are built from.
 
 use super::paths::{self, Refusal};
-use super::{convert, frontmatter, graph, span_at};
+use super::{convert, frontmatter, graph, key_span_at, span_at};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
 use crate::front::Context;
@@ -522,7 +522,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
                                     "gate-delegated-policy-invalid",
                                     format!("gate `{gid}/{nid}` declares `delegated` without a delegatable authority"),
                                 )
-                                .at(p("delegated"))
+                                .at(key_span_at(doc, &format!("/nodes/{ni}/delegated")))
                                 .with_help("set `gate.authority` and `gate.delegatable: true`, or remove `delegated`"),
                             );
                         }
