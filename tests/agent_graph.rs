@@ -290,3 +290,38 @@ fn loader_errors_refuse_evaluation_with_their_code() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(error_code(&out), "graph-recursion");
 }
+
+#[test]
+fn checking_a_folder_checks_its_provider_once_as_a_unit() {
+    let p = small_provider("unit");
+    // A flow cycle in the graph: reported once (through the manifest), not a second time for
+    // `graphs/main.yaml` on its own.
+    let g = p.join("graphs/main.yaml");
+    let text = std::fs::read_to_string(&g).unwrap();
+    std::fs::write(&g, text.replace("- {from: ship, to: done}", "- {from: ship, to: build}\n- {from: ship, to: done}")).unwrap();
+    let out = agc_in(&p, &["check", ".", "--format", "json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("graph-flow-cycle").count(), 1, "{text}");
+    assert_eq!(out.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&p);
+}
+
+#[test]
+fn route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes() {
+    let p = small_provider("receipts");
+    let dir = p.to_string_lossy().into_owned();
+    let done = r#"{"main/build":"completed","main/ship":"completed"}"#;
+    let facts = r#"{"release":{"ready":true}}"#;
+    let out = agc_in(
+        &p,
+        &["route", &dir, "main", "--outcomes", done, "--facts", facts, "--format", "json"],
+    );
+    assert_eq!(error_code(&out), "route-unavailable");
+    let receipts = r#"{"schema":"agent-graph.resource-read-receipts.v1","provider":"other","receipts":[]}"#;
+    let out = agc_in(
+        &p,
+        &["route", &dir, "main", "--resource-receipts", receipts, "--format", "json"],
+    );
+    assert_eq!(error_code(&out), "resource-receipts-provider-mismatch");
+    let _ = std::fs::remove_dir_all(&p);
+}

@@ -228,6 +228,26 @@ pub fn is_candidate(path: &Path) -> bool {
     })
 }
 
+/// Whether a walk picks `path` for a dialect other than Agent Graph (AGS, AWP or agh names).
+pub fn is_candidate_outside_agent_graph(path: &Path) -> bool {
+    let lower = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let Some((stem, ext)) = lower.rsplit_once('.') else {
+        return false;
+    };
+    let yaml = ext != "json";
+    matches!(ext, "yaml" | "yml" | "json")
+        && (stem.ends_with(".agraph")
+            || stem.ends_with(".workflow")
+            || stem == "workflow"
+            || (yaml && stem.starts_with("workflow"))
+            || stem == "loop"
+            || stem.ends_with(".loop"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
