@@ -29,6 +29,9 @@ pub struct CheckOptions {
     /// The workspace root that `subgraph.ref` may not leave (`--root`; default: the current
     /// folder).
     pub root: Option<std::path::PathBuf>,
+    /// `--graph ID` of `build` and `graph`: the one graph they take from a document holding
+    /// several (an Agent Graph Provider).
+    pub graph: Option<String>,
 }
 
 /// One file after the checks so far.

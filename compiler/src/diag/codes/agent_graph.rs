@@ -343,4 +343,18 @@ pub(super) static CODES: &[CodeInfo] = &[
         summary: "a join: all node can never be reached",
         explanation: "The node joins all its incoming edges (the default `join: all`), and two of them come from the same source with outcome lists that share no outcome. One node has one outcome, so both edges can never match at once and the node is unreachable. Upstream does not check this. Use `join: any`, or merge the edges.",
     },
+    CodeInfo {
+        code: "AGC205",
+        origin: "agc",
+        severity: Warning,
+        summary: "subgraph calls inline to too many nodes for one lowered graph",
+        explanation: "`agc build` and `agc graph` inline every subgraph call into a nested region of the calling graph, recursively. When graphs call the same graphs many times over several levels, the inlined size grows exponentially; beyond 200,000 nodes agc stops inlining and leaves the deeper calls as empty regions, with this warning. Checking, evaluation and routing are not affected (they do not inline). Split the Provider's graphs, or build the called graphs on their own with `--graph`.",
+    },
+    CodeInfo {
+        code: "AGC206",
+        origin: "agc",
+        severity: Error,
+        summary: "`--graph` names no graph of the document",
+        explanation: "`agc build --graph ID` and `agc graph --graph ID` take one graph from a document that holds several (an Agent Graph Provider lowers to one graph per graph file, and a plan or a diagram shows one). The Provider has no graph with that id; the message lists the ids it has. Use the graph's `id`, not its file name.",
+    },
 ];
