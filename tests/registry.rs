@@ -109,6 +109,14 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/agent_graph.rs blocked_ambiguous_and_missing_entries_are_reported_as_upstream_does",
     ),
     (
+        "AGC205",
+        "tests/agent_graph_build.rs runaway_subgraph_inlining_stops_with_a_warning",
+    ),
+    (
+        "AGC206",
+        "tests/agent_graph_build.rs graph_names_a_graph_the_provider_has",
+    ),
+    (
         "route-alternatives-truncated",
         "tests/agent_graph.rs evaluate_matches_the_upstream_cli_byte_for_byte (choice-routing)",
     ),

@@ -348,7 +348,7 @@ pub(super) static CODES: &[CodeInfo] = &[
         origin: "agc",
         severity: Warning,
         summary: "subgraph calls inline to too many nodes for one lowered graph",
-        explanation: "`agc build` and `agc graph` inline every subgraph call into a nested region of the calling graph, recursively. When graphs call the same graphs many times over several levels, the inlined size grows exponentially; beyond 200,000 nodes agc stops inlining and leaves the deeper calls as empty regions, with this warning. Checking, evaluation and routing are not affected (they do not inline). Split the Provider's graphs, or build the called graphs on their own with `--graph`.",
+        explanation: "`agc build` and `agc graph` inline every subgraph call into a nested region of the calling graph, recursively. When graphs call the same graphs many times over several levels, the inlined size grows exponentially; beyond 100,000 nodes agc stops inlining and leaves the deeper calls as empty regions, with this warning. Checking, evaluation and routing are not affected (they do not inline). Split the Provider's graphs, or build the called graphs on their own with `--graph`.",
     },
     CodeInfo {
         code: "AGC206",

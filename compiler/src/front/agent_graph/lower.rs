@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 use std::collections::HashMap;
 
 /// The most nodes one lowered graph may hold after inlining subgraph calls.
-pub const MAX_NODES: usize = 200_000;
+pub const MAX_NODES: usize = 100_000;
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)

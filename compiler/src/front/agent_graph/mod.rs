@@ -34,6 +34,7 @@ use crate::dialect::{AgentGraphKind, Dialect};
 use crate::source::{Document, SourceMap, Span, load};
 use std::path::Path;
 
+pub use lower::MAX_NODES;
 pub use provider::{GraphDoc, LoadedProvider};
 pub(crate) use paths::{absolute, files_below};
 
