@@ -2,7 +2,8 @@
 //! AGC200 a node no entrypoint reaches, AGC201 a gate authority that cannot be delegated,
 //! AGC202 an edge that fires on `pending`, `blocked` or `waiting-user`, AGC203 a terminal with
 //! `requiresFacts`, AGC204 a `join: all` node that can never be reached (two edges from one
-//! source with disjoint outcomes).
+//! source with disjoint outcomes); and the fact path lints of [`crate::expr::facts`] (AGC071,
+//! AGC072) on every `requiresFacts` / `satisfiedBy` path.
 
 use super::provider::GraphDoc;
 use super::span_at;
@@ -109,6 +110,32 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
                     .at(at("id"))
                     .with_help("use `join: any`, or merge the edges into one outcome list"),
                 );
+            }
+        }
+    }
+    // Fact paths: agc's fact path lints (AGC071, AGC072; AGC070 is the schema's pattern).
+    for (i, n) in nodes.iter().enumerate() {
+        for list in ["requiresFacts", "satisfiedBy"] {
+            for (j, c) in n[list].as_array().into_iter().flatten().enumerate() {
+                let Some(path) = c["path"].as_str() else { continue };
+                let Some(cur) = doc.at(&format!("/nodes/{i}/{list}/{j}/path")) else {
+                    continue;
+                };
+                // The schema allows only `[A-Za-z0-9_.-]` in paths: no escapes, so the text
+                // lies verbatim in the file after any opening quote.
+                let quoted = matches!(
+                    cur.node.style,
+                    crate::source::tree::ScalarStyle::SingleQuoted
+                        | crate::source::tree::ScalarStyle::DoubleQuoted
+                );
+                let span = cur.node.span;
+                let map = crate::source::scalar::ScalarMap::contiguous(
+                    span.file,
+                    span.start as usize + usize::from(quoted),
+                    path.len(),
+                );
+                let (_, found) = crate::expr::facts::parse_fact_path(path, &map);
+                out.extend(found);
             }
         }
     }
