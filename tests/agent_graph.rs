@@ -60,11 +60,20 @@ fn oracle(kind: &str) -> Option<Vec<String>> {
         let a = &o["args"];
         let provider = c.join(o["provider"].as_str().unwrap());
         let root = provider.parent().unwrap().to_string_lossy().into_owned();
-        let key = if kind == "evaluations" { "evaluation" } else { "route" };
+        let key = if kind == "evaluations" {
+            "evaluation"
+        } else {
+            "route"
+        };
         let facts = a["facts"].to_string();
         let outcomes = a["outcomes"].to_string();
         let mut args: Vec<String> = vec![
-            if kind == "evaluations" { "evaluate" } else { "route" }.into(),
+            if kind == "evaluations" {
+                "evaluate"
+            } else {
+                "route"
+            }
+            .into(),
             provider.to_string_lossy().into_owned(),
             a["graph"].as_str().unwrap().into(),
             "--entry".into(),
@@ -209,7 +218,19 @@ fn route_refuses_stale_revisions_and_ids() {
     let e = json(&agc_in(&p, &["evaluate", &dir, "main", "--format", "json"]));
     let rev = e["revision"].as_str().unwrap().to_string();
     let id = e["primaryRoute"]["routeId"].as_str().unwrap().to_string();
-    let fresh = agc_in(&p, &["route", &dir, "main", &id, "--revision", &rev, "--format", "json"]);
+    let fresh = agc_in(
+        &p,
+        &[
+            "route",
+            &dir,
+            "main",
+            &id,
+            "--revision",
+            &rev,
+            "--format",
+            "json",
+        ],
+    );
     assert!(fresh.status.success());
     let r = json(&fresh);
     // Script runner: quoted absolute entry and arguments, run in the provider root.
@@ -222,11 +243,27 @@ fn route_refuses_stale_revisions_and_ids() {
     let facts = r#"{"release":{"ready":false}}"#;
     let stale = agc_in(
         &p,
-        &["route", &dir, "main", &id, "--revision", &rev, "--facts", facts, "--format", "json"],
+        &[
+            "route",
+            &dir,
+            "main",
+            &id,
+            "--revision",
+            &rev,
+            "--facts",
+            facts,
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(stale.status.code(), Some(1));
     assert_eq!(error_code(&stale), "route-revision-stale");
-    let gone = agc_in(&p, &["route", &dir, "main", &id, "--facts", facts, "--format", "json"]);
+    let gone = agc_in(
+        &p,
+        &[
+            "route", &dir, "main", &id, "--facts", facts, "--format", "json",
+        ],
+    );
     assert_eq!(error_code(&gone), "route-stale");
     let missing = agc_in(&p, &["evaluate", &dir, "nope", "--format", "json"]);
     assert_eq!(error_code(&missing), "graph-missing");
@@ -285,7 +322,13 @@ fn loader_errors_refuse_evaluation_with_their_code() {
         .join("tests/fixtures/agent-graph/providers/graph-recursion/provider.yml");
     let out = agc_in(
         Path::new(env!("CARGO_MANIFEST_DIR")),
-        &["evaluate", &dir.to_string_lossy(), "main", "--format", "json"],
+        &[
+            "evaluate",
+            &dir.to_string_lossy(),
+            "main",
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(error_code(&out), "graph-recursion");
@@ -298,7 +341,14 @@ fn checking_a_folder_checks_its_provider_once_as_a_unit() {
     // `graphs/main.yaml` on its own.
     let g = p.join("graphs/main.yaml");
     let text = std::fs::read_to_string(&g).unwrap();
-    std::fs::write(&g, text.replace("- {from: ship, to: done}", "- {from: ship, to: build}\n- {from: ship, to: done}")).unwrap();
+    std::fs::write(
+        &g,
+        text.replace(
+            "- {from: ship, to: done}",
+            "- {from: ship, to: build}\n- {from: ship, to: done}",
+        ),
+    )
+    .unwrap();
     let out = agc_in(&p, &["check", ".", "--format", "json"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("graph-flow-cycle").count(), 1, "{text}");
@@ -314,13 +364,32 @@ fn route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes() {
     let facts = r#"{"release":{"ready":true}}"#;
     let out = agc_in(
         &p,
-        &["route", &dir, "main", "--outcomes", done, "--facts", facts, "--format", "json"],
+        &[
+            "route",
+            &dir,
+            "main",
+            "--outcomes",
+            done,
+            "--facts",
+            facts,
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(error_code(&out), "route-unavailable");
-    let receipts = r#"{"schema":"agent-graph.resource-read-receipts.v1","provider":"other","receipts":[]}"#;
+    let receipts =
+        r#"{"schema":"agent-graph.resource-read-receipts.v1","provider":"other","receipts":[]}"#;
     let out = agc_in(
         &p,
-        &["route", &dir, "main", "--resource-receipts", receipts, "--format", "json"],
+        &[
+            "route",
+            &dir,
+            "main",
+            "--resource-receipts",
+            receipts,
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(error_code(&out), "resource-receipts-provider-mismatch");
     let _ = std::fs::remove_dir_all(&p);

@@ -25,7 +25,8 @@ fn opts(graph: &str) -> CheckOptions {
     }
 }
 
-const ACTION: &str = "schema: agent-graph.action.v1\nid: work\nrunner: command\neffect: write\ncommand: make\n";
+const ACTION: &str =
+    "schema: agent-graph.action.v1\nid: work\nrunner: command\neffect: write\ncommand: make\n";
 
 #[test]
 fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
@@ -72,15 +73,23 @@ fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
     assert_eq!(g.id, "main");
     let ids: Vec<&str> = g.nodes.iter().map(|n| n.scoped_id.as_str()).collect();
     assert_eq!(ids, ["poll", "call", "done", "call/step", "call/end"]);
-    assert_eq!(g.nodes[0].guard.as_ref().unwrap().source, "source.ready == true");
+    assert_eq!(
+        g.nodes[0].guard.as_ref().unwrap().source,
+        "source.ready == true"
+    );
     assert_eq!(g.nodes[0].attrs["reasonCode"], "route.poll");
     assert_eq!(g.nodes[1].kind, NodeKind::Subgraph);
     let region = g.region(g.nodes[1].owns.expect("call owns a region"));
-    assert!(matches!(&region.kind, RegionKind::Subgraph { source, .. } if source == "graph:child#default"));
+    assert!(
+        matches!(&region.kind, RegionKind::Subgraph { source, .. } if source == "graph:child#default")
+    );
     assert_eq!(region.nodes.len(), 2);
     assert_eq!(g.node(region.entrypoints[0]).scoped_id, "call/step");
     let repeat = &g.edges[0];
-    assert_eq!((repeat.kind, repeat.on.clone()), (EdgeKind::Back, vec!["partial".to_string()]));
+    assert_eq!(
+        (repeat.kind, repeat.on.clone()),
+        (EdgeKind::Back, vec!["partial".to_string()])
+    );
     assert_eq!(g.edges[1].kind, EdgeKind::Conditional);
     assert_eq!(g.edges[1].on, ["completed", "skipped"]);
     assert_eq!(g.edges[2].kind, EdgeKind::Sequence);
@@ -88,7 +97,8 @@ fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
 
 #[test]
 fn graph_names_a_graph_the_provider_has() {
-    let c = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/agent-graph/examples/subgraphs");
+    let c = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/agent-graph/examples/subgraphs");
     if !c.is_dir() {
         eprintln!("skipped: corpus absent");
         return;
@@ -110,7 +120,10 @@ fn runaway_subgraph_inlining_stops_with_a_warning() {
         "provider.yaml".into(),
         format!(
             "schema: agent-graph.provider.v1\nid: demo\nversion: 1.0.0\ngraphs: [{}]\n",
-            (0..levels).map(|i| format!("graphs/g{i}.yaml")).collect::<Vec<_>>().join(", ")
+            (0..levels)
+                .map(|i| format!("graphs/g{i}.yaml"))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     )];
     for i in 0..levels {

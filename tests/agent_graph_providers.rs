@@ -93,7 +93,12 @@ fn a_symlink_out_of_the_provider_is_refused() {
     .unwrap();
     let mut sources = SourceMap::new();
     let manifest = provider.join("provider.yml");
-    let diags = check_path(&mut sources, &manifest, "provider.yml", &CheckOptions::default());
+    let diags = check_path(
+        &mut sources,
+        &manifest,
+        "provider.yml",
+        &CheckOptions::default(),
+    );
     let _ = std::fs::remove_dir_all(&tmp);
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{errors:?}");
@@ -137,9 +142,18 @@ fn every_problem_is_reported_not_only_the_first() {
     );
     let mut sources = SourceMap::new();
     let manifest = tmp.join("provider.yml");
-    let diags = check_path(&mut sources, &manifest, "provider.yml", &CheckOptions::default());
+    let diags = check_path(
+        &mut sources,
+        &manifest,
+        "provider.yml",
+        &CheckOptions::default(),
+    );
     let _ = std::fs::remove_dir_all(&tmp);
-    let mut codes: Vec<&str> = diags.iter().filter(|d| d.is_error()).map(|d| d.code).collect();
+    let mut codes: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
     codes.sort();
     assert_eq!(
         codes,

@@ -78,12 +78,18 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "path-symlink-outside-provider",
         "tests/agent_graph_providers.rs a_symlink_out_of_the_provider_is_refused",
     ),
-    ("graph-missing", "tests/agent_graph.rs route_refuses_stale_revisions_and_ids"),
+    (
+        "graph-missing",
+        "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
+    ),
     (
         "route-revision-stale",
         "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
     ),
-    ("route-stale", "tests/agent_graph.rs route_refuses_stale_revisions_and_ids"),
+    (
+        "route-stale",
+        "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
+    ),
     (
         "route-unavailable",
         "tests/agent_graph.rs route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes",

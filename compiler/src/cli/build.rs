@@ -38,8 +38,15 @@ pub(crate) struct BuildArgs {
 pub(crate) fn run(args: BuildArgs) -> i32 {
     let mut sources = SourceMap::new();
     let display = args.file.to_string_lossy().replace('\\', "/");
-    let (compiled, mut diags) =
-        compile_file(&mut sources, &args.file, &display, &crate::check::CheckOptions { graph: args.graph.clone(), ..args.root.options() });
+    let (compiled, mut diags) = compile_file(
+        &mut sources,
+        &args.file,
+        &display,
+        &crate::check::CheckOptions {
+            graph: args.graph.clone(),
+            ..args.root.options()
+        },
+    );
     let compiled = match crate::compile::single(compiled, &display) {
         Ok(c) => c,
         Err(d) => {

@@ -78,7 +78,10 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
                 &display,
                 opts,
                 format,
-                &crate::check::CheckOptions { graph: args.graph.clone(), ..args.root.options() },
+                &crate::check::CheckOptions {
+                    graph: args.graph.clone(),
+                    ..args.root.options()
+                },
                 &mut sources,
                 &mut diags,
             ) {
@@ -203,7 +206,10 @@ fn run_inject(
             &display,
             opts,
             GraphFormat::Mermaid,
-            &crate::check::CheckOptions { graph: args.graph.clone(), ..args.root.options() },
+            &crate::check::CheckOptions {
+                graph: args.graph.clone(),
+                ..args.root.options()
+            },
             sources,
             diags,
         ) {

@@ -126,14 +126,20 @@ mod tests {
         // Measured with Node's `localeCompare` (en-US).
         assert_eq!(
             v,
-            ["_", "-", "0", "a", "A", "a_b", "a-b", "a.b", "a/b", "ab", "aB", "z", "Z"]
+            [
+                "_", "-", "0", "a", "A", "a_b", "a-b", "a.b", "a/b", "ab", "aB", "z", "Z"
+            ]
         );
     }
 
     #[test]
     fn numbers_print_as_javascript() {
-        let v: Value = serde_json::from_str(r#"{"b":1.0,"a":1e21,"c":0.1,"d":-0.0000015}"#).unwrap();
-        assert_eq!(stable_stringify(&v), r#"{"a":1e+21,"b":1,"c":0.1,"d":-0.0000015}"#);
+        let v: Value =
+            serde_json::from_str(r#"{"b":1.0,"a":1e21,"c":0.1,"d":-0.0000015}"#).unwrap();
+        assert_eq!(
+            stable_stringify(&v),
+            r#"{"a":1e+21,"b":1,"c":0.1,"d":-0.0000015}"#
+        );
     }
 
     #[test]

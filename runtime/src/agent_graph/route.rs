@@ -297,7 +297,10 @@ impl<'a> Router<'a> {
     }
 
     fn annotate(&self, locations: Vec<Location>) -> Vec<Location> {
-        locations.into_iter().map(|l| self.annotate_one(l)).collect()
+        locations
+            .into_iter()
+            .map(|l| self.annotate_one(l))
+            .collect()
     }
 
     fn annotate_one(&self, mut l: Location) -> Location {
@@ -374,7 +377,11 @@ impl<'a> Router<'a> {
     }
 
     fn gate(&self, node: &Node, candidate: &Candidate) -> Map<String, Value> {
-        let mut out = node.gate.as_ref().map(|g| g.raw.clone()).unwrap_or_default();
+        let mut out = node
+            .gate
+            .as_ref()
+            .map(|g| g.raw.clone())
+            .unwrap_or_default();
         let session = candidate.gate_resolution == Some("session-authority");
         out.insert(
             "resolution".to_string(),
@@ -460,7 +467,10 @@ mod tests {
 
     #[test]
     fn normalizes_paths() {
-        assert_eq!(normalize_relative("./actions/../actions/a.yaml"), "actions/a.yaml");
+        assert_eq!(
+            normalize_relative("./actions/../actions/a.yaml"),
+            "actions/a.yaml"
+        );
         assert_eq!(normalize_relative("resources//x.md"), "resources/x.md");
     }
 }

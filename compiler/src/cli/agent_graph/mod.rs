@@ -195,9 +195,8 @@ pub(crate) fn provider(path: &Path, format: AgFormat) -> Result<Provider, i32> {
 /// A `JSON` or `@FILE` argument (a `.json` file as JSON, anything else as YAML).
 fn json_argument(arg: &str) -> Result<Value, Error> {
     if let Some(file) = arg.strip_prefix('@') {
-        let text = std::fs::read_to_string(file).map_err(|e| {
-            Error::new("file-read-failed", format!("Cannot read {file}: {e}"))
-        })?;
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Error::new("file-read-failed", format!("Cannot read {file}: {e}")))?;
         return structured(&text, file);
     }
     serde_json::from_str(arg).map_err(|e| Error::new("json-invalid", format!("Invalid JSON: {e}")))
@@ -244,7 +243,9 @@ pub(crate) fn outcome_map(v: &Value) -> IndexMap<String, String> {
         .map(|m| {
             m.iter()
                 .filter_map(|(k, o)| {
-                    let o = o.as_str().or_else(|| o.get("outcome").and_then(Value::as_str))?;
+                    let o = o
+                        .as_str()
+                        .or_else(|| o.get("outcome").and_then(Value::as_str))?;
                     Some((k.clone(), o.to_string()))
                 })
                 .collect()
@@ -312,11 +313,19 @@ fn input(a: &StateArgs, workspace: Option<&Path>) -> Result<Input, Error> {
         let mut auth: Vec<String> = run
             .get("authorities")
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
             .unwrap_or_default();
         auth.extend(a.authority.iter().cloned());
         input.authorities = auth;
-        run_workspace = run.get("workspace").and_then(Value::as_str).map(PathBuf::from);
+        run_workspace = run
+            .get("workspace")
+            .and_then(Value::as_str)
+            .map(PathBuf::from);
     }
     let ws = workspace
         .map(Path::to_path_buf)
@@ -341,8 +350,8 @@ pub(crate) fn evaluate(a: EvaluateArgs) -> i32 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let result = input(&a.state, None)
-        .and_then(|i| eval::evaluate(&provider, &a.graph, &a.state.entry, &i));
+    let result =
+        input(&a.state, None).and_then(|i| eval::evaluate(&provider, &a.graph, &a.state.entry, &i));
     match result {
         Ok(e) => {
             let e = e.evaluation;
@@ -353,7 +362,12 @@ pub(crate) fn evaluate(a: EvaluateArgs) -> i32 {
                 lines.push(format!("Route: {}", p.route_id));
             }
             for d in &e.diagnostics {
-                lines.push(format!("{} {}: {}", d.severity.to_uppercase(), d.code, d.message));
+                lines.push(format!(
+                    "{} {}: {}",
+                    d.severity.to_uppercase(),
+                    d.code,
+                    d.message
+                ));
             }
             output(format, &e, lines);
             0
@@ -367,20 +381,28 @@ fn receipts(arg: &str) -> Result<Receipts, Error> {
     let bad = || {
         Error::new(
             "schema-invalid",
-            "resourceReceipts must be an agent-graph.resource-read-receipts.v1 document".to_string(),
+            "resourceReceipts must be an agent-graph.resource-read-receipts.v1 document"
+                .to_string(),
         )
     };
     if v.get("schema").and_then(Value::as_str) != Some("agent-graph.resource-read-receipts.v1") {
         return Err(bad());
     }
     let provider = v.get("provider").and_then(Value::as_str).ok_or_else(bad)?;
-    let list = v.get("receipts").and_then(Value::as_array).ok_or_else(bad)?;
+    let list = v
+        .get("receipts")
+        .and_then(Value::as_array)
+        .ok_or_else(bad)?;
     Ok(Receipts {
         provider: provider.to_string(),
         receipts: list
             .iter()
             .map(|r| Receipt {
-                id: r.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
+                id: r
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
                 digest: r.get("digest").and_then(Value::as_str).map(String::from),
                 revision: r.get("revision").and_then(Value::as_str).map(String::from),
             })
@@ -450,7 +472,12 @@ pub(crate) fn route(a: RouteArgs) -> i32 {
                     ));
                 }
             }
-            if let Some(prompt) = r.gate.as_ref().and_then(|g| g.get("prompt")).and_then(Value::as_str) {
+            if let Some(prompt) = r
+                .gate
+                .as_ref()
+                .and_then(|g| g.get("prompt"))
+                .and_then(Value::as_str)
+            {
                 lines.push(format!("Gate: {prompt}"));
             }
             lines.push(format!(

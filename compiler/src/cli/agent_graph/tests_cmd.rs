@@ -65,7 +65,10 @@ pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, E
         })?;
         let test = structured(&text, &name_shown)?;
         if test.get("schema").and_then(Value::as_str) != Some("agent-graph.test.v1")
-            || test.get("expect").and_then(|e| e.get("statusCode")).is_none()
+            || test
+                .get("expect")
+                .and_then(|e| e.get("statusCode"))
+                .is_none()
         {
             return Err(Error::new(
                 "schema-invalid",
@@ -84,7 +87,12 @@ pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, E
             authorities: state
                 .get("authorities")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
                 .unwrap_or_default(),
             workspace: crate::front::agent_graph::absolute(Path::new("."))
                 .to_string_lossy()
@@ -98,7 +106,10 @@ pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, E
         if let Some(w) = want("statusCode")
             && w != e.status_code
         {
-            failures.push(format!("statusCode: expected {w}, received {}", e.status_code));
+            failures.push(format!(
+                "statusCode: expected {w}, received {}",
+                e.status_code
+            ));
         }
         let primary = e.primary_route.as_ref();
         for (key, got) in [
@@ -114,7 +125,11 @@ pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, E
             }
         }
         if let Some(w) = x.get("alternativeNodes") {
-            let got: Vec<&str> = e.alternative_routes.iter().map(|r| r.node.as_str()).collect();
+            let got: Vec<&str> = e
+                .alternative_routes
+                .iter()
+                .map(|r| r.node.as_str())
+                .collect();
             let got = serde_json::to_value(&got).unwrap_or_default();
             if &got != w {
                 failures.push(format!("alternativeNodes: expected {w}, received {got}"));
@@ -188,29 +203,62 @@ fn route_failures(x: &Value, r: &route::Route, failures: &mut Vec<String>) {
             .map(String::from)
     };
     let checks: Vec<(&str, Option<String>)> = vec![
-        ("command", r.command_plan.first().and_then(|c| c.command.clone())),
-        ("handler", r.command_plan.first().and_then(|c| c.handler.clone())),
+        (
+            "command",
+            r.command_plan.first().and_then(|c| c.command.clone()),
+        ),
+        (
+            "handler",
+            r.command_plan.first().and_then(|c| c.handler.clone()),
+        ),
         (
             "gateResolution",
             gate.and_then(|g| g.get("resolution"))
                 .and_then(Value::as_str)
                 .map(String::from),
         ),
-        ("inspectionCommand", plan0(nested("inspectionAction"), "command")),
-        ("inspectionHandler", plan0(nested("inspectionAction"), "handler")),
-        ("inspectionSkill", action_id(nested("inspectionAction"), "skill")),
-        ("inspectionInputSchema", action_id(nested("inspectionAction"), "inputSchema")),
-        ("resolutionCommand", plan0(nested("resolutionAction"), "command")),
-        ("resolutionHandler", plan0(nested("resolutionAction"), "handler")),
-        ("resolutionSkill", action_id(nested("resolutionAction"), "skill")),
-        ("resolutionInputSchema", action_id(nested("resolutionAction"), "inputSchema")),
+        (
+            "inspectionCommand",
+            plan0(nested("inspectionAction"), "command"),
+        ),
+        (
+            "inspectionHandler",
+            plan0(nested("inspectionAction"), "handler"),
+        ),
+        (
+            "inspectionSkill",
+            action_id(nested("inspectionAction"), "skill"),
+        ),
+        (
+            "inspectionInputSchema",
+            action_id(nested("inspectionAction"), "inputSchema"),
+        ),
+        (
+            "resolutionCommand",
+            plan0(nested("resolutionAction"), "command"),
+        ),
+        (
+            "resolutionHandler",
+            plan0(nested("resolutionAction"), "handler"),
+        ),
+        (
+            "resolutionSkill",
+            action_id(nested("resolutionAction"), "skill"),
+        ),
+        (
+            "resolutionInputSchema",
+            action_id(nested("resolutionAction"), "inputSchema"),
+        ),
         ("recordNode", Some(r.after_action.record_node.clone())),
     ];
     for (key, got) in checks {
         if let Some(w) = want(key)
             && Some(w) != got.as_deref()
         {
-            failures.push(format!("{key}: expected {w}, received {}", show(got.as_deref())));
+            failures.push(format!(
+                "{key}: expected {w}, received {}",
+                show(got.as_deref())
+            ));
         }
     }
     for (key, list) in [

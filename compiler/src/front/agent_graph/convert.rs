@@ -27,7 +27,12 @@ fn resources(v: Option<&Value>) -> Option<NodeResources> {
     let list = |k: &str| -> Vec<String> {
         v.get(k)
             .and_then(Value::as_array)
-            .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
             .unwrap_or_default()
     };
     Some(NodeResources {
@@ -37,9 +42,7 @@ fn resources(v: Option<&Value>) -> Option<NodeResources> {
 }
 
 fn action_path(v: &Value, key: &str) -> Option<String> {
-    v.get(key)
-        .and_then(Value::as_str)
-        .map(normalize_relative)
+    v.get(key).and_then(Value::as_str).map(normalize_relative)
 }
 
 /// The model of one graph whose file is at the absolute `path`.
@@ -61,7 +64,12 @@ pub(super) fn graph(v: &Value, path: String) -> Graph {
             outcomes: e
                 .get("outcomes")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
                 .unwrap_or_else(|| vec!["completed".to_string()]),
             kind: string(e, "kind").unwrap_or_else(|| "flow".to_string()),
         })
@@ -89,7 +97,10 @@ fn node(n: &Value) -> Node {
         Some("terminal") => NodeKind::Terminal,
         _ => NodeKind::Action,
     };
-    let mut out = Node::bare(n.get("id").and_then(Value::as_str).unwrap_or_default(), kind);
+    let mut out = Node::bare(
+        n.get("id").and_then(Value::as_str).unwrap_or_default(),
+        kind,
+    );
     out.description = string(n, "description");
     out.priority = n.get("priority").and_then(Value::as_i64).unwrap_or(0);
     out.join_any = n.get("join").and_then(Value::as_str) == Some("any");
@@ -98,7 +109,11 @@ fn node(n: &Value) -> Node {
     out.reason_code = string(n, "reasonCode");
     out.action = action_path(n, "action");
     out.gate = n.get("gate").and_then(Value::as_object).map(|g| Gate {
-        id: g.get("id").and_then(Value::as_str).unwrap_or_default().to_string(),
+        id: g
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string(),
         authority: g.get("authority").and_then(Value::as_str).map(String::from),
         delegatable: g.get("delegatable").and_then(Value::as_bool),
         raw: g.clone(),

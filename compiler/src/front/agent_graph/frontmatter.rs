@@ -6,7 +6,8 @@ use crate::source::{SourceFile, SourceMap, Span, load};
 use serde_json::Value;
 
 /// Static resource kinds a Markdown file may declare.
-pub(super) const STATIC_KINDS: [&str; 5] = ["procedure", "diagnostic", "template", "schema", "skill"];
+pub(super) const STATIC_KINDS: [&str; 5] =
+    ["procedure", "diagnostic", "template", "schema", "skill"];
 
 /// Parses the frontmatter of `text` (a file shown as `display`). The file is added to `sources`
 /// so findings have a place. `Err` carries `frontmatter-missing` or `frontmatter-invalid`.
@@ -40,7 +41,10 @@ pub(super) fn parse(
     if let Some(d) = loaded.diags.into_iter().find(Diagnostic::is_error) {
         return Err(Diagnostic::error(
             "frontmatter-invalid",
-            format!("the frontmatter of `{display}` is not valid YAML: {}", d.message),
+            format!(
+                "the frontmatter of `{display}` is not valid YAML: {}",
+                d.message
+            ),
         )
         .at(d.span.unwrap_or(Span::point(file, 0))));
     }

@@ -78,7 +78,9 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
                 diags.push(
                     Diagnostic::error(
                         "graph-edge-node-missing",
-                        format!("edge {from} -> {to} of graph `{gid}` names the missing node `{id}`"),
+                        format!(
+                            "edge {from} -> {to} of graph `{gid}` names the missing node `{id}`"
+                        ),
                     )
                     .at(at(field)),
                 );
@@ -114,7 +116,9 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
             diags.push(
                 Diagnostic::error(
                     "graph-repeat-target-invalid",
-                    format!("repeat edge {from} -> {to} of graph `{gid}` must target an action or gate"),
+                    format!(
+                        "repeat edge {from} -> {to} of graph `{gid}` must target an action or gate"
+                    ),
                 )
                 .at(at("to")),
             );
@@ -161,7 +165,9 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
                                 ),
                             )
                             .at(span_at(doc, &format!("/edges/{edge}")))
-                            .with_help("loops must be explicit: make the closing edge `kind: repeat`"),
+                            .with_help(
+                                "loops must be explicit: make the closing edge `kind: repeat`",
+                            ),
                         );
                     }
                     Some(_) => {}

@@ -89,7 +89,10 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
         // AGC204: join all over two edges from one source with disjoint outcome sets.
         if n.get("join").and_then(Value::as_str) != Some("any") {
             let mut by_source: HashMap<&str, Vec<HashSet<&str>>> = HashMap::new();
-            for e in edges.iter().filter(|e| s(&e["to"]) == id && e["kind"] != "repeat") {
+            for e in edges
+                .iter()
+                .filter(|e| s(&e["to"]) == id && e["kind"] != "repeat")
+            {
                 let outs: HashSet<&str> = match e["outcomes"].as_array() {
                     Some(a) => a.iter().map(s).collect(),
                     None => HashSet::from(["completed"]),
@@ -117,7 +120,9 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
     for (i, n) in nodes.iter().enumerate() {
         for list in ["requiresFacts", "satisfiedBy"] {
             for (j, c) in n[list].as_array().into_iter().flatten().enumerate() {
-                let Some(path) = c["path"].as_str() else { continue };
+                let Some(path) = c["path"].as_str() else {
+                    continue;
+                };
                 let Some(cur) = doc.at(&format!("/nodes/{i}/{list}/{j}/path")) else {
                     continue;
                 };

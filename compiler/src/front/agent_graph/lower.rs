@@ -21,7 +21,9 @@ use super::{Unit, span_at};
 use crate::diag::Diagnostic;
 use crate::front::Lowered;
 use crate::ir::expr::{ExprLang, IrExpr};
-use crate::ir::{self, Edge, EdgeKind, Join, Node, NodeId, NodeKind, Outcome, Region, RegionId, RegionKind};
+use crate::ir::{
+    self, Edge, EdgeKind, Join, Node, NodeId, NodeKind, Outcome, Region, RegionId, RegionKind,
+};
 use crate::source::{Document, SourceMap};
 use serde_json::{Map, Value, json};
 use std::collections::HashMap;
@@ -81,7 +83,11 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
         }
         graph.attrs.insert(
             "entrypoints".into(),
-            g.doc.value.get("entrypoints").cloned().unwrap_or(Value::Null),
+            g.doc
+                .value
+                .get("entrypoints")
+                .cloned()
+                .unwrap_or(Value::Null),
         );
         let mut l = Lowerer {
             graph,
@@ -151,7 +157,10 @@ impl<'a> Lowerer<'a> {
             let entry = p
                 .doc
                 .value
-                .pointer(&format!("/entrypoints/{}", crate::source::tree::escape_token(&p.entry)))
+                .pointer(&format!(
+                    "/entrypoints/{}",
+                    crate::source::tree::escape_token(&p.entry)
+                ))
                 .and_then(Value::as_str)
                 .and_then(|t| ids.get(t).copied());
             let mut members: Vec<NodeId> = ids.values().copied().collect();
@@ -190,9 +199,10 @@ impl<'a> Lowerer<'a> {
             } else {
                 Join::All
             };
-            if let Some(checks) = n.get("requiresFacts").filter(|c| {
-                c.as_array().is_some_and(|a| !a.is_empty())
-            }) {
+            if let Some(checks) = n
+                .get("requiresFacts")
+                .filter(|c| c.as_array().is_some_and(|a| !a.is_empty()))
+            {
                 node.guard = Some(IrExpr {
                     lang: ExprLang::Fact,
                     source: facts_text(checks),
@@ -262,7 +272,11 @@ impl<'a> Lowerer<'a> {
                 continue;
             };
             let on: Vec<String> = match e.get("outcomes").and_then(Value::as_array) {
-                Some(a) => a.iter().filter_map(Value::as_str).map(String::from).collect(),
+                Some(a) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect(),
                 None => vec!["completed".to_string()],
             };
             let edge_kind = str_at(e, "kind").unwrap_or("flow");

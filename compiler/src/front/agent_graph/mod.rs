@@ -35,8 +35,8 @@ use crate::source::{Document, SourceMap, Span, load};
 use std::path::Path;
 
 pub use lower::MAX_NODES;
-pub use provider::{GraphDoc, LoadedProvider};
 pub(crate) use paths::{absolute, files_below};
+pub use provider::{GraphDoc, LoadedProvider};
 
 /// The span of the value at `pointer`, else of its nearest existing parent.
 pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {

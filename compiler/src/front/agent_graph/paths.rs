@@ -104,7 +104,11 @@ pub(crate) fn files_below(dir: &Path) -> Vec<PathBuf> {
                         if !(ft.is_dir() || ft.is_file()) {
                             return None;
                         }
-                        Some((e.file_name().to_string_lossy().into_owned(), e.path(), ft.is_dir()))
+                        Some((
+                            e.file_name().to_string_lossy().into_owned(),
+                            e.path(),
+                            ft.is_dir(),
+                        ))
                     })
                     .collect()
             })
@@ -136,9 +140,15 @@ mod tests {
 
     #[test]
     fn references_are_normalised_or_refused() {
-        assert_eq!(relative("./graphs/../graphs/a.yaml").unwrap(), "graphs/a.yaml");
+        assert_eq!(
+            relative("./graphs/../graphs/a.yaml").unwrap(),
+            "graphs/a.yaml"
+        );
         assert_eq!(relative("/etc/x").unwrap_err().0, "absolute-path-forbidden");
         assert_eq!(relative("C:x").unwrap_err().0, "absolute-path-forbidden");
-        assert_eq!(relative("a/../../x").unwrap_err().0, "path-outside-provider");
+        assert_eq!(
+            relative("a/../../x").unwrap_err().0,
+            "path-outside-provider"
+        );
     }
 }

@@ -145,7 +145,10 @@ impl<'x, 'a> Loader<'x, 'a> {
             self.diags.push(
                 Diagnostic::error(
                     "action-id-duplicate",
-                    format!("the action id `{id}` is also declared by `{}`", self.display(first)),
+                    format!(
+                        "the action id `{id}` is also declared by `{}`",
+                        self.display(first)
+                    ),
                 )
                 .at(span_at(&doc, "/id")),
             );
@@ -170,7 +173,10 @@ impl<'x, 'a> Loader<'x, 'a> {
         files.extend(entry.iter().chain(&input).chain(&output).cloned());
         if let Some(list) = v.get("files").and_then(Value::as_array) {
             for (i, f) in list.iter().enumerate() {
-                match self.resolve(f.as_str().unwrap_or_default(), span_at(&doc, &format!("/files/{i}"))) {
+                match self.resolve(
+                    f.as_str().unwrap_or_default(),
+                    span_at(&doc, &format!("/files/{i}")),
+                ) {
                     Some((rel, _)) => files.push(rel),
                     None => ok = false,
                 }
@@ -217,7 +223,12 @@ impl<'x, 'a> Loader<'x, 'a> {
             args: v
                 .get("args")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect()
+                })
                 .unwrap_or_default(),
             cwd_provider: str_at(v, "cwd") == Some("provider"),
             skill,
@@ -297,7 +308,10 @@ impl<'x, 'a> Loader<'x, 'a> {
                     materializer: Some((m.to_string(), span_at(&doc, "/materializer"))),
                 });
             }
-            let (crel, _) = self.resolve(str_at(v, "path").unwrap_or_default(), span_at(&doc, "/path"))?;
+            let (crel, _) = self.resolve(
+                str_at(v, "path").unwrap_or_default(),
+                span_at(&doc, "/path"),
+            )?;
             let content = self.file_ref(&crel);
             return Some(ResourceEntry {
                 model: Some(model::Resource {
@@ -320,7 +334,10 @@ impl<'x, 'a> Loader<'x, 'a> {
                 return None;
             }
         };
-        let file = self.cx.sources.add(crate::source::SourceFile::new(&display, text.as_str()));
+        let file = self
+            .cx
+            .sources
+            .add(crate::source::SourceFile::new(&display, text.as_str()));
         let (id, kind, media_type) =
             match frontmatter::metadata(&meta, &display, Span::new(file, 0, 3)) {
                 Ok(m) => m,
@@ -461,14 +478,20 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         let mut children = Vec::new();
         let doc = &g.doc;
         let gid = str_at(&doc.value, "id").unwrap_or_default();
-        for (ni, n) in doc.value["nodes"].as_array().unwrap_or(&empty).iter().enumerate() {
+        for (ni, n) in doc.value["nodes"]
+            .as_array()
+            .unwrap_or(&empty)
+            .iter()
+            .enumerate()
+        {
             let p = |field: &str| span_at(doc, &format!("/nodes/{ni}/{field}"));
             let nid = str_at(n, "id").unwrap_or_default();
-            let mut add_action = |l: &mut Loader<'_, '_>, files: &mut IndexSet<String>, r: &str, at: Span| {
-                let rel = l.include_action(r, at)?;
-                files.extend(l.actions[&rel].files.iter().cloned());
-                Some(rel)
-            };
+            let mut add_action =
+                |l: &mut Loader<'_, '_>, files: &mut IndexSet<String>, r: &str, at: Span| {
+                    let rel = l.include_action(r, at)?;
+                    files.extend(l.actions[&rel].files.iter().cloned());
+                    Some(rel)
+                };
             match str_at(n, "kind") {
                 Some("subgraph") => {
                     let child = str_at(n, "graph").unwrap_or_default();
@@ -511,12 +534,15 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
                             l.actions[&rel].id
                         );
                         l.diags.push(
-                            Diagnostic::error("gate-inspection-effect-invalid", msg).at(p("inspectionAction")),
+                            Diagnostic::error("gate-inspection-effect-invalid", msg)
+                                .at(p("inspectionAction")),
                         );
                     }
                     if let Some(d) = n.get("delegated") {
                         let gate = &n["gate"];
-                        if gate.get("delegatable") != Some(&Value::Bool(true)) || gate.get("authority").is_none() {
+                        if gate.get("delegatable") != Some(&Value::Bool(true))
+                            || gate.get("authority").is_none()
+                        {
                             l.diags.push(
                                 Diagnostic::error(
                                     "gate-delegated-policy-invalid",
@@ -526,7 +552,9 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
                                 .with_help("set `gate.authority` and `gate.delegatable: true`, or remove `delegated`"),
                             );
                         }
-                        if str_at(d, "inspection") == Some("skip") && n.get("inspectionAction").is_none() {
+                        if str_at(d, "inspection") == Some("skip")
+                            && n.get("inspectionAction").is_none()
+                        {
                             l.diags.push(
                                 Diagnostic::error(
                                     "gate-delegated-inspection-missing",
@@ -536,11 +564,27 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
                             );
                         }
                         if let Some(r) = str_at(d, "resolutionAction") {
-                            check_resolution(&mut l, &mut files, r, p("delegated/resolutionAction"), gid, nid, &mut add_action);
+                            check_resolution(
+                                &mut l,
+                                &mut files,
+                                r,
+                                p("delegated/resolutionAction"),
+                                gid,
+                                nid,
+                                &mut add_action,
+                            );
                         }
                     }
                     if let Some(r) = str_at(n, "resolutionAction") {
-                        check_resolution(&mut l, &mut files, r, p("resolutionAction"), gid, nid, &mut add_action);
+                        check_resolution(
+                            &mut l,
+                            &mut files,
+                            r,
+                            p("resolutionAction"),
+                            gid,
+                            nid,
+                            &mut add_action,
+                        );
                     }
                 }
                 _ => {}
@@ -574,7 +618,10 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         l.diags.push(
             Diagnostic::error(
                 "graph-recursion",
-                format!("cross-graph recursion is not allowed: {}", names.join(" -> ")),
+                format!(
+                    "cross-graph recursion is not allowed: {}",
+                    names.join(" -> ")
+                ),
             )
             .at(cycle.1),
         );
@@ -583,7 +630,12 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
     // 6. Catalog closure.
     if let Some(entries) = &catalog {
         for g in &graphs {
-            for (ni, n) in g.doc.value["nodes"].as_array().unwrap_or(&empty).iter().enumerate() {
+            for (ni, n) in g.doc.value["nodes"]
+                .as_array()
+                .unwrap_or(&empty)
+                .iter()
+                .enumerate()
+            {
                 if !matches!(str_at(n, "kind"), Some("action" | "gate")) {
                     continue;
                 }
@@ -626,11 +678,16 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         }
         if a.effect != "read" {
             let msg = format!("the materializer `{}` must have `effect: read`", a.id);
-            l.diags.push(Diagnostic::error("materializer-effect-invalid", msg).at(at));
+            l.diags
+                .push(Diagnostic::error("materializer-effect-invalid", msg).at(at));
         }
         if a.runner != "command" && a.runner != "script" {
-            let msg = format!("the materializer `{}` must use the `command` or `script` runner", a.id);
-            l.diags.push(Diagnostic::error("materializer-runner-invalid", msg).at(at));
+            let msg = format!(
+                "the materializer `{}` must use the `command` or `script` runner",
+                a.id
+            );
+            l.diags
+                .push(Diagnostic::error("materializer-runner-invalid", msg).at(at));
         }
         let mfiles = a.files.clone();
         for files in &mut direct {
@@ -673,10 +730,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         let gid = str_at(&g.doc.value, "id").unwrap_or_default().to_string();
         let mut files: Vec<&String> = closures[gi].iter().collect();
         files.sort_by(|a, b| locale_compare(a, b));
-        let files: Vec<Value> = files
-            .into_iter()
-            .map(|f| json!([f, l.digest(f)]))
-            .collect();
+        let files: Vec<Value> = files.into_iter().map(|f| json!([f, l.digest(f)])).collect();
         let digest = digest_value(&json!({
             "provider": {"id": id, "version": version},
             "graph": gid,
@@ -696,7 +750,11 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
             .iter()
             .filter_map(|(k, a)| a.model.clone().map(|m| (k.clone(), m)))
             .collect(),
-        resources: l.resources.values().filter_map(|r| r.model.clone()).collect(),
+        resources: l
+            .resources
+            .values()
+            .filter_map(|r| r.model.clone())
+            .collect(),
         catalog,
         graph_digests,
     };
