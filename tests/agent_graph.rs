@@ -394,3 +394,54 @@ fn route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes() {
     assert_eq!(error_code(&out), "resource-receipts-provider-mismatch");
     let _ = std::fs::remove_dir_all(&p);
 }
+
+#[test]
+fn a_run_file_supplies_state_and_flags_merge_over_it() {
+    let p = small_provider("run");
+    let dir = p.to_string_lossy().into_owned();
+    std::fs::write(
+        p.join("run.json"),
+        r#"{"schema":"agent-graph.run.v1","id":"r1","provider":"demo","graph":"main","entry":"default",
+           "createdAt":"2026-01-01T00:00:00Z","updatedAt":"2026-01-01T00:00:00Z",
+           "facts":{"release":{"ready":false}},
+           "outcomes":{"main/build":{"outcome":"completed","recordedAt":"2026-01-01T00:00:00Z"}},
+           "authorities":[],"events":[]}"#,
+    )
+    .unwrap();
+    let run = p.join("run.json").to_string_lossy().into_owned();
+    let eval = |extra: &[&str]| {
+        let mut args = vec![
+            "evaluate",
+            dir.as_str(),
+            "main",
+            "--state",
+            run.as_str(),
+            "--format",
+            "json",
+        ];
+        args.extend_from_slice(extra);
+        json(&agc_in(&p, &args))
+    };
+    // The Run's record (reduced to its outcome) and facts: `ship` is blocked by its fact.
+    assert_eq!(eval(&[])["statusCode"], "blocked");
+    // `--facts` replaces the top-level `release` key: `ship` becomes the next step, and the
+    // revision equals the one of the same state given without a Run (timestamps do not count).
+    let merged = eval(&["--facts", r#"{"release":{"ready":true}}"#]);
+    assert_eq!(merged["primaryRoute"]["node"], "ship");
+    let direct = json(&agc_in(
+        &p,
+        &[
+            "evaluate",
+            &dir,
+            "main",
+            "--format",
+            "json",
+            "--facts",
+            r#"{"release":{"ready":true}}"#,
+            "--outcomes",
+            r#"{"main/build":"completed"}"#,
+        ],
+    ));
+    assert_eq!(merged["revision"], direct["revision"]);
+    let _ = std::fs::remove_dir_all(&p);
+}

@@ -41,6 +41,9 @@ fn schema_phase_messages() {
         };
         for e in entries {
             let path = e.unwrap().path();
+            if path.is_dir() {
+                continue;
+            }
             let text = std::fs::read_to_string(&path).unwrap();
             let code = text
                 .lines()
