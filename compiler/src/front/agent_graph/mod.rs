@@ -26,6 +26,7 @@ mod lower;
 mod paths;
 pub mod provider;
 mod recursion;
+mod resources;
 
 use super::{Context, FrontEnd, Lowered};
 use crate::check::CheckOptions;

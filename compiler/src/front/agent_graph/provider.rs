@@ -33,12 +33,12 @@ struct ActionEntry {
     files: Vec<String>,
 }
 
-struct ResourceEntry {
-    id: String,
-    model: Option<model::Resource>,
-    files: Vec<String>,
+pub(super) struct ResourceEntry {
+    pub(super) id: String,
+    pub(super) model: Option<model::Resource>,
+    pub(super) files: Vec<String>,
     /// Dynamic resources: the materializer reference and where it is written.
-    materializer: Option<(String, Span)>,
+    pub(super) materializer: Option<(String, Span)>,
 }
 
 /// What loading gives: the model (when error-free), the graph documents and the findings.
@@ -49,15 +49,15 @@ pub struct LoadedProvider {
 }
 
 pub(super) struct Loader<'x, 'a> {
-    cx: &'x mut Context<'a>,
-    root: PathBuf,
-    display_base: String,
-    diags: Vec<Diagnostic>,
+    pub(super) cx: &'x mut Context<'a>,
+    pub(super) root: PathBuf,
+    pub(super) display_base: String,
+    pub(super) diags: Vec<Diagnostic>,
     digests: HashMap<String, String>,
     actions: IndexMap<String, ActionEntry>,
     action_ids: HashMap<String, String>,
-    resources: IndexMap<String, ResourceEntry>,
-    resource_ids: HashMap<String, String>,
+    pub(super) resources: IndexMap<String, ResourceEntry>,
+    pub(super) resource_ids: HashMap<String, String>,
 }
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
@@ -65,7 +65,7 @@ fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
 }
 
 impl<'x, 'a> Loader<'x, 'a> {
-    fn display(&self, rel: &str) -> String {
+    pub(super) fn display(&self, rel: &str) -> String {
         format!("{}{rel}", self.display_base)
     }
 
@@ -74,7 +74,7 @@ impl<'x, 'a> Loader<'x, 'a> {
     }
 
     /// A contained file reference, or `None` after reporting why not.
-    fn resolve(&mut self, reference: &str, at: Span) -> Option<(String, PathBuf)> {
+    pub(super) fn resolve(&mut self, reference: &str, at: Span) -> Option<(String, PathBuf)> {
         match paths::contained_file(&self.root, reference) {
             Ok(r) => Some(r),
             Err(e) => {
@@ -93,7 +93,7 @@ impl<'x, 'a> Loader<'x, 'a> {
         d
     }
 
-    fn file_ref(&mut self, rel: &str) -> FileRef {
+    pub(super) fn file_ref(&mut self, rel: &str) -> FileRef {
         FileRef {
             path: self.root.join(rel).to_string_lossy().into_owned(),
             digest: self.digest(rel),
@@ -101,7 +101,7 @@ impl<'x, 'a> Loader<'x, 'a> {
     }
 
     /// Loads a document of `kind`; `None` (after reporting) unless it passed its schema.
-    fn load(&mut self, rel: &str, abs: &Path, kind: AgentGraphKind) -> Option<Document> {
+    pub(super) fn load(&mut self, rel: &str, abs: &Path, kind: AgentGraphKind) -> Option<Document> {
         let display = self.display(rel);
         let expect = Dialect::AgentGraph(kind);
         let loaded = self.cx.load_document(abs, &display, Some(expect));
@@ -246,119 +246,6 @@ impl<'x, 'a> Loader<'x, 'a> {
             },
         );
         Some(rel)
-    }
-
-    /// Loads (once) the resource at `reference`; gives its relative path.
-    fn include_resource(&mut self, reference: &str, at: Span) -> Option<String> {
-        let (rel, abs) = self.resolve(reference, at)?;
-        if self.resources.contains_key(&rel) {
-            return Some(rel);
-        }
-        let entry = self.load_resource(&rel, &abs);
-        let Some(entry) = entry else {
-            self.resources.insert(
-                rel.clone(),
-                ResourceEntry {
-                    id: String::new(),
-                    model: None,
-                    files: Vec::new(),
-                    materializer: None,
-                },
-            );
-            return None;
-        };
-        if let Some(first) = self.resource_ids.get(&entry.id) {
-            let msg = format!(
-                "the resource id `{}` is also declared by `{}`",
-                entry.id,
-                self.display(first)
-            );
-            self.diags
-                .push(Diagnostic::error("resource-id-duplicate", msg).at(at));
-        } else {
-            self.resource_ids.insert(entry.id.clone(), rel.clone());
-        }
-        self.resources.insert(rel.clone(), entry);
-        Some(rel)
-    }
-
-    fn load_resource(&mut self, rel: &str, abs: &Path) -> Option<ResourceEntry> {
-        let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
-        let display = self.display(rel);
-        let text = std::fs::read_to_string(abs).unwrap_or_default();
-        if matches!(ext.as_deref(), Some("yaml" | "yml" | "json"))
-            && is_resource_descriptor(&text, self.cx.opts.limits)
-        {
-            let doc = self.load(rel, abs, AgentGraphKind::Resource)?;
-            let v = &doc.value;
-            let id = str_at(v, "id").unwrap_or_default().to_string();
-            let kind = str_at(v, "kind").unwrap_or_default().to_string();
-            let media_type = str_at(v, "mediaType").unwrap_or_default().to_string();
-            if let Some(m) = str_at(v, "materializer") {
-                return Some(ResourceEntry {
-                    model: Some(model::Resource {
-                        path: rel.to_string(),
-                        id: id.clone(),
-                        kind,
-                        media_type,
-                        content: None,
-                    }),
-                    id,
-                    files: vec![rel.to_string()],
-                    materializer: Some((m.to_string(), span_at(&doc, "/materializer"))),
-                });
-            }
-            let (crel, _) = self.resolve(
-                str_at(v, "path").unwrap_or_default(),
-                span_at(&doc, "/path"),
-            )?;
-            let content = self.file_ref(&crel);
-            return Some(ResourceEntry {
-                model: Some(model::Resource {
-                    path: rel.to_string(),
-                    id: id.clone(),
-                    kind,
-                    media_type,
-                    content: Some(content),
-                }),
-                id,
-                files: vec![rel.to_string(), crel],
-                materializer: None,
-            });
-        }
-        let limits = self.cx.opts.limits;
-        let meta = match frontmatter::parse(self.cx.sources, &display, &text, limits) {
-            Ok(m) => m,
-            Err(d) => {
-                self.diags.push(d);
-                return None;
-            }
-        };
-        let file = self
-            .cx
-            .sources
-            .add(crate::source::SourceFile::new(&display, text.as_str()));
-        let (id, kind, media_type) =
-            match frontmatter::metadata(&meta, &display, Span::new(file, 0, 3)) {
-                Ok(m) => m,
-                Err(d) => {
-                    self.diags.push(d);
-                    return None;
-                }
-            };
-        let content = self.file_ref(rel);
-        Some(ResourceEntry {
-            model: Some(model::Resource {
-                path: rel.to_string(),
-                id: id.clone(),
-                kind,
-                media_type,
-                content: Some(content),
-            }),
-            id,
-            files: vec![rel.to_string()],
-            materializer: None,
-        })
     }
 }
 
@@ -785,14 +672,4 @@ fn check_resolution(
         l.diags
             .push(Diagnostic::error("gate-resolution-effect-invalid", msg).at(at));
     }
-}
-
-/// Whether a YAML or JSON file is an `agent-graph.resource.v1` descriptor (a mapping whose
-/// `schema` says so); anything else is read as Markdown with frontmatter, as upstream does.
-fn is_resource_descriptor(text: &str, limits: crate::source::Limits) -> bool {
-    let mut scratch = crate::source::SourceMap::new();
-    let (_, loaded) = crate::source::load::load_str(&mut scratch, "", text.to_string(), limits);
-    loaded
-        .doc
-        .is_some_and(|d| d.value.get("schema") == Some(&Value::from("agent-graph.resource.v1")))
 }
