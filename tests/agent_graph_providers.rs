@@ -166,3 +166,47 @@ fn every_problem_is_reported_not_only_the_first() {
         ]
     );
 }
+
+/// A graph that fails its schema is still known by its id: calls to it report nothing more.
+#[test]
+fn a_schema_invalid_graph_does_not_cascade_into_subgraph_missing() {
+    let tmp = std::env::temp_dir().join(format!("agc-ag-cascade-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(tmp.join("graphs")).unwrap();
+    let write = |name: &str, text: &str| std::fs::write(tmp.join(name), text).unwrap();
+    write(
+        "provider.yml",
+        "schema: agent-graph.provider.v1\nid: fixture\nversion: 1.0.0\n\
+         graphs: [graphs/main.yml, graphs/child.yml]\n",
+    );
+    write(
+        "graphs/main.yml",
+        "schema: agent-graph.graph.v1\nid: main\nentrypoints: {default: call}\nnodes:\n\
+         - {id: call, kind: subgraph, graph: child, entry: default}\n\
+         - {id: done, kind: terminal, terminalOutcome: completed}\n\
+         edges: [{from: call, to: done}]\n",
+    );
+    write(
+        "graphs/child.yml",
+        "schema: agent-graph.graph.v1\nid: child\nentrypoints: {default: end}\nnodes:\n\
+         - {id: end, kind: terminal, terminalOutcome: finished}\nedges: []\n",
+    );
+    let mut sources = SourceMap::new();
+    let manifest = tmp.join("provider.yml");
+    let diags = check_path(
+        &mut sources,
+        &manifest,
+        "provider.yml",
+        &CheckOptions::default(),
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+    let codes: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    assert!(
+        !codes.is_empty() && codes.iter().all(|c| *c == "schema-invalid"),
+        "{codes:?}"
+    );
+}

@@ -102,6 +102,18 @@ impl<'x, 'a> Loader<'x, 'a> {
 
     /// Loads a document of `kind`; `None` (after reporting) unless it passed its schema.
     pub(super) fn load(&mut self, rel: &str, abs: &Path, kind: AgentGraphKind) -> Option<Document> {
+        self.load_any(rel, abs, kind)
+            .filter(|(_, ok)| *ok)
+            .map(|(d, _)| d)
+    }
+
+    /// [`Self::load`], also giving a document that failed its schema (with `false`).
+    fn load_any(
+        &mut self,
+        rel: &str,
+        abs: &Path,
+        kind: AgentGraphKind,
+    ) -> Option<(Document, bool)> {
         let display = self.display(rel);
         let expect = Dialect::AgentGraph(kind);
         let loaded = self.cx.load_document(abs, &display, Some(expect));
@@ -117,7 +129,7 @@ impl<'x, 'a> Loader<'x, 'a> {
             );
             return None;
         }
-        loaded.schema_ok.then_some(doc)
+        Some((doc, loaded.schema_ok))
     }
 
     /// Loads (once) the action at `reference` and the files it names; gives its relative path.
@@ -327,15 +339,23 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
     let mut graphs: Vec<GraphDoc> = Vec::new();
     let mut graph_rel: Vec<String> = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
+    let mut broken: std::collections::HashSet<String> = std::collections::HashSet::new();
     let empty = Vec::new();
     for (i, r) in m["graphs"].as_array().unwrap_or(&empty).iter().enumerate() {
         let at = span_at(manifest, &format!("/graphs/{i}"));
         let Some((rel, abs)) = l.resolve(r.as_str().unwrap_or_default(), at) else {
             continue;
         };
-        let Some(doc) = l.load(&rel, &abs, AgentGraphKind::Graph) else {
+        let Some((doc, schema_ok)) = l.load_any(&rel, &abs, AgentGraphKind::Graph) else {
             continue;
         };
+        if !schema_ok {
+            // Known by id, so that calls to it do not also report `subgraph-missing`.
+            if let Some(id) = str_at(&doc.value, "id") {
+                broken.insert(id.to_string());
+            }
+            continue;
+        }
         let found = graph::check(&doc);
         let ok = !found.iter().any(Diagnostic::is_error);
         l.diags.extend(found);
@@ -384,6 +404,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
                     let child = str_at(n, "graph").unwrap_or_default();
                     let entry = str_at(n, "entry").unwrap_or_default();
                     match ids.get(child) {
+                        None if broken.contains(child) => {}
                         None => l.diags.push(
                             Diagnostic::error(
                                 "subgraph-missing",
