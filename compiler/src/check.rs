@@ -173,6 +173,9 @@ pub fn detect_and_validate(
                         }
                     }
                 }
+                if let Dialect::AgentGraph(_) = d {
+                    crate::front::agent_graph::remap_parse_codes(&mut diags);
+                }
                 let schema_diags = schema::validate(d, doc);
                 schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
                 diags.extend(schema_diags);

@@ -357,4 +357,11 @@ pub(super) static CODES: &[CodeInfo] = &[
         summary: "`--graph` names no graph of the document",
         explanation: "`agc build --graph ID` and `agc graph --graph ID` take one graph from a document that holds several (an Agent Graph Provider lowers to one graph per graph file, and a plan or a diagram shows one). The Provider has no graph with that id; the message lists the ids it has. Use the graph's `id`, not its file name.",
     },
+    CodeInfo {
+        code: "parse-failed",
+        origin: "agent-graph",
+        severity: Error,
+        summary: "an Agent Graph file is not valid YAML or JSON",
+        explanation: "The file has a YAML or JSON syntax error, a mapping with the same key twice, or more than one YAML document. Upstream parses with the npm `yaml` package (YAML 1.2, duplicate keys refused) and reports all of these as `parse-failed`; agc uses the same code for Agent Graph files (its loader would say AGC003, AGC004 or AGC008), points at the exact place, and reports every such problem in the file rather than the first.",
+    },
 ];

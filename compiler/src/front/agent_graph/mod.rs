@@ -53,6 +53,17 @@ pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
     }
 }
 
+/// Agent Graph's own code for a file that does not parse: upstream parses with the npm `yaml`
+/// package and reports syntax errors, duplicate keys and several documents in one file all as
+/// `parse-failed`; agc's loader codes for those (AGC003, AGC004, AGC008) become it.
+pub fn remap_parse_codes(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if matches!(d.code, "AGC003" | "AGC004" | "AGC008") {
+            d.code = "parse-failed";
+        }
+    }
+}
+
 /// The span of the key of the mapping entry at `pointer` (else of its value, as [`span_at`]).
 pub(crate) fn key_span_at(doc: &Document, pointer: &str) -> Span {
     doc.at(pointer)

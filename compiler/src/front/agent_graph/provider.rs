@@ -116,7 +116,8 @@ impl<'x, 'a> Loader<'x, 'a> {
     ) -> Option<(Document, bool)> {
         let display = self.display(rel);
         let expect = Dialect::AgentGraph(kind);
-        let loaded = self.cx.load_document(abs, &display, Some(expect));
+        let mut loaded = self.cx.load_document(abs, &display, Some(expect));
+        super::remap_parse_codes(&mut loaded.diags);
         self.diags.extend(loaded.diags);
         let doc = loaded.doc?;
         if loaded.dialect != Some(expect) {
