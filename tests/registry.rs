@@ -72,6 +72,60 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/graph.rs diagrams_over_mermaids_text_limit_ask_for_collapse",
     ),
     ("AGC102", "tests/cli.rs graph_inject_and_check"),
+    // Agent Graph evaluation and routing codes are not loader findings: a fixture cannot carry
+    // them. The symlink escape needs a symlink, made at test time.
+    (
+        "path-symlink-outside-provider",
+        "tests/agent_graph_providers.rs a_symlink_out_of_the_provider_is_refused",
+    ),
+    (
+        "graph-missing",
+        "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
+    ),
+    (
+        "route-revision-stale",
+        "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
+    ),
+    (
+        "route-stale",
+        "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
+    ),
+    (
+        "route-unavailable",
+        "tests/agent_graph.rs route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes",
+    ),
+    (
+        "resource-receipts-provider-mismatch",
+        "tests/agent_graph.rs route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes",
+    ),
+    (
+        "entry-missing",
+        "tests/agent_graph.rs blocked_ambiguous_and_missing_entries_are_reported_as_upstream_does",
+    ),
+    (
+        "required-fact-missing",
+        "tests/agent_graph.rs blocked_ambiguous_and_missing_entries_are_reported_as_upstream_does",
+    ),
+    (
+        "terminal-outcome-ambiguous",
+        "tests/agent_graph.rs blocked_ambiguous_and_missing_entries_are_reported_as_upstream_does",
+    ),
+    (
+        "no-route",
+        "tests/agent_graph.rs blocked_ambiguous_and_missing_entries_are_reported_as_upstream_does",
+    ),
+    (
+        "AGC205",
+        "tests/agent_graph_build.rs runaway_subgraph_inlining_stops_with_a_warning",
+    ),
+    (
+        "AGC206",
+        "tests/agent_graph_build.rs graph_names_a_graph_the_provider_has",
+    ),
+    (
+        "route-alternatives-truncated",
+        "tests/agent_graph.rs evaluate_matches_the_upstream_cli_byte_for_byte (choice-routing)",
+    ),
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {

@@ -34,6 +34,9 @@ pub struct CheckOptions {
     /// `--extension`: agh extension manifests that declare the tool schemas of a Loop's
     /// tool-id actions (besides the one found next to the Loop).
     pub extensions: Vec<std::path::PathBuf>,
+    /// `--graph ID` of `build` and `graph`: the one graph they take from a document holding
+    /// several (an Agent Graph Provider).
+    pub graph: Option<String>,
 }
 
 /// One file after the checks so far.
@@ -175,6 +178,9 @@ pub fn detect_and_validate(
                         }
                     }
                 }
+                if let Dialect::AgentGraph(_) = d {
+                    crate::front::agent_graph::remap_parse_codes(&mut diags);
+                }
                 let schema_diags = schema::validate(d, doc);
                 schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
                 diags.extend(schema_diags);
@@ -231,6 +237,26 @@ pub fn is_candidate(path: &Path) -> bool {
             )
         })
     })
+}
+
+/// Whether a walk picks `path` for a dialect other than Agent Graph (AGS, AWP or agh names).
+pub fn is_candidate_outside_agent_graph(path: &Path) -> bool {
+    let lower = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let Some((stem, ext)) = lower.rsplit_once('.') else {
+        return false;
+    };
+    let yaml = ext != "json";
+    matches!(ext, "yaml" | "yml" | "json")
+        && (stem.ends_with(".agraph")
+            || stem.ends_with(".workflow")
+            || stem == "workflow"
+            || (yaml && stem.starts_with("workflow"))
+            || stem == "loop"
+            || stem.ends_with(".loop"))
 }
 
 #[cfg(test)]

@@ -145,7 +145,35 @@ pub fn compile_file(
             .at(crate::source::Span::point(file, 0)),
         );
     }
-    (checked.compiled, diags)
+    let compiled = match &opts.graph {
+        None => checked.compiled,
+        Some(id) => {
+            let ids: Vec<String> = checked
+                .compiled
+                .iter()
+                .map(|c| c.graph.id.clone())
+                .collect();
+            let picked: Vec<Compiled> = checked
+                .compiled
+                .into_iter()
+                .filter(|c| &c.graph.id == id)
+                .collect();
+            if picked.is_empty() && !ids.is_empty() {
+                diags.push(
+                    Diagnostic::error(
+                        "AGC206",
+                        format!(
+                            "`{display}` has no graph `{id}` (it has {})",
+                            ids.join(", ")
+                        ),
+                    )
+                    .at(crate::source::Span::point(file, 0)),
+                );
+            }
+            picked
+        }
+    };
+    (compiled, diags)
 }
 
 /// The one graph of a compiled file, or an AGC086 error naming the graphs when it holds

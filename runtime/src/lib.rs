@@ -5,7 +5,10 @@
 //! - [`value`]: runtime values.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
+//! - [`agent_graph`]: Agent Graph v1 evaluation and routing (feature `agent-graph`, default on).
 
+#[cfg(feature = "agent-graph")]
+pub mod agent_graph;
 pub mod expr;
 pub mod facts;
 pub mod jq;

@@ -21,6 +21,9 @@ pub(crate) struct BuildArgs {
     check: bool,
     #[command(flatten)]
     root: super::RootArg,
+    /// The graph to take from a document holding several (an Agent Graph Provider).
+    #[arg(long, value_name = "ID")]
+    graph: Option<String>,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -39,8 +42,15 @@ pub(crate) struct BuildArgs {
 pub(crate) fn run(args: BuildArgs) -> i32 {
     let mut sources = SourceMap::new();
     let display = args.file.to_string_lossy().replace('\\', "/");
-    let (compiled, mut diags) =
-        compile_file(&mut sources, &args.file, &display, &args.root.options());
+    let (compiled, mut diags) = compile_file(
+        &mut sources,
+        &args.file,
+        &display,
+        &crate::check::CheckOptions {
+            graph: args.graph.clone(),
+            ..args.root.options()
+        },
+    );
     let compiled = match crate::compile::single(compiled, &display) {
         Ok(c) => c,
         Err(d) => {

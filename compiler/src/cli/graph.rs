@@ -50,6 +50,9 @@ pub(crate) struct GraphArgs {
     check: bool,
     #[command(flatten)]
     root: super::RootArg,
+    /// The graph to take from a document holding several (an Agent Graph Provider).
+    #[arg(long, value_name = "ID")]
+    graph: Option<String>,
     /// Output format of the diagnostics.
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     format: FormatArg,
@@ -79,7 +82,10 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
                 &display,
                 opts,
                 format,
-                &args.root.options(),
+                &crate::check::CheckOptions {
+                    graph: args.graph.clone(),
+                    ..args.root.options()
+                },
                 &mut sources,
                 &mut diags,
             ) {
@@ -221,7 +227,10 @@ fn run_inject(
             &display,
             opts,
             GraphFormat::Mermaid,
-            &args.root.options(),
+            &crate::check::CheckOptions {
+                graph: args.graph.clone(),
+                ..args.root.options()
+            },
             sources,
             diags,
         ) {

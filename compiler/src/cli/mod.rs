@@ -2,6 +2,7 @@
 //!
 //! Exit status: 0 clean (warnings allowed unless `--strict`), 1 errors, 2 usage or I/O.
 
+mod agent_graph;
 mod build;
 mod eval;
 mod explain;
@@ -55,6 +56,12 @@ enum Command {
     /// Evaluate one expression (agx, cel, jq, agx-template, agh-template) as agc does.
     #[command(after_help = EXAMPLES)]
     Eval(eval::EvalArgs),
+    /// Agent Graph v1: the next legal steps of a graph (`agent-graph.evaluation.v1`).
+    Evaluate(agent_graph::EvaluateArgs),
+    /// Agent Graph v1: resolve one evaluated route (`agent-graph.route.v1`).
+    Route(agent_graph::RouteArgs),
+    /// Agent Graph v1: run a Provider's route tests (`agent-graph.test.v1`).
+    Test(agent_graph::TestArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -151,6 +158,9 @@ where
         Command::Build(args) => build::run(args),
         Command::Graph(args) => graph::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Evaluate(args) => agent_graph::evaluate(args),
+        Command::Route(args) => agent_graph::route(args),
+        Command::Test(args) => agent_graph::test(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

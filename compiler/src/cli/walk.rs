@@ -1,5 +1,10 @@
 //! Finding documents: files as given, folders searched (without recursion on the call stack,
 //! without following symlinked folders, hidden folders and `target/` skipped, sorted).
+//!
+//! An Agent Graph Provider is checked as a unit: below a folder that holds a `provider.yaml`
+//! (`.yml`, `.json`), its manifest stands for the Provider's own files (graphs, actions,
+//! resources, catalog, tests), which the manifest's check loads itself; they are not checked a
+//! second time on their own.
 
 use crate::check::is_candidate;
 use crate::diag::Diagnostic;
@@ -37,6 +42,7 @@ pub fn documents(path: &Path) -> Result<Vec<(PathBuf, String)>, Diagnostic> {
         }
     }
     found.sort();
+    let found = providers_as_units(found);
     if found.is_empty() {
         return Err(Diagnostic::error(
             "AGC001",
@@ -50,4 +56,30 @@ pub fn documents(path: &Path) -> Result<Vec<(PathBuf, String)>, Diagnostic> {
             (p, d)
         })
         .collect())
+}
+
+/// Drops the files of an Agent Graph Provider (below the folder of a `provider.*` manifest, found
+/// only by the Agent Graph naming rules) so that the manifest's check covers them once.
+fn providers_as_units(found: Vec<PathBuf>) -> Vec<PathBuf> {
+    let is_manifest = |p: &Path| {
+        p.file_name()
+            .and_then(|n| n.to_str())
+            .is_some_and(|n| matches!(n, "provider.yaml" | "provider.yml" | "provider.json"))
+    };
+    let roots: Vec<PathBuf> = found
+        .iter()
+        .filter(|p| is_manifest(p))
+        .filter_map(|p| p.parent().map(Path::to_path_buf))
+        .collect();
+    if roots.is_empty() {
+        return found;
+    }
+    found
+        .into_iter()
+        .filter(|p| {
+            is_manifest(p)
+                || !roots.iter().any(|r| p.starts_with(r))
+                || crate::check::is_candidate_outside_agent_graph(p)
+        })
+        .collect()
 }

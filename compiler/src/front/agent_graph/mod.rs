@@ -1,27 +1,187 @@
-//! The Agent Graph v1 front end.
+//! The Agent Graph v1 front end (`@c4a/agent-graph` 0.2.6).
 //!
-//! Not landed yet: documents are loaded, detected and schema-checked by the driver; this front
-//! end adds no semantic checks and lowers nothing, so `build` and `graph` report AGC084.
+//! The root document of a Provider is its `provider.yaml` (`agent-graph.provider.v1`). Checking
+//! it loads everything the Provider names, in upstream's order ([`provider`]): the code catalog
+//! and its documents, each graph (schema, then the rules of [`graph`]), the actions, gate
+//! inspection and resolution actions, resources (YAML descriptors or Markdown frontmatter,
+//! [`frontmatter`]), cross-graph recursion, the catalog closure and the materializers of dynamic
+//! resources. Every reference stays inside the provider root ([`paths`]). Findings carry
+//! upstream's codes (`graph-flow-cycle`, `gate-delegated-policy-invalid`, ...) and all of them
+//! are reported, where upstream stops at the first; agc's lints ([`lints`]) are warnings.
+//!
+//! A graph file checked on its own (not through its Provider) gets its schema, its own rules and
+//! the lints; references to actions and other graphs are then not followed, since only the
+//! manifest says where the provider root is. Other Agent Graph documents (actions, resources,
+//! catalogs, tests, outputs) checked alone get their schema only.
+//!
+//! When the Provider is error-free, the front end fills in the runtime's model
+//! ([`agc_runtime::agent_graph::model::Provider`]) for `agc evaluate`, `agc route` and
+//! `agc test`, and lowers each graph into the IR ([`lower`]).
+
+mod convert;
+mod frontmatter;
+mod graph;
+mod lints;
+mod lower;
+mod paths;
+pub mod provider;
+mod recursion;
+mod resources;
 
 use super::{Context, FrontEnd, Lowered};
+use crate::check::CheckOptions;
 use crate::diag::Diagnostic;
-use crate::source::{Document, SourceMap};
+use crate::dialect::{AgentGraphKind, Dialect};
+use crate::source::{Document, SourceMap, Span, load};
+use std::path::Path;
+
+pub use lower::MAX_NODES;
+pub(crate) use paths::{absolute, files_below};
+pub use provider::{GraphDoc, LoadedProvider};
+
+/// The span of the value at `pointer`, else of its nearest existing parent.
+pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
+    let mut p = pointer;
+    loop {
+        if let Some(c) = doc.at(p) {
+            return c.node.span;
+        }
+        match p.rfind('/') {
+            Some(i) => p = &p[..i],
+            None => return doc.spans.span,
+        }
+    }
+}
+
+/// Agent Graph's own code for a file that does not parse: upstream parses with the npm `yaml`
+/// package and reports syntax errors, duplicate keys and several documents in one file all as
+/// `parse-failed`; agc's loader codes for those (AGC003, AGC004, AGC008) become it.
+pub fn remap_parse_codes(diags: &mut [Diagnostic]) {
+    for d in diags {
+        if matches!(d.code, "AGC003" | "AGC004" | "AGC008") {
+            d.code = "parse-failed";
+        }
+    }
+}
+
+/// The span of the key of the mapping entry at `pointer` (else of its value, as [`span_at`]).
+pub(crate) fn key_span_at(doc: &Document, pointer: &str) -> Span {
+    doc.at(pointer)
+        .and_then(|c| c.node.key())
+        .unwrap_or_else(|| span_at(doc, pointer))
+}
 
 /// The Agent Graph v1 front end (see [`FrontEnd`]).
 pub struct AgentGraph;
 
+/// What checking gives: the root document and, for a Provider, what was loaded.
+pub struct Unit {
+    pub root: Document,
+    pub provider: Option<LoadedProvider>,
+    /// A graph checked on its own (not through a Provider).
+    pub lone_graph: Option<String>,
+}
+
 impl FrontEnd for AgentGraph {
-    type Unit = Document;
+    type Unit = Unit;
 
-    fn check(&self, _cx: &mut Context<'_>, doc: Document) -> (Document, Vec<Diagnostic>) {
-        (doc, Vec::new())
+    fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Unit, Vec<Diagnostic>) {
+        let mut unit = Unit {
+            root: doc,
+            provider: None,
+            lone_graph: None,
+        };
+        if !cx.schema_ok {
+            return (unit, Vec::new());
+        }
+        match cx.dialect {
+            Dialect::AgentGraph(AgentGraphKind::Provider) => {
+                let Some(path) = cx.path.map(Path::to_path_buf) else {
+                    // In-memory text: there is no provider root to load the graphs from.
+                    return (unit, Vec::new());
+                };
+                let mut loaded = provider::load(cx, &unit.root, &path);
+                let diags = std::mem::take(&mut loaded.diags);
+                unit.provider = Some(loaded);
+                (unit, diags)
+            }
+            Dialect::AgentGraph(AgentGraphKind::Graph) => {
+                let mut diags = graph::check(&unit.root);
+                if !diags.iter().any(Diagnostic::is_error) {
+                    let g = GraphDoc {
+                        doc: unit.root.clone(),
+                        display: cx.display(),
+                        ok: true,
+                    };
+                    diags.extend(lints::graph(&g));
+                }
+                unit.lone_graph = Some(cx.display());
+                (unit, diags)
+            }
+            _ => (unit, Vec::new()),
+        }
     }
 
-    fn lower(&self, _sources: &SourceMap, _unit: &Document) -> (Vec<Lowered>, Vec<Diagnostic>) {
-        (Vec::new(), Vec::new())
+    fn lower(&self, sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Diagnostic>) {
+        lower::lower(sources, unit)
     }
 
-    fn into_root(unit: Document) -> Document {
-        unit
+    fn into_root(unit: Unit) -> Document {
+        unit.root
     }
+}
+
+/// Loads and checks the Provider whose manifest is at `path` (shown as `display`), for the
+/// commands that evaluate it. The model is `Some` only when no error was found.
+pub fn load_provider(
+    sources: &mut SourceMap,
+    path: &Path,
+    display: &str,
+    opts: &CheckOptions,
+) -> LoadedProvider {
+    let fail = |diags| LoadedProvider {
+        provider: None,
+        graphs: Vec::new(),
+        diags,
+    };
+    let (file, loaded) = match load::load_path(sources, path, display, opts.limits) {
+        Ok(x) => x,
+        Err(d) => return fail(vec![d]),
+    };
+    let opts = CheckOptions {
+        dialect: Some(Dialect::AgentGraph(AgentGraphKind::Provider)),
+        ..opts.clone()
+    };
+    let (doc, dialect, schema_ok, mut diags) = crate::check::detect_and_validate(loaded, &opts);
+    let Some(doc) = doc else {
+        return fail(diags);
+    };
+    if dialect != Some(Dialect::AgentGraph(AgentGraphKind::Provider)) {
+        diags.push(
+            Diagnostic::error(
+                "schema-invalid",
+                format!("`{display}` is not an `agent-graph.provider.v1` manifest"),
+            )
+            .at(span_at(&doc, "/schema")),
+        );
+        return fail(diags);
+    }
+    let mut cx = Context {
+        sources,
+        file,
+        path: Some(path),
+        opts: &opts,
+        schema_ok,
+        dialect: Dialect::AgentGraph(AgentGraphKind::Provider),
+    };
+    let (unit, more) = AgentGraph.check(&mut cx, doc);
+    diags.extend(more);
+    let mut loaded = unit.provider.unwrap_or(LoadedProvider {
+        provider: None,
+        graphs: Vec::new(),
+        diags: Vec::new(),
+    });
+    crate::diag::sort(&mut diags);
+    loaded.diags = diags;
+    loaded
 }

@@ -1,0 +1,510 @@
+//! `agc evaluate`, `agc route`, `agc test`: drop-ins for the upstream `agent-graph` CLI's commands
+//! of the same names (`@c4a/agent-graph` 0.2.6).
+//!
+//! - The Provider is the first argument (a `provider.yaml`, or a folder holding one) instead of
+//!   upstream's `--manifest`; it is loaded and checked by agc's front end, and any loader error
+//!   is reported with its code and place (all of them) before evaluation is refused.
+//! - `--format json` prints exactly upstream's compact JSON (`agent-graph.evaluation.v1`,
+//!   `agent-graph.route.v1`); `human` (the default) prints upstream's human lines. Failures
+//!   print `ERROR code: message` (human) or the `agent-graph.error.v1` envelope (json) on stderr
+//!   and exit 1.
+//! - `route` also takes `--workspace DIR` (default: the current folder), the working directory
+//!   of `cwd: workspace` actions; upstream takes it only from a Run (`--state`).
+//! - `test` runs `PATH` (default: the Provider's `tests/` folder, where upstream uses
+//!   `./tests` of the current folder) and prints `PASS name` / `FAIL name` per case, then
+//!   upstream's summary line; exit 1 when any case fails.
+
+use super::{ColorArg, FormatArg, Stream, print_diagnostics};
+use crate::check::CheckOptions;
+use crate::diag::Diagnostic;
+use crate::front::agent_graph::load_provider;
+use crate::source::SourceMap;
+use agc_runtime::agent_graph::model::{Input, Provider, Receipt, Receipts};
+use agc_runtime::agent_graph::{Error, OUTCOMES, eval, route};
+use indexmap::IndexMap;
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+mod tests_cmd;
+
+/// Output format of the Agent Graph commands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum AgFormat {
+    Human,
+    Json,
+}
+
+/// The evaluation input options shared by `evaluate` and `route`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct StateArgs {
+    /// Graph entrypoint.
+    #[arg(long, default_value = "default")]
+    entry: String,
+    /// A Run file (`agent-graph.run.v1`) supplying facts, outcomes, authorities, workspace.
+    #[arg(long, value_name = "RUN")]
+    state: Option<PathBuf>,
+    /// Facts as JSON, or `@FILE` (JSON or YAML); merged over the Run's at the top level.
+    #[arg(long, value_name = "JSON|@FILE")]
+    facts: Option<String>,
+    /// Node outcomes `{stateKey: outcome}` as JSON, or `@FILE`; merged over the Run's.
+    #[arg(long, value_name = "JSON|@FILE")]
+    outcomes: Option<String>,
+    /// Session-scoped delegated authorities.
+    #[arg(long, value_name = "ID", num_args = 1..)]
+    authority: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AgFormat::Human)]
+    format: AgFormat,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct EvaluateArgs {
+    /// The Provider: its `provider.yaml`, or the folder holding it.
+    provider: PathBuf,
+    /// Graph id.
+    graph: String,
+    #[command(flatten)]
+    state: StateArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct RouteArgs {
+    /// The Provider: its `provider.yaml`, or the folder holding it.
+    provider: PathBuf,
+    /// Graph id.
+    graph: String,
+    /// The route id to resolve (default: the primary route).
+    route_id: Option<String>,
+    /// Fail with `route-revision-stale` unless the state still has this revision.
+    #[arg(long, value_name = "DIGEST")]
+    revision: Option<String>,
+    /// Resource read receipts (`agent-graph.resource-read-receipts.v1`) as JSON or `@FILE`.
+    #[arg(long, value_name = "JSON|@FILE")]
+    resource_receipts: Option<String>,
+    /// Working directory of `cwd: workspace` actions (default: the current folder).
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<PathBuf>,
+    #[command(flatten)]
+    state: StateArgs,
+}
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct TestArgs {
+    /// The Provider: its `provider.yaml`, or the folder holding it.
+    provider: PathBuf,
+    /// A test file or folder (default: the Provider's `tests/`).
+    path: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = AgFormat::Human)]
+    format: AgFormat,
+}
+
+/// Prints an upstream-style failure; returns the exit status 1.
+pub(crate) fn fail(format: AgFormat, e: &Error, diagnostics: Vec<Value>) -> i32 {
+    match format {
+        AgFormat::Json => {
+            let envelope = json!({
+                "schema": "agent-graph.error.v1",
+                "state": "error",
+                "error": {"code": e.code, "message": e.message, "diagnostics": diagnostics},
+            });
+            eprintln!("{envelope}");
+        }
+        AgFormat::Human => eprintln!("ERROR {}: {}", e.code, e.message),
+    }
+    1
+}
+
+/// The manifest path of a Provider argument.
+fn manifest_path(p: &Path) -> PathBuf {
+    if p.is_dir() {
+        for name in ["provider.yaml", "provider.yml", "provider.json"] {
+            if p.join(name).is_file() {
+                return p.join(name);
+            }
+        }
+        p.join("provider.yaml")
+    } else {
+        p.to_path_buf()
+    }
+}
+
+/// Loads the Provider, or prints its loader findings and gives the exit status.
+pub(crate) fn provider(path: &Path, format: AgFormat) -> Result<Provider, i32> {
+    let manifest = manifest_path(path);
+    let display = manifest.to_string_lossy().replace('\\', "/");
+    let mut sources = SourceMap::new();
+    let mut loaded = load_provider(&mut sources, &manifest, &display, &CheckOptions::default());
+    if let Some(p) = loaded.provider
+        && !loaded.diags.iter().any(Diagnostic::is_error)
+    {
+        if format == AgFormat::Human {
+            // Warnings (agc's lints) go to stderr, the answer to stdout.
+            let mut warnings: Vec<Diagnostic> = loaded.diags;
+            if !warnings.is_empty() {
+                print_diagnostics(
+                    &mut warnings,
+                    &sources,
+                    FormatArg::Human,
+                    ColorArg::Auto,
+                    Stream::Stderr,
+                    false,
+                    false,
+                );
+            }
+        }
+        return Ok(p);
+    }
+    let errors: Vec<&Diagnostic> = loaded.diags.iter().filter(|d| d.is_error()).collect();
+    let first = errors.first().map_or("unexpected-error", |d| d.code);
+    match format {
+        AgFormat::Json => {
+            let diags = errors
+                .iter()
+                .map(|d| {
+                    let mut v = json!({"code": d.code, "severity": d.severity.as_str(), "message": d.message});
+                    if let Some(s) = d.span {
+                        v["path"] = json!(sources.get(s.file).name);
+                        let lc = sources.get(s.file).line_col(s.start);
+                        v["detail"] = json!({"line": lc.line, "column": lc.column});
+                    }
+                    v
+                })
+                .collect();
+            let message = format!(
+                "the provider `{display}` has {} error(s)",
+                errors.len().max(1)
+            );
+            Err(fail(format, &Error::new(first, message), diags))
+        }
+        AgFormat::Human => {
+            print_diagnostics(
+                &mut loaded.diags,
+                &sources,
+                FormatArg::Human,
+                ColorArg::Auto,
+                Stream::Stderr,
+                true,
+                false,
+            );
+            Err(1)
+        }
+    }
+}
+
+/// A `JSON` or `@FILE` argument (a `.json` file as JSON, anything else as YAML).
+fn json_argument(arg: &str) -> Result<Value, Error> {
+    if let Some(file) = arg.strip_prefix('@') {
+        let text = std::fs::read_to_string(file)
+            .map_err(|e| Error::new("file-read-failed", format!("Cannot read {file}: {e}")))?;
+        return structured(&text, file);
+    }
+    serde_json::from_str(arg).map_err(|e| Error::new("json-invalid", format!("Invalid JSON: {e}")))
+}
+
+/// Parses a file's text: JSON for `.json`, YAML otherwise.
+pub(crate) fn structured(text: &str, name: &str) -> Result<Value, Error> {
+    if name.to_ascii_lowercase().ends_with(".json") {
+        return serde_json::from_str(text)
+            .map_err(|e| Error::new("parse-failed", format!("Cannot parse {name}: {e}")));
+    }
+    let mut scratch = SourceMap::new();
+    let (_, loaded) = crate::source::load::load_str(
+        &mut scratch,
+        name,
+        text.to_string(),
+        crate::source::Limits::default(),
+    );
+    match (loaded.doc, loaded.diags.iter().find(|d| d.is_error())) {
+        (Some(doc), None) => Ok(doc.value),
+        (_, d) => Err(Error::new(
+            "parse-failed",
+            format!(
+                "Cannot parse {name}: {}",
+                d.map_or("no document".to_string(), |d| d.message.clone())
+            ),
+        )),
+    }
+}
+
+fn object(v: Value, label: &str) -> Result<serde_json::Map<String, Value>, Error> {
+    match v {
+        Value::Object(m) => Ok(m),
+        _ => Err(Error::new(
+            "json-object-required",
+            format!("{label} must be a JSON object"),
+        )),
+    }
+}
+
+/// Outcomes as given: strings, or records whose `.outcome` is used.
+pub(crate) fn outcome_map(v: &Value) -> IndexMap<String, String> {
+    v.as_object()
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, o)| {
+                    let o = o
+                        .as_str()
+                        .or_else(|| o.get("outcome").and_then(Value::as_str))?;
+                    Some((k.clone(), o.to_string()))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The absolute, lexically normalised form of a path (Node's `path.resolve`).
+fn resolved(p: &Path) -> String {
+    crate::front::agent_graph::absolute(p)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn input(a: &StateArgs, workspace: Option<&Path>) -> Result<Input, Error> {
+    let facts = match &a.facts {
+        Some(f) => object(json_argument(f)?, "facts")?,
+        None => serde_json::Map::new(),
+    };
+    let mut outcomes = IndexMap::new();
+    if let Some(o) = &a.outcomes {
+        for (k, v) in object(json_argument(o)?, "outcomes")? {
+            match v.as_str().filter(|s| OUTCOMES.contains(s)) {
+                Some(s) => {
+                    outcomes.insert(k, s.to_string());
+                }
+                None => {
+                    return Err(Error::new(
+                        "outcome-invalid",
+                        format!("Outcome for {k} is invalid: {v}"),
+                    ));
+                }
+            }
+        }
+    }
+    let mut input = Input {
+        facts: Value::Object(facts.clone()),
+        outcomes: outcomes.clone(),
+        authorities: a.authority.clone(),
+        workspace: String::new(),
+        receipts: None,
+    };
+    let mut run_workspace = None;
+    if let Some(state) = &a.state {
+        let name = state.to_string_lossy();
+        let text = std::fs::read_to_string(state)
+            .map_err(|e| Error::new("file-read-failed", format!("Cannot read {name}: {e}")))?;
+        let run = structured(&text, &name)?;
+        if run.get("schema").and_then(Value::as_str) != Some("agent-graph.run.v1") {
+            return Err(Error::new(
+                "schema-invalid",
+                format!("{name} is not an agent-graph.run.v1 document"),
+            ));
+        }
+        let mut merged = run
+            .get("facts")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        merged.extend(facts);
+        input.facts = Value::Object(merged);
+        let mut o = outcome_map(run.get("outcomes").unwrap_or(&Value::Null));
+        o.extend(outcomes);
+        input.outcomes = o;
+        let mut auth: Vec<String> = run
+            .get("authorities")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect()
+            })
+            .unwrap_or_default();
+        auth.extend(a.authority.iter().cloned());
+        input.authorities = auth;
+        run_workspace = run
+            .get("workspace")
+            .and_then(Value::as_str)
+            .map(PathBuf::from);
+    }
+    let ws = workspace
+        .map(Path::to_path_buf)
+        .or(run_workspace)
+        .unwrap_or_else(|| PathBuf::from("."));
+    input.workspace = resolved(&ws);
+    Ok(input)
+}
+
+/// Prints `value` as upstream does: compact JSON, or the human lines.
+fn output(format: AgFormat, value: &impl serde::Serialize, lines: Vec<String>) {
+    match format {
+        AgFormat::Json => println!("{}", serde_json::to_string(value).unwrap_or_default()),
+        AgFormat::Human => println!("{}", lines.join("\n")),
+    }
+}
+
+/// `agc evaluate`.
+pub(crate) fn evaluate(a: EvaluateArgs) -> i32 {
+    let format = a.state.format;
+    let provider = match provider(&a.provider, format) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let result =
+        input(&a.state, None).and_then(|i| eval::evaluate(&provider, &a.graph, &a.state.entry, &i));
+    match result {
+        Ok(e) => {
+            let e = e.evaluation;
+            let mut lines = vec![format!("State: {}", e.status_code)];
+            if let Some(p) = &e.primary_route {
+                lines.push(format!("Next: {} ({})", p.node, p.availability));
+                lines.push(format!("Reason: {}", p.reason_code));
+                lines.push(format!("Route: {}", p.route_id));
+            }
+            for d in &e.diagnostics {
+                lines.push(format!(
+                    "{} {}: {}",
+                    d.severity.to_uppercase(),
+                    d.code,
+                    d.message
+                ));
+            }
+            output(format, &e, lines);
+            0
+        }
+        Err(e) => fail(format, &e, Vec::new()),
+    }
+}
+
+fn receipts(arg: &str) -> Result<Receipts, Error> {
+    let v = json_argument(arg)?;
+    let bad = || {
+        Error::new(
+            "schema-invalid",
+            "resourceReceipts must be an agent-graph.resource-read-receipts.v1 document"
+                .to_string(),
+        )
+    };
+    if v.get("schema").and_then(Value::as_str) != Some("agent-graph.resource-read-receipts.v1") {
+        return Err(bad());
+    }
+    let provider = v.get("provider").and_then(Value::as_str).ok_or_else(bad)?;
+    let list = v
+        .get("receipts")
+        .and_then(Value::as_array)
+        .ok_or_else(bad)?;
+    Ok(Receipts {
+        provider: provider.to_string(),
+        receipts: list
+            .iter()
+            .map(|r| Receipt {
+                id: r
+                    .get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                digest: r.get("digest").and_then(Value::as_str).map(String::from),
+                revision: r.get("revision").and_then(Value::as_str).map(String::from),
+            })
+            .collect(),
+    })
+}
+
+/// `agc route`.
+pub(crate) fn route(a: RouteArgs) -> i32 {
+    let format = a.state.format;
+    let provider = match provider(&a.provider, format) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let run = || -> Result<route::Route, Error> {
+        let mut i = input(&a.state, a.workspace.as_deref())?;
+        if let Some(r) = &a.resource_receipts {
+            i.receipts = Some(receipts(r)?);
+        }
+        let selected = match &a.route_id {
+            Some(r) => r.clone(),
+            None => eval::evaluate(&provider, &a.graph, &a.state.entry, &i)?
+                .evaluation
+                .primary_route
+                .map(|p| p.route_id)
+                .ok_or_else(|| {
+                    Error::new(
+                        "route-unavailable",
+                        format!("Graph {} has no available route", a.graph),
+                    )
+                })?,
+        };
+        route::resolve(
+            &provider,
+            &a.graph,
+            &a.state.entry,
+            &selected,
+            &i,
+            a.revision.as_deref(),
+        )
+    };
+    match run() {
+        Ok(r) => {
+            let mut lines = vec![
+                format!("Next: {} ({})", r.node, r.availability),
+                format!("Reason: {}", r.reason_code),
+            ];
+            for item in &r.command_plan {
+                lines.push(match &item.command {
+                    Some(c) => format!("Command: {c}"),
+                    None => format!("Host handler: {}", item.handler.as_deref().unwrap_or("")),
+                });
+                lines.push(format!("Working directory: {}", item.working_directory));
+            }
+            for (label, list) in [
+                ("Required", &r.resources.required),
+                ("Recommended", &r.resources.recommended),
+            ] {
+                for l in list {
+                    let place = l
+                        .file_path
+                        .clone()
+                        .unwrap_or_else(|| format!("materialize {}", l.id));
+                    lines.push(format!(
+                        "{label} [{}]: {place}",
+                        l.read_state.unwrap_or("read-required")
+                    ));
+                }
+            }
+            if let Some(prompt) = r
+                .gate
+                .as_ref()
+                .and_then(|g| g.get("prompt"))
+                .and_then(Value::as_str)
+            {
+                lines.push(format!("Gate: {prompt}"));
+            }
+            lines.push(format!(
+                "After action: record {}, then evaluate again",
+                r.after_action.record_node
+            ));
+            output(format, &r, lines);
+            0
+        }
+        Err(e) => fail(format, &e, Vec::new()),
+    }
+}
+
+/// `agc test`.
+pub(crate) fn test(a: TestArgs) -> i32 {
+    let provider = match provider(&a.provider, a.format) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let path = a.path.clone().unwrap_or_else(|| {
+        manifest_path(&a.provider)
+            .parent()
+            .map(|p| p.join("tests"))
+            .unwrap_or_else(|| PathBuf::from("tests"))
+    });
+    match tests_cmd::run(&provider, &path) {
+        Ok(results) => tests_cmd::print(a.format, &results),
+        Err(e) => fail(a.format, &e, Vec::new()),
+    }
+}

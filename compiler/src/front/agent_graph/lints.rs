@@ -1,0 +1,168 @@
+//! agc's own Agent Graph lints (warnings; upstream checks none of these):
+//! AGC200 a node no entrypoint reaches, AGC201 a gate authority that cannot be delegated,
+//! AGC202 an edge that fires on `pending`, `blocked` or `waiting-user`, AGC203 a terminal with
+//! `requiresFacts`, AGC204 a `join: all` node that can never be reached (two edges from one
+//! source with disjoint outcomes); and the fact path lints of [`crate::expr::facts`] (AGC071,
+//! AGC072) on every `requiresFacts` / `satisfiedBy` path.
+
+use super::provider::GraphDoc;
+use super::span_at;
+use crate::diag::Diagnostic;
+use agc_runtime::agent_graph::model::CatalogEntry;
+use indexmap::IndexMap;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+
+fn s(v: &Value) -> &str {
+    v.as_str().unwrap_or_default()
+}
+
+/// The lints of every graph that passed its own rules.
+pub(super) fn check(
+    graphs: &[GraphDoc],
+    _catalog: Option<&IndexMap<String, CatalogEntry>>,
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for g in graphs.iter().filter(|g| g.ok) {
+        out.extend(graph(g));
+    }
+    out
+}
+
+/// The lints of one graph document (schema- and rule-valid).
+pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
+    let doc = &g.doc;
+    let v = &doc.value;
+    let gid = s(&v["id"]);
+    let empty = Vec::new();
+    let nodes = v["nodes"].as_array().unwrap_or(&empty);
+    let edges = v["edges"].as_array().unwrap_or(&empty);
+    let mut out = Vec::new();
+
+    // AGC200: reachability from the entrypoints over every edge, whatever its outcomes.
+    let mut succ: HashMap<&str, Vec<&str>> = HashMap::new();
+    for e in edges {
+        succ.entry(s(&e["from"])).or_default().push(s(&e["to"]));
+    }
+    let mut seen: HashSet<&str> = HashSet::new();
+    let mut stack: Vec<&str> = v["entrypoints"]
+        .as_object()
+        .map(|m| m.values().map(s).collect())
+        .unwrap_or_default();
+    while let Some(n) = stack.pop() {
+        if seen.insert(n) {
+            stack.extend(succ.get(n).into_iter().flatten().copied());
+        }
+    }
+    for (i, n) in nodes.iter().enumerate() {
+        let id = s(&n["id"]);
+        let at = |f: &str| span_at(doc, &format!("/nodes/{i}/{f}"));
+        if !seen.contains(id) {
+            out.push(
+                Diagnostic::warning(
+                    "AGC200",
+                    format!("node `{id}` of graph `{gid}` is not reachable from any entrypoint"),
+                )
+                .at(at("id")),
+            );
+        }
+        let gate = &n["gate"];
+        if gate.get("authority").is_some() && gate.get("delegatable") != Some(&Value::Bool(true)) {
+            out.push(
+                Diagnostic::warning(
+                    "AGC201",
+                    format!("gate `{gid}/{id}` names an authority that cannot resolve it: `delegatable` is not true"),
+                )
+                .at(at("gate/authority"))
+                .with_help("add `delegatable: true`, or drop `authority`"),
+            );
+        }
+        if n["kind"] == "terminal" && n.get("requiresFacts").is_some() {
+            out.push(
+                Diagnostic::warning(
+                    "AGC203",
+                    format!("terminal `{gid}/{id}` has `requiresFacts`: when they fail the graph ends `blocked`"),
+                )
+                .at(at("requiresFacts")),
+            );
+        }
+        // AGC204: join all over two edges from one source with disjoint outcome sets.
+        if n.get("join").and_then(Value::as_str) != Some("any") {
+            let mut by_source: HashMap<&str, Vec<HashSet<&str>>> = HashMap::new();
+            for e in edges
+                .iter()
+                .filter(|e| s(&e["to"]) == id && e["kind"] != "repeat")
+            {
+                let outs: HashSet<&str> = match e["outcomes"].as_array() {
+                    Some(a) => a.iter().map(s).collect(),
+                    None => HashSet::from(["completed"]),
+                };
+                by_source.entry(s(&e["from"])).or_default().push(outs);
+            }
+            let dead = by_source.iter().find(|(_, sets)| {
+                sets.iter()
+                    .enumerate()
+                    .any(|(a, x)| sets[a + 1..].iter().any(|y| x.is_disjoint(y)))
+            });
+            if let Some((from, _)) = dead {
+                out.push(
+                    Diagnostic::warning(
+                        "AGC204",
+                        format!("node `{gid}/{id}` joins all edges from `{from}`, whose outcomes never match together: it can never be reached"),
+                    )
+                    .at(at("id"))
+                    .with_help("use `join: any`, or merge the edges into one outcome list"),
+                );
+            }
+        }
+    }
+    // Fact paths: agc's fact path lints (AGC071, AGC072; AGC070 is the schema's pattern).
+    for (i, n) in nodes.iter().enumerate() {
+        for list in ["requiresFacts", "satisfiedBy"] {
+            for (j, c) in n[list].as_array().into_iter().flatten().enumerate() {
+                let Some(path) = c["path"].as_str() else {
+                    continue;
+                };
+                let Some(cur) = doc.at(&format!("/nodes/{i}/{list}/{j}/path")) else {
+                    continue;
+                };
+                // The schema allows only `[A-Za-z0-9_.-]` in paths: no escapes, so the text
+                // lies verbatim in the file after any opening quote.
+                let quoted = matches!(
+                    cur.node.style,
+                    crate::source::tree::ScalarStyle::SingleQuoted
+                        | crate::source::tree::ScalarStyle::DoubleQuoted
+                );
+                let span = cur.node.span;
+                let map = crate::source::scalar::ScalarMap::contiguous(
+                    span.file,
+                    span.start as usize + usize::from(quoted),
+                    path.len(),
+                );
+                let (_, found) = crate::expr::facts::parse_fact_path(path, &map);
+                out.extend(found);
+            }
+        }
+    }
+    for (i, e) in edges.iter().enumerate() {
+        if let Some(a) = e["outcomes"].as_array()
+            && let Some(j) = a
+                .iter()
+                .position(|o| matches!(s(o), "pending" | "blocked" | "waiting-user"))
+        {
+            out.push(
+                Diagnostic::warning(
+                    "AGC202",
+                    format!(
+                        "edge {} -> {} fires on `{}`, an outcome of unfinished work",
+                        s(&e["from"]),
+                        s(&e["to"]),
+                        s(&a[j])
+                    ),
+                )
+                .at(span_at(doc, &format!("/edges/{i}/outcomes/{j}"))),
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,317 @@
+//! Lowering a checked Provider's graphs into the IR: one [`ir::Graph`] per Agent Graph graph.
+//!
+//! - Actions become `Task` nodes, gates `Gate` nodes, terminals `Terminal` nodes; the runner,
+//!   effect, reason code, priority, resources, the gate block and its inspection / resolution /
+//!   delegated policy stay in the node's `attrs` under their Agent Graph names.
+//! - `requiresFacts` becomes the node's guard, a fact expression (`ExprLang::Fact`) such as
+//!   `release.ready == true && artifact.digest exists`; `satisfiedBy` is kept in `attrs` in the
+//!   same form. `join: any` is `Join::Any`.
+//! - Edges keep their outcome list in `Edge::on` (named outcomes; `completed` and `failed` also
+//!   map to `Outcome::Succeeded` / `Failed`). `[completed]` edges are `Sequence`, edges taken
+//!   only on `failed` are `Failure`, other outcome lists `Conditional`. A `repeat` edge is a
+//!   `Back` edge with no bound: Agent Graph sets no iteration limit (the host decides when to
+//!   stop recording the outcome that re-arms it). The edge kind (`gatedBy`, `requires`,
+//!   `consumes`) is the edge's label.
+//! - A `subgraph` node owns a `Subgraph` region (source `graph:<id>#<entry>`) holding the called
+//!   graph's nodes, inlined with scoped ids `<call>/<node>`, recursively. Expansion is iterative
+//!   and stops (warning AGC205) beyond [`MAX_NODES`] nodes, so diamond-shaped call trees cannot
+//!   explode.
+
+use super::{Unit, span_at};
+use crate::diag::Diagnostic;
+use crate::front::Lowered;
+use crate::ir::expr::{ExprLang, IrExpr};
+use crate::ir::{
+    self, Edge, EdgeKind, Join, Node, NodeId, NodeKind, Outcome, Region, RegionId, RegionKind,
+};
+use crate::source::{Document, SourceMap};
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+
+/// The most nodes one lowered graph may hold after inlining subgraph calls.
+pub const MAX_NODES: usize = 100_000;
+
+fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// A fact check list as one expression text.
+fn facts_text(checks: &Value) -> String {
+    checks
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|c| {
+                    let path = str_at(c, "path").unwrap_or_default();
+                    match (c.get("exists"), c.get("equals")) {
+                        (Some(Value::Bool(true)), _) => format!("{path} exists"),
+                        (Some(_), _) => format!("{path} missing"),
+                        (None, Some(v)) => format!("{path} == {v}"),
+                        (None, None) => path.to_string(),
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" && ")
+        })
+        .unwrap_or_default()
+}
+
+pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Diagnostic>) {
+    let Some(loaded) = &unit.provider else {
+        return (Vec::new(), Vec::new());
+    };
+    let Some(model) = &loaded.provider else {
+        return (Vec::new(), Vec::new());
+    };
+    let docs: HashMap<&str, &Document> = loaded
+        .graphs
+        .iter()
+        .filter_map(|g| str_at(&g.doc.value, "id").map(|id| (id, &g.doc)))
+        .collect();
+    let mut out = Vec::new();
+    let mut diags = Vec::new();
+    for g in &loaded.graphs {
+        let id = str_at(&g.doc.value, "id").unwrap_or_default().to_string();
+        let mut graph = ir::Graph::new("agent-graph", id.clone());
+        graph.title = str_at(&g.doc.value, "description").map(String::from);
+        graph.attrs.insert(
+            "provider".into(),
+            json!({"id": model.id, "version": model.version}),
+        );
+        if let Some(d) = model.graph_digests.get(&id) {
+            graph.attrs.insert("graphDigest".into(), json!(d));
+        }
+        graph.attrs.insert(
+            "entrypoints".into(),
+            g.doc
+                .value
+                .get("entrypoints")
+                .cloned()
+                .unwrap_or(Value::Null),
+        );
+        let mut l = Lowerer {
+            graph,
+            docs: &docs,
+            capped: false,
+        };
+        let top = l.frame(&g.doc, "", None);
+        if let Some(eps) = g.doc.value.get("entrypoints").and_then(Value::as_object) {
+            l.graph.entrypoints = eps
+                .values()
+                .filter_map(|t| t.as_str().and_then(|t| top.get(t).copied()))
+                .collect();
+            l.graph.entrypoints.sort();
+            l.graph.entrypoints.dedup();
+        }
+        if l.capped {
+            diags.push(
+                Diagnostic::warning(
+                    "AGC205",
+                    format!(
+                        "graph `{id}` has more than {MAX_NODES} nodes with its subgraph calls inlined; the deeper calls are left empty"
+                    ),
+                )
+                .at(span_at(&g.doc, "/nodes")),
+            );
+        }
+        out.push(Lowered {
+            graph: l.graph,
+            digest: crate::canon::graph_digest(&g.doc.value).ok(),
+            display: g.display.clone(),
+        });
+    }
+    (out, diags)
+}
+
+struct Lowerer<'a> {
+    graph: ir::Graph,
+    docs: &'a HashMap<&'a str, &'a Document>,
+    capped: bool,
+}
+
+/// A subgraph call still to inline.
+struct Pending<'a> {
+    doc: &'a Document,
+    prefix: String,
+    region: RegionId,
+    entry: String,
+}
+
+impl<'a> Lowerer<'a> {
+    /// Lowers `doc` with ids prefixed by `prefix` into `region`, then every call inside it
+    /// (breadth first, iteratively). Gives the ids of the frame's own nodes.
+    fn frame(
+        &mut self,
+        doc: &'a Document,
+        prefix: &str,
+        region: Option<RegionId>,
+    ) -> HashMap<String, NodeId> {
+        let mut queue = std::collections::VecDeque::new();
+        let top = self.one(doc, prefix, region, &mut queue);
+        while let Some(p) = queue.pop_front() {
+            if self.graph.nodes.len() > MAX_NODES {
+                self.capped = true;
+                break;
+            }
+            let ids = self.one(p.doc, &p.prefix, Some(p.region), &mut queue);
+            let entry = p
+                .doc
+                .value
+                .pointer(&format!(
+                    "/entrypoints/{}",
+                    crate::source::tree::escape_token(&p.entry)
+                ))
+                .and_then(Value::as_str)
+                .and_then(|t| ids.get(t).copied());
+            let mut members: Vec<NodeId> = ids.values().copied().collect();
+            members.sort();
+            let r = &mut self.graph.regions[p.region.index()];
+            r.nodes = members;
+            r.entrypoints = entry.into_iter().collect();
+        }
+        top
+    }
+
+    fn one(
+        &mut self,
+        doc: &'a Document,
+        prefix: &str,
+        region: Option<RegionId>,
+        queue: &mut std::collections::VecDeque<Pending<'a>>,
+    ) -> HashMap<String, NodeId> {
+        let v = &doc.value;
+        let empty = Vec::new();
+        let mut ids = HashMap::new();
+        for (i, n) in v["nodes"].as_array().unwrap_or(&empty).iter().enumerate() {
+            let local = str_at(n, "id").unwrap_or_default().to_string();
+            let origin = str_at(n, "kind").unwrap_or_default();
+            let kind = match origin {
+                "gate" => NodeKind::Gate,
+                "subgraph" => NodeKind::Subgraph,
+                "terminal" => NodeKind::Terminal,
+                _ => NodeKind::Task,
+            };
+            let mut node = Node::bare(format!("{prefix}{local}"), local.clone(), kind, origin);
+            node.region = region;
+            node.title = str_at(n, "description").map(String::from);
+            node.join = if str_at(n, "join") == Some("any") {
+                Join::Any
+            } else {
+                Join::All
+            };
+            if let Some(checks) = n
+                .get("requiresFacts")
+                .filter(|c| c.as_array().is_some_and(|a| !a.is_empty()))
+            {
+                node.guard = Some(IrExpr {
+                    lang: ExprLang::Fact,
+                    source: facts_text(checks),
+                    core: None,
+                    span: span_at(doc, &format!("/nodes/{i}/requiresFacts")),
+                });
+            }
+            let mut attrs = Map::new();
+            for key in [
+                "reasonCode",
+                "action",
+                "priority",
+                "resources",
+                "gate",
+                "inspectionAction",
+                "resolutionAction",
+                "delegated",
+                "terminalOutcome",
+                "graph",
+                "entry",
+            ] {
+                if let Some(x) = n.get(key) {
+                    attrs.insert(key.into(), x.clone());
+                }
+            }
+            if let Some(s) = n.get("satisfiedBy") {
+                attrs.insert("satisfiedBy".into(), json!(facts_text(s)));
+            }
+            node.attrs = attrs;
+            let span = span_at(doc, &format!("/nodes/{i}"));
+            let id = self.graph.add_node(node, span);
+            ids.insert(local.clone(), id);
+            if kind == NodeKind::Subgraph {
+                let child = str_at(n, "graph").unwrap_or_default();
+                let entry = str_at(n, "entry").unwrap_or_default().to_string();
+                let r = self.graph.add_region(
+                    Region {
+                        kind: RegionKind::Subgraph {
+                            source: format!("graph:{child}#{entry}"),
+                            params: Vec::new(),
+                            outputs: Vec::new(),
+                            inherit_context: false,
+                        },
+                        owner: id,
+                        parent: region,
+                        entrypoints: Vec::new(),
+                        nodes: Vec::new(),
+                    },
+                    span,
+                );
+                self.graph.nodes[id.index()].owns = Some(r);
+                if let Some(&cdoc) = self.docs.get(child) {
+                    queue.push_back(Pending {
+                        doc: cdoc,
+                        prefix: format!("{prefix}{local}/"),
+                        region: r,
+                        entry,
+                    });
+                }
+            }
+        }
+        for (i, e) in v["edges"].as_array().unwrap_or(&empty).iter().enumerate() {
+            let (Some(&from), Some(&to)) = (
+                str_at(e, "from").and_then(|f| ids.get(f)),
+                str_at(e, "to").and_then(|t| ids.get(t)),
+            ) else {
+                continue;
+            };
+            let on: Vec<String> = match e.get("outcomes").and_then(Value::as_array) {
+                Some(a) => a
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(String::from)
+                    .collect(),
+                None => vec!["completed".to_string()],
+            };
+            let edge_kind = str_at(e, "kind").unwrap_or("flow");
+            let mut outcomes = Vec::new();
+            if on.iter().any(|o| o == "completed") {
+                outcomes.push(Outcome::Succeeded);
+            }
+            if on.iter().any(|o| o == "failed") {
+                outcomes.push(Outcome::Failed);
+            }
+            let kind = if edge_kind == "repeat" {
+                EdgeKind::Back
+            } else if on == ["completed"] {
+                EdgeKind::Sequence
+            } else if on == ["failed"] {
+                EdgeKind::Failure
+            } else {
+                EdgeKind::Conditional
+            };
+            self.graph.add_edge(
+                Edge {
+                    from,
+                    to,
+                    kind,
+                    outcomes,
+                    guard: None,
+                    order: None,
+                    bound: None,
+                    implicit: false,
+                    label: (edge_kind != "flow").then(|| edge_kind.to_string()),
+                    on,
+                },
+                span_at(doc, &format!("/edges/{i}")),
+            );
+        }
+        ids
+    }
+}

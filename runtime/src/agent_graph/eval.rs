@@ -1,0 +1,590 @@
+//! `evaluate`: the next legal steps of a graph under the given facts, outcomes and authorities.
+//!
+//! This is upstream's `evaluateGraph` (`src/evaluator.ts` of `@c4a/agent-graph` 0.2.6) step for
+//! step: fixpoint reachability from the entry, the settle precedence (`satisfiedBy` facts, then
+//! `completed` without proof → `unverified`, then the recorded outcome, then a terminal's
+//! `terminalOutcome`, else `pending`), repeat edges re-arming their target, subgraph frames in
+//! place, terminal reachability winning over pending work, the candidate sort (availability,
+//! then higher priority, then route id) and the cap of three alternatives.
+//!
+//! Differences in cost, not in answers: incoming edges are indexed once per frame (upstream
+//! filters the edge list per node and pass).
+
+use super::canon::{digest_value, locale_compare, utf16_compare};
+use super::model::{Graph, Input, Node, NodeKind, Provider};
+use super::{Error, Outcome};
+use indexmap::IndexSet;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use std::collections::HashMap;
+
+/// At most this many alternatives are returned.
+pub const MAX_ALTERNATIVE_ROUTES: usize = 3;
+
+/// A diagnostic of an evaluation (`agent-graph.evaluation.v1` `diagnostics[]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub code: String,
+    pub severity: String,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<Value>,
+}
+
+impl Diagnostic {
+    fn error(code: &str, message: String) -> Diagnostic {
+        Diagnostic {
+            code: code.to_string(),
+            severity: "error".to_string(),
+            message,
+            path: None,
+            detail: None,
+        }
+    }
+}
+
+/// One route summary (`primaryRoute`, `alternativeRoutes[]`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteSummary {
+    pub route_id: String,
+    pub graph: String,
+    pub node: String,
+    pub status_code: &'static str,
+    pub reason_code: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    pub availability: &'static str,
+    pub label: String,
+}
+
+/// `agent-graph.evaluation.v1`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    pub schema: &'static str,
+    pub provider: String,
+    pub graph: String,
+    pub entry: String,
+    pub revision: String,
+    pub status_code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub primary_route: Option<RouteSummary>,
+    pub alternative_routes: Vec<RouteSummary>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A route candidate: a summary plus what route resolution needs.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    pub summary: RouteSummary,
+    pub call_path: Vec<String>,
+    pub state_key: String,
+    pub priority: i64,
+    /// Gates: `user` or `session-authority`.
+    pub gate_resolution: Option<&'static str>,
+}
+
+/// An evaluation with every candidate (the evaluation itself shows at most four).
+#[derive(Clone, Debug)]
+pub struct Evaluated {
+    pub evaluation: Evaluation,
+    pub candidates: Vec<Candidate>,
+}
+
+struct Frame {
+    status: &'static str,
+    outcome: Option<Outcome>,
+    candidates: Vec<Candidate>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+struct Ctx<'a> {
+    provider: &'a Provider,
+    input: &'a Input,
+    authorities: Vec<String>,
+    revision: String,
+}
+
+/// The state key of a node: `frameKey/node`, where the frame key is the graph id, prefixed by
+/// the call path joined with `>` inside subgraphs.
+pub fn state_key(graph: &str, node: &str, call_path: &[String]) -> String {
+    if call_path.is_empty() {
+        format!("{graph}/{node}")
+    } else {
+        format!("{}>{graph}/{node}", call_path.join(">"))
+    }
+}
+
+/// `route:` + the first 20 hex digits of the digest of `{revision, graph, node, callPath}`.
+pub fn route_id(revision: &str, graph: &str, node: &str, call_path: &[String]) -> String {
+    let d = digest_value(&json!({
+        "revision": revision, "graph": graph, "node": node, "callPath": call_path,
+    }));
+    format!("route:{}", &d["sha256:".len().."sha256:".len() + 20])
+}
+
+/// Authorities as upstream normalises them: unique, in JavaScript's default sort order.
+pub fn normalized_authorities(list: &[String]) -> Vec<String> {
+    let mut v: Vec<String> = list.to_vec();
+    v.sort_by(|a, b| utf16_compare(a, b));
+    v.dedup();
+    v
+}
+
+/// The revision: the digest of the graph's closure digest, graph id, entry, facts, outcomes
+/// (reduced to strings) and sorted authorities.
+pub fn revision(provider: &Provider, graph: &str, entry: &str, input: &Input) -> String {
+    let mut outcomes: Vec<(&String, &String)> = input.outcomes.iter().collect();
+    outcomes.sort_by(|a, b| locale_compare(a.0, b.0));
+    let outcomes: Map<String, Value> = outcomes
+        .into_iter()
+        .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+        .collect();
+    let facts = if input.facts.is_null() {
+        Value::Object(Map::new())
+    } else {
+        input.facts.clone()
+    };
+    digest_value(&json!({
+        "provider": provider.graph_digests.get(graph).cloned().unwrap_or_default(),
+        "graphId": graph,
+        "entry": entry,
+        "facts": facts,
+        "outcomes": outcomes,
+        "authorities": normalized_authorities(&input.authorities),
+    }))
+}
+
+/// Evaluates `graph` from `entry`. Fails only with `graph-missing`.
+pub fn evaluate(
+    provider: &Provider,
+    graph_id: &str,
+    entry: &str,
+    input: &Input,
+) -> Result<Evaluated, Error> {
+    let Some(graph) = provider.graphs.get(graph_id) else {
+        return Err(Error::new(
+            "graph-missing",
+            format!("Provider {} has no graph {graph_id}", provider.id),
+        ));
+    };
+    let ctx = Ctx {
+        provider,
+        input,
+        authorities: normalized_authorities(&input.authorities),
+        revision: revision(provider, graph_id, entry, input),
+    };
+    let mut stack = Vec::new();
+    let result = frame(&ctx, graph, entry, &[], &mut stack);
+    let mut diagnostics = result.diagnostics;
+    let mut iter = result.candidates.iter();
+    let primary = iter.next().map(|c| c.summary.clone());
+    let alternatives: Vec<&Candidate> = iter.collect();
+    if alternatives.len() > MAX_ALTERNATIVE_ROUTES {
+        diagnostics.push(Diagnostic {
+            code: "route-alternatives-truncated".to_string(),
+            severity: "info".to_string(),
+            message: format!(
+                "Evaluation returned {MAX_ALTERNATIVE_ROUTES} of {} alternative routes",
+                alternatives.len()
+            ),
+            path: None,
+            detail: Some(
+                json!({"available": alternatives.len(), "returned": MAX_ALTERNATIVE_ROUTES}),
+            ),
+        });
+    }
+    let evaluation = Evaluation {
+        schema: "agent-graph.evaluation.v1",
+        provider: provider.id.clone(),
+        graph: graph_id.to_string(),
+        entry: entry.to_string(),
+        revision: ctx.revision.clone(),
+        status_code: result.status,
+        outcome: result.outcome,
+        primary_route: primary,
+        alternative_routes: alternatives
+            .iter()
+            .take(MAX_ALTERNATIVE_ROUTES)
+            .map(|c| c.summary.clone())
+            .collect(),
+        diagnostics,
+    };
+    Ok(Evaluated {
+        evaluation,
+        candidates: result.candidates,
+    })
+}
+
+fn error_frame(diag: Diagnostic) -> Frame {
+    Frame {
+        status: "error",
+        outcome: None,
+        candidates: Vec::new(),
+        diagnostics: vec![diag],
+    }
+}
+
+fn all_match(facts: &Value, checks: Option<&Vec<super::model::FactCheck>>) -> bool {
+    checks.is_none_or(|cs| cs.iter().all(|c| c.matches(facts)))
+}
+
+fn edge_matches(outcome: Option<&Outcome>, outcomes: &[String]) -> bool {
+    outcome.is_some_and(|o| outcomes.iter().any(|x| x == o))
+}
+
+/// One frame: a graph entered at `entry` under `call_path`. The recursion follows subgraph
+/// nesting, which is bounded by the number of graphs (a graph already on `stack` is an error).
+fn frame(
+    ctx: &Ctx<'_>,
+    graph: &Graph,
+    entry: &str,
+    call_path: &[String],
+    stack: &mut Vec<String>,
+) -> Frame {
+    if stack.iter().any(|g| g == &graph.id) {
+        let mut trail = stack.clone();
+        trail.push(graph.id.clone());
+        return error_frame(Diagnostic::error(
+            "graph-recursion",
+            format!("Runtime graph recursion detected: {}", trail.join(" -> ")),
+        ));
+    }
+    let index: HashMap<&str, usize> = graph
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i))
+        .collect();
+    let Some(&entry_node) = graph
+        .entrypoints
+        .get(entry)
+        .and_then(|id| index.get(id.as_str()))
+    else {
+        return error_frame(Diagnostic::error(
+            "entry-missing",
+            format!("Graph {} has no entry {entry}", graph.id),
+        ));
+    };
+    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
+    for (i, e) in graph.edges.iter().enumerate() {
+        if !e.is_repeat()
+            && let Some(&to) = index.get(e.to.as_str())
+        {
+            incoming[to].push(i);
+        }
+    }
+    let facts = &ctx.input.facts;
+    let mut reached: IndexSet<usize> = IndexSet::new();
+    reached.insert(entry_node);
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; graph.nodes.len()];
+    let mut children: HashMap<usize, Frame> = HashMap::new();
+    let mut diagnostics = Vec::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        let snapshot: Vec<usize> = reached.iter().copied().collect();
+        for n in snapshot {
+            if outcomes[n].is_some() {
+                continue;
+            }
+            let node = &graph.nodes[n];
+            changed = true;
+            if !all_match(facts, node.requires_facts.as_ref()) {
+                outcomes[n] = Some("blocked".to_string());
+                diagnostics.push(Diagnostic {
+                    path: Some(graph.path.clone()),
+                    ..Diagnostic::error(
+                        "required-fact-missing",
+                        format!(
+                            "Node {}/{} requires facts that are not satisfied",
+                            graph.id, node.id
+                        ),
+                    )
+                });
+                continue;
+            }
+            if node.kind == NodeKind::Subgraph {
+                let child_id = node.graph.as_deref().unwrap_or_default();
+                let Some(child) = ctx.provider.graphs.get(child_id) else {
+                    outcomes[n] = Some("failed".to_string());
+                    diagnostics.push(Diagnostic::error(
+                        "subgraph-missing",
+                        format!("Missing subgraph {child_id}"),
+                    ));
+                    continue;
+                };
+                let mut child_path = call_path.to_vec();
+                child_path.push(format!("{}/{}", graph.id, node.id));
+                stack.push(graph.id.clone());
+                let result = frame(
+                    ctx,
+                    child,
+                    node.entry.as_deref().unwrap_or_default(),
+                    &child_path,
+                    stack,
+                );
+                stack.pop();
+                outcomes[n] = Some(match (result.status, &result.outcome) {
+                    ("complete", Some(o)) => o.clone(),
+                    ("error", _) => "failed".to_string(),
+                    ("waiting-user", _) => "waiting-user".to_string(),
+                    _ => "pending".to_string(),
+                });
+                children.insert(n, result);
+                continue;
+            }
+            outcomes[n] = Some(settle(ctx, graph, node, call_path));
+        }
+        for e in &graph.edges {
+            if !e.is_repeat() {
+                continue;
+            }
+            let (Some(&from), Some(&to)) = (index.get(e.from.as_str()), index.get(e.to.as_str()))
+            else {
+                continue;
+            };
+            if !reached.contains(&from) || !edge_matches(outcomes[from].as_ref(), &e.outcomes) {
+                continue;
+            }
+            if reached.insert(to) {
+                changed = true;
+            }
+            if outcomes[to].as_deref() != Some("pending") {
+                outcomes[to] = Some("pending".to_string());
+                changed = true;
+            }
+        }
+        for (n, node) in graph.nodes.iter().enumerate() {
+            if reached.contains(&n) || incoming[n].is_empty() {
+                continue;
+            }
+            let mut any = false;
+            let mut all = true;
+            for &ei in &incoming[n] {
+                let e = &graph.edges[ei];
+                let m = index.get(e.from.as_str()).is_some_and(|&from| {
+                    reached.contains(&from) && edge_matches(outcomes[from].as_ref(), &e.outcomes)
+                });
+                any |= m;
+                all &= m;
+            }
+            if if node.join_any { any } else { all } {
+                reached.insert(n);
+                changed = true;
+            }
+        }
+    }
+
+    let mut candidates = Vec::new();
+    for &n in &reached {
+        let node = &graph.nodes[n];
+        if node.kind == NodeKind::Subgraph {
+            if let Some(child) = children.remove(&n)
+                && child.status != "complete"
+            {
+                candidates.extend(child.candidates);
+                diagnostics.extend(child.diagnostics);
+            }
+            continue;
+        }
+        let o = outcomes[n].as_deref();
+        if o != Some("pending") && o != Some("waiting-user") {
+            continue;
+        }
+        match node.kind {
+            NodeKind::Action => {
+                candidates.push(candidate(
+                    ctx,
+                    graph,
+                    node,
+                    call_path,
+                    "actionable",
+                    "immediate",
+                    None,
+                ));
+            }
+            NodeKind::Gate => {
+                let delegated = node.gate.as_ref().is_some_and(|g| {
+                    g.delegatable == Some(true)
+                        && g.authority
+                            .as_ref()
+                            .is_some_and(|a| ctx.authorities.contains(a))
+                });
+                candidates.push(if delegated {
+                    candidate(
+                        ctx,
+                        graph,
+                        node,
+                        call_path,
+                        "actionable",
+                        "immediate",
+                        Some("session-authority"),
+                    )
+                } else {
+                    candidate(
+                        ctx,
+                        graph,
+                        node,
+                        call_path,
+                        "waiting-user",
+                        "requires-user",
+                        Some("user"),
+                    )
+                });
+            }
+            _ => {}
+        }
+    }
+
+    let mut terminal: Vec<Outcome> = reached
+        .iter()
+        .filter(|&&n| graph.nodes[n].kind == NodeKind::Terminal)
+        .filter_map(|&n| outcomes[n].clone())
+        .collect();
+    terminal.sort_by(|a, b| utf16_compare(a, b));
+    terminal.dedup();
+    if terminal.len() > 1 {
+        diagnostics.push(Diagnostic {
+            path: Some(graph.path.clone()),
+            detail: Some(json!({ "outcomes": terminal })),
+            ..Diagnostic::error(
+                "terminal-outcome-ambiguous",
+                format!(
+                    "Graph {} reached terminals with conflicting outcomes: {}",
+                    graph.id,
+                    terminal.join(", ")
+                ),
+            )
+        });
+        return Frame {
+            status: "error",
+            outcome: None,
+            candidates: Vec::new(),
+            diagnostics,
+        };
+    }
+    if let Some(o) = terminal.pop() {
+        return Frame {
+            status: "complete",
+            outcome: Some(o),
+            candidates: Vec::new(),
+            diagnostics,
+        };
+    }
+    candidates.sort_by(|a, b| {
+        rank(a.summary.availability)
+            .cmp(&rank(b.summary.availability))
+            .then(b.priority.cmp(&a.priority))
+            .then_with(|| locale_compare(&a.summary.route_id, &b.summary.route_id))
+    });
+    if !candidates.is_empty() {
+        let status = if candidates
+            .iter()
+            .any(|c| c.summary.availability == "immediate")
+        {
+            "actionable"
+        } else if candidates
+            .iter()
+            .any(|c| c.summary.availability == "requires-user")
+        {
+            "waiting-user"
+        } else {
+            "blocked"
+        };
+        return Frame {
+            status,
+            outcome: None,
+            candidates,
+            diagnostics,
+        };
+    }
+    if diagnostics.is_empty() {
+        diagnostics.push(Diagnostic::error(
+            "no-route",
+            format!(
+                "Graph {} cannot reach a terminal or actionable node from entry {entry}",
+                graph.id
+            ),
+        ));
+    }
+    Frame {
+        status: "blocked",
+        outcome: None,
+        candidates: Vec::new(),
+        diagnostics,
+    }
+}
+
+fn rank(availability: &str) -> u8 {
+    match availability {
+        "immediate" => 0,
+        "requires-user" => 1,
+        _ => 2,
+    }
+}
+
+/// The settled outcome of an action, gate or terminal node.
+fn settle(ctx: &Ctx<'_>, graph: &Graph, node: &Node, call_path: &[String]) -> Outcome {
+    let recorded = ctx
+        .input
+        .outcomes
+        .get(&state_key(&graph.id, &node.id, call_path));
+    if node.kind != NodeKind::Terminal
+        && let Some(proof) = &node.satisfied_by
+    {
+        if proof.iter().all(|c| c.matches(&ctx.input.facts)) {
+            return "completed".to_string();
+        }
+        if recorded.map(String::as_str) == Some("completed") {
+            return "unverified".to_string();
+        }
+    }
+    if let Some(r) = recorded {
+        return r.clone();
+    }
+    match (&node.kind, &node.terminal_outcome) {
+        (NodeKind::Terminal, Some(t)) => t.clone(),
+        _ => "pending".to_string(),
+    }
+}
+
+fn candidate(
+    ctx: &Ctx<'_>,
+    graph: &Graph,
+    node: &Node,
+    call_path: &[String],
+    status: &'static str,
+    availability: &'static str,
+    gate_resolution: Option<&'static str>,
+) -> Candidate {
+    let reason = node.reason_code.clone().unwrap_or_default();
+    let hint = ctx
+        .provider
+        .catalog
+        .as_ref()
+        .and_then(|c| c.get(&reason))
+        .map(|e| e.summary.clone())
+        .filter(|s| !s.is_empty());
+    Candidate {
+        summary: RouteSummary {
+            route_id: route_id(&ctx.revision, &graph.id, &node.id, call_path),
+            graph: graph.id.clone(),
+            node: node.id.clone(),
+            status_code: status,
+            reason_code: reason,
+            hint,
+            availability,
+            label: node.description.clone().unwrap_or_else(|| node.id.clone()),
+        },
+        call_path: call_path.to_vec(),
+        state_key: state_key(&graph.id, &node.id, call_path),
+        priority: node.priority,
+        gate_resolution,
+    }
+}

@@ -1,0 +1,154 @@
+//! Agent Graph Providers through `build` and `graph`: one IR graph per graph, picked with
+//! `--graph`; outcome lists on edges, repeat edges as back edges, subgraph calls as regions.
+
+use agc::check::CheckOptions;
+use agc::compile::compile_file;
+use agc::ir::{EdgeKind, NodeKind, RegionKind};
+use agc::source::SourceMap;
+use std::path::{Path, PathBuf};
+
+fn provider(name: &str, files: &[(&str, String)]) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("agc-agb-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    for (rel, text) in files {
+        let p = d.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    d
+}
+
+fn opts(graph: &str) -> CheckOptions {
+    CheckOptions {
+        graph: Some(graph.to_string()),
+        ..CheckOptions::default()
+    }
+}
+
+const ACTION: &str =
+    "schema: agent-graph.action.v1\nid: work\nrunner: command\neffect: write\ncommand: make\n";
+
+#[test]
+fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
+    let d = provider(
+        "lower",
+        &[
+            (
+                "provider.yaml",
+                "schema: agent-graph.provider.v1\nid: demo\nversion: 1.0.0\n\
+                 graphs: [graphs/main.yaml, graphs/child.yaml]\n"
+                    .into(),
+            ),
+            ("actions/work.yaml", ACTION.into()),
+            (
+                "graphs/main.yaml",
+                "schema: agent-graph.graph.v1\nid: main\nentrypoints: {default: poll}\nnodes:\n\
+                 - {id: poll, kind: action, action: actions/work.yaml, reasonCode: route.poll,\n   \
+                    requiresFacts: [{path: source.ready, equals: true}]}\n\
+                 - {id: call, kind: subgraph, graph: child, entry: default}\n\
+                 - {id: done, kind: terminal, terminalOutcome: completed}\n\
+                 edges:\n\
+                 - {from: poll, to: poll, kind: repeat, outcomes: [partial]}\n\
+                 - {from: poll, to: call, outcomes: [completed, skipped]}\n\
+                 - {from: call, to: done}\n"
+                    .into(),
+            ),
+            (
+                "graphs/child.yaml",
+                "schema: agent-graph.graph.v1\nid: child\nentrypoints: {default: step}\nnodes:\n\
+                 - {id: step, kind: action, action: actions/work.yaml, reasonCode: route.step}\n\
+                 - {id: end, kind: terminal, terminalOutcome: completed}\n\
+                 edges: [{from: step, to: end}]\n"
+                    .into(),
+            ),
+        ],
+    );
+    let mut sources = SourceMap::new();
+    let manifest = d.join("provider.yaml");
+    let (compiled, diags) = compile_file(&mut sources, &manifest, "provider.yaml", &opts("main"));
+    let _ = std::fs::remove_dir_all(&d);
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+    assert_eq!(compiled.len(), 1);
+    let g = &compiled[0].graph;
+    assert_eq!(g.id, "main");
+    let ids: Vec<&str> = g.nodes.iter().map(|n| n.scoped_id.as_str()).collect();
+    assert_eq!(ids, ["poll", "call", "done", "call/step", "call/end"]);
+    assert_eq!(
+        g.nodes[0].guard.as_ref().unwrap().source,
+        "source.ready == true"
+    );
+    assert_eq!(g.nodes[0].attrs["reasonCode"], "route.poll");
+    assert_eq!(g.nodes[1].kind, NodeKind::Subgraph);
+    let region = g.region(g.nodes[1].owns.expect("call owns a region"));
+    assert!(
+        matches!(&region.kind, RegionKind::Subgraph { source, .. } if source == "graph:child#default")
+    );
+    assert_eq!(region.nodes.len(), 2);
+    assert_eq!(g.node(region.entrypoints[0]).scoped_id, "call/step");
+    let repeat = &g.edges[0];
+    assert_eq!(
+        (repeat.kind, repeat.on.clone()),
+        (EdgeKind::Back, vec!["partial".to_string()])
+    );
+    assert_eq!(g.edges[1].kind, EdgeKind::Conditional);
+    assert_eq!(g.edges[1].on, ["completed", "skipped"]);
+    assert_eq!(g.edges[2].kind, EdgeKind::Sequence);
+}
+
+#[test]
+fn graph_names_a_graph_the_provider_has() {
+    let c = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/agent-graph/examples/subgraphs");
+    if !c.is_dir() {
+        eprintln!("skipped: corpus absent");
+        return;
+    }
+    let mut sources = SourceMap::new();
+    let m = c.join("provider.yaml");
+    let (all, _) = compile_file(&mut sources, &m, "provider.yaml", &CheckOptions::default());
+    assert_eq!(all.len(), 2, "one lowered graph per graph file");
+    let (none, diags) = compile_file(&mut sources, &m, "provider.yaml", &opts("nope"));
+    assert!(none.is_empty());
+    assert!(diags.iter().any(|d| d.code == "AGC206"), "{diags:?}");
+}
+
+/// Each graph calls the next one twice: inlining doubles per level, and stops with AGC205.
+#[test]
+fn runaway_subgraph_inlining_stops_with_a_warning() {
+    let levels = 18;
+    let mut files: Vec<(String, String)> = vec![(
+        "provider.yaml".into(),
+        format!(
+            "schema: agent-graph.provider.v1\nid: demo\nversion: 1.0.0\ngraphs: [{}]\n",
+            (0..levels)
+                .map(|i| format!("graphs/g{i}.yaml"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    )];
+    for i in 0..levels {
+        let body = if i + 1 < levels {
+            format!(
+                "- {{id: a, kind: subgraph, graph: g{n}, entry: default}}\n\
+                 - {{id: b, kind: subgraph, graph: g{n}, entry: default}}\n\
+                 - {{id: done, kind: terminal, terminalOutcome: completed}}\n\
+                 edges: [{{from: a, to: b}}, {{from: b, to: done}}]\n",
+                n = i + 1
+            )
+        } else {
+            "- {id: a, kind: terminal, terminalOutcome: completed}\nedges: []\n".to_string()
+        };
+        files.push((
+            format!("graphs/g{i}.yaml"),
+            format!("schema: agent-graph.graph.v1\nid: g{i}\nentrypoints: {{default: a}}\nnodes:\n{body}"),
+        ));
+    }
+    let refs: Vec<(&str, String)> = files.iter().map(|(a, b)| (a.as_str(), b.clone())).collect();
+    let d = provider("runaway", &refs);
+    let mut sources = SourceMap::new();
+    let m = d.join("provider.yaml");
+    let (compiled, diags) = compile_file(&mut sources, &m, "provider.yaml", &opts("g0"));
+    let _ = std::fs::remove_dir_all(&d);
+    assert!(diags.iter().any(|d| d.code == "AGC205"), "{diags:?}");
+    assert!(compiled[0].graph.nodes.len() < 2 * agc::front::agent_graph::MAX_NODES);
+}
