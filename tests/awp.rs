@@ -295,7 +295,10 @@ fn the_plan_is_deterministic_and_the_diagram_shows_regions_and_labels() {
     let (mmd, _) = agc::back::mermaid::render(&c1[0].graph, Default::default());
     // The parallel node is the container of its branches; switch cases are labelled with
     // the value they compare against, the default with its name.
-    assert!(mmd.contains("subgraph n5[\"research<br>in parallel\"]"), "{mmd}");
+    assert!(
+        mmd.contains("subgraph n5[\"research<br>in parallel\"]"),
+        "{mmd}"
+    );
     assert!(mmd.contains("|\"default\"|"), "{mmd}");
     assert!(mmd.contains("|\"question\"|"), "{mmd}");
     real_mermaid_parses(&mmd);

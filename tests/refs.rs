@@ -161,34 +161,26 @@ fn a_reference_to_another_dialect_is_refused() {
 }
 
 #[test]
-fn build_refuses_dialects_it_cannot_compile_yet() {
-    // (agh.loop/v1 compiles now; an AWP definition does not yet.)
-    let ws = workspace("awp-build");
-    let f = ws.join("w.workflow.json");
+fn build_refuses_documents_that_hold_no_graph() {
+    // Every dialect compiles now; an Agent Graph action describes a step, not a graph.
+    let ws = workspace("action-build");
+    let f = ws.join("review.yaml");
     std::fs::write(
         &f,
-        r#"{"document": {"schema": "https://agent-workflow.dev/schemas/workflow-definition.json",
-  "name": "w", "version": "1.0.0"},
- "state_schema": {"type": "object", "properties": {"out": {"type": "string"}}},
- "nodes": [{"id": "start", "type": "start"},
-           {"id": "end", "type": "end", "config": {"output_mapping": ".out"}}],
- "edges": [{"source": "__start__", "target": "start"}, {"source": "start", "target": "end"}]}"#,
+        "schema: agent-graph.action.v1\nid: review\nrunner: agent\neffect: read\nskill: skills/review/SKILL.md\n",
     )
     .unwrap();
     let mut sources = SourceMap::new();
-    let (plan, diags) = agc::compile::build_file(
-        &mut sources,
-        &f,
-        "w.workflow.json",
-        &CheckOptions::default(),
-    );
+    let (plan, diags) =
+        agc::compile::build_file(&mut sources, &f, "review.yaml", &CheckOptions::default());
     assert!(plan.is_none());
     let codes: Vec<&str> = diags
         .iter()
         .filter(|d| d.is_error())
         .map(|d| d.code)
         .collect();
-    assert_eq!(codes, ["AGC084"]);
+    assert_eq!(codes, ["AGC084"], "{diags:?}");
+    assert!(diags[0].message.contains("describes no graph"));
 }
 
 /// Error codes from checking `file` with the root found from the document.

@@ -29,7 +29,7 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ),
     (
         "AGC084",
-        "tests/refs.rs build_refuses_dialects_it_cannot_compile_yet",
+        "tests/refs.rs build_refuses_documents_that_hold_no_graph",
     ),
     (
         "AGC086",

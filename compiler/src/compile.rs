@@ -133,12 +133,12 @@ pub fn compile_file(
     }
     crate::discard::discard(doc);
     if checked.compiled.is_empty() {
-        // An error-free document of a dialect whose lowering has not landed.
+        // An error-free document that holds no graph (an Agent Graph action, resource, ...).
         diags.push(
             Diagnostic::error(
                 "AGC084",
                 format!(
-                    "{} documents are checked but not yet compiled; `build` and `graph` take AGS 1.0 for now",
+                    "this {} document describes no graph to compile; give the workflow itself (for Agent Graph, the Provider or a graph file)",
                     dialect.title()
                 ),
             )

@@ -36,10 +36,12 @@ into the workspace and reference it by a local path to have it checked.",
         code: "AGC084",
         origin: "agc",
         severity: Error,
-        summary: "this dialect is checked but not yet compiled",
-        explanation: "`agc check` validates every dialect (loading, schema, and the semantic checks \
-implemented for it). Lowering into the IR — and so `agc build` and `agc graph` — is implemented \
-for AGS 1.0 first; the other dialects follow the same IR and will compile in later releases.",
+        summary: "the document describes no graph to compile",
+        explanation: "`agc build`, `agc graph` and `agc gen` compile a workflow: an AGS graph, an \
+AWP workflow definition, an agh Loop, or an Agent Graph Provider or graph. Other documents of \
+those formats (an Agent Graph action, resource, code catalog or test file, for instance) are \
+checked by `agc check` but hold no graph of their own. Give the command the Provider (its folder \
+or `provider.yaml`) or the graph file instead.",
     },
     CodeInfo {
         code: "AGC085",
