@@ -58,7 +58,7 @@ for t in $TARGETS; do
     -max_total_time="$SECONDS_PER_TARGET" -timeout=1 -rss_limit_mb=2048 \
     -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
   # With several jobs each worker logs to fuzz-N.log in the current folder.
-  execs=$(cat "$log" fuzz-*.log 2>/dev/null | grep 'stat::number_of_executed_units' |
+  execs=$( (cat "$log" fuzz-*.log 2>/dev/null || true) | (grep 'stat::number_of_executed_units' || true) |
     awk '{s += $2} END {print s + 0}')
   rate=$(awk -v e="$execs" -v s="$SECONDS_PER_TARGET" 'BEGIN {printf "%d", e / s}')
   result=ok

@@ -5,6 +5,7 @@
 //! `tests/fuzz_replay.rs` on stable.
 #![no_main]
 
+#[allow(dead_code)] // each target uses one function of the shared harness
 #[path = "../src/harness.rs"]
 mod harness;
 
