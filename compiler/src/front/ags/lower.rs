@@ -70,8 +70,12 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .and_then(Value::as_str)
         .map(str::to_string);
     l.params(root);
-    if let Some(policy) = root.get("policy") {
-        l.graph.attrs.insert("policy".into(), policy.clone());
+    // What the runtime needs from the root besides the modelled parts: the policy switches
+    // and the frozen `context` values.
+    for key in ["policy", "context"] {
+        if let Some(v) = root.get(key) {
+            l.graph.attrs.insert(key.into(), v.clone());
+        }
     }
     if let Some(c) = root.get("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();

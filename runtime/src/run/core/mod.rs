@@ -425,9 +425,15 @@ impl State {
         }
     }
 
-    /// Stops the run as failed with `RT061`: nothing more runs; every open run is cancelled.
+    /// Stops the run as failed with `RT061` (a global constraint): nothing more runs; every
+    /// open run is cancelled.
     fn halt(&mut self, message: String) {
         self.diag("RT061", "error", message, None);
+        self.stop();
+    }
+
+    /// Stops the run as failed: every open run is cancelled.
+    fn stop(&mut self) {
         for r in 0..self.runs.len() {
             let run = &mut self.runs[r];
             if !run.status.is_terminal() {
@@ -692,10 +698,10 @@ impl State {
             == Some("halt")
     }
 
-    fn halt_policy(&mut self, path: String) {
-        self.halt(format!(
-            "`{path}` failed and policy.on_node_failure is `halt`"
-        ));
+    /// `policy.on_node_failure: halt`: the first unabsorbed failure ends the run (no RT code
+    /// applies; the failed node's own record says why).
+    fn halt_policy(&mut self, _path: String) {
+        self.stop();
     }
 
     /// A new scope instance of scope kind `kind`: one pending run per node; entrypoints
