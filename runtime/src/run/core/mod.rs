@@ -166,6 +166,8 @@ pub struct State {
     pub(crate) finished_at: Option<String>,
     pub(crate) params: Map<String, Value>,
     pub(crate) context: Map<String, Value>,
+    /// The graph's bound outputs (at the end).
+    pub(crate) outputs: Map<String, Value>,
     pub(crate) status: RunStatus,
     pub(crate) scopes: Vec<Scope>,
     pub(crate) runs: Vec<Run>,
@@ -216,6 +218,7 @@ impl State {
             finished_at: None,
             params: Map::new(),
             context: Map::new(),
+            outputs: Map::new(),
             status: RunStatus::Running,
             scopes: Vec::new(),
             runs: Vec::new(),
