@@ -70,9 +70,9 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .and_then(Value::as_str)
         .map(str::to_string);
     l.params(root);
-    // What the runtime needs from the root besides the modelled parts: the policy switches
-    // and the frozen `context` values.
-    for key in ["policy", "context"] {
+    // What the runtime needs from the root besides the modelled parts: the policy switches,
+    // the frozen `context` values and the attachment declarations.
+    for key in ["policy", "context", "attachments"] {
         if let Some(v) = root.get(key) {
             l.graph.attrs.insert(key.into(), v.clone());
         }

@@ -16,7 +16,15 @@ impl State {
     /// and makes a run that would have succeeded `partial`.
     pub(super) fn finish_run(&mut self) {
         let plan = std::sync::Arc::clone(&self.plan);
-        let (outputs, unbound) = self.bind_outputs(0, &plan.outputs);
+        // A failed run binds what it can but reports no unbound outputs: the failure says why.
+        let (outputs, unbound) = if self.scopes[0].failed {
+            let diags = self.diagnostics.len();
+            let bound = self.bind_outputs(0, &plan.outputs);
+            self.diagnostics.truncate(diags);
+            bound
+        } else {
+            self.bind_outputs(0, &plan.outputs)
+        };
         self.outputs = outputs;
         let root = &self.scopes[0];
         self.status = if root.failed {
