@@ -23,11 +23,20 @@ fn tmp(name: &str) -> PathBuf {
 
 fn start(dir: &Path, journal: &str) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_agc"));
-    c.args(["run", GRAPH, "--root", ROOT, "--script", SCRIPT, "--fixed-clock", "-q"])
-        .args(["--threads", "1", "--journal", journal, "--run-dir"])
-        .arg(dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+    c.args([
+        "run",
+        GRAPH,
+        "--root",
+        ROOT,
+        "--script",
+        SCRIPT,
+        "--fixed-clock",
+        "-q",
+    ])
+    .args(["--threads", "1", "--journal", journal, "--run-dir"])
+    .arg(dir)
+    .stdout(Stdio::null())
+    .stderr(Stdio::null());
     c
 }
 
@@ -76,12 +85,18 @@ fn kill_and_resume(journal: &str) {
             break;
         }
         assert!(Instant::now() < deadline, "the slow item never started");
-        assert!(child.try_wait().unwrap().is_none(), "the run ended before the kill");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the kill"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     child.kill().unwrap(); // SIGKILL
     child.wait().unwrap();
-    assert!(!dir.join("record.json").exists(), "killed before it could finish");
+    assert!(
+        !dir.join("record.json").exists(),
+        "killed before it could finish"
+    );
 
     let status = Command::new(env!("CARGO_BIN_EXE_agc"))
         .args(["run", "-q", "--resume"])
@@ -96,17 +111,31 @@ fn kill_and_resume(journal: &str) {
     // with the same idempotency key and attempt.
     let mut seen: HashMap<(String, u64), Vec<bool>> = HashMap::new();
     for inv in invocations(&dir) {
-        let key = (inv["key"].as_str().unwrap().to_string(), inv["attempt"].as_u64().unwrap());
-        seen.entry(key).or_default().push(inv["resumed"].as_bool().unwrap());
+        let key = (
+            inv["key"].as_str().unwrap().to_string(),
+            inv["attempt"].as_u64().unwrap(),
+        );
+        seen.entry(key)
+            .or_default()
+            .push(inv["resumed"].as_bool().unwrap());
     }
     for ((key, attempt), runs) in &seen {
         if key.ends_with(SLOW) {
             assert_eq!(runs, &vec![false, true], "{key} attempt {attempt}");
         } else {
-            assert_eq!(runs.len(), 1, "{key} attempt {attempt} ran {} times", runs.len());
+            assert_eq!(
+                runs.len(),
+                1,
+                "{key} attempt {attempt} ran {} times",
+                runs.len()
+            );
         }
     }
-    assert_eq!(seen.len(), invocations(&whole).len(), "the same calls as the whole run");
+    assert_eq!(
+        seen.len(),
+        invocations(&whole).len(),
+        "the same calls as the whole run"
+    );
     let _ = std::fs::remove_dir_all(&dir);
     let _ = std::fs::remove_dir_all(&whole);
 }
