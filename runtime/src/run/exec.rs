@@ -1,5 +1,9 @@
 //! The driver loop behind [`super::run`] and [`super::resume`], and its worker pool.
 
+// `HandlerError` carries the failed attempt's usage (144 bytes); it is returned once per
+// call, never in a hot loop, so boxing it would only make handlers clumsier to write.
+#![allow(clippy::result_large_err)]
+
 use super::core::{Call, Command, State, check};
 use super::driver::{Progress, RunError, RunOptions};
 use super::event::{CallResult, Decision, Event};

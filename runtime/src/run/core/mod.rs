@@ -172,8 +172,11 @@ pub struct State {
     pub(crate) scopes: Vec<Scope>,
     pub(crate) runs: Vec<Run>,
     pub(crate) by_path: HashMap<String, usize>,
-    /// Ready calls, by (plan node index, run index): plan order, then creation order.
+    /// Ready runs that call the handler, by (plan node index, run index): plan order, then
+    /// creation order.
     ready: BTreeSet<(usize, usize)>,
+    /// Ready containers and structural nodes (they never wait for a slot), same order.
+    ready_free: BTreeSet<(usize, usize)>,
     /// Runs that just became terminal, to propagate.
     done: VecDeque<usize>,
     /// Scope instances created with no nodes, to finish.
@@ -224,6 +227,7 @@ impl State {
             runs: Vec::new(),
             by_path: HashMap::new(),
             ready: BTreeSet::new(),
+            ready_free: BTreeSet::new(),
             done: VecDeque::new(),
             empty: VecDeque::new(),
             running: 0,
@@ -459,6 +463,7 @@ impl State {
             }
         }
         self.ready.clear();
+        self.ready_free.clear();
         self.done.clear();
         self.empty.clear();
         self.running = 0;
@@ -490,7 +495,7 @@ impl State {
             }
             break;
         }
-        if self.running == 0 && self.ready.is_empty() {
+        if self.running == 0 && self.ready.is_empty() && self.ready_free.is_empty() {
             let root_open = self.scopes.first().map_or(0, |s| s.open);
             if root_open == 0 {
                 self.finish_run();
@@ -511,14 +516,22 @@ impl State {
     /// The next ready run that may start now: containers and structural nodes always, calls
     /// while a slot is free.
     fn next_ready(&mut self) -> Option<usize> {
-        let slot = self.running < self.max_parallel;
-        let pick = self
-            .ready
-            .iter()
-            .find(|&&(n, _)| slot || !needs_slot(self.plan.nodes[n].kind))
-            .copied()?;
-        self.ready.remove(&pick);
-        Some(pick.1)
+        if let Some((_, r)) = self.ready_free.pop_first() {
+            return Some(r);
+        }
+        if self.running < self.max_parallel {
+            return self.ready.pop_first().map(|(_, r)| r);
+        }
+        None
+    }
+
+    /// The ready set run `r` belongs in.
+    fn ready_set(&mut self, node: usize) -> &mut BTreeSet<(usize, usize)> {
+        if needs_slot(self.plan.nodes[node].kind) {
+            &mut self.ready
+        } else {
+            &mut self.ready_free
+        }
     }
 
     /// Records run `r` as terminal and queues its propagation.
@@ -528,11 +541,13 @@ impl State {
         if run.status.is_terminal() {
             return;
         }
-        if run.status == NodeStatus::Ready {
-            self.ready.remove(&(run.node, r));
-        }
+        let was_ready = run.status == NodeStatus::Ready;
+        let node = run.node;
         run.status = status;
         run.finished_at = Some(now);
+        if was_ready {
+            self.ready_set(node).remove(&(node, r));
+        }
         self.done.push_back(r);
     }
 
@@ -545,8 +560,9 @@ impl State {
         run.triggered = true;
         let node = run.node;
         let scope = run.scope;
-        if let Some(guard) = self.plan.nodes[node].guard.clone() {
-            match self.eval_bool(scope, &guard, &env::Anchor::default()) {
+        let plan = Arc::clone(&self.plan);
+        if let Some(guard) = &plan.nodes[node].guard {
+            match self.eval_bool(scope, guard, &env::Anchor::default()) {
                 Ok(true) => {}
                 Ok(false) => {
                     self.runs[r].skip_reason = Some("when_false".into());
@@ -566,7 +582,7 @@ impl State {
             }
         }
         self.runs[r].status = NodeStatus::Ready;
-        self.ready.insert((node, r));
+        self.ready_set(node).insert((node, r));
     }
 
     /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.

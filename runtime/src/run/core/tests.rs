@@ -168,7 +168,7 @@ fn outcome(path: &str, attempt: u32, seed: u64, fail_pct: u64) -> CallResult {
         ))
     } else {
         let mut outputs = Map::new();
-        outputs.insert("done".into(), Value::Bool(h % 3 == 0));
+        outputs.insert("done".into(), Value::Bool(h.is_multiple_of(3)));
         CallResult::Completed(Completion {
             outputs,
             usage: Default::default(),
