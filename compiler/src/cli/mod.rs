@@ -7,6 +7,7 @@ mod build;
 mod eval;
 mod explain;
 mod graph;
+mod run;
 mod walk;
 
 use crate::check::{self, CheckOptions};
@@ -28,6 +29,8 @@ Examples:
   agc graph wf.agraph.yaml -o wf.mmd               a Mermaid flowchart
   agc graph --inject README.md --check             fail if a diagram in the docs is stale
   agc eval --lang agx 'len(params.xs) > 1' --vars vars.json   debug a condition
+  agc run wf.agraph.yaml --script wf.script.yaml  dry-run with a scripted handler
+  agc run --resume runs/1 --decide approve=approved   continue a paused run
   agc explain AG201                                what a diagnostic code means";
 
 #[derive(Parser, Debug)]
@@ -62,6 +65,9 @@ enum Command {
     Route(agent_graph::RouteArgs),
     /// Agent Graph v1: run a Provider's route tests (`agent-graph.test.v1`).
     Test(agent_graph::TestArgs),
+    /// Run a workflow with a scripted handler (dry runs, tests), or resume a paused run.
+    #[command(after_help = EXAMPLES)]
+    Run(run::RunArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -161,6 +167,7 @@ where
         Command::Evaluate(args) => agent_graph::evaluate(args),
         Command::Route(args) => agent_graph::route(args),
         Command::Test(args) => agent_graph::test(args),
+        Command::Run(args) => run::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

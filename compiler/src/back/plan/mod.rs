@@ -200,6 +200,9 @@ impl Serialize for Plan<'_> {
         )?;
         m.serialize_entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
         m.serialize_entry("bounds", input.bounds)?;
+        if g.outputs.iter().any(|o| o.region.is_none()) {
+            m.serialize_entry("outputs", &outputs_of(c, None))?;
+        }
         m.end()
     }
 }
@@ -258,6 +261,7 @@ impl Serialize for NodeOut<'_> {
             name: &o.name,
             ty: &o.ty,
             required: o.required,
+            decl: &o.decl,
         });
         m.serialize_entry("outputs", &Seq(outputs))?;
         if let Some(gd) = &n.guard {
@@ -281,7 +285,7 @@ struct InputOut<'a> {
 impl Serialize for InputOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = self.i;
-        let mut m = s.serialize_map(Some(4))?;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &i.name)?;
         m.serialize_entry("type", &i.ty)?;
         m.serialize_entry("required", &i.required)?;
@@ -293,25 +297,44 @@ impl Serialize for InputOut<'_> {
             InputSource::Value { value } => m.serialize_entry("value", value)?,
             InputSource::Implicit => m.serialize_entry("implicit", &true)?,
         }
+        serialize_decl(&mut m, &i.decl)?;
         m.end()
     }
 }
 
-/// A declared output: `{"name", "type", "required"}`.
+/// A declared output: `{"name", "type", "required"}` plus its declaration
+/// (`schema`, `enum`, `description`) when it has one.
 struct Port<'a> {
     name: &'a str,
     ty: &'a str,
     required: bool,
+    decl: &'a crate::ir::Declared,
 }
 
 impl Serialize for Port<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", self.name)?;
         m.serialize_entry("type", self.ty)?;
         m.serialize_entry("required", &self.required)?;
+        serialize_decl(&mut m, self.decl)?;
         m.end()
     }
+}
+
+/// The non-empty fields of a declaration, in the order `agc_runtime::plan::Declared` reads
+/// and writes them.
+fn serialize_decl<M: SerializeMap>(m: &mut M, d: &crate::ir::Declared) -> Result<(), M::Error> {
+    if let Some(schema) = &d.schema {
+        m.serialize_entry("schema", schema)?;
+    }
+    if let Some(e) = &d.enum_values {
+        m.serialize_entry("enum", e)?;
+    }
+    if let Some(desc) = &d.description {
+        m.serialize_entry("description", desc)?;
+    }
+    Ok(())
 }
 
 /// One entry of `edges`.
@@ -417,7 +440,46 @@ impl Serialize for RegionOut<'_> {
         }
         m.serialize_entry("entrypoints", &c.ids(&r.entrypoints))?;
         m.serialize_entry("nodes", &c.ids(&r.nodes))?;
+        let region = c.g.node(r.owner).owns;
+        if region.is_some() && c.g.outputs.iter().any(|o| o.region == region) {
+            m.serialize_entry("body_outputs", &outputs_of(c, region))?;
+        }
         m.serialize_entry("location", &c.location(self.span))?;
+        m.end()
+    }
+}
+
+/// The declared outputs of the graph (`region` `None`) or of one body.
+fn outputs_of<'a>(
+    c: Ctx<'a>,
+    region: Option<crate::ir::RegionId>,
+) -> Seq<impl Iterator<Item = OutputDecl<'a>> + Clone> {
+    Seq(c
+        .g
+        .outputs
+        .iter()
+        .filter(move |o| o.region == region)
+        .map(move |o| OutputDecl { c, o }))
+}
+
+/// One declared graph or body output: name, type, required, `from`, declaration.
+#[derive(Clone)]
+struct OutputDecl<'a> {
+    c: Ctx<'a>,
+    o: &'a crate::ir::GraphOutput,
+}
+
+impl Serialize for OutputDecl<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.o;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", &o.name)?;
+        m.serialize_entry("type", &o.ty)?;
+        m.serialize_entry("required", &o.required)?;
+        if let Some(f) = &o.from {
+            m.serialize_entry("from", &self.c.expr(f))?;
+        }
+        serialize_decl(&mut m, &o.decl)?;
         m.end()
     }
 }
