@@ -4,9 +4,13 @@
 //!   evaluator ([`expr::eval::eval`]).
 //! - [`value`]: runtime values.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
+//! - [`plan`]: the `agc.plan/v1` serde types, the contract between compiler and runtime.
+//! - [`run`]: executing plans: the pure scheduler core, the blocking driver, journals, run records.
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 
 pub mod expr;
 pub mod facts;
 pub mod jq;
+pub mod plan;
+pub mod run;
 pub mod value;

@@ -1,0 +1,101 @@
+//! Lookup tables over a [`Plan`]: what the scheduler needs in O(1).
+
+use super::{Plan, PlanError};
+use std::collections::HashMap;
+
+/// Indices into a plan's `nodes`, `edges` and `regions`.
+///
+/// - `node_of`: scoped id → node index.
+/// - `incoming` / `outgoing`: edge indices per node, in plan order.
+/// - `region_of_owner`: node index of an owner → region index.
+/// - `scope_nodes`: per scope (root = index 0, region `r` = `r + 1`), its direct nodes in plan
+///   order (the plan's execution order).
+/// - `scope_entrypoints`: the same, for entrypoints.
+/// - `node_scope`: each node's scope (0 for root, `r + 1` for region `r`).
+/// - `local`: per scope, local id → node index (what `nodes.<id>` reads).
+#[derive(Clone, Debug, Default)]
+pub struct PlanIndex {
+    pub node_of: HashMap<String, usize>,
+    pub incoming: Vec<Vec<usize>>,
+    pub outgoing: Vec<Vec<usize>>,
+    pub region_of_owner: HashMap<usize, usize>,
+    pub scope_nodes: Vec<Vec<usize>>,
+    pub scope_entrypoints: Vec<Vec<usize>>,
+    pub node_scope: Vec<usize>,
+    pub local: Vec<HashMap<String, usize>>,
+}
+
+impl PlanIndex {
+    pub(super) fn new(plan: &Plan) -> Result<PlanIndex, PlanError> {
+        let n = plan.nodes.len();
+        let mut node_of = HashMap::with_capacity(n);
+        for (i, node) in plan.nodes.iter().enumerate() {
+            if node_of.insert(node.id.clone(), i).is_some() {
+                return Err(PlanError(format!("node id `{}` appears twice", node.id)));
+            }
+        }
+        let find = |id: &str, what: &str| -> Result<usize, PlanError> {
+            node_of
+                .get(id)
+                .copied()
+                .ok_or_else(|| PlanError(format!("{what} names unknown node `{id}`")))
+        };
+        let mut region_of_owner = HashMap::with_capacity(plan.regions.len());
+        for (r, region) in plan.regions.iter().enumerate() {
+            let owner = find(&region.owner, "a region owner")?;
+            region_of_owner.insert(owner, r);
+        }
+        let scopes = plan.regions.len() + 1;
+        let mut node_scope = vec![0; n];
+        let mut scope_nodes = vec![Vec::new(); scopes];
+        let mut local = vec![HashMap::new(); scopes];
+        for (i, node) in plan.nodes.iter().enumerate() {
+            let s = match &node.region {
+                None => 0,
+                Some(owner) => {
+                    let o = find(owner, "a node's region")?;
+                    region_of_owner
+                        .get(&o)
+                        .map(|r| r + 1)
+                        .ok_or_else(|| PlanError(format!("node `{owner}` owns no region")))?
+                }
+            };
+            node_scope[i] = s;
+            scope_nodes[s].push(i);
+            local[s].insert(node.local_id.clone(), i);
+        }
+        let mut scope_entrypoints = vec![Vec::new(); scopes];
+        for id in &plan.entrypoints {
+            scope_entrypoints[0].push(find(id, "an entrypoint")?);
+        }
+        for (r, region) in plan.regions.iter().enumerate() {
+            for id in &region.entrypoints {
+                scope_entrypoints[r + 1].push(find(id, "a region entrypoint")?);
+            }
+        }
+        let mut incoming = vec![Vec::new(); n];
+        let mut outgoing = vec![Vec::new(); n];
+        for (e, edge) in plan.edges.iter().enumerate() {
+            let from = find(&edge.from, "an edge")?;
+            let to = find(&edge.to, "an edge")?;
+            if node_scope[from] != node_scope[to] {
+                return Err(PlanError(format!(
+                    "edge `{}` → `{}` crosses a region boundary",
+                    edge.from, edge.to
+                )));
+            }
+            outgoing[from].push(e);
+            incoming[to].push(e);
+        }
+        Ok(PlanIndex {
+            node_of,
+            incoming,
+            outgoing,
+            region_of_owner,
+            scope_nodes,
+            scope_entrypoints,
+            node_scope,
+            local,
+        })
+    }
+}

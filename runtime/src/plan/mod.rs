@@ -1,0 +1,432 @@
+//! The `agc.plan/v1` plan as serde types: the contract between the compiler and everything
+//! that runs a plan (the scheduler in this crate, `agc run`, generated runners, other hosts).
+//!
+//! The compiler writes plans with a streaming writer (`compiler/src/back/plan/`); these types
+//! read them back and write them again byte for byte (pretty JSON, 2-space indent, trailing
+//! newline, see [`Plan::to_pretty_string`]). A test deserialises every golden plan and
+//! compares, so the writer and these types cannot drift. The JSON Schema of the format is
+//! `schemas/agc-plan-v1.schema.json`.
+//!
+//! Stability: fields are only ever added (optional, skipped when absent), never renamed or
+//! removed, while the format stays `agc.plan/v1`. Unknown fields are ignored on read.
+//!
+//! Ids: nodes are referred to by their scoped id (`repair_loop/run_tests`); [`Plan::index`]
+//! builds the lookup tables the scheduler needs.
+
+use crate::expr::Expr as CoreExpr;
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+mod index;
+pub use index::PlanIndex;
+
+/// The format tag every plan carries.
+pub const FORMAT: &str = "agc.plan/v1";
+
+/// A whole plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub format: String,
+    pub source: Source,
+    pub graph: GraphInfo,
+    pub params: Vec<Param>,
+    pub entrypoints: Vec<String>,
+    /// Graph-level limits as declared (`max_node_executions`, `max_cost_usd`,
+    /// `max_wall_clock_seconds`, `max_parallel_nodes`, ...).
+    pub constraints: Map<String, Value>,
+    /// Graph-level dialect attributes agc does not model, kept as written.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub attrs: Map<String, Value>,
+    /// In execution order: topological, then declaration order.
+    pub nodes: Vec<Node>,
+    pub edges: Vec<Edge>,
+    pub regions: Vec<Region>,
+    pub links: Vec<Link>,
+    pub bounds: Bounds,
+}
+
+impl Plan {
+    /// Reads a plan from JSON text, checking the format tag.
+    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
+        let plan: Plan = serde_json::from_str(text).map_err(|e| PlanError(e.to_string()))?;
+        if plan.format != FORMAT {
+            return Err(PlanError(format!(
+                "unsupported plan format `{}` (this runtime reads `{FORMAT}`)",
+                plan.format
+            )));
+        }
+        Ok(plan)
+    }
+
+    /// The plan as the compiler writes it: pretty JSON with a trailing newline.
+    pub fn to_pretty_string(&self) -> String {
+        // Serializing these types to memory cannot fail: every map key is a string.
+        let mut s = serde_json::to_string_pretty(self).expect("plan serializes");
+        s.push('\n');
+        s
+    }
+
+    /// The graph digest (`sha256-…`), when the dialect defines one.
+    pub fn digest(&self) -> Option<&str> {
+        self.source.graph_digest.as_deref()
+    }
+
+    /// Lookup tables over the plan (node ids to indices, edges per node, region bodies).
+    pub fn index(&self) -> Result<PlanIndex, PlanError> {
+        PlanIndex::new(self)
+    }
+}
+
+/// A plan that cannot be read or is inconsistent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanError(pub String);
+
+impl std::fmt::Display for PlanError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PlanError {}
+
+/// `source`: where the plan came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Source {
+    /// `ags`, `agent-graph`, `awp` or `agh`.
+    pub dialect: String,
+    /// The document's path as given to agc.
+    pub path: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_digest: Option<String>,
+}
+
+/// `graph`: id and title.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphInfo {
+    pub id: String,
+    pub title: Option<String>,
+}
+
+/// What a declaration says about a value beyond its type name: the JSON Schema as written,
+/// the allowed values and the description. Empty fields are omitted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Declared {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<Value>,
+    #[serde(rename = "enum", default, skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A graph parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: String,
+    /// The declared value type (`string`, `integer`, `array`, `any`, ...).
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
+    #[serde(flatten)]
+    pub decl: Declared,
+}
+
+/// An expression as the plan carries it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Expr {
+    pub lang: ExprLang,
+    /// The expression as written.
+    pub source: String,
+    /// The portable core form (AGX, CEL and templates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<CoreExpr>,
+    pub location: Location,
+}
+
+/// The language of an [`Expr`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ExprLang {
+    Agx,
+    AgxTemplate,
+    Cel,
+    GoTemplate,
+    Jq,
+    Fact,
+}
+
+/// A source location: the path as given, 1-based line and column.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Location {
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+/// What a node does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    Task,
+    Decision,
+    Gate,
+    Loop,
+    Map,
+    Subgraph,
+    Wait,
+    StateUpdate,
+    External,
+    Fork,
+    Join,
+    Terminal,
+}
+
+impl NodeKind {
+    /// The name as the plan and AGS run records spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Task => "task",
+            NodeKind::Decision => "decision",
+            NodeKind::Gate => "gate",
+            NodeKind::Loop => "loop",
+            NodeKind::Map => "map",
+            NodeKind::Subgraph => "subgraph",
+            NodeKind::Wait => "wait",
+            NodeKind::StateUpdate => "state_update",
+            NodeKind::External => "external",
+            NodeKind::Fork => "fork",
+            NodeKind::Join => "join",
+            NodeKind::Terminal => "terminal",
+        }
+    }
+}
+
+/// When a node with several incoming edges becomes ready.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "snake_case")]
+pub enum Join {
+    All,
+    Any,
+    NOf { count: u32 },
+}
+
+/// Where an input's value comes from (exactly one).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputSource {
+    /// An expression (`from:`).
+    From(Expr),
+    /// A string template.
+    Template(Expr),
+    /// A literal value.
+    Value(Value),
+    /// Bound implicitly by name (AGS: `params.<name>`, then `context.<name>`); always `true`.
+    Implicit(bool),
+}
+
+/// A declared node input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Input {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub required: bool,
+    #[serde(flatten)]
+    pub source: InputSource,
+    #[serde(flatten)]
+    pub decl: Declared,
+}
+
+/// A declared node output.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub required: bool,
+    #[serde(flatten)]
+    pub decl: Declared,
+}
+
+/// Attempts and the per-attempt timeout.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Retry {
+    pub max_attempts: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<f64>,
+}
+
+/// Cost and time estimates.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+}
+
+/// One node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Node {
+    /// Scoped id, unique in the plan (`repair_loop/run_tests`).
+    pub id: String,
+    /// The id as written in its scope (what `nodes.<id>` reads).
+    pub local_id: String,
+    pub kind: NodeKind,
+    pub origin_kind: String,
+    /// Owner of the innermost region holding the node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub inputs: Vec<Input>,
+    pub outputs: Vec<Output>,
+    /// Evaluated once at readiness; false skips the node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Expr>,
+    pub join: Join,
+    pub retry: Retry,
+    pub estimate: Estimate,
+    /// Dialect attributes not modelled above, with defaults merged.
+    pub attributes: Map<String, Value>,
+    pub location: Location,
+}
+
+/// Which kind of edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EdgeKind {
+    Sequence,
+    Conditional,
+    Failure,
+    Back,
+}
+
+impl EdgeKind {
+    /// The AGS name of the kind (`on_failure` for failure edges).
+    pub fn ags_name(self) -> &'static str {
+        match self {
+            EdgeKind::Sequence => "sequence",
+            EdgeKind::Conditional => "conditional",
+            EdgeKind::Failure => "on_failure",
+            EdgeKind::Back => "back",
+        }
+    }
+}
+
+/// Terminal outcomes of a source node that activate an edge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Succeeded,
+    Failed,
+}
+
+/// One edge.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: String,
+    pub to: String,
+    pub kind: EdgeKind,
+    pub outcomes: Vec<Outcome>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Expr>,
+    /// First-match order for exclusive branching.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<u32>,
+    /// Most traversals of a back edge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bound: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Named outcomes of the source that activate the edge.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub on: Vec<String>,
+    pub implicit: bool,
+    pub location: Location,
+}
+
+/// Named expressions (`collect`, subgraph `params` and `outputs`), in written order.
+pub type Exprs = IndexMap<String, Expr>;
+
+/// Loop modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopMode {
+    While,
+    Until,
+    Repeat,
+}
+
+/// What a region is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum RegionKind {
+    Loop {
+        mode: LoopMode,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        condition: Option<Expr>,
+        max_iterations: u32,
+        /// body output → body param for the next iteration
+        carry: IndexMap<String, String>,
+        /// output name → expression over the final iteration
+        collect: Exprs,
+    },
+    Map {
+        over: Expr,
+        #[serde(rename = "as")]
+        item: String,
+        index_as: String,
+        max_items: u32,
+        max_parallel: u32,
+        on_item_failure: String,
+        collect: Exprs,
+    },
+    Subgraph {
+        /// `use:NAME`, `inline`, or `ref:URI`.
+        source: String,
+        params: Exprs,
+        outputs: Exprs,
+        inherit_context: bool,
+    },
+    Parallel,
+}
+
+/// A region: the body of a loop, map or subgraph instance, owned by a node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Region {
+    pub owner: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<String>,
+    #[serde(flatten)]
+    pub kind: RegionKind,
+    pub entrypoints: Vec<String>,
+    pub nodes: Vec<String>,
+    pub location: Location,
+}
+
+/// A producer output feeding a consumer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Link {
+    pub from: String,
+    pub output: String,
+    pub to: String,
+    pub at: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+}
+
+/// Static bounds computed by the compiler.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    pub max_node_executions: f64,
+    pub projected_cost_usd: f64,
+    pub projected_wall_clock_seconds: f64,
+    pub unestimated_nodes: usize,
+}
+
+#[cfg(test)]
+mod tests;

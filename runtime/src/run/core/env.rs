@@ -1,0 +1,242 @@
+//! Expression evaluation inside a scope instance: building the roots (`params`, `context`,
+//! `graph`, `nodes`, `self`, `loop`, map item names) an expression reads.
+//!
+//! Only the `nodes.<id>` entries an expression names are built, so evaluating a guard costs
+//! what the guard reads, not the size of the scope.
+
+use super::State;
+use crate::expr::eval::{Env, eval_with};
+use crate::expr::{Expr as CoreExpr, ExprKind, Lang, TemplatePart};
+use crate::plan::{Expr, ExprLang};
+use crate::value::Value as RtValue;
+use serde_json::{Map, Value};
+
+/// Cap on evaluation steps per expression (bounds guards, inputs and collects).
+pub const MAX_STEPS: u64 = 200_000;
+
+/// Names `nodes.<name>` that `e` reads (or `self`), without duplicates.
+fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        match &e.kind {
+            ExprKind::Member { target, field } => {
+                if let ExprKind::Ident { name } = &target.kind
+                    && name == "nodes"
+                    && !out.contains(field)
+                {
+                    out.push(field.clone());
+                }
+                stack.push(target);
+            }
+            ExprKind::Literal { .. } | ExprKind::Ident { .. } => {}
+            ExprKind::Index { target, index } => {
+                stack.push(target);
+                stack.push(index);
+            }
+            ExprKind::Unary { operand, .. } => stack.push(operand),
+            ExprKind::Binary { left, right, .. } => {
+                stack.push(left);
+                stack.push(right);
+            }
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => {
+                stack.push(cond);
+                stack.push(then);
+                stack.push(otherwise);
+            }
+            ExprKind::Call { target, args, .. } => {
+                if let Some(t) = target {
+                    stack.push(t);
+                }
+                stack.extend(args.iter());
+                // `output(id, name)` and the `succeeded(id)` family name nodes by string.
+                for a in args {
+                    if let ExprKind::Literal {
+                        value: crate::expr::Literal::String(s),
+                    } = &a.kind
+                        && !out.contains(s)
+                    {
+                        out.push(s.clone());
+                    }
+                }
+            }
+            ExprKind::List { items } => stack.extend(items.iter()),
+            ExprKind::Map { entries } => {
+                for (k, v) in entries {
+                    stack.push(k);
+                    stack.push(v);
+                }
+            }
+            ExprKind::Has { target, .. } => stack.push(target),
+            ExprKind::Comprehension {
+                range,
+                filter,
+                body,
+                ..
+            } => {
+                stack.push(range);
+                if let Some(f) = filter {
+                    stack.push(f);
+                }
+                stack.push(body);
+            }
+            ExprKind::Template { parts } => {
+                for p in parts {
+                    if let TemplatePart::Expr { expr } = p {
+                        stack.push(expr);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What an expression is evaluated against besides the scope: the node it belongs to (for
+/// `self`) and extra roots (`inputs` for templates).
+#[derive(Default)]
+pub struct Anchor<'a> {
+    pub run: Option<usize>,
+    pub inputs: Option<&'a Map<String, Value>>,
+}
+
+impl State {
+    /// The roots an expression in `scope` sees.
+    fn roots(&self, scope: usize, core: &CoreExpr, anchor: &Anchor<'_>) -> Map<String, Value> {
+        let sc = &self.scopes[scope];
+        let mut roots = Map::new();
+        let params = sc
+            .vars
+            .get("params")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(self.params.clone()));
+        roots.insert("params".into(), params);
+        roots.insert("context".into(), Value::Object(self.context.clone()));
+        let mut graph = Map::new();
+        graph.insert("id".into(), Value::from(self.plan.graph.id.clone()));
+        if let Some(t) = &self.plan.graph.title {
+            graph.insert("title".into(), Value::from(t.clone()));
+        }
+        roots.insert("graph".into(), Value::Object(graph));
+        for (k, v) in &sc.vars {
+            if k != "params" {
+                roots.insert(k.clone(), v.clone());
+            }
+        }
+        let mut names = Vec::new();
+        node_refs(core, &mut names);
+        let mut nodes = Map::new();
+        for name in names {
+            if let Some(&node) = self.idx.local[sc.kind].get(&name)
+                && let Some(run) = sc.run_of(&self.pos, node)
+            {
+                nodes.insert(name, self.node_view(run));
+            }
+        }
+        if let Some(run) = anchor.run {
+            let mut me = match self.node_view(run) {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            };
+            me.insert(
+                "id".into(),
+                Value::from(self.plan.nodes[self.runs[run].node].local_id.clone()),
+            );
+            me.insert("attempt".into(), Value::from(self.runs[run].attempt.max(1)));
+            if let Some(i) = anchor.inputs.or(self.runs[run].inputs.as_ref()) {
+                me.insert("inputs".into(), Value::Object(i.clone()));
+            }
+            nodes.insert("self".into(), Value::Object(me.clone()));
+            roots.insert("self".into(), Value::Object(me));
+        }
+        roots.insert("nodes".into(), Value::Object(nodes));
+        if let Some(i) = anchor.inputs {
+            roots.insert("inputs".into(), Value::Object(i.clone()));
+        }
+        roots
+    }
+
+    /// `nodes.<id>` as expressions see it: status, outputs, attempts, decision.
+    fn node_view(&self, run: usize) -> Value {
+        let r = &self.runs[run];
+        let mut m = Map::new();
+        m.insert("status".into(), Value::from(r.status.as_str()));
+        m.insert(
+            "outputs".into(),
+            Value::Object(r.outputs.clone().unwrap_or_default()),
+        );
+        m.insert("attempts".into(), Value::from(r.attempts.len() as u64));
+        if let Some(d) = &r.decision {
+            m.insert("decision".into(), Value::from(d.clone()));
+        }
+        Value::Object(m)
+    }
+
+    /// Evaluates a plan expression in `scope`. Languages without a core form here (jq, fact)
+    /// are errors for now.
+    pub(crate) fn eval(
+        &self,
+        scope: usize,
+        e: &Expr,
+        anchor: &Anchor<'_>,
+    ) -> Result<Value, String> {
+        let lang = match e.lang {
+            ExprLang::Agx | ExprLang::AgxTemplate => Lang::Agx,
+            ExprLang::Cel => Lang::Cel,
+            ExprLang::GoTemplate => Lang::Gotmpl,
+            ExprLang::Jq | ExprLang::Fact => {
+                return Err(format!(
+                    "`{}` expressions are not evaluated by the scheduler yet",
+                    match e.lang {
+                        ExprLang::Jq => "jq",
+                        _ => "fact",
+                    }
+                ));
+            }
+        };
+        let Some(core) = &e.core else {
+            return Err(format!("expression `{}` has no core form", e.source));
+        };
+        let roots = self.roots(scope, core, anchor);
+        let env = Env::from_json(&roots).with_max_steps(MAX_STEPS);
+        eval_with(core, lang, &env)
+            .map(|v| to_json(&v))
+            .map_err(|err| format!("`{}`: {}", e.source, err.message))
+    }
+
+    /// Evaluates a guard: true, false, or an error (a non-boolean is an error).
+    pub(crate) fn eval_bool(
+        &self,
+        scope: usize,
+        e: &Expr,
+        anchor: &Anchor<'_>,
+    ) -> Result<bool, String> {
+        match self.eval(scope, e, anchor)? {
+            Value::Bool(b) => Ok(b),
+            other => Err(format!(
+                "`{}` gave {} where a boolean is needed",
+                e.source,
+                kind_name(&other)
+            )),
+        }
+    }
+}
+
+fn to_json(v: &RtValue) -> Value {
+    v.to_json()
+}
+
+/// A JSON value's kind, for messages.
+pub fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,340 @@
+//! Starting node runs and handling call results: inputs, budgets, retries, the failure
+//! ladder, output checks, gates.
+
+use super::env::Anchor;
+use super::{State, check};
+use crate::plan::{InputSource, NodeKind};
+use crate::run::event::CallResult;
+use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
+use crate::run::record::{Attempt, AttemptStatus, HumanEvent, NodeStatus};
+use serde_json::{Map, Value};
+
+impl State {
+    /// Starts ready run `r`.
+    pub(super) fn launch(&mut self, r: usize) {
+        let node = self.runs[r].node;
+        let kind = self.plan.nodes[node].kind;
+        let now = self.now.clone();
+        self.runs[r].status = NodeStatus::Running;
+        self.runs[r].started_at.get_or_insert(now);
+        let inputs = match self.resolve_inputs(r) {
+            Ok(i) => i,
+            Err(msg) => {
+                self.diag("RT033", "error", msg, Some(r));
+                self.terminate(r, NodeStatus::Failed);
+                return;
+            }
+        };
+        self.runs[r].inputs = Some(inputs);
+        match kind {
+            NodeKind::Loop => self.start_loop(r),
+            NodeKind::Map => self.start_map(r),
+            NodeKind::Subgraph => self.start_subgraph(r),
+            NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External => {
+                self.new_attempt(r)
+            }
+            // Structural nodes do no work of their own.
+            NodeKind::Wait
+            | NodeKind::StateUpdate
+            | NodeKind::Fork
+            | NodeKind::Join
+            | NodeKind::Terminal => {
+                self.runs[r].outputs = Some(Map::new());
+                self.terminate(r, NodeStatus::Succeeded);
+            }
+        }
+    }
+
+    /// Issues the next attempt of `r`, if the run's budgets allow.
+    fn new_attempt(&mut self, r: usize) {
+        if let Some(max) = self
+            .plan
+            .constraints
+            .get("max_node_executions")
+            .and_then(Value::as_u64)
+            && self.executions >= max
+        {
+            self.halt(format!(
+                "`{}` would be node execution {}, over max_node_executions ({max})",
+                self.runs[r].path,
+                self.executions + 1
+            ));
+            return;
+        }
+        if let Some(max) = self
+            .plan
+            .constraints
+            .get("max_cost_usd")
+            .and_then(Value::as_f64)
+        {
+            let spent = self.usage.cost_usd.unwrap_or(0.0);
+            if spent > max {
+                self.halt(format!(
+                    "the run has spent ${spent:.2}, over max_cost_usd (${max:.2})"
+                ));
+                return;
+            }
+        }
+        self.executions += 1;
+        self.running += 1;
+        let run = &mut self.runs[r];
+        run.attempt += 1;
+        run.dispatched = true;
+        run.attempt_started = None;
+        run.status = NodeStatus::Running;
+        self.issue(r, false);
+    }
+
+    /// Resolves `r`'s declared inputs once (retries reuse them).
+    fn resolve_inputs(&mut self, r: usize) -> Result<Map<String, Value>, String> {
+        let node = &self.plan.nodes[self.runs[r].node];
+        let scope = self.runs[r].scope;
+        let mut out = Map::new();
+        let params = match self.scopes[scope].vars.get("params") {
+            Some(Value::Object(p)) => p.clone(),
+            _ => self.params.clone(),
+        };
+        for input in &node.inputs {
+            let anchor = Anchor {
+                run: Some(r),
+                inputs: Some(&out),
+            };
+            let value = match &input.source {
+                InputSource::From(e) | InputSource::Template(e) => {
+                    match self.eval(scope, e, &anchor) {
+                        Ok(Value::Null) => None,
+                        Ok(v) => Some(v),
+                        Err(err) if input.required => {
+                            return Err(format!(
+                                "input `{}` could not be resolved: {err}",
+                                input.name
+                            ));
+                        }
+                        Err(_) => None,
+                    }
+                }
+                InputSource::Value(v) => Some(v.clone()),
+                InputSource::Implicit(_) => params
+                    .get(&input.name)
+                    .or_else(|| self.context.get(&input.name))
+                    .cloned(),
+            };
+            match value {
+                Some(v) => {
+                    if let Err(m) = check(&v, &input.ty, &input.decl) {
+                        return Err(format!(
+                            "input `{}`: {} ({})",
+                            input.name, m.message, m.code
+                        ));
+                    }
+                    out.insert(input.name.clone(), v);
+                }
+                None if input.required => {
+                    return Err(format!("required input `{}` has no value", input.name));
+                }
+                None => {}
+            }
+        }
+        Ok(out)
+    }
+
+    /// A call for `r` returned.
+    pub(super) fn finished_call(&mut self, r: usize, result: CallResult) {
+        match result {
+            CallResult::Completed(c) => {
+                let kind = self.plan.nodes[self.runs[r].node].kind;
+                match self.check_outputs(r, &c.outputs, kind) {
+                    Ok(()) => {
+                        self.close_attempt(r, AttemptStatus::Succeeded, &c.usage, None);
+                        if let Some(Value::String(d)) = c.outputs.get("decision") {
+                            self.runs[r].decision = Some(d.clone());
+                        }
+                        self.runs[r].outputs = Some(c.outputs);
+                        self.terminate(r, NodeStatus::Succeeded);
+                    }
+                    Err((code, msg)) => {
+                        let class = if code == "RT033" {
+                            FailureClass::OutputMissing
+                        } else {
+                            FailureClass::ValidationError
+                        };
+                        self.diag(code, "error", msg.clone(), Some(r));
+                        let mut err = HandlerError::new(class, msg);
+                        err.usage = c.usage;
+                        self.attempt_failed(r, err, AttemptStatus::Failed);
+                    }
+                }
+            }
+            CallResult::Gate(resp) => {
+                // The gate's attempt is recorded when the decision arrives (now or on resume).
+                self.runs[r].status = NodeStatus::AwaitingHuman;
+                self.gate_answered(r, resp);
+            }
+            CallResult::Failed(err) => self.attempt_failed(r, err, AttemptStatus::Failed),
+            CallResult::TimedOut { seconds } => self.attempt_failed(
+                r,
+                HandlerError::new(
+                    FailureClass::Timeout,
+                    format!("no result within {seconds} s"),
+                ),
+                AttemptStatus::Timeout,
+            ),
+        }
+    }
+
+    /// Records the current attempt as finished.
+    fn close_attempt(
+        &mut self,
+        r: usize,
+        status: AttemptStatus,
+        usage: &Usage,
+        error: Option<String>,
+    ) {
+        let now = self.now.clone();
+        self.usage.add(usage);
+        let run = &mut self.runs[r];
+        run.usage.add(usage);
+        run.attempts.push(Attempt {
+            attempt: run.attempt,
+            status,
+            started_at: run.attempt_started.clone().unwrap_or_else(|| now.clone()),
+            finished_at: Some(now),
+            usage: usage.clone(),
+            error,
+        });
+    }
+
+    /// The failure ladder: retry, then `on_exhausted`.
+    fn attempt_failed(&mut self, r: usize, err: HandlerError, status: AttemptStatus) {
+        let status = match (status, err.class) {
+            (AttemptStatus::Failed, FailureClass::Timeout) => AttemptStatus::Timeout,
+            (AttemptStatus::Failed, FailureClass::BudgetExceeded) => AttemptStatus::BudgetExceeded,
+            (AttemptStatus::Failed, FailureClass::CriteriaFailed) => AttemptStatus::CriteriaFailed,
+            (s, _) => s,
+        };
+        self.close_attempt(r, status, &err.usage.clone(), Some(err.to_string()));
+        let node = &self.plan.nodes[self.runs[r].node];
+        let failure = node.attributes.get("failure");
+        let retry_on: Vec<String> = failure
+            .and_then(|f| f.get("retry"))
+            .and_then(|r| r.get("retry_on"))
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_else(|| {
+                vec![
+                    "transient".into(),
+                    "tool_error".into(),
+                    "criteria_failed".into(),
+                ]
+            });
+        let retryable = retry_on
+            .iter()
+            .any(|c| c == "any" || c == err.class.as_str());
+        if retryable && self.runs[r].attempt < node.retry.max_attempts.max(1) {
+            self.new_attempt(r);
+            return;
+        }
+        let on_exhausted = failure
+            .and_then(|f| f.get("on_exhausted"))
+            .and_then(Value::as_str)
+            .unwrap_or("fail")
+            .to_string();
+        match on_exhausted.as_str() {
+            "skip" => {
+                self.runs[r].skip_reason = Some("on_exhausted".into());
+                self.terminate(r, NodeStatus::Skipped);
+            }
+            "succeed_degraded" => {
+                self.diag(
+                    "RT042",
+                    "warning",
+                    format!("the node failed ({err}) and succeeds degraded"),
+                    Some(r),
+                );
+                self.runs[r].degraded = true;
+                self.runs[r].outputs.get_or_insert_with(Map::new);
+                self.terminate(r, NodeStatus::Succeeded);
+            }
+            "escalate" => {
+                self.runs[r].escalated = true;
+                self.terminate(r, NodeStatus::Failed);
+            }
+            _ => self.terminate(r, NodeStatus::Failed),
+        }
+    }
+
+    /// Checks a completion's outputs against the node's declared outputs.
+    fn check_outputs(
+        &self,
+        r: usize,
+        outputs: &Map<String, Value>,
+        kind: NodeKind,
+    ) -> Result<(), (&'static str, String)> {
+        let node = &self.plan.nodes[self.runs[r].node];
+        for o in &node.outputs {
+            match outputs.get(&o.name) {
+                Some(v) => {
+                    if let Err(m) = check(v, &o.ty, &o.decl) {
+                        return Err((m.code, format!("output `{}`: {}", o.name, m.message)));
+                    }
+                }
+                None if o.required && !(kind == NodeKind::Gate && o.name == "decision") => {
+                    return Err(("RT033", format!("required output `{}` is missing", o.name)));
+                }
+                None => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A gate got its answer (from the handler or a resume decision).
+    pub(super) fn gate_answered(&mut self, r: usize, resp: GateResponse) {
+        let Some(outcome) = resp.outcome else {
+            return;
+        };
+        if self.runs[r].status == NodeStatus::AwaitingHuman {
+            self.close_attempt(r, AttemptStatus::Succeeded, &Usage::default(), None);
+        }
+        let node = &self.plan.nodes[self.runs[r].node];
+        let gate = node.attributes.get("gate");
+        let mode = gate
+            .and_then(|g| g.get("mode"))
+            .and_then(Value::as_str)
+            .unwrap_or("approve")
+            .to_string();
+        let on_reject = gate
+            .and_then(|g| g.get("on_reject"))
+            .and_then(Value::as_str)
+            .unwrap_or("fail")
+            .to_string();
+        let now = self.now.clone();
+        let run = &mut self.runs[r];
+        run.human_events.push(HumanEvent {
+            at_stage: "gate".into(),
+            mode,
+            outcome: outcome.as_str().into(),
+            actor: resp.actor.clone(),
+            note: resp.note.clone(),
+            at: Some(now),
+        });
+        let mut outputs = resp.outputs;
+        outputs.insert("decision".into(), Value::from(outcome.as_str()));
+        run.decision = Some(outcome.as_str().into());
+        run.outputs = Some(outputs);
+        match (outcome, on_reject.as_str()) {
+            (GateOutcome::Approved, _) | (GateOutcome::Rejected, "route") => {
+                self.terminate(r, NodeStatus::Succeeded)
+            }
+            (GateOutcome::Rejected, "skip_dependents") => {
+                run.skip_reason = Some("gate_rejected".into());
+                self.terminate(r, NodeStatus::Skipped);
+            }
+            (GateOutcome::Rejected, _) => self.terminate(r, NodeStatus::Failed),
+        }
+    }
+}

@@ -1,0 +1,798 @@
+//! The pure scheduler core: `State::step(event) -> commands`.
+//!
+//! No I/O, no clock, no threads: every input is an [`Event`] (carrying its time), every
+//! output a [`Command`]. Replaying the same events gives the same state, which is what makes
+//! the journal a complete checkpoint.
+//!
+//! Semantics (AGS 1.0 §17, the execution model):
+//! - Each scope instance (the root graph, one loop iteration, one map item, one subgraph
+//!   instance) holds one run per node of its region. A node runs at most once per instance.
+//! - When a run reaches a terminal status, its outgoing edges resolve by the activation table
+//!   (`outcomes` of the edge against the run's status, then the guard; edges with an `order`
+//!   are first-match); readiness follows the join (`all`, `any`, `n_of`) and an unsatisfiable
+//!   join skips the node. A node's `when` guard is evaluated once at readiness; false skips.
+//! - Nodes without incoming edges that are not entrypoints are unreachable and skipped.
+//! - Ready calls launch in plan order (topological, then declaration) while the global
+//!   `constraints.max_parallel_nodes` (default 1) allows; loops, maps and subgraphs never
+//!   occupy a slot themselves, only their body's calls do. Map items start in input order,
+//!   at most `max_parallel` at a time.
+//! - Retries: a failed attempt whose class is in `failure.retry.retry_on` (default
+//!   `transient`, `tool_error`, `criteria_failed`) runs again until `retry.max_attempts`;
+//!   then `failure.on_exhausted` (`fail`, `skip`, `succeed_degraded`, `escalate`).
+//! - Constraints: `max_node_executions` (calls issued), `max_cost_usd` (usage reported) and
+//!   `max_wall_clock_seconds` (event times) stop the run as `failed` with `RT061`; nothing
+//!   still pending runs (it is recorded `cancelled`).
+//! - Back edges (other dialects' bounded cycles) are recorded but not followed yet.
+
+mod check;
+mod env;
+mod finish;
+mod launch;
+mod record;
+mod regions;
+
+pub use check::{Mismatch, check};
+
+use super::event::Event;
+use super::handler::Usage;
+use super::record::{Attempt, EdgeTaken, HumanEvent, NodeStatus, RunDiagnostic, RunStatus};
+use crate::plan::{NodeKind, Plan, PlanIndex};
+use serde_json::{Map, Value};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::sync::Arc;
+
+/// What the core asks its driver to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Call the handler.
+    Call(Call),
+    /// The run ended or paused (`awaiting_human`); no more commands until a new event.
+    Finish { status: RunStatus },
+}
+
+/// One handler call to make.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Call {
+    /// The run's scope path (the key every later event uses).
+    pub path: String,
+    /// Index of the node in the plan.
+    pub node: usize,
+    pub kind: NodeKind,
+    pub attempt: u32,
+    pub inputs: Map<String, Value>,
+    pub item: Option<u64>,
+    pub iteration: Option<u64>,
+    pub resumed: bool,
+    /// The node's `retry.timeout_seconds`.
+    pub timeout_seconds: Option<f64>,
+}
+
+/// Loop or map bookkeeping on the run that owns the region.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Container {
+    /// Item values (maps).
+    items: Vec<Value>,
+    /// Next item to start (maps) / next iteration index (loops).
+    next: usize,
+    /// Item or iteration scopes started, in order.
+    scopes: Vec<usize>,
+    /// Item scopes running now.
+    active: usize,
+    succeeded: usize,
+    failed: usize,
+    finished: usize,
+    /// Loops: the previous iteration's collected values; maps: unused.
+    previous: Option<Map<String, Value>>,
+    /// Loops: body params for the next iteration (carry).
+    carry: Map<String, Value>,
+    /// Maps under `fail_fast` after a failed item: start nothing more.
+    stopped: bool,
+}
+
+/// One node run in one scope instance.
+#[derive(Clone, Debug)]
+pub(crate) struct Run {
+    pub(crate) node: usize,
+    pub(crate) scope: usize,
+    pub(crate) path: String,
+    pub(crate) status: NodeStatus,
+    pub(crate) skip_reason: Option<String>,
+    pub(crate) started_at: Option<String>,
+    pub(crate) finished_at: Option<String>,
+    pub(crate) inputs: Option<Map<String, Value>>,
+    pub(crate) outputs: Option<Map<String, Value>>,
+    pub(crate) attempts: Vec<Attempt>,
+    /// Current attempt number (1-based once started).
+    pub(crate) attempt: u32,
+    /// When the current attempt's call was handed to a worker.
+    pub(crate) attempt_started: Option<String>,
+    /// A call is outstanding.
+    pub(crate) dispatched: bool,
+    resolved: u32,
+    active: u32,
+    /// The join was met (or the run was an entrypoint): later edges do not re-trigger it.
+    triggered: bool,
+    /// Some active failure edge handled this run's failure.
+    absorbed: bool,
+    pub(crate) decision: Option<String>,
+    pub(crate) escalated: bool,
+    pub(crate) degraded: bool,
+    pub(crate) human_events: Vec<HumanEvent>,
+    pub(crate) iterations: Option<u64>,
+    pub(crate) items: Option<u64>,
+    pub(crate) usage: Usage,
+    pub(crate) container: Option<Box<Container>>,
+}
+
+/// A scope instance: the root graph, one loop iteration, one map item, one subgraph.
+#[derive(Clone, Debug)]
+pub(crate) struct Scope {
+    /// Index into `PlanIndex::scope_nodes` (0 = root, `r + 1` = region `r`).
+    pub(crate) kind: usize,
+    /// The container run that owns this instance.
+    pub(crate) owner: Option<usize>,
+    /// Scope-path prefix of the nodes inside (`fix_loop[2].`).
+    pub(crate) prefix: String,
+    /// First run of this instance; runs of an instance are contiguous, in scope-node order.
+    pub(crate) first_run: usize,
+    /// Runs not yet terminal.
+    pub(crate) open: usize,
+    /// Extra roots: `params` (bodies), `loop`, the map item names.
+    pub(crate) vars: Map<String, Value>,
+    pub(crate) item: Option<u64>,
+    pub(crate) iteration: Option<u64>,
+    /// A run failed and nothing absorbed it.
+    pub(crate) failed: bool,
+    /// A node ended `succeed_degraded`.
+    pub(crate) degraded: bool,
+}
+
+impl Scope {
+    /// The run of plan node `node` in this instance (when the node belongs to its region).
+    pub(crate) fn run_of(&self, pos: &[usize], node: usize) -> Option<usize> {
+        Some(self.first_run + pos[node])
+    }
+}
+
+/// The whole state of a run.
+#[derive(Clone, Debug)]
+pub struct State {
+    pub(crate) plan: Arc<Plan>,
+    pub(crate) idx: Arc<PlanIndex>,
+    /// Each node's position in its scope's node list.
+    pub(crate) pos: Arc<Vec<usize>>,
+    pub(crate) run_id: String,
+    pub(crate) started_at: String,
+    pub(crate) finished_at: Option<String>,
+    pub(crate) params: Map<String, Value>,
+    pub(crate) context: Map<String, Value>,
+    pub(crate) status: RunStatus,
+    pub(crate) scopes: Vec<Scope>,
+    pub(crate) runs: Vec<Run>,
+    pub(crate) by_path: HashMap<String, usize>,
+    /// Ready calls, by (plan node index, run index): plan order, then creation order.
+    ready: BTreeSet<(usize, usize)>,
+    /// Runs that just became terminal, to propagate.
+    done: VecDeque<usize>,
+    /// Scope instances created with no nodes, to finish.
+    empty: VecDeque<usize>,
+    /// Calls in flight (slots used).
+    running: usize,
+    max_parallel: usize,
+    pub(crate) executions: u64,
+    pub(crate) usage: Usage,
+    pub(crate) edges_taken: Vec<EdgeTaken>,
+    pub(crate) diagnostics: Vec<RunDiagnostic>,
+    /// Calls to issue at the end of this step.
+    out: Vec<Command>,
+    /// The time of the event being processed.
+    now: String,
+    start_ts: Option<jiff::Timestamp>,
+    started: bool,
+}
+
+impl State {
+    /// A fresh state for `plan` (nothing happens until the `Started` event).
+    pub fn new(plan: Arc<Plan>) -> Result<State, crate::plan::PlanError> {
+        let idx = plan.index()?;
+        let mut pos = vec![0; plan.nodes.len()];
+        for nodes in &idx.scope_nodes {
+            for (i, &n) in nodes.iter().enumerate() {
+                pos[n] = i;
+            }
+        }
+        let max_parallel = plan
+            .constraints
+            .get("max_parallel_nodes")
+            .and_then(Value::as_u64)
+            .unwrap_or(1)
+            .max(1) as usize;
+        Ok(State {
+            plan,
+            idx: Arc::new(idx),
+            pos: Arc::new(pos),
+            run_id: String::new(),
+            started_at: String::new(),
+            finished_at: None,
+            params: Map::new(),
+            context: Map::new(),
+            status: RunStatus::Running,
+            scopes: Vec::new(),
+            runs: Vec::new(),
+            by_path: HashMap::new(),
+            ready: BTreeSet::new(),
+            done: VecDeque::new(),
+            empty: VecDeque::new(),
+            running: 0,
+            max_parallel,
+            executions: 0,
+            usage: Usage::default(),
+            edges_taken: Vec::new(),
+            diagnostics: Vec::new(),
+            out: Vec::new(),
+            now: String::new(),
+            start_ts: None,
+            started: false,
+        })
+    }
+
+    /// The run's status now.
+    pub fn status(&self) -> RunStatus {
+        self.status
+    }
+
+    /// The run id (empty before `Started`).
+    pub fn run_id(&self) -> &str {
+        &self.run_id
+    }
+
+    /// The plan this state runs.
+    pub fn plan(&self) -> &Arc<Plan> {
+        &self.plan
+    }
+
+    /// Global concurrency (`constraints.max_parallel_nodes`, default 1).
+    pub fn max_parallel(&self) -> usize {
+        self.max_parallel
+    }
+
+    /// The status of the node run at `path`, if it exists.
+    pub fn node_status(&self, path: &str) -> Option<NodeStatus> {
+        self.by_path.get(path).map(|&r| self.runs[r].status)
+    }
+
+    /// Scope paths of gates waiting for a human, in run order.
+    pub fn awaiting_gates(&self) -> Vec<String> {
+        self.runs
+            .iter()
+            .filter(|r| r.status == NodeStatus::AwaitingHuman)
+            .map(|r| r.path.clone())
+            .collect()
+    }
+
+    /// Every node run's (path, status), in creation order (tests, progress).
+    pub fn node_statuses(&self) -> Vec<(String, NodeStatus)> {
+        self.runs
+            .iter()
+            .map(|r| (r.path.clone(), r.status))
+            .collect()
+    }
+
+    /// Applies one event; returns what to do next.
+    pub fn step(&mut self, event: Event) -> Vec<Command> {
+        self.now = event.at().to_string();
+        if self.is_over() && !matches!(event, Event::Resumed { .. } | Event::Decided { .. }) {
+            return Vec::new();
+        }
+        match event {
+            Event::Started {
+                run_id,
+                params,
+                context,
+                at,
+                ..
+            } => self.start(run_id, params, context, at),
+            Event::CallStarted { path, attempt, at } => {
+                if let Some(&r) = self.by_path.get(&path)
+                    && self.runs[r].attempt == attempt
+                {
+                    let run = &mut self.runs[r];
+                    run.attempt_started = Some(at.clone());
+                    run.started_at.get_or_insert(at);
+                }
+            }
+            Event::CallFinished {
+                path,
+                attempt,
+                result,
+                at: _,
+            } => {
+                if let Some(&r) = self.by_path.get(&path)
+                    && self.runs[r].dispatched
+                    && self.runs[r].attempt == attempt
+                {
+                    self.runs[r].dispatched = false;
+                    self.running = self.running.saturating_sub(1);
+                    self.finished_call(r, result);
+                }
+            }
+            Event::Decided { path, response, .. } => {
+                if let Some(&r) = self.by_path.get(&path)
+                    && self.runs[r].status == NodeStatus::AwaitingHuman
+                {
+                    if self.status == RunStatus::AwaitingHuman {
+                        self.status = RunStatus::Running;
+                        self.finished_at = None;
+                    }
+                    self.gate_answered(r, response);
+                }
+            }
+            Event::Resumed { .. } => self.resumed(),
+        }
+        self.check_wall_clock();
+        self.pump();
+        std::mem::take(&mut self.out)
+    }
+
+    /// Ended or paused.
+    fn is_over(&self) -> bool {
+        !matches!(self.status, RunStatus::Running)
+    }
+
+    fn start(
+        &mut self,
+        run_id: String,
+        params: Map<String, Value>,
+        context: Map<String, Value>,
+        at: String,
+    ) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        self.run_id = run_id;
+        self.start_ts = at.parse().ok();
+        self.started_at = at;
+        self.params = params;
+        self.context = context;
+        self.new_scope(0, None, String::new(), Map::new(), None, None);
+    }
+
+    /// After a resume: every call that was dispatched and never answered is issued again.
+    fn resumed(&mut self) {
+        if self.status == RunStatus::AwaitingHuman {
+            self.status = RunStatus::Running;
+            self.finished_at = None;
+        }
+        let pending: Vec<usize> = (0..self.runs.len())
+            .filter(|&r| self.runs[r].dispatched)
+            .collect();
+        for r in pending {
+            self.issue(r, true);
+        }
+    }
+
+    /// Emits the call for run `r`'s current attempt.
+    fn issue(&mut self, r: usize, resumed: bool) {
+        let run = &self.runs[r];
+        let node = &self.plan.nodes[run.node];
+        let scope = &self.scopes[run.scope];
+        self.out.push(Command::Call(Call {
+            path: run.path.clone(),
+            node: run.node,
+            kind: node.kind,
+            attempt: run.attempt,
+            inputs: run.inputs.clone().unwrap_or_default(),
+            item: scope.item,
+            iteration: scope.iteration,
+            resumed,
+            timeout_seconds: node.retry.timeout_seconds,
+        }));
+    }
+
+    fn diag(&mut self, code: &str, severity: &str, message: String, node: Option<usize>) {
+        let node_id = node.map(|r| self.runs[r].path.clone());
+        self.diagnostics.push(RunDiagnostic {
+            code: code.into(),
+            severity: severity.into(),
+            message,
+            node_id,
+            at: Some(self.now.clone()),
+        });
+    }
+
+    /// `max_wall_clock_seconds`, checked against event times.
+    fn check_wall_clock(&mut self) {
+        if self.is_over() {
+            return;
+        }
+        let Some(limit) = self
+            .plan
+            .constraints
+            .get("max_wall_clock_seconds")
+            .and_then(Value::as_f64)
+        else {
+            return;
+        };
+        let (Some(start), Ok(now)) = (self.start_ts, self.now.parse::<jiff::Timestamp>()) else {
+            return;
+        };
+        let elapsed = now.duration_since(start).as_secs_f64();
+        if elapsed > limit {
+            self.halt(format!(
+                "the run took {elapsed:.0} s, over max_wall_clock_seconds ({limit})"
+            ));
+        }
+    }
+
+    /// Stops the run as failed with `RT061`: nothing more runs; every open run is cancelled.
+    fn halt(&mut self, message: String) {
+        self.diag("RT061", "error", message, None);
+        for r in 0..self.runs.len() {
+            let run = &mut self.runs[r];
+            if !run.status.is_terminal() {
+                if run.dispatched {
+                    run.attempts.push(Attempt {
+                        attempt: run.attempt,
+                        status: super::record::AttemptStatus::Cancelled,
+                        started_at: run
+                            .attempt_started
+                            .clone()
+                            .unwrap_or_else(|| self.now.clone()),
+                        finished_at: Some(self.now.clone()),
+                        usage: Usage::default(),
+                        error: Some("the run was stopped".into()),
+                    });
+                }
+                run.dispatched = false;
+                run.status = NodeStatus::Cancelled;
+                run.finished_at = Some(self.now.clone());
+            }
+        }
+        self.ready.clear();
+        self.done.clear();
+        self.empty.clear();
+        self.running = 0;
+        self.status = RunStatus::Failed;
+        self.finished_at = Some(self.now.clone());
+        self.out.retain(|c| !matches!(c, Command::Call(_)));
+        self.out.push(Command::Finish {
+            status: RunStatus::Failed,
+        });
+    }
+
+    /// Propagates terminal runs, launches ready work, and detects the end or a pause.
+    fn pump(&mut self) {
+        loop {
+            if self.is_over() {
+                return;
+            }
+            if let Some(r) = self.done.pop_front() {
+                self.propagate(r);
+                continue;
+            }
+            if let Some(s) = self.empty.pop_front() {
+                self.scope_done(s);
+                continue;
+            }
+            if let Some(r) = self.next_ready() {
+                self.launch(r);
+                continue;
+            }
+            break;
+        }
+        if self.running == 0 && self.ready.is_empty() {
+            let root_open = self.scopes.first().map_or(0, |s| s.open);
+            if root_open == 0 {
+                self.finish_run();
+            } else if self
+                .runs
+                .iter()
+                .any(|r| r.status == NodeStatus::AwaitingHuman)
+            {
+                self.status = RunStatus::AwaitingHuman;
+                self.finished_at = Some(self.now.clone());
+                self.out.push(Command::Finish {
+                    status: RunStatus::AwaitingHuman,
+                });
+            }
+        }
+    }
+
+    /// The next ready run that may start now: containers and structural nodes always, calls
+    /// while a slot is free.
+    fn next_ready(&mut self) -> Option<usize> {
+        let slot = self.running < self.max_parallel;
+        let pick = self
+            .ready
+            .iter()
+            .find(|&&(n, _)| slot || !needs_slot(self.plan.nodes[n].kind))
+            .copied()?;
+        self.ready.remove(&pick);
+        Some(pick.1)
+    }
+
+    /// Records run `r` as terminal and queues its propagation.
+    pub(crate) fn terminate(&mut self, r: usize, status: NodeStatus) {
+        let now = self.now.clone();
+        let run = &mut self.runs[r];
+        if run.status.is_terminal() {
+            return;
+        }
+        if run.status == NodeStatus::Ready {
+            self.ready.remove(&(run.node, r));
+        }
+        run.status = status;
+        run.finished_at = Some(now);
+        self.done.push_back(r);
+    }
+
+    /// Marks `r` ready (or skipped when its guard is false).
+    pub(crate) fn make_ready(&mut self, r: usize) {
+        let run = &mut self.runs[r];
+        if run.status != NodeStatus::Pending || run.triggered {
+            return;
+        }
+        run.triggered = true;
+        let node = run.node;
+        let scope = run.scope;
+        if let Some(guard) = self.plan.nodes[node].guard.clone() {
+            match self.eval_bool(scope, &guard, &env::Anchor::default()) {
+                Ok(true) => {}
+                Ok(false) => {
+                    self.runs[r].skip_reason = Some("when_false".into());
+                    self.terminate(r, NodeStatus::Skipped);
+                    return;
+                }
+                Err(e) => {
+                    self.diag(
+                        "RT062",
+                        "error",
+                        format!("the node's `when` failed: {e}"),
+                        Some(r),
+                    );
+                    self.terminate(r, NodeStatus::Failed);
+                    return;
+                }
+            }
+        }
+        self.runs[r].status = NodeStatus::Ready;
+        self.ready.insert((node, r));
+    }
+
+    /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
+    fn propagate(&mut self, r: usize) {
+        let plan = Arc::clone(&self.plan);
+        let idx = Arc::clone(&self.idx);
+        let node = self.runs[r].node;
+        let scope = self.runs[r].scope;
+        let status = self.runs[r].status;
+        let failed = matches!(status, NodeStatus::Failed | NodeStatus::Blocked);
+        let mut first_match_taken = false;
+        for &e in &idx.outgoing[node] {
+            let edge = &plan.edges[e];
+            if edge.kind == crate::plan::EdgeKind::Back {
+                continue;
+            }
+            let outcome_ok = match status {
+                NodeStatus::Succeeded => edge.outcomes.contains(&crate::plan::Outcome::Succeeded),
+                NodeStatus::Failed | NodeStatus::Blocked => {
+                    edge.outcomes.contains(&crate::plan::Outcome::Failed)
+                }
+                _ => false,
+            };
+            let named_ok = edge.on.is_empty()
+                || self.runs[r]
+                    .decision
+                    .as_ref()
+                    .is_some_and(|d| edge.on.contains(d));
+            let mut when_result = None;
+            let mut active = outcome_ok && named_ok && !(edge.order.is_some() && first_match_taken);
+            if active && let Some(g) = &edge.guard {
+                match self.eval_bool(
+                    scope,
+                    g,
+                    &env::Anchor {
+                        run: Some(r),
+                        inputs: None,
+                    },
+                ) {
+                    Ok(b) => {
+                        when_result = Some(b);
+                        active = b;
+                    }
+                    Err(err) => {
+                        self.diag(
+                            "RT062",
+                            "warning",
+                            format!("an edge guard failed and counts as false: {err}"),
+                            Some(r),
+                        );
+                        when_result = Some(false);
+                        active = false;
+                    }
+                }
+            }
+            if active && edge.order.is_some() {
+                first_match_taken = true;
+            }
+            if active && failed && edge.outcomes.contains(&crate::plan::Outcome::Failed) {
+                self.runs[r].absorbed = true;
+            }
+            let Some(t) = self.scopes[scope].run_of(&self.pos, idx.node_of[&edge.to]) else {
+                continue;
+            };
+            self.edges_taken.push(EdgeTaken {
+                from: self.runs[r].path.clone(),
+                to: self.runs[t].path.clone(),
+                kind: edge.kind.ags_name().into(),
+                active,
+                when_result,
+                at: self.now.clone(),
+            });
+            let target = &mut self.runs[t];
+            target.resolved += 1;
+            if active {
+                target.active += 1;
+            }
+            self.join_check(t);
+        }
+        if failed && !self.runs[r].absorbed {
+            self.scopes[scope].failed = true;
+        }
+        if self.runs[r].degraded {
+            self.scopes[scope].degraded = true;
+        }
+        if failed && !self.runs[r].absorbed && self.halt_on_failure() {
+            let path = self.runs[r].path.clone();
+            self.halt_policy(path);
+            return;
+        }
+        self.scopes[scope].open -= 1;
+        if self.scopes[scope].open == 0 {
+            self.scope_done(scope);
+        }
+    }
+
+    /// Readiness or skipping of `t` after one of its incoming edges resolved.
+    fn join_check(&mut self, t: usize) {
+        let run = &self.runs[t];
+        if run.status != NodeStatus::Pending || run.triggered {
+            return;
+        }
+        let node = &self.plan.nodes[run.node];
+        let total = self.idx.incoming[run.node]
+            .iter()
+            .filter(|&&e| self.plan.edges[e].kind != crate::plan::EdgeKind::Back)
+            .count() as u32;
+        let (a, res) = (run.active, run.resolved);
+        let inactive = res - a;
+        let unresolved = total - res;
+        let (ready, skip) = match node.join {
+            crate::plan::Join::All => (res == total && a == total, inactive > 0),
+            crate::plan::Join::Any => (a >= 1, res == total && a == 0),
+            crate::plan::Join::NOf { count } => (a >= count, a + unresolved < count),
+        };
+        if ready {
+            self.make_ready(t);
+        } else if skip {
+            self.runs[t].triggered = true;
+            self.runs[t].skip_reason = Some("join_unsatisfied".into());
+            self.terminate(t, NodeStatus::Skipped);
+        }
+    }
+
+    /// `policy.on_node_failure: halt`.
+    fn halt_on_failure(&self) -> bool {
+        self.plan
+            .attrs
+            .get("policy")
+            .and_then(|p| p.get("on_node_failure"))
+            .and_then(Value::as_str)
+            == Some("halt")
+    }
+
+    fn halt_policy(&mut self, path: String) {
+        self.halt(format!(
+            "`{path}` failed and policy.on_node_failure is `halt`"
+        ));
+    }
+
+    /// A new scope instance of scope kind `kind`: one pending run per node; entrypoints
+    /// become ready; nodes nothing can reach are skipped.
+    pub(crate) fn new_scope(
+        &mut self,
+        kind: usize,
+        owner: Option<usize>,
+        prefix: String,
+        vars: Map<String, Value>,
+        item: Option<u64>,
+        iteration: Option<u64>,
+    ) -> usize {
+        let idx = Arc::clone(&self.idx);
+        let s = self.scopes.len();
+        let nodes = &idx.scope_nodes[kind];
+        let (item, iteration) = match owner {
+            Some(o) => {
+                let parent = &self.scopes[self.runs[o].scope];
+                (item.or(parent.item), iteration.or(parent.iteration))
+            }
+            None => (item, iteration),
+        };
+        self.scopes.push(Scope {
+            kind,
+            owner,
+            prefix: prefix.clone(),
+            first_run: self.runs.len(),
+            open: nodes.len(),
+            vars,
+            item,
+            iteration,
+            failed: false,
+            degraded: false,
+        });
+        for &n in nodes {
+            let path = format!("{prefix}{}", self.plan.nodes[n].local_id);
+            self.by_path.insert(path.clone(), self.runs.len());
+            self.runs.push(Run {
+                node: n,
+                scope: s,
+                path,
+                status: NodeStatus::Pending,
+                skip_reason: None,
+                started_at: None,
+                finished_at: None,
+                inputs: None,
+                outputs: None,
+                attempts: Vec::new(),
+                attempt: 0,
+                attempt_started: None,
+                dispatched: false,
+                resolved: 0,
+                active: 0,
+                triggered: false,
+                absorbed: false,
+                decision: None,
+                escalated: false,
+                degraded: false,
+                human_events: Vec::new(),
+                iterations: None,
+                items: None,
+                usage: Usage::default(),
+                container: None,
+            });
+        }
+        if nodes.is_empty() {
+            // Finished in `pump`, never from here: no recursion through nested starts.
+            self.empty.push_back(s);
+            return s;
+        }
+        let first = self.scopes[s].first_run;
+        for &n in &idx.scope_entrypoints[kind] {
+            self.make_ready(first + self.pos[n]);
+        }
+        for (i, &n) in nodes.iter().enumerate() {
+            let no_edges = idx.incoming[n]
+                .iter()
+                .all(|&e| self.plan.edges[e].kind == crate::plan::EdgeKind::Back);
+            let r = first + i;
+            if no_edges && !self.runs[r].triggered {
+                self.runs[r].triggered = true;
+                self.runs[r].skip_reason = Some("unreachable".into());
+                self.terminate(r, NodeStatus::Skipped);
+            }
+        }
+        s
+    }
+}
+
+/// Node kinds that call the handler (and so take a slot).
+fn needs_slot(kind: NodeKind) -> bool {
+    matches!(
+        kind,
+        NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,125 @@
+//! Building the AGS run record from the state.
+//!
+//! Node runs are listed in a structural order that does not depend on which call happened
+//! to finish first: by enclosing instance (owner node, then item or iteration index), then
+//! plan order. Edges taken follow their source run in the same order.
+
+use super::State;
+use crate::run::record::{Harness, NodeRun, RunRecord};
+
+impl State {
+    /// The run record as it stands (final once the run ended or paused).
+    pub fn record(&self, harness: &Harness) -> RunRecord {
+        let keys = self.sort_keys();
+        let mut order: Vec<usize> = (0..self.runs.len()).collect();
+        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        let mut rank = vec![0usize; self.runs.len()];
+        for (i, &r) in order.iter().enumerate() {
+            rank[r] = i;
+        }
+        let nodes = order.iter().map(|&r| self.node_run(r)).collect();
+        let mut edges: Vec<(usize, usize, &crate::run::record::EdgeTaken)> = self
+            .edges_taken
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                (
+                    self.by_path.get(&e.from).map_or(usize::MAX, |&r| rank[r]),
+                    i,
+                    e,
+                )
+            })
+            .collect();
+        edges.sort_by_key(|&(k, i, _)| (k, i));
+        let mut usage = self.usage.clone();
+        usage.node_executions = Some(self.executions);
+        RunRecord {
+            ags_version: "1.0".into(),
+            kind: "AgenticGraphRun".into(),
+            run_id: self.run_id.clone(),
+            graph_id: self.plan.graph.id.clone(),
+            graph_digest: self
+                .plan
+                .source
+                .graph_digest
+                .clone()
+                .unwrap_or_else(|| "sha256-unknown=".into()),
+            harness: harness.clone(),
+            status: self.status,
+            started_at: self.started_at.clone(),
+            finished_at: self.finished_at.clone(),
+            params: self.params.clone(),
+            context: self.context.clone(),
+            outputs: Default::default(),
+            usage,
+            diagnostics: self.diagnostics.clone(),
+            nodes,
+            edges_taken: edges.into_iter().map(|(_, _, e)| e.clone()).collect(),
+        }
+    }
+
+    fn node_run(&self, r: usize) -> NodeRun {
+        let run = &self.runs[r];
+        let node = &self.plan.nodes[run.node];
+        let ty = match node.kind {
+            crate::plan::NodeKind::Decision => "decision",
+            crate::plan::NodeKind::Gate => "gate",
+            crate::plan::NodeKind::Loop => "loop",
+            crate::plan::NodeKind::Map => "map",
+            crate::plan::NodeKind::Subgraph => "subgraph",
+            _ => "task",
+        };
+        NodeRun {
+            node_id: node.local_id.clone(),
+            scope_path: run.path.clone(),
+            ty: ty.into(),
+            status: run.status,
+            skip_reason: run.skip_reason.clone(),
+            started_at: run.started_at.clone(),
+            finished_at: run.finished_at.clone(),
+            inputs: run.inputs.clone(),
+            outputs: run.outputs.clone(),
+            attempts: run.attempts.clone(),
+            escalated: run.escalated,
+            human_events: run.human_events.clone(),
+            decision: run.decision.clone(),
+            iterations: run.iterations,
+            items: run.items,
+            usage: run.usage.clone(),
+        }
+    }
+
+    /// Per run: (owner key ..., instance index, plan node index), flattened.
+    fn sort_keys(&self) -> Vec<Vec<u64>> {
+        let mut scope_keys: Vec<Vec<u64>> = Vec::with_capacity(self.scopes.len());
+        for sc in &self.scopes {
+            // Owners are created before the scopes they own, so their keys exist already.
+            let key = match sc.owner {
+                None => Vec::new(),
+                Some(o) => {
+                    let owner = &self.runs[o];
+                    let mut k = scope_keys[owner.scope].clone();
+                    k.push(owner.node as u64);
+                    let index = if sc.item.is_some() && sc.item != self.scopes[owner.scope].item {
+                        sc.item
+                    } else if sc.iteration != self.scopes[owner.scope].iteration {
+                        sc.iteration
+                    } else {
+                        None
+                    };
+                    k.push(index.map_or(0, |i| i + 1));
+                    k
+                }
+            };
+            scope_keys.push(key);
+        }
+        self.runs
+            .iter()
+            .map(|run| {
+                let mut k = scope_keys[run.scope].clone();
+                k.push(run.node as u64);
+                k
+            })
+            .collect()
+    }
+}

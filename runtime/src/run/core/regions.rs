@@ -1,0 +1,600 @@
+//! Loops, maps and subgraph instances: starting scope instances and finishing them.
+//!
+//! Region options the plan's region entry does not model are read from the owner node's
+//! `attributes.<loop|map|subgraph>` (written by the AGS lowering): `on_max_iterations`,
+//! `on_over_limit`, `min_successes`, and `body_params` (the body's declared params, whose
+//! `default`s apply).
+//!
+//! Body params: a body that declares params sees only those (values from `carry`, then the
+//! owner's inputs of the same name, then the declared default); a body that declares none
+//! sees the graph's params (AGS: fragments are sealed; the reference validator falls back to
+//! the graph's params).
+//!
+//! Decision (AGS leaves it open, research note §7.9): the first `while` test sees no body
+//! nodes; if it cannot be evaluated for that reason, the first iteration runs.
+
+use super::State;
+use super::env::Anchor;
+use crate::plan::{LoopMode, RegionKind};
+use crate::run::record::NodeStatus;
+use serde_json::{Map, Value};
+use std::sync::Arc;
+
+impl State {
+    fn region_of(&self, r: usize) -> usize {
+        self.idx.region_of_owner[&self.runs[r].node]
+    }
+
+    /// `attributes.<block>.<key>` of run `r`'s node.
+    fn region_opt(&self, r: usize, block: &str, key: &str) -> Option<Value> {
+        self.plan.nodes[self.runs[r].node]
+            .attributes
+            .get(block)
+            .and_then(|b| b.get(key))
+            .cloned()
+    }
+
+    /// The `params` root of a new body instance of run `r`.
+    fn body_params(&self, r: usize, block: &str, carry: &Map<String, Value>) -> Value {
+        let declared = self.region_opt(r, block, "body_params");
+        let inputs = self.runs[r].inputs.clone().unwrap_or_default();
+        match declared.as_ref().and_then(Value::as_object) {
+            Some(decl) if !decl.is_empty() => {
+                let mut p = Map::new();
+                for (name, spec) in decl {
+                    let v = carry
+                        .get(name)
+                        .or_else(|| inputs.get(name))
+                        .cloned()
+                        .or_else(|| spec.get("default").cloned());
+                    if let Some(v) = v {
+                        p.insert(name.clone(), v);
+                    }
+                }
+                Value::Object(p)
+            }
+            _ => Value::Object(self.params.clone()),
+        }
+    }
+
+    pub(super) fn start_loop(&mut self, r: usize) {
+        self.runs[r].container = Some(Box::default());
+        self.runs[r].iterations = Some(0);
+        self.next_iteration(r);
+    }
+
+    /// Starts iteration `next` of loop run `r`, or finishes the loop.
+    fn next_iteration(&mut self, r: usize) {
+        let region = self.region_of(r);
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Loop {
+            mode,
+            condition,
+            max_iterations,
+            ..
+        } = &plan.regions[region].kind
+        else {
+            return;
+        };
+        let c = self.runs[r].container.as_ref().expect("loop state");
+        let i = c.next;
+        if *mode == LoopMode::While
+            && let Some(cond) = condition
+        {
+            let go = match c.scopes.last() {
+                Some(&last) => self.eval_bool(last, cond, &Anchor::default()),
+                None => {
+                    let vars = self.loop_vars(r, i, None);
+                    self.eval_detached(&vars, cond).or(Ok(true))
+                }
+            };
+            match go {
+                Ok(true) => {}
+                Ok(false) => return self.finish_loop(r, NodeStatus::Succeeded),
+                Err(e) => {
+                    self.diag(
+                        "RT062",
+                        "error",
+                        format!("the loop condition failed: {e}"),
+                        Some(r),
+                    );
+                    return self.finish_loop(r, NodeStatus::Failed);
+                }
+            }
+        }
+        if i as u32 >= *max_iterations {
+            return self.loop_cap(r, *max_iterations);
+        }
+        let previous = c.previous.clone();
+        let vars = self.loop_vars(r, i, previous);
+        let prefix = format!(
+            "{}{}[{i}].",
+            self.scopes[self.runs[r].scope].prefix, self.plan.nodes[self.runs[r].node].local_id
+        );
+        let s_next = self.scopes.len();
+        let c = self.runs[r].container.as_mut().expect("loop state");
+        c.next += 1;
+        c.scopes.push(s_next);
+        self.new_scope(region + 1, Some(r), prefix, vars, None, Some(i as u64));
+    }
+
+    /// The roots of iteration `i`: `params` and `loop`.
+    fn loop_vars(
+        &self,
+        r: usize,
+        i: usize,
+        previous: Option<Map<String, Value>>,
+    ) -> Map<String, Value> {
+        let carry = self.runs[r]
+            .container
+            .as_ref()
+            .map(|c| c.carry.clone())
+            .unwrap_or_default();
+        let mut vars = Map::new();
+        vars.insert("params".into(), self.body_params(r, "loop", &carry));
+        let mut l = Map::new();
+        l.insert("index".into(), Value::from(i as u64));
+        l.insert("iteration".into(), Value::from(i as u64 + 1));
+        if let Some(p) = previous {
+            l.insert("previous".into(), Value::Object(p));
+        }
+        vars.insert("loop".into(), Value::Object(l));
+        vars
+    }
+
+    /// The loop hit `max_iterations` without its condition ending it.
+    fn loop_cap(&mut self, r: usize, max: u32) {
+        let what = self
+            .region_opt(r, "loop", "on_max_iterations")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "fail".into());
+        let mode = match &self.plan.regions[self.region_of(r)].kind {
+            RegionKind::Loop { mode, .. } => *mode,
+            _ => LoopMode::Repeat,
+        };
+        if mode == LoopMode::Repeat {
+            return self.finish_loop(r, NodeStatus::Succeeded);
+        }
+        let sev = if what == "succeed" {
+            "warning"
+        } else {
+            "error"
+        };
+        self.diag(
+            "RT021",
+            sev,
+            format!("the loop reached max_iterations ({max}); on_max_iterations is `{what}`"),
+            Some(r),
+        );
+        match what.as_str() {
+            "succeed" => self.finish_loop(r, NodeStatus::Succeeded),
+            "escalate" => {
+                self.runs[r].escalated = true;
+                self.finish_loop(r, NodeStatus::Failed)
+            }
+            _ => self.finish_loop(r, NodeStatus::Failed),
+        }
+    }
+
+    /// Ends loop run `r`: outputs from `collect` over the last iteration.
+    fn finish_loop(&mut self, r: usize, status: NodeStatus) {
+        let outputs = self.runs[r]
+            .container
+            .as_ref()
+            .and_then(|c| c.previous.clone())
+            .unwrap_or_default();
+        self.runs[r].outputs = Some(outputs);
+        self.terminate(r, status);
+    }
+
+    /// Evaluates `collect` in scope `s` (errors become null, with a warning).
+    fn collect(
+        &mut self,
+        owner: usize,
+        s: usize,
+        collect: &crate::plan::Exprs,
+    ) -> Map<String, Value> {
+        let mut out = Map::new();
+        for (name, e) in collect {
+            let v = match self.eval(s, e, &Anchor::default()) {
+                Ok(v) => v,
+                Err(err) => {
+                    self.diag(
+                        "RT062",
+                        "warning",
+                        format!("collect `{name}` failed and is null: {err}"),
+                        Some(owner),
+                    );
+                    Value::Null
+                }
+            };
+            out.insert(name.clone(), v);
+        }
+        out
+    }
+
+    /// An iteration scope `s` of loop run `r` finished.
+    fn iteration_done(&mut self, r: usize, s: usize) {
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Loop {
+            mode,
+            condition,
+            carry,
+            collect,
+            ..
+        } = &plan.regions[self.region_of(r)].kind
+        else {
+            return;
+        };
+        let collected = self.collect(r, s, collect);
+        let mut carried = Map::new();
+        for (out, param) in carry {
+            let found = self.scope_runs(s).rev().find_map(|x| {
+                self.runs[x]
+                    .outputs
+                    .as_ref()
+                    .and_then(|o| o.get(out))
+                    .cloned()
+            });
+            if let Some(v) = found {
+                carried.insert(param.clone(), v);
+            }
+        }
+        let c = self.runs[r].container.as_mut().expect("loop state");
+        c.previous = Some(collected);
+        c.carry = carried;
+        let done = c.scopes.len() as u64;
+        self.runs[r].iterations = Some(done);
+        if self.scopes[s].failed {
+            return self.finish_loop(r, NodeStatus::Failed);
+        }
+        if self.scopes[s].degraded {
+            self.runs[r].degraded = true;
+        }
+        if *mode == LoopMode::Until
+            && let Some(cond) = condition
+        {
+            match self.eval_bool(s, cond, &Anchor::default()) {
+                Ok(true) => return self.finish_loop(r, NodeStatus::Succeeded),
+                Ok(false) => {}
+                Err(e) => {
+                    self.diag(
+                        "RT062",
+                        "error",
+                        format!("the loop condition failed: {e}"),
+                        Some(r),
+                    );
+                    return self.finish_loop(r, NodeStatus::Failed);
+                }
+            }
+        }
+        self.next_iteration(r);
+    }
+
+    /// Run indices of scope instance `s`.
+    pub(super) fn scope_runs(&self, s: usize) -> std::ops::Range<usize> {
+        let first = self.scopes[s].first_run;
+        first..first + self.idx.scope_nodes[self.scopes[s].kind].len()
+    }
+
+    pub(super) fn start_map(&mut self, r: usize) {
+        let region = self.region_of(r);
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Map {
+            over, max_items, ..
+        } = &plan.regions[region].kind
+        else {
+            return;
+        };
+        let scope = self.runs[r].scope;
+        let items = match self.eval(
+            scope,
+            over,
+            &Anchor {
+                run: Some(r),
+                inputs: None,
+            },
+        ) {
+            Ok(Value::Array(a)) => a,
+            Ok(other) => {
+                self.diag(
+                    "RT025",
+                    "error",
+                    format!(
+                        "map.over gave {}, not an array",
+                        super::env::kind_name(&other)
+                    ),
+                    Some(r),
+                );
+                return self.terminate(r, NodeStatus::Failed);
+            }
+            Err(e) => {
+                self.diag("RT025", "error", format!("map.over failed: {e}"), Some(r));
+                return self.terminate(r, NodeStatus::Failed);
+            }
+        };
+        let mut items = items;
+        if items.len() > *max_items as usize {
+            let what = self
+                .region_opt(r, "map", "on_over_limit")
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_else(|| "fail".into());
+            let n = items.len();
+            if what == "truncate" {
+                self.diag(
+                    "RT026",
+                    "warning",
+                    format!("{n} items, over max_items ({max_items}); truncated"),
+                    Some(r),
+                );
+                items.truncate(*max_items as usize);
+            } else {
+                self.diag(
+                    "RT026",
+                    "error",
+                    format!("{n} items, over max_items ({max_items})"),
+                    Some(r),
+                );
+                return self.terminate(r, NodeStatus::Failed);
+            }
+        }
+        self.runs[r].items = Some(items.len() as u64);
+        self.runs[r].container = Some(Box::new(super::Container {
+            items,
+            ..Default::default()
+        }));
+        self.fill_map(r);
+    }
+
+    /// Starts map items while `max_parallel` allows (or finishes the map).
+    fn fill_map(&mut self, r: usize) {
+        let region = self.region_of(r);
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Map {
+            item,
+            index_as,
+            max_parallel,
+            ..
+        } = &plan.regions[region].kind
+        else {
+            return;
+        };
+        let limit = (*max_parallel as usize).clamp(1, self.max_parallel());
+        loop {
+            let c = self.runs[r].container.as_ref().expect("map state");
+            if c.finished == c.items.len() || (c.stopped && c.active == 0) {
+                return self.finish_map(r);
+            }
+            if c.stopped || c.next >= c.items.len() || c.active >= limit {
+                return;
+            }
+            let i = c.next;
+            let value = c.items[i].clone();
+            let mut vars = Map::new();
+            vars.insert("params".into(), self.body_params(r, "map", &Map::new()));
+            vars.insert(item.clone(), value);
+            vars.insert(index_as.clone(), Value::from(i as u64));
+            let prefix = format!(
+                "{}{}[{i}].",
+                self.scopes[self.runs[r].scope].prefix, self.plan.nodes[self.runs[r].node].local_id
+            );
+            let c = self.runs[r].container.as_mut().expect("map state");
+            c.next += 1;
+            c.active += 1;
+            let s_next = self.scopes.len();
+            c.scopes.push(s_next);
+            self.new_scope(region + 1, Some(r), prefix, vars, Some(i as u64), None);
+        }
+    }
+
+    /// Item scope `s` of map run `r` finished.
+    fn item_done(&mut self, r: usize, s: usize) {
+        let c = self.runs[r].container.as_mut().expect("map state");
+        c.active -= 1;
+        c.finished += 1;
+        if c.stopped && !self.scopes[s].failed {
+            // A sibling failed first under `fail_fast`: this item was cancelled.
+        } else if self.scopes[s].failed {
+            let c = self.runs[r].container.as_mut().expect("map state");
+            c.failed += 1;
+            let policy = self
+                .region_opt(r, "map", "on_item_failure")
+                .and_then(|v| v.as_str().map(str::to_string));
+            let policy =
+                policy.unwrap_or_else(|| match &self.plan.regions[self.region_of(r)].kind {
+                    RegionKind::Map {
+                        on_item_failure, ..
+                    } => on_item_failure.clone(),
+                    _ => "fail_fast".into(),
+                });
+            if policy == "fail_fast" {
+                self.runs[r].container.as_mut().expect("map state").stopped = true;
+                self.cancel_items(r);
+            }
+        } else {
+            self.runs[r]
+                .container
+                .as_mut()
+                .expect("map state")
+                .succeeded += 1;
+            if self.scopes[s].degraded {
+                self.runs[r].degraded = true;
+            }
+        }
+        self.fill_map(r);
+    }
+
+    /// `fail_fast`: cancels every open run of the map's other active items.
+    fn cancel_items(&mut self, r: usize) {
+        let scopes = self.runs[r]
+            .container
+            .as_ref()
+            .expect("map state")
+            .scopes
+            .clone();
+        for s in scopes {
+            if self.scopes[s].open == 0 {
+                continue;
+            }
+            for x in self.scope_runs(s) {
+                if !self.runs[x].status.is_terminal() {
+                    if self.runs[x].dispatched {
+                        self.runs[x].dispatched = false;
+                        self.running = self.running.saturating_sub(1);
+                    }
+                    self.runs[x].skip_reason = Some("sibling_item_failed".into());
+                    self.terminate(x, NodeStatus::Cancelled);
+                }
+            }
+        }
+    }
+
+    fn finish_map(&mut self, r: usize) {
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Map {
+            collect,
+            on_item_failure,
+            ..
+        } = &plan.regions[self.region_of(r)].kind
+        else {
+            return;
+        };
+        let c = self.runs[r].container.take().expect("map state");
+        let mut lists: Map<String, Value> = collect
+            .keys()
+            .map(|k| (k.clone(), Value::Array(Vec::with_capacity(c.items.len()))))
+            .collect();
+        for &s in &c.scopes {
+            let vals = if self.scopes[s].failed || self.scopes[s].open > 0 {
+                Map::new()
+            } else {
+                self.collect(r, s, collect)
+            };
+            for (k, list) in lists.iter_mut() {
+                if let Value::Array(a) = list {
+                    a.push(vals.get(k).cloned().unwrap_or(Value::Null));
+                }
+            }
+        }
+        for (_, list) in lists.iter_mut() {
+            if let Value::Array(a) = list {
+                a.resize(c.items.len(), Value::Null);
+            }
+        }
+        let policy = self
+            .region_opt(r, "map", "on_item_failure")
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| on_item_failure.clone());
+        let ok = match policy.as_str() {
+            "continue" => true,
+            "threshold" => {
+                let min = self
+                    .region_opt(r, "map", "min_successes")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(c.items.len() as u64);
+                c.succeeded as u64 >= min
+            }
+            _ => c.failed == 0,
+        };
+        self.runs[r].outputs = Some(lists);
+        self.runs[r].container = Some(c);
+        self.terminate(
+            r,
+            if ok {
+                NodeStatus::Succeeded
+            } else {
+                NodeStatus::Failed
+            },
+        );
+    }
+
+    pub(super) fn start_subgraph(&mut self, r: usize) {
+        let region = self.region_of(r);
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Subgraph { params, .. } = &plan.regions[region].kind else {
+            return;
+        };
+        let scope = self.runs[r].scope;
+        let mut bound = Map::new();
+        for (name, e) in params {
+            match self.eval(
+                scope,
+                e,
+                &Anchor {
+                    run: Some(r),
+                    inputs: None,
+                },
+            ) {
+                Ok(v) => {
+                    bound.insert(name.clone(), v);
+                }
+                Err(err) => {
+                    self.diag(
+                        "RT033",
+                        "error",
+                        format!("subgraph param `{name}`: {err}"),
+                        Some(r),
+                    );
+                    return self.terminate(r, NodeStatus::Failed);
+                }
+            }
+        }
+        if let Some(Value::Object(decl)) = self.region_opt(r, "subgraph", "body_params") {
+            for (name, spec) in decl {
+                if !bound.contains_key(&name)
+                    && let Some(d) = spec.get("default")
+                {
+                    bound.insert(name, d.clone());
+                }
+            }
+        }
+        let mut vars = Map::new();
+        vars.insert("params".into(), Value::Object(bound));
+        let prefix = format!(
+            "{}{}.",
+            self.scopes[scope].prefix, self.plan.nodes[self.runs[r].node].local_id
+        );
+        self.runs[r].container = Some(Box::default());
+        let s = self.scopes.len();
+        self.runs[r]
+            .container
+            .as_mut()
+            .expect("subgraph")
+            .scopes
+            .push(s);
+        self.new_scope(region + 1, Some(r), prefix, vars, None, None);
+    }
+
+    fn subgraph_done(&mut self, r: usize, s: usize) {
+        let plan = Arc::clone(&self.plan);
+        let RegionKind::Subgraph { outputs, .. } = &plan.regions[self.region_of(r)].kind else {
+            return;
+        };
+        let out = self.collect(r, s, outputs);
+        self.runs[r].outputs = Some(out);
+        if self.scopes[s].degraded {
+            self.runs[r].degraded = true;
+        }
+        let status = if self.scopes[s].failed {
+            NodeStatus::Failed
+        } else {
+            NodeStatus::Succeeded
+        };
+        self.terminate(r, status);
+    }
+
+    /// Scope instance `s` has no open runs left.
+    pub(super) fn scope_done(&mut self, s: usize) {
+        let Some(owner) = self.scopes[s].owner else {
+            return; // the root: `pump` finishes the run
+        };
+        if self.runs[owner].status.is_terminal() {
+            return;
+        }
+        match self.plan.nodes[self.runs[owner].node].kind {
+            crate::plan::NodeKind::Loop => self.iteration_done(owner, s),
+            crate::plan::NodeKind::Map => self.item_done(owner, s),
+            _ => self.subgraph_done(owner, s),
+        }
+    }
+}

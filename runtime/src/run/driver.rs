@@ -1,0 +1,147 @@
+//! The blocking driver: feeds events to the core, runs calls on a bounded worker pool,
+//! journals every event before acting on the commands that follow it.
+//!
+//! Signatures are the stable API (see the module docs of [`crate::run`]).
+
+use super::clock::{Clock, IdSource, SystemClock, SystemIds};
+use super::event::Decision;
+use super::handler::Handler;
+use super::journal::{Journal, JournalError};
+use super::record::{Harness, NodeStatus, RunRecord, RunStatus};
+use crate::plan::{Plan, PlanError};
+use serde_json::{Map, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What the driver reports while running (progress lines, a progress bar).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Progress {
+    /// A call was handed to a worker.
+    Started {
+        path: String,
+        attempt: u32,
+        resumed: bool,
+    },
+    /// A node run reached a terminal status (or started waiting for a human).
+    Finished { path: String, status: NodeStatus },
+    /// The run ended or paused.
+    Run { status: RunStatus },
+}
+
+/// Receives [`Progress`] reports (from the driver's thread only).
+pub trait Observer: Send + Sync {
+    fn report(&self, progress: &Progress);
+}
+
+/// How to run.
+#[derive(Clone)]
+pub struct RunOptions {
+    /// The run id; `None` asks `ids`.
+    pub run_id: Option<String>,
+    pub clock: Arc<dyn Clock>,
+    pub ids: Arc<dyn IdSource>,
+    /// Worker threads (at least 1). Concurrency is also bounded by the plan's
+    /// `max_parallel_nodes` and each map's `max_parallel`.
+    pub threads: usize,
+    /// Deadline for every call whose node sets no `timeout_seconds`.
+    pub call_timeout: Option<Duration>,
+    /// The graph's `context` values.
+    pub context: Map<String, Value>,
+    pub harness: Harness,
+    pub observer: Option<Arc<dyn Observer>>,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            run_id: None,
+            clock: Arc::new(SystemClock),
+            ids: Arc::new(SystemIds),
+            threads: 4,
+            call_timeout: None,
+            context: Map::new(),
+            harness: Harness::default(),
+            observer: None,
+        }
+    }
+}
+
+/// Why a run could not be started or resumed (a run that fails is not an error: its record
+/// says `failed`).
+#[derive(Debug)]
+pub enum RunError {
+    /// The plan is inconsistent.
+    Plan(PlanError),
+    /// Params do not fit the plan's declarations (AGS AG301 missing, AG302 wrong).
+    Params(Vec<(String, String)>),
+    /// The journal could not be read or written.
+    Journal(JournalError),
+    /// The journal was written for a different graph (AGS RT053).
+    DigestMismatch {
+        journal: Option<String>,
+        plan: Option<String>,
+    },
+    /// Resuming something that cannot be resumed (empty journal, unknown gate, ...).
+    Resume(String),
+}
+
+impl std::fmt::Display for RunError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RunError::Plan(e) => write!(f, "invalid plan: {e}"),
+            RunError::Params(errs) => {
+                let parts: Vec<String> = errs
+                    .iter()
+                    .map(|(code, m)| format!("{code}: {m}"))
+                    .collect();
+                write!(f, "{}", parts.join("; "))
+            }
+            RunError::Journal(e) => write!(f, "{e}"),
+            RunError::DigestMismatch { journal, plan } => write!(
+                f,
+                "RT053: the journal was written for graph digest {} but the plan has {}; a changed graph cannot be resumed",
+                journal.as_deref().unwrap_or("(none)"),
+                plan.as_deref().unwrap_or("(none)")
+            ),
+            RunError::Resume(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<JournalError> for RunError {
+    fn from(e: JournalError) -> Self {
+        RunError::Journal(e)
+    }
+}
+
+impl From<PlanError> for RunError {
+    fn from(e: PlanError) -> Self {
+        RunError::Plan(e)
+    }
+}
+
+/// Runs `plan` with `params` to its end or first pause, journaling into `journal` (which
+/// should be empty). Returns the run record.
+pub fn run(
+    plan: Arc<Plan>,
+    params: Map<String, Value>,
+    handler: Arc<dyn Handler>,
+    journal: &mut dyn Journal,
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    super::exec::run(plan, params, handler, journal, opts)
+}
+
+/// Continues the run journaled in `journal`: replays it, applies `decisions` to gates that
+/// await one, re-issues calls that were in flight, and runs to the end or the next pause.
+pub fn resume(
+    plan: Arc<Plan>,
+    handler: Arc<dyn Handler>,
+    journal: &mut dyn Journal,
+    decisions: &[Decision],
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    super::exec::resume(plan, handler, journal, decisions, opts)
+}

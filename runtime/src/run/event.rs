@@ -1,0 +1,83 @@
+//! Events: the scheduler's inputs, and the journal's lines.
+//!
+//! Everything that changes a run's state from outside the pure core is an [`Event`]: the run
+//! starting (with its params and the clock's time), a call being issued, a call's result, a
+//! human's decision, a resume. The core is deterministic, so replaying the journal's events
+//! through [`super::core::State::step`] rebuilds the state exactly.
+
+use super::handler::{Completion, GateOutcome, GateResponse, HandlerError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// One state change, stamped with the injected clock's time (`at`, RFC 3339 UTC).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum Event {
+    /// The run begins. Always the journal's first line.
+    Started {
+        run_id: String,
+        graph_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        graph_digest: Option<String>,
+        params: Map<String, Value>,
+        #[serde(default, skip_serializing_if = "Map::is_empty")]
+        context: Map<String, Value>,
+        at: String,
+    },
+    /// The driver handed a call to a worker.
+    CallStarted {
+        path: String,
+        attempt: u32,
+        at: String,
+    },
+    /// A call returned (or timed out).
+    CallFinished {
+        path: String,
+        attempt: u32,
+        result: CallResult,
+        at: String,
+    },
+    /// A human decided a gate that was awaiting one.
+    Decided {
+        path: String,
+        response: GateResponse,
+        at: String,
+    },
+    /// The run was resumed from its journal; calls in flight are issued again.
+    Resumed { at: String },
+}
+
+impl Event {
+    /// The event's timestamp.
+    pub fn at(&self) -> &str {
+        match self {
+            Event::Started { at, .. }
+            | Event::CallStarted { at, .. }
+            | Event::CallFinished { at, .. }
+            | Event::Decided { at, .. }
+            | Event::Resumed { at } => at,
+        }
+    }
+}
+
+/// A call's result as journaled.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum CallResult {
+    /// A task or decision succeeded (outputs not yet checked; the core checks them).
+    Completed(Completion),
+    /// A gate answered (or asked to wait).
+    Gate(GateResponse),
+    /// The handler failed.
+    Failed(HandlerError),
+    /// The deadline passed before the handler returned.
+    TimedOut { seconds: f64 },
+}
+
+/// A gate decision supplied from outside (`agc run --resume D --decide GATE=approved`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The gate's scope path (`approve_release`, `pages[1].review`) or plan id.
+    pub gate: String,
+    pub outcome: GateOutcome,
+}

@@ -1,0 +1,418 @@
+//! The driver loop behind [`super::run`] and [`super::resume`], and its worker pool.
+
+use super::core::{Call, Command, State, check};
+use super::driver::{Progress, RunError, RunOptions};
+use super::event::{CallResult, Decision, Event};
+use super::handler::{CallContext, GateResponse, Handler, HandlerError};
+use super::journal::Journal;
+use super::record::{RunRecord, RunStatus};
+use crate::plan::{NodeKind, Plan};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+pub(super) fn run(
+    plan: Arc<Plan>,
+    params: Map<String, Value>,
+    handler: Arc<dyn Handler>,
+    journal: &mut dyn Journal,
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    let params = bind_params(&plan, params)?;
+    let state = State::new(Arc::clone(&plan))?;
+    let run_id = opts.run_id.clone().unwrap_or_else(|| opts.ids.run_id());
+    let started = Event::Started {
+        run_id,
+        graph_id: plan.graph.id.clone(),
+        graph_digest: plan.source.graph_digest.clone(),
+        params,
+        context: opts.context.clone(),
+        at: opts.clock.now(),
+    };
+    drive(state, vec![started], handler, journal, opts)
+}
+
+pub(super) fn resume(
+    plan: Arc<Plan>,
+    handler: Arc<dyn Handler>,
+    journal: &mut dyn Journal,
+    decisions: &[Decision],
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    let events = journal.load()?;
+    let Some(Event::Started { graph_digest, .. }) = events.first() else {
+        return Err(RunError::Resume(
+            "the journal is empty or does not start with the run's start".into(),
+        ));
+    };
+    if graph_digest.as_deref() != plan.digest() {
+        return Err(RunError::DigestMismatch {
+            journal: graph_digest.clone(),
+            plan: plan.digest().map(str::to_string),
+        });
+    }
+    let mut state = State::new(Arc::clone(&plan))?;
+    for ev in events {
+        state.step(ev);
+    }
+    if matches!(
+        state.status(),
+        RunStatus::Succeeded | RunStatus::Failed | RunStatus::Partial | RunStatus::Cancelled
+    ) {
+        if !decisions.is_empty() {
+            return Err(RunError::Resume(format!(
+                "the run already ended ({}); there is no gate to decide",
+                state.status().as_str()
+            )));
+        }
+        return Ok(state.record(&opts.harness));
+    }
+    let awaiting = state.awaiting_gates();
+    let mut next = vec![Event::Resumed {
+        at: opts.clock.now(),
+    }];
+    for d in decisions {
+        let path = awaiting
+            .iter()
+            .find(|p| {
+                **p == d.gate || {
+                    // A plan id (`review/approve`) or a local id names the gate when only
+                    // one instance awaits.
+                    let plain = strip_indices(p);
+                    plain == d.gate.replace('/', ".") || plain.rsplit('.').next() == Some(&d.gate)
+                }
+            })
+            .cloned()
+            .ok_or_else(|| {
+                RunError::Resume(format!(
+                    "no gate named `{}` is awaiting a decision (awaiting: {})",
+                    d.gate,
+                    if awaiting.is_empty() {
+                        "none".to_string()
+                    } else {
+                        awaiting.join(", ")
+                    }
+                ))
+            })?;
+        next.push(Event::Decided {
+            path,
+            response: GateResponse::decided(d.outcome),
+            at: opts.clock.now(),
+        });
+    }
+    drive(state, next, handler, journal, opts)
+}
+
+/// `a[2].b` → `a.b`.
+fn strip_indices(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut depth = 0;
+    for c in path.chars() {
+        match c {
+            '[' => depth += 1,
+            ']' => depth -= 1,
+            _ if depth == 0 => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Checks params against the plan: unknown names, missing required ones (AG301), values
+/// that do not fit the declaration (AG302); fills defaults.
+pub fn bind_params(
+    plan: &Plan,
+    mut given: Map<String, Value>,
+) -> Result<Map<String, Value>, RunError> {
+    let mut errors = Vec::new();
+    let mut out = Map::new();
+    for p in &plan.params {
+        match given.remove(&p.name) {
+            Some(v) => {
+                if let Err(m) = check(&v, &p.ty, &p.decl) {
+                    errors.push((
+                        "AG302".to_string(),
+                        format!("param `{}`: {}", p.name, m.message),
+                    ));
+                }
+                out.insert(p.name.clone(), v);
+            }
+            None => match &p.default {
+                Some(d) => {
+                    out.insert(p.name.clone(), d.clone());
+                }
+                None if p.required => errors.push((
+                    "AG301".to_string(),
+                    format!("required param `{}` is missing", p.name),
+                )),
+                None => {}
+            },
+        }
+    }
+    for name in given.keys() {
+        errors.push((
+            "AG302".to_string(),
+            format!("`{name}` is not a param of this graph"),
+        ));
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(RunError::Params(errors))
+    }
+}
+
+/// Feeds `first` and then call results to the core until the run ends or pauses.
+fn drive(
+    mut state: State,
+    first: Vec<Event>,
+    handler: Arc<dyn Handler>,
+    journal: &mut dyn Journal,
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    let plan = Arc::clone(state.plan());
+    let mut pool = Pool::new(opts.threads.max(1), handler, Arc::clone(&plan));
+    let mut queue: std::collections::VecDeque<Event> = first.into();
+    loop {
+        while let Some(ev) = queue.pop_front() {
+            journal.append(&ev)?;
+            let finished = match &ev {
+                Event::CallFinished { path, .. } | Event::Decided { path, .. } => {
+                    Some(path.clone())
+                }
+                _ => None,
+            };
+            let cmds = state.step(ev);
+            if let (Some(path), Some(obs)) = (finished, &opts.observer)
+                && let Some(status) = state.node_status(&path)
+            {
+                obs.report(&Progress::Finished { path, status });
+            }
+            for cmd in cmds {
+                match cmd {
+                    Command::Call(call) => {
+                        let started = Event::CallStarted {
+                            path: call.path.clone(),
+                            attempt: call.attempt,
+                            at: opts.clock.now(),
+                        };
+                        journal.append(&started)?;
+                        state.step(started);
+                        if let Some(obs) = &opts.observer {
+                            obs.report(&Progress::Started {
+                                path: call.path.clone(),
+                                attempt: call.attempt,
+                                resumed: call.resumed,
+                            });
+                        }
+                        let cx = context(&state, &plan, &call, opts);
+                        pool.submit(call, cx);
+                    }
+                    Command::Finish { status } => {
+                        if let Some(obs) = &opts.observer {
+                            obs.report(&Progress::Run { status });
+                        }
+                    }
+                }
+            }
+        }
+        if state.status() != RunStatus::Running || pool.outstanding() == 0 {
+            break;
+        }
+        let (path, attempt, result) = pool.next();
+        queue.push_back(Event::CallFinished {
+            path,
+            attempt,
+            result,
+            at: opts.clock.now(),
+        });
+    }
+    pool.shutdown();
+    Ok(state.record(&opts.harness))
+}
+
+fn context(state: &State, plan: &Plan, call: &Call, opts: &RunOptions) -> CallContext {
+    let node = &plan.nodes[call.node];
+    let timeout = call
+        .timeout_seconds
+        .filter(|s| s.is_finite() && *s > 0.0)
+        .map(Duration::from_secs_f64)
+        .or(opts.call_timeout);
+    CallContext {
+        run_id: state.run_id().to_string(),
+        node_id: node.id.clone(),
+        scope_path: call.path.clone(),
+        kind: call.kind,
+        attempt: call.attempt,
+        idempotency_key: format!("{}:{}", state.run_id(), call.path),
+        item: call.item,
+        iteration: call.iteration,
+        resumed: call.resumed,
+        deadline: timeout.map(|t| Instant::now() + t),
+    }
+}
+
+type Job = (u64, Call, CallContext);
+type Done = (u64, CallResult);
+
+/// A bounded pool of worker threads. A call past its deadline is answered `TimedOut` and
+/// its worker abandoned (a fresh one replaces it), since a thread cannot be stopped.
+struct Pool {
+    jobs: Option<Sender<Job>>,
+    job_rx: Arc<Mutex<Receiver<Job>>>,
+    results: Receiver<Done>,
+    result_tx: Sender<Done>,
+    handler: Arc<dyn Handler>,
+    plan: Arc<Plan>,
+    /// Outstanding jobs: id → (path, attempt, deadline, started).
+    pending: HashMap<u64, (String, u32, Option<Instant>, Instant)>,
+    next_id: u64,
+}
+
+impl Pool {
+    fn new(threads: usize, handler: Arc<dyn Handler>, plan: Arc<Plan>) -> Pool {
+        let (jobs, job_rx) = channel::<Job>();
+        let (result_tx, results) = channel::<Done>();
+        let mut pool = Pool {
+            jobs: Some(jobs),
+            job_rx: Arc::new(Mutex::new(job_rx)),
+            results,
+            result_tx,
+            handler,
+            plan,
+            pending: HashMap::new(),
+            next_id: 0,
+        };
+        for _ in 0..threads {
+            pool.spawn_worker();
+        }
+        pool
+    }
+
+    fn spawn_worker(&mut self) {
+        let rx = Arc::clone(&self.job_rx);
+        let tx = self.result_tx.clone();
+        let handler = Arc::clone(&self.handler);
+        let plan = Arc::clone(&self.plan);
+        std::thread::spawn(move || {
+            loop {
+                let job = {
+                    let guard = rx.lock().unwrap_or_else(|p| p.into_inner());
+                    guard.recv()
+                };
+                let Ok((id, call, cx)) = job else { return };
+                let result = invoke(&*handler, &plan, &call, &cx);
+                if tx.send((id, result)).is_err() {
+                    return;
+                }
+            }
+        });
+    }
+
+    fn submit(&mut self, call: Call, cx: CallContext) {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.pending.insert(
+            id,
+            (call.path.clone(), call.attempt, cx.deadline, Instant::now()),
+        );
+        if let Some(jobs) = &self.jobs {
+            // The workers hold the receiver for as long as the pool lives.
+            let _ = jobs.send((id, call, cx));
+        }
+    }
+
+    fn outstanding(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// The next finished (or timed-out) call.
+    fn next(&mut self) -> (String, u32, CallResult) {
+        loop {
+            let earliest = self
+                .pending
+                .iter()
+                .filter_map(|(&id, (_, _, d, _))| d.map(|d| (d, id)))
+                .min();
+            let got = match earliest {
+                Some((deadline, _)) => self
+                    .results
+                    .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+                None => self
+                    .results
+                    .recv()
+                    .map_err(|_| RecvTimeoutError::Disconnected),
+            };
+            match got {
+                Ok((id, result)) => {
+                    if let Some((path, attempt, _, _)) = self.pending.remove(&id) {
+                        return (path, attempt, result);
+                    }
+                    // An abandoned call answered late: ignore it.
+                }
+                Err(RecvTimeoutError::Timeout) => {
+                    let Some((_, id)) = earliest else { continue };
+                    if let Some((path, attempt, _, started)) = self.pending.remove(&id) {
+                        self.spawn_worker();
+                        let seconds = started.elapsed().as_secs_f64();
+                        return (
+                            path,
+                            attempt,
+                            CallResult::TimedOut {
+                                seconds: (seconds * 1000.0).round() / 1000.0,
+                            },
+                        );
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    // Cannot happen while the pool holds a sender; answer every pending call.
+                    let (&id, _) = self.pending.iter().next().expect("pending call");
+                    let (path, attempt, _, _) = self.pending.remove(&id).expect("pending call");
+                    return (
+                        path,
+                        attempt,
+                        CallResult::Failed(HandlerError::new(
+                            super::handler::FailureClass::Transient,
+                            "the worker pool stopped",
+                        )),
+                    );
+                }
+            }
+        }
+    }
+
+    fn shutdown(&mut self) {
+        self.jobs = None;
+    }
+}
+
+/// One handler call, with panics caught and turned into failures.
+fn invoke(handler: &dyn Handler, plan: &Plan, call: &Call, cx: &CallContext) -> CallResult {
+    let node = &plan.nodes[call.node];
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match call.kind {
+        NodeKind::Gate => handler.gate(cx, node, &call.inputs).map(CallResult::Gate),
+        NodeKind::Decision => handler
+            .decision(cx, node, &call.inputs)
+            .map(CallResult::Completed),
+        _ => handler
+            .task(cx, node, &call.inputs)
+            .map(CallResult::Completed),
+    }));
+    match r {
+        Ok(Ok(res)) => res,
+        Ok(Err(e)) => CallResult::Failed(e),
+        Err(p) => {
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| p.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "the handler panicked".into());
+            CallResult::Failed(HandlerError::new(
+                super::handler::FailureClass::ToolError,
+                format!("the handler panicked: {msg}"),
+            ))
+        }
+    }
+}

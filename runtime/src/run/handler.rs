@@ -1,0 +1,244 @@
+//! The [`Handler`] trait: what the driver calls for the work a plan describes.
+
+use crate::plan::{Node, NodeKind};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::time::Instant;
+
+/// Everything a handler learns about one call besides the node and its inputs.
+#[derive(Clone, Debug)]
+pub struct CallContext {
+    /// The run's id.
+    pub run_id: String,
+    /// The node's scoped id in the plan (`repair_loop/run_tests`).
+    pub node_id: String,
+    /// The AGS scope path of this node run (`repair_loop[2].run_tests`; indices 0-based).
+    pub scope_path: String,
+    pub kind: NodeKind,
+    /// 1-based attempt number. A call re-issued after a crash keeps its attempt number (the
+    /// journal never saw its result) and has `resumed` set.
+    pub attempt: u32,
+    /// `run_id + ":" + scope_path`: the same for every attempt of this node run and across a
+    /// resume, so handlers can make side effects idempotent.
+    pub idempotency_key: String,
+    /// The innermost enclosing map item index, if any (0-based).
+    pub item: Option<u64>,
+    /// The innermost enclosing loop iteration index, if any (0-based, like `loop.index`).
+    pub iteration: Option<u64>,
+    /// True when this call was in flight when the run was interrupted and is issued again.
+    pub resumed: bool,
+    /// When the call must have returned (node `timeout_seconds` or the run's call timeout).
+    /// The driver stops waiting at this instant and fails the attempt with `timeout`.
+    pub deadline: Option<Instant>,
+}
+
+impl CallContext {
+    /// True once the deadline has passed.
+    pub fn expired(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
+/// Tokens, cost and tool calls one attempt used (all optional; summed into the run's usage).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_calls: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wall_clock_seconds: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_executions: Option<u64>,
+}
+
+impl Usage {
+    /// Adds `other` into `self` (absent fields stay absent unless the other has them).
+    pub fn add(&mut self, other: &Usage) {
+        fn sum<T: Copy + std::ops::Add<Output = T>>(a: &mut Option<T>, b: Option<T>) {
+            if let Some(b) = b {
+                *a = Some(match *a {
+                    Some(x) => x + b,
+                    None => b,
+                });
+            }
+        }
+        sum(&mut self.input_tokens, other.input_tokens);
+        sum(&mut self.output_tokens, other.output_tokens);
+        sum(&mut self.total_tokens, other.total_tokens);
+        sum(&mut self.cost_usd, other.cost_usd);
+        sum(&mut self.tool_calls, other.tool_calls);
+        sum(&mut self.wall_clock_seconds, other.wall_clock_seconds);
+        sum(&mut self.node_executions, other.node_executions);
+    }
+
+    pub fn is_empty(&self) -> bool {
+        *self == Usage::default()
+    }
+}
+
+/// A successful task or decision call: the node's outputs (checked against the declared
+/// outputs by the driver) and what it used. A decision puts its label in `outputs.decision`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Completion {
+    pub outputs: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Usage::is_empty")]
+    pub usage: Usage,
+}
+
+/// A human's answer at a gate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateOutcome {
+    Approved,
+    Rejected,
+}
+
+impl GateOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GateOutcome::Approved => "approved",
+            GateOutcome::Rejected => "rejected",
+        }
+    }
+
+    /// `approved` / `rejected`.
+    pub fn parse(s: &str) -> Option<GateOutcome> {
+        match s {
+            "approved" => Some(GateOutcome::Approved),
+            "rejected" => Some(GateOutcome::Rejected),
+            _ => None,
+        }
+    }
+}
+
+/// What a gate call returns: a decision now, or `None` to pause the run as
+/// `awaiting_human` until a decision is supplied on resume.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GateResponse {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GateOutcome>,
+    /// Values the human provided (`gate.collect`), merged into the gate's outputs.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub outputs: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl GateResponse {
+    /// No decision yet: the run pauses.
+    pub fn pending() -> GateResponse {
+        GateResponse::default()
+    }
+
+    pub fn decided(outcome: GateOutcome) -> GateResponse {
+        GateResponse {
+            outcome: Some(outcome),
+            ..GateResponse::default()
+        }
+    }
+}
+
+/// AGS failure classes (`failure.retry.retry_on` matches them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailureClass {
+    Transient,
+    ModelError,
+    ToolError,
+    Timeout,
+    BudgetExceeded,
+    CriteriaFailed,
+    OutputMissing,
+    ValidationError,
+    PermissionDenied,
+}
+
+impl FailureClass {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FailureClass::Transient => "transient",
+            FailureClass::ModelError => "model_error",
+            FailureClass::ToolError => "tool_error",
+            FailureClass::Timeout => "timeout",
+            FailureClass::BudgetExceeded => "budget_exceeded",
+            FailureClass::CriteriaFailed => "criteria_failed",
+            FailureClass::OutputMissing => "output_missing",
+            FailureClass::ValidationError => "validation_error",
+            FailureClass::PermissionDenied => "permission_denied",
+        }
+    }
+}
+
+/// A failed call.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HandlerError {
+    pub class: FailureClass,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Usage::is_empty")]
+    pub usage: Usage,
+}
+
+impl HandlerError {
+    pub fn new(class: FailureClass, message: impl Into<String>) -> HandlerError {
+        HandlerError {
+            class,
+            message: message.into(),
+            usage: Usage::default(),
+        }
+    }
+}
+
+impl std::fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.class.as_str(), self.message)
+    }
+}
+
+/// The work behind a plan: one method per kind of call. Called from the driver's worker
+/// threads, so implementations are `Send + Sync`; a call gets the node's resolved,
+/// type-checked inputs and returns its outputs, which the driver checks against the node's
+/// declared outputs (a wrong shape fails the attempt with `validation_error`).
+///
+/// Contract:
+/// - `task` runs task-like nodes (`task`, `external`, and nodes of kinds the scheduler
+///   does not execute itself).
+/// - `decision` defaults to `task`; its label goes in `outputs.decision`.
+/// - `gate` defaults to pausing (no decision): the run ends `awaiting_human` and a later
+///   `resume` supplies the decision.
+/// - A call may be made again for the same `idempotency_key` (retries, and a call that was in
+///   flight when the process died); handlers that have side effects dedupe on it.
+pub trait Handler: Send + Sync {
+    fn task(
+        &self,
+        cx: &CallContext,
+        node: &Node,
+        inputs: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError>;
+
+    fn decision(
+        &self,
+        cx: &CallContext,
+        node: &Node,
+        inputs: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        self.task(cx, node, inputs)
+    }
+
+    fn gate(
+        &self,
+        _cx: &CallContext,
+        _node: &Node,
+        _inputs: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        Ok(GateResponse::pending())
+    }
+}

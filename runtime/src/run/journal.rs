@@ -1,0 +1,148 @@
+//! Journals: where a run's events are appended, durably, before the next command is issued.
+//!
+//! - [`JsonlJournal`]: the default, one JSON event per line in a file. Each append is written
+//!   and flushed to the operating system before `append` returns, so a `kill -9` at any moment
+//!   loses nothing already appended (set `sync` to also `fsync`, for power loss). A last line
+//!   cut short by a crash is ignored on load; a damaged line anywhere else is an error.
+//! - [`MemoryJournal`]: in memory (tests, embedding hosts that persist elsewhere).
+//! - [`NullJournal`]: keeps nothing (benchmarks with the journal off; such a run cannot be
+//!   resumed).
+//! - `SqliteJournal` (cargo feature `sqlite`): a table in a SQLite database.
+
+use super::event::Event;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+/// A journal could not be read or written.
+#[derive(Debug)]
+pub struct JournalError(pub String);
+
+impl std::fmt::Display for JournalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for JournalError {}
+
+/// An append-only log of a run's events.
+pub trait Journal: Send {
+    /// Appends one event; when this returns `Ok`, the event survives the process dying.
+    fn append(&mut self, event: &Event) -> Result<(), JournalError>;
+    /// Every event appended so far, in order.
+    fn load(&mut self) -> Result<Vec<Event>, JournalError>;
+}
+
+/// One JSON event per line in a file.
+#[derive(Debug)]
+pub struct JsonlJournal {
+    path: PathBuf,
+    file: File,
+    /// `fsync` after every append (off by default: a flush survives `kill -9`).
+    pub sync: bool,
+    line: Vec<u8>,
+}
+
+impl JsonlJournal {
+    /// Opens (creating if needed) the journal at `path` for appending.
+    pub fn open(path: &Path) -> Result<JsonlJournal, JournalError> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .read(true)
+            .open(path)
+            .map_err(|e| JournalError(format!("cannot open journal {}: {e}", path.display())))?;
+        Ok(JsonlJournal {
+            path: path.to_path_buf(),
+            file,
+            sync: false,
+            line: Vec::with_capacity(256),
+        })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Journal for JsonlJournal {
+    fn append(&mut self, event: &Event) -> Result<(), JournalError> {
+        self.line.clear();
+        serde_json::to_writer(&mut self.line, event)
+            .map_err(|e| JournalError(format!("cannot encode event: {e}")))?;
+        self.line.push(b'\n');
+        let err = |e: std::io::Error| {
+            JournalError(format!("cannot write journal {}: {e}", self.path.display()))
+        };
+        self.file.write_all(&self.line).map_err(err)?;
+        self.file.flush().map_err(err)?;
+        if self.sync {
+            self.file.sync_data().map_err(err)?;
+        }
+        Ok(())
+    }
+
+    fn load(&mut self) -> Result<Vec<Event>, JournalError> {
+        let f = File::open(&self.path).map_err(|e| {
+            JournalError(format!("cannot read journal {}: {e}", self.path.display()))
+        })?;
+        let lines: Vec<String> = BufReader::new(f)
+            .lines()
+            .collect::<Result<_, _>>()
+            .map_err(|e| {
+                JournalError(format!("cannot read journal {}: {e}", self.path.display()))
+            })?;
+        let mut events = Vec::with_capacity(lines.len());
+        let last = lines.len().saturating_sub(1);
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<Event>(line) {
+                Ok(ev) => events.push(ev),
+                // A crash mid-write leaves a partial last line: that event never happened.
+                Err(_) if i == last => break,
+                Err(e) => {
+                    return Err(JournalError(format!(
+                        "journal {} line {}: {e}",
+                        self.path.display(),
+                        i + 1
+                    )));
+                }
+            }
+        }
+        Ok(events)
+    }
+}
+
+/// Events kept in memory.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryJournal {
+    pub events: Vec<Event>,
+}
+
+impl Journal for MemoryJournal {
+    fn append(&mut self, event: &Event) -> Result<(), JournalError> {
+        self.events.push(event.clone());
+        Ok(())
+    }
+
+    fn load(&mut self) -> Result<Vec<Event>, JournalError> {
+        Ok(self.events.clone())
+    }
+}
+
+/// Keeps nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NullJournal;
+
+impl Journal for NullJournal {
+    fn append(&mut self, _event: &Event) -> Result<(), JournalError> {
+        Ok(())
+    }
+
+    fn load(&mut self) -> Result<Vec<Event>, JournalError> {
+        Ok(Vec::new())
+    }
+}

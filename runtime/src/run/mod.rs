@@ -1,0 +1,41 @@
+//! Running plans: a pure scheduler core, a blocking driver, journals and run records.
+//!
+//! # Contract (stable; additions only)
+//!
+//! - [`Handler`]: the work behind a plan. The driver calls `task`, `decision` or `gate` once
+//!   per attempt with a [`CallContext`] (run id, node id, scope path, attempt, idempotency
+//!   key, innermost map item and loop iteration, deadline) and the node's resolved inputs,
+//!   checked against their declared types. Outputs are checked against the declared outputs;
+//!   a wrong shape fails the attempt (`validation_error`).
+//! - [`run`] starts a run of a plan with params; [`resume`] continues one from its journal
+//!   (after a crash, or to supply gate decisions). Both block until the run ends or pauses
+//!   (`awaiting_human`) and return the [`RunRecord`]. Handlers run on a bounded pool of
+//!   worker threads ([`RunOptions::threads`]); a call past its deadline fails its attempt
+//!   with `timeout` and its thread is abandoned.
+//! - [`Journal`]: every [`Event`] is appended (and flushed) before the next command is
+//!   issued. `resume` replays the journal through the core: completed nodes never run again;
+//!   a call that was in flight is issued again with the same attempt number and idempotency
+//!   key and `resumed: true`. A journal whose `graph_digest` differs from the plan's is
+//!   refused ([`RunError::DigestMismatch`], AGS RT053).
+//! - [`core::State::step`]: the pure core, `step(state, event) -> commands`, no I/O, no clock,
+//!   no threads; time and ids arrive inside events. Same events, same state.
+//! - [`Clock`] / [`IdSource`]: injected; [`FixedClock`] and [`FixedIds`] make records
+//!   byte-identical across runs.
+
+pub mod clock;
+pub mod core;
+pub mod driver;
+pub mod event;
+mod exec;
+pub mod handler;
+pub mod journal;
+pub mod record;
+
+pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
+pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
+pub use event::{CallResult, Decision, Event};
+pub use handler::{
+    CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
+};
+pub use journal::{Journal, JournalError, JsonlJournal, MemoryJournal, NullJournal};
+pub use record::{NodeStatus, RunRecord, RunStatus};

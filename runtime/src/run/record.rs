@@ -1,0 +1,234 @@
+//! The AGS run record (`AgenticGraphRun`, `agentic-graph-run-1.0.schema.json`), written at the
+//! end of a run and on every pause. Field order is fixed, so the same run gives the same bytes.
+
+use super::handler::Usage;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// A whole run record.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    pub ags_version: String,
+    pub kind: String,
+    pub run_id: String,
+    pub graph_id: String,
+    pub graph_digest: String,
+    pub harness: Harness,
+    pub status: RunStatus,
+    pub started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(default)]
+    pub params: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub context: Map<String, Value>,
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub outputs: Map<String, Value>,
+    #[serde(default)]
+    pub usage: Usage,
+    #[serde(default)]
+    pub diagnostics: Vec<RunDiagnostic>,
+    pub nodes: Vec<NodeRun>,
+    #[serde(default)]
+    pub edges_taken: Vec<EdgeTaken>,
+}
+
+impl RunRecord {
+    /// Pretty JSON with a trailing newline.
+    pub fn to_pretty_string(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("run record serializes");
+        s.push('\n');
+        s
+    }
+}
+
+/// Who ran the graph.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Harness {
+    pub name: String,
+    pub version: String,
+    pub conformance_level: u8,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub supported_features: Vec<String>,
+}
+
+impl Default for Harness {
+    fn default() -> Self {
+        Harness {
+            name: "agc-runtime".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            conformance_level: 3,
+            supported_features: Vec::new(),
+        }
+    }
+}
+
+/// How a run ended (or where it stands).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunStatus {
+    Running,
+    Succeeded,
+    Failed,
+    Cancelled,
+    AwaitingHuman,
+    Partial,
+}
+
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Running => "running",
+            RunStatus::Succeeded => "succeeded",
+            RunStatus::Failed => "failed",
+            RunStatus::Cancelled => "cancelled",
+            RunStatus::AwaitingHuman => "awaiting_human",
+            RunStatus::Partial => "partial",
+        }
+    }
+}
+
+/// A node run's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeStatus {
+    Pending,
+    Ready,
+    Running,
+    AwaitingHuman,
+    Succeeded,
+    Failed,
+    Skipped,
+    Cancelled,
+    Blocked,
+}
+
+impl NodeStatus {
+    /// Succeeded, failed, skipped, cancelled or blocked.
+    pub fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            NodeStatus::Succeeded
+                | NodeStatus::Failed
+                | NodeStatus::Skipped
+                | NodeStatus::Cancelled
+                | NodeStatus::Blocked
+        )
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NodeStatus::Pending => "pending",
+            NodeStatus::Ready => "ready",
+            NodeStatus::Running => "running",
+            NodeStatus::AwaitingHuman => "awaiting_human",
+            NodeStatus::Succeeded => "succeeded",
+            NodeStatus::Failed => "failed",
+            NodeStatus::Skipped => "skipped",
+            NodeStatus::Cancelled => "cancelled",
+            NodeStatus::Blocked => "blocked",
+        }
+    }
+}
+
+/// A diagnostic raised while running (`RT021`, `RT061`, ...).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunDiagnostic {
+    pub code: String,
+    pub severity: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+/// One node run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NodeRun {
+    /// The node's id as written (its local id).
+    pub node_id: String,
+    /// `fix_loop[2].run_tests` (0-based indices); the local id for root nodes.
+    pub scope_path: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub status: NodeStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skip_reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inputs: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<Map<String, Value>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub escalated: bool,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub human_events: Vec<HumanEvent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iterations: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<u64>,
+    #[serde(default, skip_serializing_if = "Usage::is_empty")]
+    pub usage: Usage,
+}
+
+/// One attempt of a node run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    pub attempt: u32,
+    pub status: AttemptStatus,
+    pub started_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Usage::is_empty")]
+    pub usage: Usage,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// How an attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttemptStatus {
+    Succeeded,
+    Failed,
+    Timeout,
+    BudgetExceeded,
+    CriteriaFailed,
+    Cancelled,
+}
+
+/// A human interaction at a gate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HumanEvent {
+    pub at_stage: String,
+    pub mode: String,
+    pub outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub actor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+}
+
+/// An edge resolved when its source reached a terminal state.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EdgeTaken {
+    /// Scope paths of the two ends.
+    pub from: String,
+    pub to: String,
+    /// `sequence`, `conditional` or `on_failure`.
+    pub kind: String,
+    pub active: bool,
+    /// The guard's value, `null` when the edge has none or it was not evaluated.
+    pub when_result: Option<bool>,
+    pub at: String,
+}
