@@ -6,11 +6,23 @@
 //! graph {{ graph_id_md }}); regenerate rather than edit. Implement [`Handlers`], one method
 //! per task, decision and gate, then call [`run`], or [`resume`] after a crash or a pause.
 
+// The handlers' error type is agc-runtime's `HandlerError`; its size is the runtime's choice.
+#![allow(clippy::result_large_err)]
+
 mod handler;
 mod types;
 
+pub use agc_runtime;
+pub use agc_runtime::plan::Plan;
+pub use agc_runtime::run::{
+    Decision, GateOutcome, Journal, JsonlJournal, MemoryJournal, RunError, RunOptions, RunRecord,
+    RunStatus,
+};
 pub use handler::{Context, Failure, FailureClass, Handlers, Typed};
 pub use types::*;
+
+use serde_json::{Map, Value};
+use std::sync::Arc;
 
 /// The plan this crate runs (format `agc.plan/v1`), byte for byte as `agc build` writes it.
 pub const PLAN_JSON: &str = include_str!("plan.json");
@@ -28,9 +40,39 @@ pub const GRAPH_DIGEST: Option<&str> = None;
 {%- endmatch %}
 
 /// The embedded plan, parsed.
-pub fn plan() -> agc_runtime::plan::Plan {
+pub fn plan() -> Plan {
     // agc wrote the embedded plan; the test below reads it back.
-    agc_runtime::plan::Plan::from_json(PLAN_JSON).expect("the embedded plan is an agc.plan/v1")
+    Plan::from_json(PLAN_JSON).expect("the embedded plan is an agc.plan/v1")
+}
+
+/// Starts a run of this graph with `params`, calling `handlers` for its tasks, decisions and
+/// gates and appending every event to `journal`. Blocks until the run ends or pauses at a
+/// gate (`awaiting_human`); the record says which.
+pub fn run<H: Handlers + 'static>(
+    params: &Params,
+    handlers: H,
+    journal: &mut dyn Journal,
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    let params = match serde_json::to_value(params) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    let handler = Arc::new(Typed(handlers));
+    agc_runtime::run::run(Arc::new(plan()), params, handler, journal, opts)
+}
+
+/// Continues the run journaled in `journal` (after a crash or a pause): completed nodes do
+/// not run again, calls that were in flight run again with their idempotency key, and
+/// `decisions` answer the gates that await one.
+pub fn resume<H: Handlers + 'static>(
+    handlers: H,
+    journal: &mut dyn Journal,
+    decisions: &[Decision],
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    let handler = Arc::new(Typed(handlers));
+    agc_runtime::run::resume(Arc::new(plan()), handler, journal, decisions, opts)
 }
 
 #[cfg(test)]

@@ -16,9 +16,6 @@ const WIDTH: usize = 100;
 /// maps, subgraphs, forks, joins, terminals, waits, state updates) is run by `agc-runtime`.
 pub const HANDLED_KINDS: &[&str] = &["task", "decision", "gate", "external"];
 
-/// Names the generated `handler` module defines itself.
-const HANDLER_TYPES: &[&str] = &["Handlers", "Typed", "Context", "Failure", "Params"];
-
 /// The whole generated crate, ready for the templates.
 pub struct Model {
     pub crate_name: String,
@@ -164,9 +161,6 @@ fn port_field(space: &mut TypeSpace, fnamer: &mut Namer, owner: &str, port: &Val
 /// Builds the model of the plan `plan`.
 pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
     let mut space = TypeSpace::new();
-    for n in HANDLER_TYPES {
-        space.reserve(n);
-    }
     let graph = plan.get("graph").cloned().unwrap_or(Value::Null);
     let source = plan.get("source").cloned().unwrap_or(Value::Null);
     let graph_id = str_of(&graph, "id");
@@ -199,7 +193,9 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
             runtime_nodes.push((names::markdown_inline(id), kind.to_string()));
             continue;
         }
-        let base = names::camel(id);
+        // Room for the `Inputs`/`Outputs`/`Decision` suffixes within the identifier cap.
+        let mut base = names::camel(id);
+        base.truncate(30);
         let mut fnamer = Namer::new();
         let in_name = space.reserve(&format!("{base} inputs"));
         let inputs: Vec<Field> = arr(node, "inputs")
