@@ -336,12 +336,17 @@ fn decision_doc(kind: &str) -> Vec<String> {
     }
 }
 
-/// The handler method's signature, on one line when it fits in rustfmt's width, else with one
-/// parameter per line.
+/// The handler method's signature laid out as rustfmt lays it out.
 fn signature(method: &str, inputs: &str, ret: &str) -> Vec<String> {
-    let one = format!("    fn {method}(&self, ctx: &Context, inputs: {inputs}) -> {ret};");
-    if one.len() <= WIDTH {
+    let head = format!("    fn {method}(&self, ctx: &Context, inputs: {inputs})");
+    let one = format!("{head} -> {ret};");
+    // rustfmt keeps a declaration on one line when it fits with a column to spare; at exactly
+    // the width it moves the return type to the next line; beyond, one parameter per line.
+    if one.len() < WIDTH {
         return vec![one];
+    }
+    if one.len() == WIDTH {
+        return vec![head, format!("    -> {ret};")];
     }
     vec![
         format!("    fn {method}("),
