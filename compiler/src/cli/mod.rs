@@ -7,6 +7,7 @@ mod eval;
 mod explain;
 mod r#gen;
 mod graph;
+mod run;
 mod walk;
 
 use crate::check::{self, CheckOptions};
@@ -29,6 +30,8 @@ Examples:
   agc graph --inject README.md --check             fail if a diagram in the docs is stale
   agc gen rust wf.agraph.yaml -o runner/           a typed Rust runner crate
   agc eval --lang agx 'len(params.xs) > 1' --vars vars.json   debug a condition
+  agc run wf.agraph.yaml --script wf.script.yaml  dry-run with a scripted handler
+  agc run --resume runs/1 --decide approve=approved   continue a paused run
   agc explain AG201                                what a diagnostic code means";
 
 #[derive(Parser, Debug)]
@@ -60,6 +63,9 @@ enum Command {
     /// Evaluate one expression (agx, cel, jq, agx-template, agh-template) as agc does.
     #[command(after_help = EXAMPLES)]
     Eval(eval::EvalArgs),
+    /// Run a workflow with a scripted handler (dry runs, tests), or resume a paused run.
+    #[command(after_help = EXAMPLES)]
+    Run(run::RunArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -150,6 +156,7 @@ where
         Command::Graph(args) => graph::run(args),
         Command::Gen(args) => r#gen::run(args),
         Command::Eval(args) => eval::run(args),
+        Command::Run(args) => run::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

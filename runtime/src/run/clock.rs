@@ -34,6 +34,15 @@ impl FixedClock {
         FixedClock::starting_at(jiff::Timestamp::from_second(1_767_225_600).expect("valid"))
     }
 
+    /// A fixed clock whose first reading is one second after `at` (RFC 3339), for resuming
+    /// a run whose journal ends at `at`; `None` when `at` is not a timestamp.
+    pub fn after(at: &str) -> Option<FixedClock> {
+        let t: jiff::Timestamp = at.parse().ok()?;
+        Some(FixedClock::starting_at(
+            t.checked_add(jiff::SignedDuration::from_secs(1)).ok()?,
+        ))
+    }
+
     pub fn starting_at(start: jiff::Timestamp) -> FixedClock {
         FixedClock {
             start,

@@ -30,6 +30,7 @@ mod exec;
 pub mod handler;
 pub mod journal;
 pub mod record;
+pub mod script;
 
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
 pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};

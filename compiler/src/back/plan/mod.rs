@@ -258,6 +258,7 @@ impl Serialize for NodeOut<'_> {
             name: &o.name,
             ty: &o.ty,
             required: o.required,
+            decl: &o.decl,
         });
         m.serialize_entry("outputs", &Seq(outputs))?;
         if let Some(gd) = &n.guard {
@@ -281,7 +282,7 @@ struct InputOut<'a> {
 impl Serialize for InputOut<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let i = self.i;
-        let mut m = s.serialize_map(Some(4))?;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &i.name)?;
         m.serialize_entry("type", &i.ty)?;
         m.serialize_entry("required", &i.required)?;
@@ -293,25 +294,44 @@ impl Serialize for InputOut<'_> {
             InputSource::Value { value } => m.serialize_entry("value", value)?,
             InputSource::Implicit => m.serialize_entry("implicit", &true)?,
         }
+        serialize_decl(&mut m, &i.decl)?;
         m.end()
     }
 }
 
-/// A declared output: `{"name", "type", "required"}`.
+/// A declared output: `{"name", "type", "required"}` plus its declaration
+/// (`schema`, `enum`, `description`) when it has one.
 struct Port<'a> {
     name: &'a str,
     ty: &'a str,
     required: bool,
+    decl: &'a crate::ir::Declared,
 }
 
 impl Serialize for Port<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(3))?;
+        let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", self.name)?;
         m.serialize_entry("type", self.ty)?;
         m.serialize_entry("required", &self.required)?;
+        serialize_decl(&mut m, self.decl)?;
         m.end()
     }
+}
+
+/// The non-empty fields of a declaration, in the order `agc_runtime::plan::Declared` reads
+/// and writes them.
+fn serialize_decl<M: SerializeMap>(m: &mut M, d: &crate::ir::Declared) -> Result<(), M::Error> {
+    if let Some(schema) = &d.schema {
+        m.serialize_entry("schema", schema)?;
+    }
+    if let Some(e) = &d.enum_values {
+        m.serialize_entry("enum", e)?;
+    }
+    if let Some(desc) = &d.description {
+        m.serialize_entry("description", desc)?;
+    }
+    Ok(())
 }
 
 /// One entry of `edges`.

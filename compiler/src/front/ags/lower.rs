@@ -15,8 +15,9 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    DataLink, Edge, EdgeKind, Estimate, ExprLang, Graph, Input, InputSource, IrExpr, Join,
-    LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind, Retry,
+    DataLink, Declared, Edge, EdgeKind, Estimate, ExprLang, Graph, Input, InputSource, IrExpr,
+    Join, LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
+    Retry,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -69,6 +70,9 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .and_then(Value::as_str)
         .map(str::to_string);
     l.params(root);
+    if let Some(policy) = root.get("policy") {
+        l.graph.attrs.insert("policy".into(), policy.clone());
+    }
     if let Some(c) = root.get("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();
         for key in c.keys() {
@@ -119,12 +123,13 @@ impl<'d> Lowerer<'d> {
             self.graph.params.push(Param {
                 name: name.clone(),
                 ty: str_of(spec, "type").unwrap_or("any").to_string(),
+                // AGS param_spec: `required` defaults to true.
                 required: spec
                     .get("required")
                     .and_then(Value::as_bool)
-                    .unwrap_or(false),
+                    .unwrap_or(true),
                 default: spec.get("default").cloned(),
-                decl: Default::default(),
+                decl: declared(spec),
             });
         }
     }
@@ -277,6 +282,11 @@ impl<'d> Lowerer<'d> {
                     self.doc().span(&bptr),
                 );
                 self.graph.nodes[id.index()].owns = Some(region);
+                if let Some(extra) = region_extras(block, b, body) {
+                    self.graph.nodes[id.index()]
+                        .attrs
+                        .insert(block.to_string(), Value::Object(extra));
+                }
                 if let Some(body) = body {
                     bodies.push(Pending {
                         doc: target_doc,
@@ -367,7 +377,7 @@ impl<'d> Lowerer<'d> {
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
                 source,
-                decl: Default::default(),
+                decl: declared(spec),
             });
         }
         let mut outputs: Vec<Output> = node
@@ -382,7 +392,7 @@ impl<'d> Lowerer<'d> {
                     .get("required")
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
-                decl: Default::default(),
+                decl: declared(spec),
             })
             .collect();
         if matches!(kind, NodeKind::Decision | NodeKind::Gate) {
@@ -610,4 +620,60 @@ fn reads(e: &IrExpr) -> Vec<(String, String)> {
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)
+}
+
+/// What a declaration (`param_spec`, `input_spec`, `output_spec`) says beyond its type.
+fn declared(spec: &Value) -> Declared {
+    Declared {
+        schema: spec.get("schema").cloned(),
+        enum_values: spec.get("enum").and_then(Value::as_array).cloned(),
+        description: str_of(spec, "description").map(str::to_string),
+    }
+}
+
+/// A region block's options the IR region does not model (`on_max_iterations`,
+/// `on_over_limit`, `min_successes`, a subgraph's `context`, ...) plus the body's declared
+/// params as `body_params`, kept on the owner node for the runtime.
+fn region_extras(
+    block: &str,
+    b: &Map<String, Value>,
+    body: Option<&Map<String, Value>>,
+) -> Option<Map<String, Value>> {
+    let modelled: &[&str] = match block {
+        "loop" => &[
+            "mode",
+            "condition",
+            "max_iterations",
+            "carry",
+            "collect",
+            "body",
+        ],
+        "map" => &[
+            "over",
+            "as",
+            "index_as",
+            "max_items",
+            "max_parallel",
+            "on_item_failure",
+            "collect",
+            "body",
+        ],
+        _ => &[
+            "use",
+            "inline",
+            "ref",
+            "params",
+            "outputs_from",
+            "inherit_context",
+        ],
+    };
+    let mut extra: Map<String, Value> = b
+        .iter()
+        .filter(|(k, _)| !modelled.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    if let Some(ps) = body.and_then(|b| b.get("params")) {
+        extra.insert("body_params".into(), ps.clone());
+    }
+    (!extra.is_empty()).then_some(extra)
 }

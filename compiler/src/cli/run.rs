@@ -1,0 +1,564 @@
+//! `agc run FILE|PLAN.json [--params P.json] [--script S.yaml] [--run-dir D] [--record R.json]
+//! [--fixed-clock]` and `agc run --resume D [--decide GATE=approved|rejected]`.
+//!
+//! Runs a plan on agc-runtime's blocking driver with the scripted handler (the way to dry-run
+//! and test a workflow before wiring real agents; format: `schemas/agc-run-script-v1.schema.json`,
+//! docs: `docs/run.md`). Progress goes to stderr; the run record goes to `--record` (and to
+//! `D/record.json` with a run directory), or to stdout when neither is given.
+//!
+//! Run directory layout: `plan.json` (the plan run), `script.json` (the script, as JSON),
+//! `options.json`, `journal.jsonl` (the events), `invocations.jsonl` (the scripted handler's
+//! log), `record.json` (written at the end and on every pause).
+//!
+//! Exit status: 0 succeeded; 1 failed, partial or cancelled; 2 usage or input errors;
+//! 4 paused awaiting a human.
+
+use super::{ColorArg, FormatArg, Stream};
+use crate::diag::Diagnostic;
+use crate::source::SourceMap;
+use agc_runtime::plan::Plan;
+use agc_runtime::run::script::{Script, ScriptHandler};
+use agc_runtime::run::{
+    Decision, FixedClock, FixedIds, GateOutcome, Journal, JsonlJournal, MemoryJournal, Observer,
+    Progress, RunOptions, RunRecord, RunStatus, SystemClock, SystemIds,
+};
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub(crate) struct RunArgs {
+    /// The workflow document, or a plan written by `agc build` (`.json` with
+    /// `format: agc.plan/v1`).
+    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
+    file: Option<PathBuf>,
+    /// Params as a JSON object.
+    #[arg(long, value_name = "P.json")]
+    params: Option<PathBuf>,
+    /// The scripted handler (YAML or JSON): what each node returns.
+    #[arg(long, value_name = "S.yaml")]
+    script: Option<PathBuf>,
+    /// Keep the plan, journal and record here, so the run can be resumed.
+    #[arg(long, value_name = "DIR")]
+    run_dir: Option<PathBuf>,
+    /// Write the run record here.
+    #[arg(long, value_name = "R.json")]
+    record: Option<PathBuf>,
+    /// A fixed clock and run id (`run-1`), for byte-identical records.
+    #[arg(long)]
+    fixed_clock: bool,
+    /// Worker threads for handler calls.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    threads: usize,
+    /// Resume the run kept in this run directory.
+    #[arg(long, value_name = "DIR")]
+    resume: Option<PathBuf>,
+    /// On resume: decide a gate awaiting a human (`GATE=approved` or `GATE=rejected`).
+    #[arg(long, value_name = "GATE=OUTCOME", requires = "resume")]
+    decide: Vec<String>,
+    /// Print no progress lines.
+    #[arg(long, short)]
+    quiet: bool,
+    #[command(flatten)]
+    root: super::RootArg,
+}
+
+/// Options kept in the run directory for `--resume`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Kept {
+    fixed_clock: bool,
+}
+
+pub(crate) fn run(args: RunArgs) -> i32 {
+    let mut sources = SourceMap::new();
+    let mut diags = Vec::new();
+    let code = match &args.resume {
+        Some(dir) => resume(&args, dir, &mut sources, &mut diags),
+        None => start(&args, &mut sources, &mut diags),
+    };
+    if !diags.is_empty() {
+        super::print_diagnostics(
+            &mut diags,
+            &sources,
+            FormatArg::Human,
+            ColorArg::Auto,
+            Stream::Stderr,
+            false,
+            false,
+        );
+    }
+    code
+}
+
+fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> i32 {
+    let Some(file) = &args.file else {
+        return 2;
+    };
+    let Some(plan) = load_plan(args, file, sources, diags) else {
+        return if diags.iter().any(|d| d.code == "AGC001") {
+            2
+        } else {
+            1
+        };
+    };
+    let params = match &args.params {
+        None => Map::new(),
+        Some(p) => match read_params(p) {
+            Ok(p) => p,
+            Err(d) => {
+                diags.push(d);
+                return 2;
+            }
+        },
+    };
+    let script = match &args.script {
+        None => Script::default(),
+        Some(p) => match load_script(p, sources, diags) {
+            Some(s) => s,
+            None => return 2,
+        },
+    };
+    check_script_keys(&script, &plan, diags);
+    let plan = Arc::new(plan);
+    let opts = options(args, args.fixed_clock, None);
+    let outcome = match &args.run_dir {
+        Some(dir) => {
+            if let Err(e) = prepare_dir(dir, &plan, &script, args.fixed_clock) {
+                diags.push(Diagnostic::error("AGC001", e));
+                return 2;
+            }
+            let handler = match ScriptHandler::new(script).with_log(&dir.join("invocations.jsonl"))
+            {
+                Ok(h) => Arc::new(h),
+                Err(e) => {
+                    diags.push(Diagnostic::error(
+                        "AGC001",
+                        format!("cannot write the invocation log: {e}"),
+                    ));
+                    return 2;
+                }
+            };
+            let mut journal = match JsonlJournal::open(&dir.join("journal.jsonl")) {
+                Ok(j) => j,
+                Err(e) => {
+                    diags.push(Diagnostic::error("AGC001", e.to_string()));
+                    return 2;
+                }
+            };
+            agc_runtime::run::run(plan, params, handler, &mut journal, &opts)
+        }
+        None => {
+            let handler = Arc::new(ScriptHandler::new(script));
+            let mut journal = MemoryJournal::default();
+            agc_runtime::run::run(plan, params, handler, &mut journal, &opts)
+        }
+    };
+    finish(args, outcome, diags, "AGC301")
+}
+
+fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> i32 {
+    let read = |name: &str| std::fs::read_to_string(dir.join(name));
+    let plan = match read("plan.json") {
+        Ok(t) => match Plan::from_json(&t) {
+            Ok(p) => p,
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "AGC302",
+                    format!(
+                        "`{}/plan.json` is not an agc.plan/v1 plan: {e}",
+                        dir.display()
+                    ),
+                ));
+                return 2;
+            }
+        },
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "AGC001",
+                format!("`{}` holds no run to resume: {e}", dir.display()),
+            ));
+            return 2;
+        }
+    };
+    let script = match &args.script {
+        Some(p) => match load_script(p, sources, diags) {
+            Some(s) => s,
+            None => return 2,
+        },
+        None => read("script.json")
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default(),
+    };
+    let kept: Kept = read("options.json")
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or(Kept { fixed_clock: false });
+    let mut decisions = Vec::new();
+    for d in &args.decide {
+        let parsed = d
+            .split_once('=')
+            .and_then(|(g, o)| Some((g.trim(), GateOutcome::parse(o.trim())?)));
+        match parsed {
+            Some((gate, outcome)) if !gate.is_empty() => decisions.push(Decision {
+                gate: gate.to_string(),
+                outcome,
+            }),
+            _ => {
+                eprintln!("error: --decide takes GATE=approved or GATE=rejected, not `{d}`");
+                return 2;
+            }
+        }
+    }
+    let mut journal = match JsonlJournal::open(&dir.join("journal.jsonl")) {
+        Ok(j) => j,
+        Err(e) => {
+            diags.push(Diagnostic::error("AGC001", e.to_string()));
+            return 2;
+        }
+    };
+    let last_at = journal
+        .load()
+        .ok()
+        .and_then(|evs| evs.last().map(|e| e.at().to_string()));
+    let handler = match ScriptHandler::new(script).with_log(&dir.join("invocations.jsonl")) {
+        Ok(h) => Arc::new(h),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "AGC001",
+                format!("cannot write the invocation log: {e}"),
+            ));
+            return 2;
+        }
+    };
+    let opts = options(args, kept.fixed_clock, last_at.as_deref());
+    let outcome =
+        agc_runtime::run::resume(Arc::new(plan), handler, &mut journal, &decisions, &opts);
+    let mut args_dir = RunArgsView::from(args);
+    args_dir.run_dir = Some(dir.to_path_buf());
+    finish_with(&args_dir, outcome, diags, "AGC303")
+}
+
+/// The parts of the arguments `finish` needs.
+struct RunArgsView {
+    run_dir: Option<PathBuf>,
+    record: Option<PathBuf>,
+}
+
+impl From<&RunArgs> for RunArgsView {
+    fn from(a: &RunArgs) -> Self {
+        RunArgsView {
+            run_dir: a.run_dir.clone(),
+            record: a.record.clone(),
+        }
+    }
+}
+
+fn finish(
+    args: &RunArgs,
+    outcome: Result<RunRecord, agc_runtime::run::RunError>,
+    diags: &mut Vec<Diagnostic>,
+    code: &'static str,
+) -> i32 {
+    finish_with(&RunArgsView::from(args), outcome, diags, code)
+}
+
+fn finish_with(
+    args: &RunArgsView,
+    outcome: Result<RunRecord, agc_runtime::run::RunError>,
+    diags: &mut Vec<Diagnostic>,
+    code: &'static str,
+) -> i32 {
+    let record = match outcome {
+        Ok(r) => r,
+        Err(e) => {
+            diags.push(Diagnostic::error(code, e.to_string()));
+            return 2;
+        }
+    };
+    let text = record.to_pretty_string();
+    let mut targets: Vec<PathBuf> = Vec::new();
+    if let Some(d) = &args.run_dir {
+        targets.push(d.join("record.json"));
+    }
+    if let Some(r) = &args.record {
+        targets.push(r.clone());
+    }
+    for t in &targets {
+        if let Err(e) = std::fs::write(t, &text) {
+            diags.push(Diagnostic::error(
+                "AGC001",
+                format!("cannot write `{}`: {e}", t.display()),
+            ));
+            return 2;
+        }
+    }
+    if targets.is_empty() {
+        print!("{text}");
+    }
+    match record.status {
+        RunStatus::Succeeded => 0,
+        RunStatus::AwaitingHuman => {
+            if args.run_dir.is_none() {
+                eprintln!(
+                    "note: the run awaits a human; run with --run-dir to be able to resume it"
+                );
+            }
+            4
+        }
+        _ => 1,
+    }
+}
+
+fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
+    let mut opts = RunOptions {
+        threads: args.threads.max(1),
+        ..RunOptions::default()
+    };
+    if fixed {
+        let clock = last_at.and_then(FixedClock::after).unwrap_or_default();
+        opts.clock = Arc::new(clock);
+        opts.ids = Arc::new(FixedIds::new("run"));
+    } else {
+        opts.clock = Arc::new(SystemClock);
+        opts.ids = Arc::new(SystemIds);
+    }
+    if !args.quiet {
+        opts.observer = Some(Arc::new(Lines));
+    }
+    opts
+}
+
+/// Progress lines on stderr.
+struct Lines;
+
+impl Observer for Lines {
+    fn report(&self, p: &Progress) {
+        match p {
+            Progress::Started {
+                path,
+                attempt,
+                resumed,
+            } => {
+                let again = if *resumed {
+                    ", again after a resume"
+                } else {
+                    ""
+                };
+                if *attempt > 1 {
+                    eprintln!("  started  {path} (attempt {attempt}{again})");
+                } else {
+                    eprintln!("  started  {path}{again}");
+                }
+            }
+            Progress::Finished { path, status } => {
+                eprintln!("  finished {path}: {}", status.as_str());
+            }
+            Progress::Run { status } => eprintln!("run {}", status.as_str()),
+        }
+    }
+}
+
+/// Compiles `file`, or reads it as a plan when it is one.
+fn load_plan(
+    args: &RunArgs,
+    file: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Plan> {
+    let display = file.to_string_lossy().replace('\\', "/");
+    if file.extension().and_then(|e| e.to_str()) == Some("json")
+        && let Ok(text) = std::fs::read_to_string(file)
+        && text.contains("\"agc.plan/v1\"")
+    {
+        return match Plan::from_json(&text) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    "AGC302",
+                    format!("`{display}` is not a valid agc.plan/v1 plan: {e}"),
+                ));
+                None
+            }
+        };
+    }
+    let (compiled, mut found) =
+        crate::compile::compile_file(sources, file, &display, &args.root.options());
+    let compiled = match crate::compile::single(compiled, &display) {
+        Ok(c) => c,
+        Err(d) => {
+            found.push(d);
+            None
+        }
+    };
+    let failed = found
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error);
+    diags.append(&mut found);
+    let compiled = compiled.filter(|_| !failed)?;
+    let text = crate::compile::plan_text(&compiled, sources, &display);
+    crate::discard::discard(compiled);
+    match Plan::from_json(&text) {
+        Ok(p) => Some(p),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "AGC302",
+                format!("the plan of `{display}` does not read back: {e}"),
+            ));
+            None
+        }
+    }
+}
+
+fn read_params(path: &Path) -> Result<Map<String, Value>, Diagnostic> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Diagnostic::error("AGC001", format!("cannot read `{}`: {e}", path.display()))
+    })?;
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(Diagnostic::error(
+            "AGC301",
+            format!("`{}` must hold a JSON object of params", path.display()),
+        )),
+        Err(e) => Err(Diagnostic::error(
+            "AGC301",
+            format!("`{}` is not JSON: {e}", path.display()),
+        )),
+    }
+}
+
+/// Reads a script (YAML or JSON): every entry that does not fit the format is reported with
+/// its position (AGC300).
+fn load_script(
+    path: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Script> {
+    let display = path.to_string_lossy().replace('\\', "/");
+    let (_, loaded) = match crate::source::load::load_path(
+        sources,
+        path,
+        &display,
+        crate::source::Limits::default(),
+    ) {
+        Ok(x) => x,
+        Err(d) => {
+            diags.push(d);
+            return None;
+        }
+    };
+    let errors = loaded
+        .diags
+        .iter()
+        .any(|d| d.severity == crate::diag::Severity::Error);
+    diags.extend(loaded.diags);
+    let doc = loaded.doc.filter(|_| !errors)?;
+    let mut bad = false;
+    let Some(root) = doc.value.as_object() else {
+        diags.push(
+            Diagnostic::error("AGC300", "a run script is a mapping with a `nodes` key")
+                .at(doc.span("")),
+        );
+        return None;
+    };
+    for key in root.keys() {
+        if key != "nodes" && key != "format" {
+            diags.push(
+                Diagnostic::error("AGC300", format!("unknown script key `{key}`"))
+                    .at(doc.key_span(&format!("/{}", crate::source::tree::escape_token(key))))
+                    .with_help("a script has `format` and `nodes`"),
+            );
+            bad = true;
+        }
+    }
+    if let Some(nodes) = root.get("nodes").and_then(Value::as_object) {
+        for (k, v) in nodes {
+            if let Err(e) = serde_json::from_value::<agc_runtime::run::script::Entry>(v.clone()) {
+                let ptr = format!("/nodes/{}", crate::source::tree::escape_token(k));
+                diags.push(
+                    Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
+                        .at(doc.span(&ptr))
+                        .with_help(
+                            "an entry has outputs, decision, fail, delay_ms, usage or results",
+                        ),
+                );
+                bad = true;
+            }
+        }
+    } else if root.contains_key("nodes") {
+        diags.push(
+            Diagnostic::error("AGC300", "`nodes` must be a mapping from node to result")
+                .at(doc.span("/nodes")),
+        );
+        bad = true;
+    }
+    if bad {
+        return None;
+    }
+    match serde_json::from_value::<Script>(doc.value.clone()) {
+        Ok(s) => Some(s),
+        Err(e) => {
+            diags.push(Diagnostic::error("AGC300", format!("{e}")).at(doc.span("")));
+            None
+        }
+    }
+}
+
+/// AGC304: a script key that names no node of the plan (a typo would silently never match).
+fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
+    for key in script.nodes.keys() {
+        let plain: String = {
+            let mut out = String::new();
+            let mut depth = 0;
+            for c in key.chars() {
+                match c {
+                    '[' => depth += 1,
+                    ']' => depth -= 1,
+                    _ if depth == 0 => out.push(c),
+                    _ => {}
+                }
+            }
+            out
+        };
+        let known = plan
+            .nodes
+            .iter()
+            .any(|n| n.id == plain || n.local_id == plain);
+        if !known {
+            diags.push(Diagnostic::warning(
+                "AGC304",
+                format!(
+                    "the script's entry `{key}` names no node of graph `{}`",
+                    plan.graph.id
+                ),
+            ));
+        }
+    }
+}
+
+fn prepare_dir(dir: &Path, plan: &Plan, script: &Script, fixed: bool) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
+    let journal = dir.join("journal.jsonl");
+    if journal.metadata().is_ok_and(|m| m.len() > 0) {
+        return Err(format!(
+            "`{}` already holds a run; resume it with `agc run --resume {}` or pick another directory",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    let write = |name: &str, text: String| {
+        std::fs::write(dir.join(name), text)
+            .map_err(|e| format!("cannot write `{}`: {e}", dir.join(name).display()))
+    };
+    write("plan.json", plan.to_pretty_string())?;
+    write(
+        "script.json",
+        serde_json::to_string_pretty(script).unwrap_or_default(),
+    )?;
+    write(
+        "options.json",
+        serde_json::to_string(&Kept { fixed_clock: fixed }).unwrap_or_default(),
+    )?;
+    let _ = std::fs::remove_file(dir.join("invocations.jsonl"));
+    Ok(())
+}

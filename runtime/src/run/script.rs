@@ -1,0 +1,413 @@
+//! A scripted [`Handler`]: how users dry-run and test a workflow before wiring real agents
+//! (`agc run --script S.yaml`). The format's JSON Schema is
+//! `schemas/agc-run-script-v1.schema.json`; the CLI reads YAML or JSON into [`Script`].
+//!
+//! Matching: a call matches the entry whose key equals its scope path written with `/`
+//! (`render_pages[2]/render`, one item or iteration), else the entry for its plan id
+//! (`render_pages/render`, every instance), else its local id (`render`).
+//!
+//! Results: an entry's `results` list is consumed one per call of that entry, the last
+//! repeating; without `results` the entry itself is the result. The call's ordinal is
+//! recorded in the invocation log by idempotency key and attempt, so a call re-issued after a
+//! crash gets the same result as the first time, which keeps resumed runs identical.
+//!
+//! Unscripted nodes: tasks return a placeholder for each required output (by type); gates
+//! pause for a human; decisions fail (a decision needs a scripted label).
+//!
+//! Strings in `outputs` may hold `${{ path }}` placeholders, a dotted path (with `[n]`
+//! indices) over `inputs`, `item`, `iteration` and `attempt`: `${{ inputs.page.path }}`.
+//! A string that is exactly one placeholder takes the value's JSON type.
+
+use super::handler::{
+    CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
+};
+use crate::plan::{Node, NodeKind};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// A whole script.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Script {
+    /// Optional format tag, `agc.script/v1`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// Per node key (scope path, plan id or local id), what calls return.
+    #[serde(default)]
+    pub nodes: indexmap::IndexMap<String, Entry>,
+}
+
+/// What one node returns.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entry {
+    /// Outputs to return.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<Map<String, Value>>,
+    /// A decision node's label, or a gate's `approved` / `rejected` (`pending` pauses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
+    /// Fail the call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fail: Option<Failure>,
+    /// Sleep this long before answering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_ms: Option<u64>,
+    /// Usage to report (cost drives `max_cost_usd`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Per-call results, in order; the last repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<Entry>>,
+}
+
+/// An injected failure: a message, or a class and a message.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Failure {
+    Message(String),
+    Full {
+        #[serde(default = "default_class")]
+        class: FailureClass,
+        message: String,
+    },
+}
+
+fn default_class() -> FailureClass {
+    FailureClass::ToolError
+}
+
+/// One line of the invocation log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Invocation {
+    pub key: String,
+    pub attempt: u32,
+    pub path: String,
+    /// The script entry matched (or `null`).
+    pub entry: Option<String>,
+    /// The call's ordinal among the entry's calls.
+    pub ordinal: usize,
+    pub resumed: bool,
+}
+
+/// The scripted handler.
+pub struct ScriptHandler {
+    script: Script,
+    state: Mutex<LogState>,
+}
+
+#[derive(Default)]
+struct LogState {
+    /// Calls per entry so far.
+    counts: HashMap<String, usize>,
+    /// (idempotency key, attempt) → ordinal, from this process or the log.
+    seen: HashMap<(String, u32), usize>,
+    log: Vec<Invocation>,
+    file: Option<std::fs::File>,
+}
+
+impl ScriptHandler {
+    pub fn new(script: Script) -> ScriptHandler {
+        ScriptHandler {
+            script,
+            state: Mutex::new(LogState::default()),
+        }
+    }
+
+    /// Appends every invocation to `path` (JSONL), after reading the invocations already
+    /// there, so a resumed run continues the same counts.
+    pub fn with_log(self, path: &std::path::Path) -> std::io::Result<ScriptHandler> {
+        let mut st = LogState::default();
+        if let Ok(text) = std::fs::read_to_string(path) {
+            for line in text.lines() {
+                if let Ok(inv) = serde_json::from_str::<Invocation>(line) {
+                    st.note(&inv);
+                    st.log.push(inv);
+                }
+            }
+        }
+        st.file = Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)?,
+        );
+        Ok(ScriptHandler {
+            script: self.script,
+            state: Mutex::new(st),
+        })
+    }
+
+    /// Every invocation so far (this process's and the log's).
+    pub fn invocations(&self) -> Vec<Invocation> {
+        self.state
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .log
+            .clone()
+    }
+
+    /// The entry for a call: scope path with `/`, then plan id, then local id.
+    fn entry(&self, cx: &CallContext, node: &Node) -> Option<(String, &Entry)> {
+        let slashed = cx.scope_path.replace('.', "/");
+        [slashed.as_str(), node.id.as_str(), node.local_id.as_str()]
+            .into_iter()
+            .find_map(|k| self.script.nodes.get(k).map(|e| (k.to_string(), e)))
+    }
+
+    /// The result for this call, and logs it.
+    fn pick(&self, cx: &CallContext, node: &Node) -> Option<Entry> {
+        let found = self.entry(cx, node);
+        let name = found.as_ref().map(|(k, _)| k.clone());
+        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let id = (cx.idempotency_key.clone(), cx.attempt);
+        let counter = name.clone().unwrap_or_default();
+        let ordinal = match st.seen.get(&id) {
+            Some(&o) => o,
+            None => {
+                let c = st.counts.entry(counter).or_insert(0);
+                let o = *c;
+                *c += 1;
+                o
+            }
+        };
+        let inv = Invocation {
+            key: cx.idempotency_key.clone(),
+            attempt: cx.attempt,
+            path: cx.scope_path.clone(),
+            entry: name,
+            ordinal,
+            resumed: cx.resumed,
+        };
+        st.seen.insert(id, ordinal);
+        if let Some(f) = st.file.as_mut()
+            && let Ok(line) = serde_json::to_string(&inv)
+        {
+            let _ = writeln!(f, "{line}").and_then(|()| f.flush());
+        }
+        st.log.push(inv);
+        drop(st);
+        let (_, e) = found?;
+        Some(match &e.results {
+            Some(list) if !list.is_empty() => list[ordinal.min(list.len() - 1)].clone(),
+            _ => e.clone(),
+        })
+    }
+
+    fn common(&self, e: &Entry) -> Result<(), HandlerError> {
+        if let Some(ms) = e.delay_ms {
+            std::thread::sleep(Duration::from_millis(ms));
+        }
+        if let Some(f) = &e.fail {
+            let (class, message) = match f {
+                Failure::Message(m) => (FailureClass::ToolError, m.clone()),
+                Failure::Full { class, message } => (*class, message.clone()),
+            };
+            let mut err = HandlerError::new(class, message);
+            err.usage = e.usage.clone().unwrap_or_default();
+            return Err(err);
+        }
+        Ok(())
+    }
+}
+
+impl LogState {
+    fn note(&mut self, inv: &Invocation) {
+        let id = (inv.key.clone(), inv.attempt);
+        if self.seen.insert(id, inv.ordinal).is_none() {
+            let c = self
+                .counts
+                .entry(inv.entry.clone().unwrap_or_default())
+                .or_insert(0);
+            *c = (*c).max(inv.ordinal + 1);
+        }
+    }
+}
+
+impl Handler for ScriptHandler {
+    fn task(
+        &self,
+        cx: &CallContext,
+        node: &Node,
+        inputs: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        let entry = self.pick(cx, node).unwrap_or_default();
+        self.common(&entry)?;
+        let scope = template_scope(cx, inputs);
+        let mut outputs = match &entry.outputs {
+            Some(o) => o
+                .iter()
+                .map(|(k, v)| (k.clone(), render(v, &scope)))
+                .collect(),
+            None => placeholders(node),
+        };
+        if let Some(d) = &entry.decision {
+            outputs.insert("decision".into(), Value::from(d.clone()));
+        }
+        if node.kind == NodeKind::Decision && !outputs.contains_key("decision") {
+            return Err(HandlerError::new(
+                FailureClass::ValidationError,
+                format!("the script gives decision node `{}` no `decision`", node.id),
+            ));
+        }
+        Ok(Completion {
+            outputs,
+            usage: entry.usage.clone().unwrap_or_default(),
+        })
+    }
+
+    fn gate(
+        &self,
+        cx: &CallContext,
+        node: &Node,
+        inputs: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        let Some(entry) = self.pick(cx, node) else {
+            return Ok(GateResponse::pending());
+        };
+        self.common(&entry)?;
+        let scope = template_scope(cx, inputs);
+        let outputs = entry
+            .outputs
+            .iter()
+            .flatten()
+            .map(|(k, v)| (k.clone(), render(v, &scope)))
+            .collect();
+        let outcome = match entry.decision.as_deref() {
+            None | Some("pending") => None,
+            Some(d) => Some(GateOutcome::parse(d).ok_or_else(|| {
+                HandlerError::new(
+                    FailureClass::ValidationError,
+                    format!("gate decision `{d}` is not approved, rejected or pending"),
+                )
+            })?),
+        };
+        Ok(GateResponse {
+            outcome,
+            outputs,
+            actor: outcome.map(|_| "script".to_string()),
+            note: None,
+        })
+    }
+}
+
+/// Placeholder outputs for an unscripted task: one per required output, by type.
+fn placeholders(node: &Node) -> Map<String, Value> {
+    node.outputs
+        .iter()
+        .filter(|o| o.required && o.name != "decision")
+        .map(|o| {
+            let v = match o.ty.as_str() {
+                "number" | "integer" => Value::from(0),
+                "boolean" => Value::Bool(false),
+                "array" | "file_set" => Value::Array(Vec::new()),
+                "object" | "json" => Value::Object(Map::new()),
+                "artifact" => serde_json::json!({ "id": format!("{}.{}", node.local_id, o.name) }),
+                _ => Value::from(format!("{} {}", node.local_id, o.name)),
+            };
+            (o.name.clone(), v)
+        })
+        .collect()
+}
+
+fn template_scope(cx: &CallContext, inputs: &Map<String, Value>) -> Value {
+    let mut m = Map::new();
+    m.insert("inputs".into(), Value::Object(inputs.clone()));
+    m.insert("attempt".into(), Value::from(cx.attempt));
+    if let Some(i) = cx.item {
+        m.insert("item".into(), Value::from(i));
+    }
+    if let Some(i) = cx.iteration {
+        m.insert("iteration".into(), Value::from(i));
+    }
+    Value::Object(m)
+}
+
+/// Renders `${{ path }}` placeholders in every string of `v`.
+pub fn render(v: &Value, scope: &Value) -> Value {
+    match v {
+        Value::String(s) => render_str(s, scope),
+        Value::Array(a) => Value::Array(a.iter().map(|x| render(x, scope)).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, x)| (k.clone(), render(x, scope)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+fn render_str(s: &str, scope: &Value) -> Value {
+    if !s.contains("${{") {
+        return Value::from(s);
+    }
+    let t = s.trim();
+    if let Some(inner) = t.strip_prefix("${{").and_then(|r| r.strip_suffix("}}"))
+        && !inner.contains("${{")
+    {
+        return lookup(inner.trim(), scope).cloned().unwrap_or(Value::Null);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(start) = rest.find("${{") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 3..];
+        let Some(end) = after.find("}}") else {
+            out.push_str(&rest[start..]);
+            return Value::from(out);
+        };
+        match lookup(after[..end].trim(), scope) {
+            Some(Value::String(x)) => out.push_str(x),
+            Some(Value::Null) | None => {}
+            Some(other) => out.push_str(&other.to_string()),
+        }
+        rest = &after[end + 2..];
+    }
+    out.push_str(rest);
+    Value::from(out)
+}
+
+/// A dotted path with `[n]` indices: `inputs.pages[0].path`.
+fn lookup<'v>(path: &str, scope: &'v Value) -> Option<&'v Value> {
+    let mut cur = scope;
+    for seg in path.split('.') {
+        let (name, mut idx) = match seg.find('[') {
+            Some(i) => (&seg[..i], &seg[i..]),
+            None => (seg, ""),
+        };
+        if !name.is_empty() {
+            cur = cur.get(name)?;
+        }
+        while let Some(rest) = idx.strip_prefix('[') {
+            let close = rest.find(']')?;
+            let n: usize = rest[..close].trim().parse().ok()?;
+            cur = cur.get(n)?;
+            idx = &rest[close + 1..];
+        }
+    }
+    Some(cur)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn templates_render_paths_and_keep_types() {
+        let scope =
+            json!({"inputs": {"page": {"path": "a.md", "n": 3}, "list": [1, 2]}, "item": 2});
+        assert_eq!(render(&json!("${{ inputs.page.n }}"), &scope), json!(3));
+        assert_eq!(
+            render(&json!("page ${{ inputs.page.path }} #${{ item }}"), &scope),
+            json!("page a.md #2")
+        );
+        assert_eq!(render(&json!("${{inputs.list[1]}}"), &scope), json!(2));
+        assert_eq!(render(&json!("${{ inputs.nope }}"), &scope), Value::Null);
+        assert_eq!(render(&json!("no ${{ open"), &scope), json!("no ${{ open"));
+    }
+}
