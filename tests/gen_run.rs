@@ -4,19 +4,15 @@
 //! the untyped runtime driven by an equivalent scripted handler; a gate that returns `None`
 //! pauses the run and `resume` finishes it.
 
-use agc_runtime::plan::Node;
-use agc_runtime::run::{
-    CallContext, Completion, FixedClock, FixedIds, GateResponse, Handler, HandlerError,
-    MemoryJournal, RunOptions,
-};
+use agc_runtime::run::{FixedClock, FixedIds, MemoryJournal, RunOptions};
 use changelog_release_runner as runner;
 use runner::{
-    ApproveDecision, ApproveInputs, ApproveOutputs, CollectChangesInputs, CollectChangesOutputs,
+    Answer, ApproveDecision, ApproveInputs, ApproveOutputs, CollectChangesInputs,
+    CollectChangesOutputs, CollectChangesOutputsEntriesItem, CollectChangesOutputsEntriesItemKind,
     Context, DraftNotesInputs, DraftNotesOutputs, Failure, FailureClass, Handlers,
     ReviewLengthDecision, ReviewLengthInputs, ReviewLengthOutputs, TrimNotesInputs,
     TrimNotesOutputs,
 };
-use serde_json::{Map, Value, json};
 use std::sync::Arc;
 
 /// The typed implementation a developer writes.
@@ -33,7 +29,10 @@ impl Handlers for Typed {
     ) -> Result<CollectChangesOutputs, Failure> {
         assert_eq!(inputs.since, "v1.0.0");
         Ok(CollectChangesOutputs {
-            entries: vec![json!({ "title": "Typed runners", "kind": "feature" }).into()],
+            entries: vec![CollectChangesOutputsEntriesItem {
+                title: "Typed runners".into(),
+                kind: CollectChangesOutputsEntriesItemKind::Feature,
+            }],
             entry_count: 1,
         })
     }
@@ -70,47 +69,14 @@ impl Handlers for Typed {
         &self,
         _ctx: &Context,
         _inputs: ApproveInputs,
-    ) -> Result<Option<ApproveOutputs>, Failure> {
-        Ok(self.decide.then_some(ApproveOutputs {
-            decision: ApproveDecision::Approved,
+    ) -> Result<Option<Answer<ApproveOutputs>>, Failure> {
+        Ok(self.decide.then_some(Answer {
+            outputs: ApproveOutputs {
+                decision: ApproveDecision::Approved,
+            },
+            actor: Some("script".into()),
+            note: None,
         }))
-    }
-}
-
-/// The equivalent script, written against the untyped runtime handler.
-struct Script;
-
-impl Handler for Script {
-    fn task(
-        &self,
-        _cx: &CallContext,
-        node: &Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        let outputs = match node.id.as_str() {
-            "collect_changes" => json!({
-                "entries": [{ "title": "Typed runners", "kind": "feature" }],
-                "entry_count": 1
-            }),
-            "draft_notes" => json!({
-                "notes": format!("# {}\n\n- Typed runners", inputs["heading"].as_str().unwrap())
-            }),
-            "review_length" => json!({ "decision": "ok" }),
-            other => panic!("unexpected call of {other}"),
-        };
-        Ok(Completion {
-            outputs: outputs.as_object().unwrap().clone(),
-            ..Completion::default()
-        })
-    }
-
-    fn gate(
-        &self,
-        _cx: &CallContext,
-        _node: &Node,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        Ok(GateResponse::decided(agc_runtime::run::GateOutcome::Approved))
     }
 }
 
@@ -131,24 +97,33 @@ fn params() -> runner::Params {
 }
 
 #[test]
-fn typed_handlers_give_the_scripted_run_record() {
+fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
     let mut journal = MemoryJournal::default();
     let typed = runner::run(&params(), Typed { decide: true }, &mut journal, &options())
         .expect("the typed run runs");
     assert_eq!(typed.status, runner::RunStatus::Succeeded, "{typed:#?}");
 
-    let plan = Arc::new(runner::plan());
-    let params = serde_json::to_value(params()).unwrap();
-    let mut journal = MemoryJournal::default();
-    let scripted = agc_runtime::run::run(
-        plan,
-        params.as_object().unwrap().clone(),
-        Arc::new(Script),
-        &mut journal,
-        &options(),
-    )
-    .expect("the scripted run runs");
-    assert_eq!(typed.to_pretty_string(), scripted.to_pretty_string());
+    let record = std::env::temp_dir().join(format!("agc-gen-run-{}.json", std::process::id()));
+    let record_arg = record.to_string_lossy().to_string();
+    let status = agc::cli::run([
+        "agc",
+        "run",
+        "examples/ags/changelog-release.agraph.yaml",
+        "--params",
+        "tests/fixtures/gen/changelog-release.params.json",
+        "--script",
+        "tests/fixtures/gen/changelog-release.script.yaml",
+        "--record",
+        &record_arg,
+        "--fixed-clock",
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
+    assert_eq!(status, 0, "agc run succeeds");
+    let scripted = std::fs::read_to_string(&record).unwrap();
+    let _ = std::fs::remove_file(&record);
+    assert_eq!(typed.to_pretty_string(), scripted);
 }
 
 #[test]
@@ -161,7 +136,12 @@ fn a_gate_answering_none_pauses_and_resume_decides() {
         gate: "approve".into(),
         outcome: runner::GateOutcome::Approved,
     }];
-    let done = runner::resume(Typed { decide: false }, &mut journal, &decisions, &options())
-        .expect("the run resumes");
+    let done = runner::resume(
+        Typed { decide: false },
+        &mut journal,
+        &decisions,
+        &options(),
+    )
+    .expect("the run resumes");
     assert_eq!(done.status, runner::RunStatus::Succeeded, "{done:#?}");
 }

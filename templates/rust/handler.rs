@@ -5,7 +5,11 @@
 
 use crate::types::*;
 pub use agc_runtime::run::{CallContext as Context, FailureClass, HandlerError as Failure};
+{%- if gates.is_empty() %}
+use agc_runtime::run::{Completion, Handler};
+{%- else %}
 use agc_runtime::run::{Completion, GateOutcome, GateResponse, Handler};
+{%- endif %}
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -37,6 +41,26 @@ pub trait Handlers: Send + Sync {
             FailureClass::ValidationError,
             format!("no handler for node `{}`", ctx.node_id),
         ))
+    }
+}
+
+/// A gate's decision as a human gave it: the gate's outputs (its `decision` and what the human
+/// provided), who decided and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer<T> {
+    pub outputs: T,
+    pub actor: Option<String>,
+    pub note: Option<String>,
+}
+
+impl<T> Answer<T> {
+    /// The answer `outputs`, with no actor or note.
+    pub fn new(outputs: T) -> Answer<T> {
+        Answer {
+            outputs,
+            actor: None,
+            note: None,
+        }
     }
 }
 
@@ -137,11 +161,11 @@ fn complete<T: Serialize>(outputs: T) -> Result<Completion, Failure> {
 
 /// A gate's typed answer: `None` pauses the run until a human decides; otherwise its
 /// `decision` output is the outcome and its other outputs are what the human provided.
-fn gate<T: Serialize>(answer: Option<T>) -> Result<GateResponse, Failure> {
-    let Some(outputs) = answer else {
+fn gate<T: Serialize>(answer: Option<Answer<T>>) -> Result<GateResponse, Failure> {
+    let Some(answer) = answer else {
         return Ok(GateResponse::pending());
     };
-    let mut outputs = encode(outputs)?;
+    let mut outputs = encode(answer.outputs)?;
     let decision = outputs.remove("decision");
     let outcome = decision
         .as_ref()
@@ -151,7 +175,8 @@ fn gate<T: Serialize>(answer: Option<T>) -> Result<GateResponse, Failure> {
         Some(outcome) => Ok(GateResponse {
             outcome: Some(outcome),
             outputs,
-            ..GateResponse::default()
+            actor: answer.actor,
+            note: answer.note,
         }),
         None => Err(Failure::new(
             FailureClass::ValidationError,

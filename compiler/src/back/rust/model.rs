@@ -245,7 +245,7 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
         }
         let ret = if kind == "gate" {
             hdoc.push_str("\n\nReturn None to pause the run until a human decides.");
-            format!("Result<Option<{out_name}>, Failure>")
+            format!("Result<Option<Answer<{out_name}>>, Failure>")
         } else {
             format!("Result<{out_name}, Failure>")
         };

@@ -33,6 +33,7 @@ const NOT_RAW: &[&str] = &["crate", "self", "Self", "super"];
 /// Type names the generated modules define, import or rely on: a document's type may not
 /// take them (a glob import of the types would be shadowed by them, or shadow the prelude).
 const RESERVED_TYPES: &[&str] = &[
+    "Answer",
     "Arc",
     "BTreeMap",
     "Box",

@@ -62,7 +62,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: ApproveInputs,
-    ) -> Result<Option<ApproveOutputs>, Failure>;
+    ) -> Result<Option<Answer<ApproveOutputs>>, Failure>;
 
     /// A node this crate has no typed method for (a kind the runtime hands to handlers that
     /// did not exist when the crate was generated). Fails unless overridden.
@@ -76,6 +76,26 @@ pub trait Handlers: Send + Sync {
             FailureClass::ValidationError,
             format!("no handler for node `{}`", ctx.node_id),
         ))
+    }
+}
+
+/// A gate's decision as a human gave it: the gate's outputs (its `decision` and what the human
+/// provided), who decided and why.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer<T> {
+    pub outputs: T,
+    pub actor: Option<String>,
+    pub note: Option<String>,
+}
+
+impl<T> Answer<T> {
+    /// The answer `outputs`, with no actor or note.
+    pub fn new(outputs: T) -> Answer<T> {
+        Answer {
+            outputs,
+            actor: None,
+            note: None,
+        }
     }
 }
 
@@ -175,11 +195,11 @@ fn complete<T: Serialize>(outputs: T) -> Result<Completion, Failure> {
 
 /// A gate's typed answer: `None` pauses the run until a human decides; otherwise its
 /// `decision` output is the outcome and its other outputs are what the human provided.
-fn gate<T: Serialize>(answer: Option<T>) -> Result<GateResponse, Failure> {
-    let Some(outputs) = answer else {
+fn gate<T: Serialize>(answer: Option<Answer<T>>) -> Result<GateResponse, Failure> {
+    let Some(answer) = answer else {
         return Ok(GateResponse::pending());
     };
-    let mut outputs = encode(outputs)?;
+    let mut outputs = encode(answer.outputs)?;
     let decision = outputs.remove("decision");
     let outcome = decision
         .as_ref()
@@ -189,7 +209,8 @@ fn gate<T: Serialize>(answer: Option<T>) -> Result<GateResponse, Failure> {
         Some(outcome) => Ok(GateResponse {
             outcome: Some(outcome),
             outputs,
-            ..GateResponse::default()
+            actor: answer.actor,
+            note: answer.note,
         }),
         None => Err(Failure::new(
             FailureClass::ValidationError,

@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 /// The graph's parameters.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Params {
+    /// The tag the notes start from.
     pub since_tag: String,
+    /// Most entries the notes may list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_entries: Option<i64>,
 }
@@ -15,26 +17,48 @@ pub struct Params {
 /// The inputs of task collect_changes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CollectChangesInputs {
+    /// The tag to start from.
     pub since: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CollectChangesOutputsEntriesItem {
+    pub title: String,
+    pub kind: CollectChangesOutputsEntriesItemKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CollectChangesOutputsEntriesItemKind {
+    #[serde(rename = "feature")]
+    Feature,
+    #[serde(rename = "fix")]
+    Fix,
+    #[serde(rename = "chore")]
+    Chore,
 }
 
 /// The outputs of task collect_changes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct CollectChangesOutputs {
-    pub entries: Vec<serde_json::Value>,
+    /// One object per merged change.
+    pub entries: Vec<CollectChangesOutputsEntriesItem>,
+    /// How many entries were found.
     pub entry_count: i64,
 }
 
 /// The inputs of task draft_notes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DraftNotesInputs {
+    /// The merged changes.
     pub entries: Vec<serde_json::Value>,
+    /// The notes' heading.
     pub heading: String,
 }
 
 /// The outputs of task draft_notes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DraftNotesOutputs {
+    /// The drafted notes.
     pub notes: String,
 }
 
@@ -62,12 +86,14 @@ pub struct ReviewLengthOutputs {
 /// The inputs of task trim_notes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrimNotesInputs {
+    /// The drafted notes.
     pub notes: String,
 }
 
 /// The outputs of task trim_notes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrimNotesOutputs {
+    /// The trimmed notes.
     pub notes: String,
 }
 

@@ -16,7 +16,7 @@ pub use agc_runtime::run::{
     Decision, GateOutcome, Journal, JsonlJournal, MemoryJournal, RunError, RunOptions, RunRecord,
     RunStatus,
 };
-pub use handler::{Context, Failure, FailureClass, Handlers, Typed};
+pub use handler::{Answer, Context, Failure, FailureClass, Handlers, Typed};
 pub use types::*;
 
 use serde_json::{Map, Value};
@@ -30,7 +30,7 @@ pub const GRAPH_ID: &str = "agc-fixtures/hostile.names:v1";
 
 /// The digest of the graph the plan was built from, when its dialect defines one: a journal
 /// written for another digest is refused on resume.
-pub const GRAPH_DIGEST: Option<&str> = Some("sha256-A7OPJi2tMGlwhpoYW7xaWtuuDx/g9+Zjf/PwZVIFED4=");
+pub const GRAPH_DIGEST: Option<&str> = Some("sha256-9mWFWPjJqHz+cbotyZ9barld9FTUYXQ4e9Ic6sZnvUo=");
 
 /// The embedded plan, parsed.
 pub fn plan() -> Plan {

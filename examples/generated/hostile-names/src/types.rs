@@ -7,19 +7,25 @@ use serde::{Deserialize, Serialize};
 /// The graph's parameters.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Params {
+    /// A keyword. \`\`\` fn main() { panic!() } \`\`\`
     pub r#type: String,
+    /// *\/ fn injected() {} /*
     #[serde(rename = "self")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub self_: Option<i64>,
+    /// Collides with first_name after sanitising.
     #[serde(rename = "firstName")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name: Option<bool>,
+    /// Collides with firstName; "# ends a raw string.
     #[serde(rename = "first_name")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_name_2: Option<bool>,
+    /// A prelude type's name.
     #[serde(rename = "Option")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub option: Option<f64>,
+    /// No letters at all.
     #[serde(rename = "_")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub empty: Option<String>,
@@ -28,22 +34,71 @@ pub struct Params {
 /// The inputs of task type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeInputs {
+    /// A keyword that cannot be raw: r#self is no identifier.
     #[serde(rename = "self")]
     pub self_: String,
+    /// Collides with self after sanitising.
     #[serde(rename = "Self")]
     pub self_2: i64,
 }
 
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TypeOutputsMatch {
+    #[serde(rename = "first-name")]
+    pub first_name: String,
+    #[serde(rename = "2nd")]
+    pub n_2nd: i64,
+    pub r#type: TypeOutputsMatchType,
+    #[serde(rename = "self")]
+    pub self_: bool,
+    #[serde(rename = "")]
+    pub empty: f64,
+    #[serde(rename = "\u{540d}\u{524d}")]
+    pub u540d_u524d: String,
+    #[serde(rename = "Name")]
+    pub name: String,
+    #[serde(rename = "name")]
+    pub name_2: String,
+    #[serde(rename = "\"#")]
+    pub empty_2: String,
+    #[serde(rename = "*/")]
+    pub empty_3: String,
+    #[serde(rename = "Option")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub option: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TypeOutputsMatchType {
+    #[serde(rename = "a\"b")]
+    AB,
+    #[serde(rename = "*/")]
+    Empty,
+    #[serde(rename = "\u{1f680}")]
+    U1f680,
+    #[serde(rename = "ok")]
+    Ok,
+    #[serde(rename = "OK")]
+    Ok2,
+    #[serde(rename = "Self")]
+    SelfValue,
+    #[serde(rename = "")]
+    Empty2,
+}
+
 /// The outputs of task type.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TypeOutputs {
-    pub r#match: serde_json::Map<String, serde_json::Value>,
+    /// Properties that are no identifiers.
+    pub r#match: TypeOutputsMatch,
+    /// \<script\>alert(1)\</script\>
     pub r#fn: Vec<String>,
 }
 
 /// The inputs of task 2nd.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct N2ndInputs {
+    /// Another keyword that cannot be raw.
     #[serde(rename = "crate")]
     pub crate_: serde_json::Map<String, serde_json::Value>,
 }
@@ -51,6 +106,7 @@ pub struct N2ndInputs {
 /// The outputs of task 2nd.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct N2ndOutputs {
+    /// A plain output.
     pub result: String,
 }
 
@@ -61,6 +117,7 @@ pub struct AbInputs {}
 /// The outputs of task a-b.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AbOutputs {
+    /// A plain output.
     pub x: String,
 }
 
@@ -71,6 +128,7 @@ pub struct AbInputs2 {}
 /// The outputs of task a_b.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AbOutputs2 {
+    /// A plain output.
     pub x: String,
 }
 
@@ -81,6 +139,7 @@ pub struct UntypedInputs {}
 /// The outputs of task untyped.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct UntypedOutputs {
+    /// An output named like serde_json's Value.
     #[serde(rename = "Value")]
     pub value: serde_json::Value,
 }
