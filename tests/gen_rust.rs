@@ -24,6 +24,11 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "examples/generated/hostile-names",
         "hostile-names-runner",
     ),
+    (
+        "tests/fixtures/gen/every-type.agraph.yaml",
+        "examples/generated/every-type",
+        "every-type-runner",
+    ),
 ];
 
 fn agc(args: &[&str]) -> i32 {
