@@ -71,6 +71,9 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/cli.rs graphs_over_mermaids_edge_limit_ask_for_collapse",
     ),
     ("AGC101", "tests/cli.rs graph_inject_and_check"),
+    // Usage errors of `agc gen rust` (command-line values, no document position).
+    ("AGC340", "tests/gen_rust.rs usage_errors_agc340_and_agc341"),
+    ("AGC341", "tests/gen_rust.rs usage_errors_agc340_and_agc341"),
     ("AGC102", "tests/cli.rs graph_inject_and_check"),
 ];
 
