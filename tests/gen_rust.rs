@@ -25,6 +25,11 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "hostile-names-runner",
     ),
     (
+        "tests/fixtures/gen/gate-only.agraph.yaml",
+        "examples/generated/gate-only",
+        "gate-only-runner",
+    ),
+    (
         "tests/fixtures/gen/every-type.agraph.yaml",
         "examples/generated/every-type",
         "every-type-runner",
@@ -407,4 +412,58 @@ fn usage_errors_agc340_and_agc341() {
         "changelog-release-runner"
     );
     assert_eq!(rust::default_crate_name("9lives"), "n-9lives-runner");
+}
+
+#[test]
+fn a_plan_without_handled_nodes_generates_no_unused_code() {
+    // A plan whose only node the runtime runs itself (a terminal): no typed methods, so no
+    // imports or helpers that would be unused.
+    let plan = serde_json::json!({
+        "format": "agc.plan/v1",
+        "source": { "dialect": "agh", "path": "x.yaml" },
+        "graph": { "id": "only-terminal", "title": null },
+        "params": [],
+        "entrypoints": ["end"],
+        "constraints": {},
+        "nodes": [{ "id": "end", "local_id": "end", "kind": "terminal", "origin_kind": "end",
+                    "inputs": [], "outputs": [], "join": { "mode": "all" },
+                    "retry": { "max_attempts": 1 }, "estimate": {}, "attributes": {},
+                    "location": { "path": "x.yaml", "line": 1, "column": 1 } }],
+        "edges": [], "regions": [], "links": [],
+        "bounds": { "max_node_executions": 1.0 }
+    });
+    let text = serde_json::to_string_pretty(&plan).unwrap();
+    let files = rust::generate(&text, &plan, "t", &Runtime::Version("0.1".into()));
+    let handler = &files
+        .iter()
+        .find(|f| f.path == "src/handler.rs")
+        .unwrap()
+        .contents;
+    for absent in [
+        "use crate::types::*",
+        "fn decode",
+        "fn complete",
+        "GateResponse",
+        "match node",
+    ] {
+        assert!(!handler.contains(absent), "`{absent}` in\n{handler}");
+    }
+    let lib = &files
+        .iter()
+        .find(|f| f.path == "src/lib.rs")
+        .unwrap()
+        .contents;
+    assert!(lib.contains("pub const GRAPH_DIGEST: Option<&str> = None;"));
+    let readme = &files
+        .iter()
+        .find(|f| f.path == "README.md")
+        .unwrap()
+        .contents;
+    assert!(readme.contains("- end (terminal)"), "{readme}");
+    if rustfmt_available() {
+        for f in files.iter().filter(|f| f.path.ends_with(".rs")) {
+            let diff = rustfmt_diff(&f.contents);
+            assert!(diff.is_empty(), "{}: {diff}", f.path);
+        }
+    }
 }
