@@ -20,17 +20,17 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "changelog-release-runner",
     ),
     (
-        "tests/fixtures/gen/hostile-names.agraph.yaml",
+        "tests/golden/gen/hostile-names.agraph.yaml",
         "examples/generated/hostile-names",
         "hostile-names-runner",
     ),
     (
-        "tests/fixtures/gen/gate-only.agraph.yaml",
+        "tests/golden/gen/gate-only.agraph.yaml",
         "examples/generated/gate-only",
         "gate-only-runner",
     ),
     (
-        "tests/fixtures/gen/every-type.agraph.yaml",
+        "tests/golden/gen/every-type.agraph.yaml",
         "examples/generated/every-type",
         "every-type-runner",
     ),
@@ -238,7 +238,7 @@ fn generated_examples_are_rustfmt_clean() {
 
 #[test]
 fn hostile_names_stay_intact_in_strings_and_never_reach_code_raw() {
-    let doc = Path::new("tests/fixtures/gen/hostile-names.agraph.yaml");
+    let doc = Path::new("tests/golden/gen/hostile-names.agraph.yaml");
     let files = generate(doc, "hostile-names-runner");
     let file = |p: &str| {
         files

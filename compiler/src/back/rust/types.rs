@@ -421,13 +421,20 @@ impl TypeSpace {
         let Some(target) = root.pointer(ptr) else {
             return Ty::Value;
         };
+        // A target that becomes a definition of its own, pushed first (so at index `before`
+        // below): a local object struct, a string enum, a union of two or more branches.
         let nameable = target.as_object().is_some_and(|o| {
-            o.get("properties")
-                .and_then(Value::as_object)
-                .is_some_and(|p| !p.is_empty())
-                || o.contains_key("enum")
-                || o.contains_key("oneOf")
-                || o.contains_key("anyOf")
+            let branches = |k: &str| {
+                o.get(k)
+                    .and_then(Value::as_array)
+                    .is_some_and(|vs| vs.iter().filter(|v| !is_null_schema(v)).count() >= 2)
+            };
+            let props = o.get("properties").and_then(Value::as_object);
+            !o.contains_key("$ref")
+                && (props.is_some_and(|p| !p.is_empty())
+                    || o.contains_key("enum")
+                    || branches("oneOf")
+                    || branches("anyOf"))
         });
         if !nameable {
             return self.schema(root, target, hint, pos.deeper(pos.direct));

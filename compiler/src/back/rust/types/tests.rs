@@ -197,3 +197,48 @@ fn depth_and_reference_cycles_are_bounded() {
     );
     assert_eq!(t, "serde_json::Value");
 }
+
+#[test]
+fn mutual_recursion_is_boxed_where_the_cycle_closes() {
+    let mut s = TypeSpace::new();
+    let t = port(
+        &mut s,
+        "object",
+        json!({
+            "$ref": "#/$defs/a",
+            "$defs": {
+                "a": { "type": "object", "required": ["b"], "properties": { "b": { "$ref": "#/$defs/b" } } },
+                "b": { "type": "object", "required": ["a"], "properties": { "a": { "$ref": "#/$defs/a" } } }
+            }
+        }),
+    );
+    assert_eq!(t, "A");
+    assert_eq!(
+        field_types(&s, "A"),
+        vec![("b".into(), "b".into(), "B".into())]
+    );
+    assert_eq!(
+        field_types(&s, "B"),
+        vec![("a".into(), "a".into(), "Box<A>".into())]
+    );
+}
+
+#[test]
+fn self_references_that_never_reach_a_definition_are_bounded() {
+    let mut s = TypeSpace::new();
+    let t = port(
+        &mut s,
+        "any",
+        json!({ "$ref": "#/$defs/n", "$defs": { "n": { "anyOf": [{ "$ref": "#/$defs/n" }, { "type": "null" }] } } }),
+    );
+    assert_eq!(t, "serde_json::Value");
+    let mut s = TypeSpace::new();
+    let t = port(&mut s, "any", json!({ "$ref": "#/$defs/missing" }));
+    assert_eq!(t, "serde_json::Value");
+    let t = port(
+        &mut s,
+        "any",
+        json!({ "$ref": "https://example.com/x.json" }),
+    );
+    assert_eq!(t, "serde_json::Value", "no network, no external references");
+}
