@@ -39,7 +39,10 @@ fn documents() -> Vec<(PathBuf, String)> {
     own.sort();
     for f in own {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        docs.push((f, name));
+        // Only the workflows: run scripts and params sit beside them.
+        if name.contains(".agraph.") {
+            docs.push((f, name));
+        }
     }
     docs
 }

@@ -56,6 +56,10 @@ pub(crate) struct RunArgs {
     /// On resume: decide a gate awaiting a human (`GATE=approved` or `GATE=rejected`).
     #[arg(long, value_name = "GATE=OUTCOME", requires = "resume")]
     decide: Vec<String>,
+    /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
+    /// the `sqlite` feature).
+    #[arg(long, value_name = "KIND", default_value = "jsonl")]
+    journal: String,
     /// Print no progress lines.
     #[arg(long, short)]
     quiet: bool,
@@ -67,6 +71,28 @@ pub(crate) struct RunArgs {
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Kept {
     fixed_clock: bool,
+    #[serde(default = "jsonl")]
+    journal: String,
+}
+
+fn jsonl() -> String {
+    "jsonl".into()
+}
+
+/// Opens the run directory's journal of `kind`.
+fn open_journal(dir: &Path, kind: &str) -> Result<Box<dyn Journal>, String> {
+    match kind {
+        "jsonl" => JsonlJournal::open(&dir.join("journal.jsonl"))
+            .map(|j| Box::new(j) as Box<dyn Journal>)
+            .map_err(|e| e.to_string()),
+        #[cfg(feature = "sqlite")]
+        "sqlite" => agc_runtime::run::SqliteJournal::open(&dir.join("journal.sqlite"))
+            .map(|j| Box::new(j) as Box<dyn Journal>)
+            .map_err(|e| e.to_string()),
+        #[cfg(not(feature = "sqlite"))]
+        "sqlite" => Err("this agc was built without the `sqlite` feature".into()),
+        other => Err(format!("unknown journal kind `{other}` (jsonl or sqlite)")),
+    }
 }
 
 pub(crate) fn run(args: RunArgs) -> i32 {
@@ -123,7 +149,7 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     let opts = options(args, args.fixed_clock, None);
     let outcome = match &args.run_dir {
         Some(dir) => {
-            if let Err(e) = prepare_dir(dir, &plan, &script, args.fixed_clock) {
+            if let Err(e) = prepare_dir(dir, &plan, &script, args.fixed_clock, &args.journal) {
                 diags.push(Diagnostic::error("AGC001", e));
                 return 2;
             }
@@ -138,14 +164,14 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
                     return 2;
                 }
             };
-            let mut journal = match JsonlJournal::open(&dir.join("journal.jsonl")) {
+            let mut journal = match open_journal(dir, &args.journal) {
                 Ok(j) => j,
                 Err(e) => {
-                    diags.push(Diagnostic::error("AGC001", e.to_string()));
+                    eprintln!("error: {e}");
                     return 2;
                 }
             };
-            agc_runtime::run::run(plan, params, handler, &mut journal, &opts)
+            agc_runtime::run::run(plan, params, handler, &mut *journal, &opts)
         }
         None => {
             let handler = Arc::new(ScriptHandler::new(script));
@@ -193,7 +219,10 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
     let kept: Kept = read("options.json")
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Kept { fixed_clock: false });
+        .unwrap_or(Kept {
+            fixed_clock: false,
+            journal: jsonl(),
+        });
     let mut decisions = Vec::new();
     for d in &args.decide {
         let parsed = d
@@ -210,10 +239,10 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
             }
         }
     }
-    let mut journal = match JsonlJournal::open(&dir.join("journal.jsonl")) {
+    let mut journal = match open_journal(dir, &kept.journal) {
         Ok(j) => j,
         Err(e) => {
-            diags.push(Diagnostic::error("AGC001", e.to_string()));
+            eprintln!("error: {e}");
             return 2;
         }
     };
@@ -233,7 +262,7 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
     };
     let opts = options(args, kept.fixed_clock, last_at.as_deref());
     let outcome =
-        agc_runtime::run::resume(Arc::new(plan), handler, &mut journal, &decisions, &opts);
+        agc_runtime::run::resume(Arc::new(plan), handler, &mut *journal, &decisions, &opts);
     let mut args_dir = RunArgsView::from(args);
     args_dir.run_dir = Some(dir.to_path_buf());
     finish_with(&args_dir, outcome, diags, "AGC303")
@@ -536,10 +565,18 @@ fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) 
     }
 }
 
-fn prepare_dir(dir: &Path, plan: &Plan, script: &Script, fixed: bool) -> Result<(), String> {
+fn prepare_dir(
+    dir: &Path,
+    plan: &Plan,
+    script: &Script,
+    fixed: bool,
+    journal: &str,
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-    let journal = dir.join("journal.jsonl");
-    if journal.metadata().is_ok_and(|m| m.len() > 0) {
+    let used = ["journal.jsonl", "journal.sqlite"]
+        .iter()
+        .any(|j| dir.join(j).metadata().is_ok_and(|m| m.len() > 0));
+    if used {
         return Err(format!(
             "`{}` already holds a run; resume it with `agc run --resume {}` or pick another directory",
             dir.display(),
@@ -557,7 +594,11 @@ fn prepare_dir(dir: &Path, plan: &Plan, script: &Script, fixed: bool) -> Result<
     )?;
     write(
         "options.json",
-        serde_json::to_string(&Kept { fixed_clock: fixed }).unwrap_or_default(),
+        serde_json::to_string(&Kept {
+            fixed_clock: fixed,
+            journal: journal.to_string(),
+        })
+        .unwrap_or_default(),
     )?;
     let _ = std::fs::remove_file(dir.join("invocations.jsonl"));
     Ok(())

@@ -315,6 +315,19 @@ pub struct Param {
     pub decl: Declared,
 }
 
+/// A declared output of a graph or of a body (AGS `outputs`: name → `from`), bound when the
+/// scope instance ends.
+#[derive(Clone, Debug, Serialize)]
+pub struct GraphOutput {
+    /// The body whose outputs these are; `None` for the graph itself.
+    pub region: Option<RegionId>,
+    pub name: String,
+    pub ty: ValueType,
+    pub required: bool,
+    pub from: Option<IrExpr>,
+    pub decl: Declared,
+}
+
 /// Side tables of source locations, one per arena entry.
 #[derive(Clone, Debug, Default)]
 pub struct Spans {
@@ -343,6 +356,8 @@ pub struct Graph {
     /// Graph-level dialect attributes not modelled above (AWP checkpointing policy, agh
     /// generations, Agent Graph provider data), kept losslessly.
     pub attrs: serde_json::Map<String, serde_json::Value>,
+    /// Declared outputs of the graph and of bodies (see [`GraphOutput::region`]).
+    pub outputs: Vec<GraphOutput>,
     pub spans: Spans,
 }
 
@@ -360,6 +375,7 @@ impl Graph {
             links: Vec::new(),
             constraints: serde_json::Map::new(),
             attrs: serde_json::Map::new(),
+            outputs: Vec::new(),
             spans: Spans::default(),
         }
     }

@@ -44,6 +44,9 @@ pub struct Plan {
     pub regions: Vec<Region>,
     pub links: Vec<Link>,
     pub bounds: Bounds,
+    /// The graph's declared outputs, bound when the run ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outputs: Vec<GraphOutput>,
 }
 
 impl Plan {
@@ -405,7 +408,24 @@ pub struct Region {
     pub kind: RegionKind,
     pub entrypoints: Vec<String>,
     pub nodes: Vec<String>,
+    /// The body's declared outputs (a subgraph's `outputs.<name>`), bound when an instance
+    /// ends.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body_outputs: Vec<GraphOutput>,
     pub location: Location,
+}
+
+/// A declared output of the graph or of a body.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphOutput {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub required: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Expr>,
+    #[serde(flatten)]
+    pub decl: Declared,
 }
 
 /// A producer output feeding a consumer.

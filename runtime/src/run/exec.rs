@@ -1,5 +1,9 @@
 //! The driver loop behind [`super::run`] and [`super::resume`], and its worker pool.
 
+// `HandlerError` carries the failed attempt's usage (144 bytes); it is returned once per
+// call, never in a hot loop, so boxing it would only make handlers clumsier to write.
+#![allow(clippy::result_large_err)]
+
 use super::core::{Call, Command, State, check};
 use super::driver::{Progress, RunError, RunOptions};
 use super::event::{CallResult, Decision, Event};
@@ -23,12 +27,20 @@ pub(super) fn run(
     let params = bind_params(&plan, params)?;
     let state = State::new(Arc::clone(&plan))?;
     let run_id = opts.run_id.clone().unwrap_or_else(|| opts.ids.run_id());
+    // The graph's own `context` values (kept in the plan's attrs), then the host's.
+    let mut context = match plan.attrs.get("context") {
+        Some(Value::Object(c)) => c.clone(),
+        _ => Map::new(),
+    };
+    for (k, v) in &opts.context {
+        context.insert(k.clone(), v.clone());
+    }
     let started = Event::Started {
         run_id,
         graph_id: plan.graph.id.clone(),
         graph_digest: plan.source.graph_digest.clone(),
         params,
-        context: opts.context.clone(),
+        context,
         at: opts.clock.now(),
     };
     drive(state, vec![started], handler, journal, opts)

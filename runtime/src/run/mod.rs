@@ -29,6 +29,8 @@ pub mod event;
 mod exec;
 pub mod handler;
 pub mod journal;
+#[cfg(feature = "sqlite")]
+pub mod journal_sqlite;
 pub mod record;
 pub mod script;
 
@@ -39,4 +41,6 @@ pub use handler::{
     CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
 };
 pub use journal::{Journal, JournalError, JsonlJournal, MemoryJournal, NullJournal};
+#[cfg(feature = "sqlite")]
+pub use journal_sqlite::SqliteJournal;
 pub use record::{NodeStatus, RunRecord, RunStatus};

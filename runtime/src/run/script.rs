@@ -18,6 +18,10 @@
 //! indices) over `inputs`, `item`, `iteration` and `attempt`: `${{ inputs.page.path }}`.
 //! A string that is exactly one placeholder takes the value's JSON type.
 
+// `HandlerError` carries the failed attempt's usage (144 bytes); it is returned once per
+// call, never in a hot loop, so boxing it would only make handlers clumsier to write.
+#![allow(clippy::result_large_err)]
+
 use super::handler::{
     CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
 };

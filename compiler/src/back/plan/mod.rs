@@ -200,6 +200,9 @@ impl Serialize for Plan<'_> {
         )?;
         m.serialize_entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
         m.serialize_entry("bounds", input.bounds)?;
+        if g.outputs.iter().any(|o| o.region.is_none()) {
+            m.serialize_entry("outputs", &outputs_of(c, None))?;
+        }
         m.end()
     }
 }
@@ -437,7 +440,46 @@ impl Serialize for RegionOut<'_> {
         }
         m.serialize_entry("entrypoints", &c.ids(&r.entrypoints))?;
         m.serialize_entry("nodes", &c.ids(&r.nodes))?;
+        let region = c.g.node(r.owner).owns;
+        if region.is_some() && c.g.outputs.iter().any(|o| o.region == region) {
+            m.serialize_entry("body_outputs", &outputs_of(c, region))?;
+        }
         m.serialize_entry("location", &c.location(self.span))?;
+        m.end()
+    }
+}
+
+/// The declared outputs of the graph (`region` `None`) or of one body.
+fn outputs_of<'a>(
+    c: Ctx<'a>,
+    region: Option<crate::ir::RegionId>,
+) -> Seq<impl Iterator<Item = OutputDecl<'a>> + Clone> {
+    Seq(c
+        .g
+        .outputs
+        .iter()
+        .filter(move |o| o.region == region)
+        .map(move |o| OutputDecl { c, o }))
+}
+
+/// One declared graph or body output: name, type, required, `from`, declaration.
+#[derive(Clone)]
+struct OutputDecl<'a> {
+    c: Ctx<'a>,
+    o: &'a crate::ir::GraphOutput,
+}
+
+impl Serialize for OutputDecl<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let o = self.o;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", &o.name)?;
+        m.serialize_entry("type", &o.ty)?;
+        m.serialize_entry("required", &o.required)?;
+        if let Some(f) = &o.from {
+            m.serialize_entry("from", &self.c.expr(f))?;
+        }
+        serialize_decl(&mut m, &o.decl)?;
         m.end()
     }
 }

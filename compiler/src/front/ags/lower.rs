@@ -15,9 +15,9 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    DataLink, Declared, Edge, EdgeKind, Estimate, ExprLang, Graph, Input, InputSource, IrExpr,
-    Join, LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
-    Retry,
+    DataLink, Declared, Edge, EdgeKind, Estimate, ExprLang, Graph, GraphOutput, Input, InputSource,
+    IrExpr, Join, LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId,
+    RegionKind, Retry,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -70,8 +70,12 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .and_then(Value::as_str)
         .map(str::to_string);
     l.params(root);
-    if let Some(policy) = root.get("policy") {
-        l.graph.attrs.insert("policy".into(), policy.clone());
+    // What the runtime needs from the root besides the modelled parts: the policy switches,
+    // the frozen `context` values and the attachment declarations.
+    for key in ["policy", "context", "attachments"] {
+        if let Some(v) = root.get(key) {
+            l.graph.attrs.insert(key.into(), v.clone());
+        }
     }
     if let Some(c) = root.get("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();
@@ -221,6 +225,7 @@ impl<'d> Lowerer<'d> {
         'd: 'a,
     {
         let s = &p.scope;
+        self.graph_outputs(s, p.region);
         let mut ids: HashMap<&str, NodeId> = HashMap::default();
         let mut bodies = Vec::new();
         for (local, node) in s.nodes() {
@@ -326,6 +331,33 @@ impl<'d> Lowerer<'d> {
         }
         self.links(&ids, first_edge);
         bodies
+    }
+
+    /// The scope's declared `outputs` (the graph's, or a body's).
+    fn graph_outputs(&mut self, s: &Scope<'_>, region: Option<RegionId>) {
+        for (name, spec) in s
+            .obj
+            .get("outputs")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let ptr = format!("{}/outputs/{}", s.ptr, escape_token(name));
+            let from = spec
+                .get("from")
+                .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/from")));
+            self.graph.outputs.push(GraphOutput {
+                region,
+                name: name.clone(),
+                ty: str_of(spec, "type").unwrap_or("any").to_string(),
+                required: spec
+                    .get("required")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true),
+                from,
+                decl: declared(spec),
+            });
+        }
     }
 
     fn node(

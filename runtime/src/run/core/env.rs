@@ -114,6 +114,7 @@ impl State {
             .unwrap_or_else(|| Value::Object(self.params.clone()));
         roots.insert("params".into(), params);
         roots.insert("context".into(), Value::Object(self.context.clone()));
+        roots.insert("attachments".into(), self.attachments());
         let mut graph = Map::new();
         graph.insert("id".into(), Value::from(self.plan.graph.id.clone()));
         if let Some(t) = &self.plan.graph.title {
@@ -156,6 +157,31 @@ impl State {
             roots.insert("inputs".into(), Value::Object(i.clone()));
         }
         roots
+    }
+
+    /// `attachments.<name>`: the declared attachment's `path` (or `uri`), a reference the
+    /// handler resolves; the runtime reads no files. (AGS leaves the value's form to the
+    /// harness.)
+    fn attachments(&self) -> Value {
+        let mut m = Map::new();
+        for a in self
+            .plan
+            .attrs
+            .get("attachments")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(name) = a.get("name").and_then(Value::as_str) {
+                let v = a
+                    .get("path")
+                    .or_else(|| a.get("uri"))
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                m.insert(name.to_string(), v);
+            }
+        }
+        Value::Object(m)
     }
 
     /// `nodes.<id>` as expressions see it: status, outputs, attempts, decision.

@@ -11,11 +11,25 @@ impl State {
     /// Every root run is terminal: the run's status follows (AGS §17 termination):
     /// `failed` when a failure was not absorbed by a failure edge, `partial` when a node
     /// succeeded degraded, else `succeeded`.
+    ///
+    /// The graph's declared outputs are bound first; a required one left unbound is `RT041`
+    /// and makes a run that would have succeeded `partial`.
     pub(super) fn finish_run(&mut self) {
+        let plan = std::sync::Arc::clone(&self.plan);
+        // A failed run binds what it can but reports no unbound outputs: the failure says why.
+        let (outputs, unbound) = if self.scopes[0].failed {
+            let diags = self.diagnostics.len();
+            let bound = self.bind_outputs(0, &plan.outputs);
+            self.diagnostics.truncate(diags);
+            bound
+        } else {
+            self.bind_outputs(0, &plan.outputs)
+        };
+        self.outputs = outputs;
         let root = &self.scopes[0];
         self.status = if root.failed {
             RunStatus::Failed
-        } else if root.degraded {
+        } else if root.degraded || unbound {
             RunStatus::Partial
         } else {
             RunStatus::Succeeded
@@ -24,6 +38,43 @@ impl State {
         self.out.push(Command::Finish {
             status: self.status,
         });
+    }
+
+    /// Binds declared outputs in scope instance `s`: (values, whether a required one is
+    /// unbound). Unbound outputs are reported (`RT041`) and left out.
+    pub(super) fn bind_outputs(
+        &mut self,
+        s: usize,
+        decls: &[crate::plan::GraphOutput],
+    ) -> (Map<String, Value>, bool) {
+        let mut out = Map::new();
+        let mut unbound = false;
+        for o in decls {
+            let v = match &o.from {
+                Some(e) => self.eval(s, e, &super::env::Anchor::default()),
+                None => Err("it has no `from`".to_string()),
+            };
+            match v {
+                Ok(Value::Null) | Err(_) if o.required => {
+                    let why = match v {
+                        Err(e) => format!(": {e}"),
+                        _ => String::new(),
+                    };
+                    self.diag(
+                        "RT041",
+                        "warning",
+                        format!("required output `{}` is unbound{why}", o.name),
+                        None,
+                    );
+                    unbound = true;
+                }
+                Ok(Value::Null) | Err(_) => {}
+                Ok(v) => {
+                    out.insert(o.name.clone(), v);
+                }
+            }
+        }
+        (out, unbound)
     }
 
     /// Evaluates `e` with only graph-level roots plus `vars` (no `nodes`): the first test of

@@ -166,12 +166,17 @@ pub struct State {
     pub(crate) finished_at: Option<String>,
     pub(crate) params: Map<String, Value>,
     pub(crate) context: Map<String, Value>,
+    /// The graph's bound outputs (at the end).
+    pub(crate) outputs: Map<String, Value>,
     pub(crate) status: RunStatus,
     pub(crate) scopes: Vec<Scope>,
     pub(crate) runs: Vec<Run>,
     pub(crate) by_path: HashMap<String, usize>,
-    /// Ready calls, by (plan node index, run index): plan order, then creation order.
+    /// Ready runs that call the handler, by (plan node index, run index): plan order, then
+    /// creation order.
     ready: BTreeSet<(usize, usize)>,
+    /// Ready containers and structural nodes (they never wait for a slot), same order.
+    ready_free: BTreeSet<(usize, usize)>,
     /// Runs that just became terminal, to propagate.
     done: VecDeque<usize>,
     /// Scope instances created with no nodes, to finish.
@@ -216,11 +221,13 @@ impl State {
             finished_at: None,
             params: Map::new(),
             context: Map::new(),
+            outputs: Map::new(),
             status: RunStatus::Running,
             scopes: Vec::new(),
             runs: Vec::new(),
             by_path: HashMap::new(),
             ready: BTreeSet::new(),
+            ready_free: BTreeSet::new(),
             done: VecDeque::new(),
             empty: VecDeque::new(),
             running: 0,
@@ -425,9 +432,15 @@ impl State {
         }
     }
 
-    /// Stops the run as failed with `RT061`: nothing more runs; every open run is cancelled.
+    /// Stops the run as failed with `RT061` (a global constraint): nothing more runs; every
+    /// open run is cancelled.
     fn halt(&mut self, message: String) {
         self.diag("RT061", "error", message, None);
+        self.stop();
+    }
+
+    /// Stops the run as failed: every open run is cancelled.
+    fn stop(&mut self) {
         for r in 0..self.runs.len() {
             let run = &mut self.runs[r];
             if !run.status.is_terminal() {
@@ -450,6 +463,7 @@ impl State {
             }
         }
         self.ready.clear();
+        self.ready_free.clear();
         self.done.clear();
         self.empty.clear();
         self.running = 0;
@@ -481,7 +495,7 @@ impl State {
             }
             break;
         }
-        if self.running == 0 && self.ready.is_empty() {
+        if self.running == 0 && self.ready.is_empty() && self.ready_free.is_empty() {
             let root_open = self.scopes.first().map_or(0, |s| s.open);
             if root_open == 0 {
                 self.finish_run();
@@ -502,14 +516,22 @@ impl State {
     /// The next ready run that may start now: containers and structural nodes always, calls
     /// while a slot is free.
     fn next_ready(&mut self) -> Option<usize> {
-        let slot = self.running < self.max_parallel;
-        let pick = self
-            .ready
-            .iter()
-            .find(|&&(n, _)| slot || !needs_slot(self.plan.nodes[n].kind))
-            .copied()?;
-        self.ready.remove(&pick);
-        Some(pick.1)
+        if let Some((_, r)) = self.ready_free.pop_first() {
+            return Some(r);
+        }
+        if self.running < self.max_parallel {
+            return self.ready.pop_first().map(|(_, r)| r);
+        }
+        None
+    }
+
+    /// The ready set run `r` belongs in.
+    fn ready_set(&mut self, node: usize) -> &mut BTreeSet<(usize, usize)> {
+        if needs_slot(self.plan.nodes[node].kind) {
+            &mut self.ready
+        } else {
+            &mut self.ready_free
+        }
     }
 
     /// Records run `r` as terminal and queues its propagation.
@@ -519,11 +541,13 @@ impl State {
         if run.status.is_terminal() {
             return;
         }
-        if run.status == NodeStatus::Ready {
-            self.ready.remove(&(run.node, r));
-        }
+        let was_ready = run.status == NodeStatus::Ready;
+        let node = run.node;
         run.status = status;
         run.finished_at = Some(now);
+        if was_ready {
+            self.ready_set(node).remove(&(node, r));
+        }
         self.done.push_back(r);
     }
 
@@ -536,8 +560,9 @@ impl State {
         run.triggered = true;
         let node = run.node;
         let scope = run.scope;
-        if let Some(guard) = self.plan.nodes[node].guard.clone() {
-            match self.eval_bool(scope, &guard, &env::Anchor::default()) {
+        let plan = Arc::clone(&self.plan);
+        if let Some(guard) = &plan.nodes[node].guard {
+            match self.eval_bool(scope, guard, &env::Anchor::default()) {
                 Ok(true) => {}
                 Ok(false) => {
                     self.runs[r].skip_reason = Some("when_false".into());
@@ -557,7 +582,7 @@ impl State {
             }
         }
         self.runs[r].status = NodeStatus::Ready;
-        self.ready.insert((node, r));
+        self.ready_set(node).insert((node, r));
     }
 
     /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
@@ -692,10 +717,10 @@ impl State {
             == Some("halt")
     }
 
-    fn halt_policy(&mut self, path: String) {
-        self.halt(format!(
-            "`{path}` failed and policy.on_node_failure is `halt`"
-        ));
+    /// `policy.on_node_failure: halt`: the first unabsorbed failure ends the run (no RT code
+    /// applies; the failed node's own record says why).
+    fn halt_policy(&mut self, _path: String) {
+        self.stop();
     }
 
     /// A new scope instance of scope kind `kind`: one pending run per node; entrypoints

@@ -50,7 +50,7 @@ impl State {
             finished_at: self.finished_at.clone(),
             params: self.params.clone(),
             context: self.context.clone(),
-            outputs: Default::default(),
+            outputs: self.outputs.clone(),
             usage,
             diagnostics: self.diagnostics.clone(),
             nodes,

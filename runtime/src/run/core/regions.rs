@@ -567,10 +567,21 @@ impl State {
 
     fn subgraph_done(&mut self, r: usize, s: usize) {
         let plan = Arc::clone(&self.plan);
-        let RegionKind::Subgraph { outputs, .. } = &plan.regions[self.region_of(r)].kind else {
+        let region = &plan.regions[self.region_of(r)];
+        let RegionKind::Subgraph { outputs, .. } = &region.kind else {
             return;
         };
-        let out = self.collect(r, s, outputs);
+        // The child's own declared outputs, which `outputs_from` reads as `outputs.<name>`;
+        // without `outputs_from` they are copied verbatim.
+        let (child, _) = self.bind_outputs(s, &region.body_outputs);
+        let out = if outputs.is_empty() {
+            child
+        } else {
+            self.scopes[s]
+                .vars
+                .insert("outputs".into(), Value::Object(child));
+            self.collect(r, s, outputs)
+        };
         self.runs[r].outputs = Some(out);
         if self.scopes[s].degraded {
             self.runs[r].degraded = true;

@@ -1,0 +1,197 @@
+//! Scheduling overhead of the runtime: µs per node run on a layered plan of N nodes and on a
+//! map of N items, with no-op handlers, journal off (`NullJournal`) and on (a JSONL file).
+//! Two figures each: `core`, the pure scheduler (`State::step`) driven on this thread with
+//! the journal appends inline, and `driver`, the blocking driver with its worker pool (which
+//! adds two thread hand-offs per call). Prints figures; it asserts nothing.
+//!
+//! ```sh
+//! cargo run --release -p agc-runtime --example run_bench            # 1k and 10k
+//! cargo run --release -p agc-runtime --example run_bench -- 1000 10000 100000
+//! ```
+
+use agc_runtime::plan::{Node, Plan};
+use agc_runtime::run::core::{Command, State};
+use agc_runtime::run::{
+    CallContext, CallResult, Clock, Completion, Event, FixedClock, FixedIds, Handler, HandlerError,
+    Journal, JsonlJournal, NullJournal, RunOptions, run,
+};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+
+struct Noop;
+
+impl Handler for Noop {
+    fn task(
+        &self,
+        _cx: &CallContext,
+        _node: &Node,
+        _inputs: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        Ok(Completion::default())
+    }
+}
+
+fn loc() -> Value {
+    json!({"path": "bench", "line": 1, "column": 1})
+}
+
+fn node(id: &str, local: &str, region: Option<&str>, kind: &str) -> Value {
+    let mut n = json!({
+        "id": id, "local_id": local, "kind": kind, "origin_kind": kind,
+        "inputs": [], "outputs": [], "join": {"mode": "all"}, "retry": {"max_attempts": 1},
+        "estimate": {}, "attributes": {}, "location": loc()
+    });
+    if let Some(r) = region {
+        n["region"] = json!(r);
+    }
+    n
+}
+
+fn plan(nodes: Vec<Value>, edges: Vec<Value>, regions: Vec<Value>, entry: &str) -> Plan {
+    serde_json::from_value(json!({
+        "format": "agc.plan/v1",
+        "source": {"dialect": "ags", "path": "bench"},
+        "graph": {"id": "bench", "title": null},
+        "params": [],
+        "entrypoints": [entry],
+        "constraints": {"max_parallel_nodes": 4},
+        "nodes": nodes, "edges": edges, "regions": regions, "links": [],
+        "bounds": {"max_node_executions": 0.0, "projected_cost_usd": 0.0,
+                   "projected_wall_clock_seconds": 0.0, "unestimated_nodes": 0}
+    }))
+    .expect("bench plan")
+}
+
+/// √n layers of √n nodes; each node depends on one node of the previous layer.
+fn layered(n: usize) -> Plan {
+    let width = (n as f64).sqrt().ceil() as usize;
+    let mut nodes = vec![node("n0", "n0", None, "task")];
+    let mut edges = Vec::new();
+    for i in 1..n {
+        let id = format!("n{i}");
+        nodes.push(node(&id, &id, None, "task"));
+        let layer = i / width;
+        let from = if layer == 0 {
+            0
+        } else {
+            (layer - 1) * width + (i * 7) % width
+        };
+        let from = from.min(i - 1);
+        edges.push(
+            json!({"from": format!("n{from}"), "to": id, "kind": "sequence",
+            "outcomes": ["succeeded"], "implicit": false, "location": loc()}),
+        );
+    }
+    plan(nodes, edges, Vec::new(), "n0")
+}
+
+/// A map over `n` items with a one-node body.
+fn map(n: usize) -> Plan {
+    let items: Vec<usize> = (0..n).collect();
+    let over = json!({"lang": "agx", "source": "items", "location": loc(),
+        "core": {"id": 0, "kind": "list", "items": items.iter().enumerate().map(|(i, v)|
+            json!({"id": i + 1, "kind": "literal", "value": {"type": "int", "value": v}})).collect::<Vec<_>>()}});
+    let nodes = vec![
+        node("m", "m", None, "map"),
+        node("m/body", "body", Some("m"), "task"),
+    ];
+    let regions = vec![
+        json!({"owner": "m", "kind": "map", "over": over, "as": "it",
+        "index_as": "index", "max_items": n, "max_parallel": 4, "on_item_failure": "continue",
+        "collect": {}, "entrypoints": ["m/body"], "nodes": ["m/body"], "location": loc()}),
+    ];
+    plan(nodes, Vec::new(), regions, "m")
+}
+
+/// The pure core on this thread: every call answered at once, every event journaled.
+fn measure_core(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal, label: &str) {
+    let clock = FixedClock::new();
+    let t = Instant::now();
+    let mut st = State::new(Arc::new(plan.clone())).expect("plan");
+    let mut queue = std::collections::VecDeque::new();
+    queue.push_back(Event::Started {
+        run_id: "bench".into(),
+        graph_id: "bench".into(),
+        graph_digest: None,
+        params: Map::new(),
+        context: Map::new(),
+        at: clock.now(),
+    });
+    while let Some(ev) = queue.pop_front() {
+        journal.append(&ev).expect("journal");
+        for cmd in st.step(ev) {
+            if let Command::Call(call) = cmd {
+                let started = Event::CallStarted {
+                    path: call.path.clone(),
+                    attempt: call.attempt,
+                    at: clock.now(),
+                };
+                journal.append(&started).expect("journal");
+                st.step(started);
+                queue.push_back(Event::CallFinished {
+                    path: call.path,
+                    attempt: call.attempt,
+                    result: CallResult::Completed(Completion::default()),
+                    at: clock.now(),
+                });
+            }
+        }
+    }
+    let record = st.record(&Default::default());
+    let el = t.elapsed();
+    assert_eq!(record.nodes.len(), runs);
+    println!(
+        "{name:<8} {runs:>7} node runs  core    journal {label:<4} {:>9.1} ms  {:>6.2} µs/node",
+        el.as_secs_f64() * 1e3,
+        el.as_secs_f64() * 1e6 / runs as f64
+    );
+}
+
+fn measure(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal, label: &str) {
+    let opts = RunOptions {
+        clock: Arc::new(FixedClock::new()),
+        ids: Arc::new(FixedIds::new("bench")),
+        threads: 4,
+        ..RunOptions::default()
+    };
+    let plan = Arc::new(plan.clone());
+    let t = Instant::now();
+    let record = run(plan, Map::new(), Arc::new(Noop), journal, &opts).expect("runs");
+    let el = t.elapsed();
+    assert_eq!(record.nodes.len(), runs);
+    println!(
+        "{name:<8} {runs:>7} node runs  driver  journal {label:<4} {:>9.1} ms  {:>6.2} µs/node",
+        el.as_secs_f64() * 1e3,
+        el.as_secs_f64() * 1e6 / runs as f64
+    );
+}
+
+fn main() {
+    let sizes: Vec<usize> = {
+        let args: Vec<usize> = std::env::args()
+            .skip(1)
+            .filter_map(|a| a.parse().ok())
+            .collect();
+        if args.is_empty() {
+            vec![1_000, 10_000]
+        } else {
+            args
+        }
+    };
+    let dir = std::env::temp_dir().join(format!("agc-run-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    for &n in &sizes {
+        for (name, p, runs) in [("layered", layered(n), n), ("map", map(n), n + 1)] {
+            measure_core(name, &p, runs, &mut NullJournal, "off");
+            let path = dir.join(format!("{name}-{n}-core.jsonl"));
+            let mut j = JsonlJournal::open(&path).expect("journal");
+            measure_core(name, &p, runs, &mut j, "on");
+            measure(name, &p, runs, &mut NullJournal, "off");
+            let path = dir.join(format!("{name}-{n}.jsonl"));
+            let mut j = JsonlJournal::open(&path).expect("journal");
+            measure(name, &p, runs, &mut j, "on");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,313 @@
+//! The blocking driver through the public API: deadlines, output checks, panics, map
+//! concurrency, `fail_fast`, resume after a pause.
+
+use agc_runtime::plan::{Node, Plan};
+use agc_runtime::run::record::AttemptStatus;
+use agc_runtime::run::{
+    CallContext, Completion, Decision, FailureClass, FixedClock, FixedIds, GateOutcome,
+    GateResponse, Handler, HandlerError, MemoryJournal, NodeStatus, RunOptions, RunStatus, resume,
+    run,
+};
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+fn loc() -> Value {
+    json!({"path": "t", "line": 1, "column": 1})
+}
+
+fn node(id: &str, kind: &str, region: Option<&str>, outputs: Value) -> Value {
+    let local = id.rsplit('/').next().unwrap();
+    let mut n = json!({
+        "id": id, "local_id": local, "kind": kind, "origin_kind": kind,
+        "inputs": [], "outputs": outputs, "join": {"mode": "all"},
+        "retry": {"max_attempts": 1}, "estimate": {}, "attributes": {}, "location": loc()
+    });
+    if let Some(r) = region {
+        n["region"] = json!(r);
+        n["inputs"] = json!([{"name": "it", "type": "integer", "required": true,
+            "from": {"lang": "agx", "source": "it", "location": loc(),
+                     "core": {"id": 0, "kind": "ident", "name": "it"}}}]);
+    }
+    n
+}
+
+fn seq(from: &str, to: &str) -> Value {
+    json!({"from": from, "to": to, "kind": "sequence", "outcomes": ["succeeded"],
+           "implicit": false, "location": loc()})
+}
+
+fn plan(nodes: Vec<Value>, edges: Vec<Value>, regions: Vec<Value>, parallel: u64) -> Arc<Plan> {
+    Arc::new(
+        serde_json::from_value(json!({
+            "format": "agc.plan/v1",
+            "source": {"dialect": "ags", "path": "t", "graph_digest": "sha256-AAAA"},
+            "graph": {"id": "t", "title": null},
+            "params": [], "entrypoints": [nodes[0]["id"].clone()],
+            "constraints": {"max_parallel_nodes": parallel},
+            "nodes": nodes, "edges": edges, "regions": regions, "links": [],
+            "bounds": {"max_node_executions": 0.0, "projected_cost_usd": 0.0,
+                       "projected_wall_clock_seconds": 0.0, "unestimated_nodes": 0}
+        }))
+        .unwrap(),
+    )
+}
+
+fn map_plan(items: usize, max_parallel: u64, on_item_failure: &str) -> Arc<Plan> {
+    let list: Vec<Value> = (0..items)
+        .map(|i| json!({"id": i + 1, "kind": "literal", "value": {"type": "int", "value": i}}))
+        .collect();
+    let over = json!({"lang": "agx", "source": "[...]", "location": loc(),
+                      "core": {"id": 0, "kind": "list", "items": list}});
+    let collect = json!({"lang": "agx", "source": "nodes.work.outputs.n", "location": loc(),
+        "core": {"id": 0, "kind": "member", "field": "n", "target": {"id": 1, "kind": "member",
+        "field": "outputs", "target": {"id": 2, "kind": "member", "field": "work",
+        "target": {"id": 3, "kind": "ident", "name": "nodes"}}}}});
+    plan(
+        vec![
+            node("m", "map", None, json!([])),
+            node(
+                "m/work",
+                "task",
+                Some("m"),
+                json!([{"name": "n", "type": "integer", "required": true}]),
+            ),
+        ],
+        vec![],
+        vec![
+            json!({"owner": "m", "kind": "map", "over": over, "as": "it", "index_as": "index",
+            "max_items": 100, "max_parallel": max_parallel, "on_item_failure": on_item_failure,
+            "collect": {"ns": collect},
+            "entrypoints": ["m/work"], "nodes": ["m/work"], "location": loc()}),
+        ],
+        8,
+    )
+}
+
+fn opts() -> RunOptions {
+    RunOptions {
+        clock: Arc::new(FixedClock::new()),
+        ids: Arc::new(FixedIds::new("t")),
+        threads: 8,
+        ..RunOptions::default()
+    }
+}
+
+/// Echoes its item as `n`; counts concurrent calls; item `fail` fails; `sleep` sleeps.
+#[derive(Default)]
+struct Items {
+    now: AtomicUsize,
+    peak: AtomicUsize,
+    fail: Option<u64>,
+    sleep: Option<Duration>,
+}
+
+impl Handler for Items {
+    fn task(
+        &self,
+        cx: &CallContext,
+        _n: &Node,
+        inputs: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+        self.peak.fetch_max(now, Ordering::SeqCst);
+        std::thread::sleep(self.sleep.unwrap_or(Duration::from_millis(2)));
+        self.now.fetch_sub(1, Ordering::SeqCst);
+        if self.fail.is_some() && cx.item == self.fail {
+            return Err(HandlerError::new(FailureClass::ToolError, "boom"));
+        }
+        let mut outputs = Map::new();
+        outputs.insert("n".into(), inputs["it"].clone());
+        Ok(Completion {
+            outputs,
+            usage: Default::default(),
+        })
+    }
+}
+
+#[test]
+fn map_max_parallel_bounds_concurrent_calls_and_collect_keeps_input_order() {
+    let h = Arc::new(Items::default());
+    let mut j = MemoryJournal::default();
+    let rec = run(
+        map_plan(12, 3, "continue"),
+        Map::new(),
+        h.clone(),
+        &mut j,
+        &opts(),
+    )
+    .unwrap();
+    assert_eq!(rec.status, RunStatus::Succeeded);
+    let peak = h.peak.load(Ordering::SeqCst);
+    assert!(peak <= 3, "peak {peak}");
+    let m = &rec.nodes[0];
+    assert_eq!(m.items, Some(12));
+    assert_eq!(
+        m.outputs.as_ref().unwrap()["ns"],
+        json!((0..12).collect::<Vec<_>>())
+    );
+}
+
+#[test]
+fn fail_fast_cancels_the_remaining_items() {
+    let h = Arc::new(Items {
+        fail: Some(0),
+        ..Items::default()
+    });
+    let mut j = MemoryJournal::default();
+    let rec = run(map_plan(6, 1, "fail_fast"), Map::new(), h, &mut j, &opts()).unwrap();
+    assert_eq!(rec.status, RunStatus::Failed);
+    assert_eq!(rec.nodes[0].status, NodeStatus::Failed);
+    assert_eq!(
+        rec.nodes.len(),
+        2,
+        "items after the failure never start: {:?}",
+        rec.nodes
+    );
+    let h = Arc::new(Items {
+        fail: Some(2),
+        ..Items::default()
+    });
+    let mut j = MemoryJournal::default();
+    let rec = run(map_plan(6, 1, "continue"), Map::new(), h, &mut j, &opts()).unwrap();
+    assert_eq!(rec.status, RunStatus::Succeeded);
+    assert_eq!(
+        rec.nodes[0].outputs.as_ref().unwrap()["ns"],
+        json!([0, 1, null, 3, 4, 5])
+    );
+}
+
+#[test]
+fn a_call_past_its_deadline_times_out() {
+    let h = Arc::new(Items {
+        sleep: Some(Duration::from_secs(5)),
+        ..Items::default()
+    });
+    let mut o = opts();
+    o.call_timeout = Some(Duration::from_millis(50));
+    let mut j = MemoryJournal::default();
+    let rec = run(map_plan(1, 1, "continue"), Map::new(), h, &mut j, &o).unwrap();
+    let item = &rec.nodes[1];
+    assert_eq!(item.status, NodeStatus::Failed);
+    assert_eq!(item.attempts[0].status, AttemptStatus::Timeout);
+}
+
+struct Wrong;
+
+impl Handler for Wrong {
+    fn task(
+        &self,
+        cx: &CallContext,
+        _n: &Node,
+        _i: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        if cx.item == Some(1) {
+            panic!("handler bug");
+        }
+        let mut outputs = Map::new();
+        outputs.insert("n".into(), json!("not a number"));
+        Ok(Completion {
+            outputs,
+            usage: Default::default(),
+        })
+    }
+}
+
+#[test]
+fn wrong_outputs_and_panics_fail_the_attempt_with_a_clear_error() {
+    let mut j = MemoryJournal::default();
+    let rec = run(
+        map_plan(2, 1, "continue"),
+        Map::new(),
+        Arc::new(Wrong),
+        &mut j,
+        &opts(),
+    )
+    .unwrap();
+    let e0 = rec.nodes[1].attempts[0].error.clone().unwrap();
+    assert!(
+        e0.contains("validation_error")
+            && e0.contains("output `n`: expected integer, got a string"),
+        "{e0}"
+    );
+    let e1 = rec.nodes[2].attempts[0].error.clone().unwrap();
+    assert!(e1.contains("panicked: handler bug"), "{e1}");
+    assert!(rec.diagnostics.iter().any(|d| d.code == "RT031"));
+}
+
+/// Gates pause.
+struct Pausing;
+
+impl Handler for Pausing {
+    fn task(
+        &self,
+        _cx: &CallContext,
+        _n: &Node,
+        _i: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        Ok(Completion::default())
+    }
+
+    fn gate(
+        &self,
+        _cx: &CallContext,
+        _n: &Node,
+        _i: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        Ok(GateResponse::pending())
+    }
+}
+
+#[test]
+fn a_gate_pauses_the_run_and_a_decision_resumes_it() {
+    let p = plan(
+        vec![
+            node("a", "task", None, json!([])),
+            node(
+                "g",
+                "gate",
+                None,
+                json!([{"name": "decision", "type": "string", "required": true}]),
+            ),
+            node("b", "task", None, json!([])),
+        ],
+        vec![seq("a", "g"), seq("g", "b")],
+        vec![],
+        1,
+    );
+    let mut journal = MemoryJournal::default();
+    let rec = run(
+        p.clone(),
+        Map::new(),
+        Arc::new(Pausing),
+        &mut journal,
+        &opts(),
+    )
+    .unwrap();
+    assert_eq!(rec.status, RunStatus::AwaitingHuman);
+    assert_eq!(rec.nodes[1].status, NodeStatus::AwaitingHuman);
+    assert_eq!(rec.nodes[2].status, NodeStatus::Pending);
+    let wrong = [Decision {
+        gate: "nope".into(),
+        outcome: GateOutcome::Approved,
+    }];
+    let bad = resume(
+        p.clone(),
+        Arc::new(Pausing),
+        &mut journal.clone(),
+        &wrong,
+        &opts(),
+    );
+    assert!(bad.unwrap_err().to_string().contains("awaiting: g"));
+    let right = [Decision {
+        gate: "g".into(),
+        outcome: GateOutcome::Approved,
+    }];
+    let rec = resume(p.clone(), Arc::new(Pausing), &mut journal, &right, &opts()).unwrap();
+    assert_eq!(rec.status, RunStatus::Succeeded);
+    assert_eq!(rec.nodes[1].decision.as_deref(), Some("approved"));
+    // Resuming a finished run changes nothing.
+    let again = resume(p, Arc::new(Pausing), &mut journal, &[], &opts()).unwrap();
+    assert_eq!(again, rec);
+}

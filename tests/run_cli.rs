@@ -1,0 +1,264 @@
+//! `agc run` as a command: exit statuses, progress, and each of its diagnostics
+//! (AGC300–AGC304) on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const EXAMPLE: &str = "examples/ags/changelog-release.agraph.yaml";
+const PARAMS: &str = "examples/ags/changelog-release.params.json";
+const SCRIPT: &str = "examples/ags/changelog-release.script.yaml";
+
+fn agc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("agc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agc-runcli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn the_example_runs_and_reports_progress() {
+    let o = agc(&[
+        "run",
+        EXAMPLE,
+        "--params",
+        PARAMS,
+        "--script",
+        SCRIPT,
+        "--fixed-clock",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(err.contains("started  collect_changes"), "{err}");
+    assert!(err.contains("finished approve: succeeded"), "{err}");
+    assert!(err.contains("run succeeded"), "{err}");
+    let record: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(record["status"], "succeeded");
+    assert_eq!(record["run_id"], "run-1");
+}
+
+#[test]
+fn a_plan_file_runs_like_its_document() {
+    let dir = tmp("plan");
+    let plan = dir.join("plan.json");
+    assert_eq!(
+        agc(&["build", EXAMPLE, "-o", plan.to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
+    let from_doc = agc(&[
+        "run",
+        EXAMPLE,
+        "--params",
+        PARAMS,
+        "--script",
+        SCRIPT,
+        "--fixed-clock",
+        "-q",
+    ]);
+    let from_plan = agc(&[
+        "run",
+        plan.to_str().unwrap(),
+        "--params",
+        PARAMS,
+        "--script",
+        SCRIPT,
+        "--fixed-clock",
+        "-q",
+    ]);
+    assert_eq!(from_plan.status.code(), Some(0), "{}", stderr(&from_plan));
+    assert_eq!(from_doc.stdout, from_plan.stdout);
+}
+
+#[test]
+fn agc300_a_bad_script_entry_is_pointed_at() {
+    let dir = tmp("agc300");
+    let s = write(
+        &dir,
+        "s.yaml",
+        "nodes:\n  collect_changes:\n    outptus: {}\n",
+    );
+    let o = agc(&["run", EXAMPLE, "--params", PARAMS, "--script", &s]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("AGC300") && err.contains("outptus"), "{err}");
+    assert!(err.contains("s.yaml:3:"), "the span names the entry: {err}");
+    let s = write(&dir, "t.yaml", "steps: {}\n");
+    let err = stderr(&agc(&["run", EXAMPLE, "--params", PARAMS, "--script", &s]));
+    assert!(
+        err.contains("AGC300") && err.contains("unknown script key `steps`"),
+        "{err}"
+    );
+    assert!(err.contains("t.yaml:1:1"), "{err}");
+}
+
+#[test]
+fn agc301_params_are_checked_before_anything_runs() {
+    let dir = tmp("agc301");
+    let p = write(&dir, "p.json", "[1, 2]");
+    let o = agc(&["run", EXAMPLE, "--params", &p]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("AGC301"), "{}", stderr(&o));
+    // since_tag is required (AGS params are required unless they say otherwise).
+    let o = agc(&["run", EXAMPLE, "--script", SCRIPT]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("AGC301") && err.contains("AG301") && err.contains("since_tag"),
+        "{err}"
+    );
+    let p = write(&dir, "q.json", r#"{"since_tag": 3, "sincetag": "v1"}"#);
+    let err = stderr(&agc(&["run", EXAMPLE, "--params", &p, "--script", SCRIPT]));
+    assert!(
+        err.contains("AG302") && err.contains("param `since_tag`"),
+        "{err}"
+    );
+    assert!(err.contains("`sincetag` is not a param"), "{err}");
+}
+
+#[test]
+fn agc302_a_broken_plan_is_refused() {
+    let dir = tmp("agc302");
+    let p = write(
+        &dir,
+        "plan.json",
+        r#"{"format": "agc.plan/v1", "nodes": 3}"#,
+    );
+    let o = agc(&["run", &p]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("AGC302"), "{}", stderr(&o));
+}
+
+#[test]
+fn agc303_pause_then_resume_with_a_decision() {
+    let dir = tmp("agc303");
+    let run = dir.join("run");
+    let run = run.to_str().unwrap();
+    let s = write(
+        &dir,
+        "s.yaml",
+        "nodes:\n  review_length: { decision: ok }\n",
+    );
+    let o = agc(&[
+        "run",
+        EXAMPLE,
+        "--params",
+        PARAMS,
+        "--script",
+        &s,
+        "--run-dir",
+        run,
+        "-q",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(4),
+        "paused awaiting a human: {}",
+        stderr(&o)
+    );
+    // The wrong gate name is refused, with the gates that do wait.
+    let o = agc(&["run", "--resume", run, "--decide", "publish=approved", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("AGC303") && err.contains("awaiting: approve"),
+        "{err}"
+    );
+    let o = agc(&["run", "--resume", run, "--decide", "approve=maybe"]);
+    assert_eq!(o.status.code(), Some(2));
+    // A journal from another graph is refused (RT053).
+    let journal = Path::new(run).join("journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let digest = text
+        .split("\"graph_digest\":\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap();
+    let other = text.replacen(digest, "sha256-AAAA", 1);
+    std::fs::write(&journal, &other).unwrap();
+    let err = stderr(&agc(&["run", "--resume", run, "-q"]));
+    assert!(err.contains("AGC303") && err.contains("RT053"), "{err}");
+    std::fs::write(&journal, &text).unwrap();
+    // Rejected: the gate fails (on_reject: fail) and so does the run.
+    let o = agc(&["run", "--resume", run, "--decide", "approve=rejected", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(Path::new(run).join("record.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["status"], "failed");
+    let gate = record["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node_id"] == "approve")
+        .unwrap();
+    assert_eq!(gate["human_events"][0]["outcome"], "rejected");
+    // A run directory that holds a run is not reused.
+    let o = agc(&["run", EXAMPLE, "--params", PARAMS, "--run-dir", run]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn agc304_a_script_key_that_names_no_node_warns() {
+    let dir = tmp("agc304");
+    let s = write(
+        &dir,
+        "s.yaml",
+        "nodes:\n  colect_changes: { outputs: {} }\n  review_length: { decision: ok }\n  approve: { decision: approved }\n",
+    );
+    let o = agc(&["run", EXAMPLE, "--params", PARAMS, "--script", &s, "-q"]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("AGC304") && err.contains("colect_changes"),
+        "{err}"
+    );
+}
+
+/// Every script we ship or test with fits the published script schema.
+#[test]
+fn scripts_fit_the_script_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../schemas/agc-run-script-v1.schema.json")).unwrap();
+    let v = jsonschema::validator_for(&schema).unwrap();
+    let mut files = vec![PathBuf::from(SCRIPT)];
+    for e in std::fs::read_dir("tests/golden/runs/scripts").unwrap() {
+        let p = e.unwrap().path();
+        if p.to_string_lossy().ends_with(".script.yaml") {
+            files.push(p);
+        }
+    }
+    assert!(files.len() > 10);
+    for f in files {
+        let mut sources = agc::source::SourceMap::new();
+        let display = f.display().to_string();
+        let (_, loaded) =
+            agc::source::load::load_path(&mut sources, &f, &display, Default::default()).unwrap();
+        let value = loaded.doc.expect("the script parses").value;
+        let errors: Vec<String> = v.iter_errors(&value).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{display}: {errors:?}");
+    }
+    // And the schema is not vacuous: a misspelt field breaks it.
+    let bad = serde_json::json!({"nodes": {"a": {"outptus": {}}}});
+    assert!(!v.is_valid(&bad));
+}

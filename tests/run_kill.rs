@@ -1,0 +1,152 @@
+//! Durability: a run killed with SIGKILL in the middle of a map is resumed from its journal;
+//! the final record equals the uninterrupted run's (timestamps aside), and the scripted
+//! handler's invocation log shows that no call that had completed ran again. Run with the
+//! JSONL journal, and with the SQLite journal when built with `--features sqlite`.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const GRAPH: &str = "../shared/corpus/ags/examples/docs-site-refresh.agraph.yaml";
+const ROOT: &str = "../shared/corpus/ags/examples";
+const SCRIPT: &str = "tests/golden/runs/scripts/site-refresh-slow.script.yaml";
+const SLOW: &str = "refresh_pages[1].refresh_page";
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agc-kill-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn start(dir: &Path, journal: &str) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_agc"));
+    c.args([
+        "run",
+        GRAPH,
+        "--root",
+        ROOT,
+        "--script",
+        SCRIPT,
+        "--fixed-clock",
+        "-q",
+    ])
+    .args(["--threads", "1", "--journal", journal, "--run-dir"])
+    .arg(dir)
+    .stdout(Stdio::null())
+    .stderr(Stdio::null());
+    c
+}
+
+/// The record without its timestamps.
+fn untimed(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| !(k.ends_with("_at") || *k == "at"))
+                .map(|(k, v)| (k.clone(), untimed(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(untimed).collect()),
+        other => other.clone(),
+    }
+}
+
+fn record(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("record.json")).unwrap()).unwrap()
+}
+
+fn invocations(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("invocations.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+fn kill_and_resume(journal: &str) {
+    if !Path::new(GRAPH).is_file() {
+        println!("note: {GRAPH} is absent; the kill -9 test is skipped");
+        return;
+    }
+    // The reference: the same run, never interrupted.
+    let whole = tmp(&format!("whole-{journal}"));
+    let status = start(&whole, journal).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+
+    // The same run, killed while the slow item runs.
+    let dir = tmp(&format!("killed-{journal}"));
+    let mut child = start(&dir, journal).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if invocations(&dir).iter().any(|i| i["path"] == SLOW) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the slow item never started");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before the kill"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(
+        !dir.join("record.json").exists(),
+        "killed before it could finish"
+    );
+
+    let status = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["run", "-q", "--resume"])
+        .arg(&dir)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "the resumed run succeeds");
+    assert_eq!(untimed(&record(&dir)), untimed(&record(&whole)));
+
+    // Every call ran once, except the one in flight at the kill: it ran again, resumed,
+    // with the same idempotency key and attempt.
+    let mut seen: HashMap<(String, u64), Vec<bool>> = HashMap::new();
+    for inv in invocations(&dir) {
+        let key = (
+            inv["key"].as_str().unwrap().to_string(),
+            inv["attempt"].as_u64().unwrap(),
+        );
+        seen.entry(key)
+            .or_default()
+            .push(inv["resumed"].as_bool().unwrap());
+    }
+    for ((key, attempt), runs) in &seen {
+        if key.ends_with(SLOW) {
+            assert_eq!(runs, &vec![false, true], "{key} attempt {attempt}");
+        } else {
+            assert_eq!(
+                runs.len(),
+                1,
+                "{key} attempt {attempt} ran {} times",
+                runs.len()
+            );
+        }
+    }
+    assert_eq!(
+        seen.len(),
+        invocations(&whole).len(),
+        "the same calls as the whole run"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole);
+}
+
+#[test]
+fn kill_9_then_resume_with_the_jsonl_journal() {
+    kill_and_resume("jsonl");
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn kill_9_then_resume_with_the_sqlite_journal() {
+    kill_and_resume("sqlite");
+}
