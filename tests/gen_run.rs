@@ -102,6 +102,11 @@ fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
     let typed = runner::run(&params(), Typed { decide: true }, &mut journal, &options())
         .expect("the typed run runs");
     assert_eq!(typed.status, runner::RunStatus::Succeeded, "{typed:#?}");
+    let outputs = runner::outputs(&typed).expect("a succeeded run has its outputs");
+    assert_eq!(
+        outputs.release_notes,
+        "# Changes since v1.0.0 (1 entries)\n\n- Typed runners"
+    );
 
     let record = std::env::temp_dir().join(format!("agc-gen-run-{}.json", std::process::id()));
     let record_arg = record.to_string_lossy().to_string();

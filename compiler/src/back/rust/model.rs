@@ -182,6 +182,18 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
         params,
     );
 
+    // Graph outputs.
+    let mut fnamer = Namer::new();
+    let outputs: Vec<Field> = arr(plan, "outputs")
+        .iter()
+        .map(|p| port_field(&mut space, &mut fnamer, "Outputs", p))
+        .collect();
+    space.add_struct(
+        "Outputs".into(),
+        names::doc_lines("The graph's outputs, as a finished run's record holds them."),
+        outputs,
+    );
+
     // Handlers, in plan (execution) order.
     let mut methods = Namer::with_reserved(&["untyped"]);
     let mut handlers = Vec::new();

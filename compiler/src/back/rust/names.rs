@@ -60,6 +60,7 @@ const RESERVED_TYPES: &[&str] = &[
     "None",
     "Ok",
     "Option",
+    "Outputs",
     "Params",
     "PartialEq",
     "Plan",

@@ -14,6 +14,13 @@ pub struct Params {
     pub max_entries: Option<i64>,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// The notes as published, trimmed when they had to be.
+    pub release_notes: String,
+}
+
 /// The inputs of task collect_changes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CollectChangesInputs {

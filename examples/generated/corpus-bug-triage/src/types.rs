@@ -11,6 +11,13 @@ pub struct Params {
     pub report: String,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// Final bug diagnosis.
+    pub diagnosis: String,
+}
+
 /// The inputs of task reproduce.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReproduceInputs {

@@ -13,6 +13,24 @@ pub struct Params {
     pub docs_source: String,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// What was found to be out of date before the refresh.
+    pub staleness_inventory: String,
+    /// Per-page summaries of what the refresh changed.
+    pub page_summaries: Vec<serde_json::Value>,
+    /// The link audit's triage report.
+    pub link_audit_report: String,
+    /// What the link-repair pass changed. Absent when no links were broken.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_fixes: Option<String>,
+    /// Output of the final site build.
+    pub build_log: String,
+    /// The final build sanity report.
+    pub build_verdict: String,
+}
+
 /// The inputs of task inventory_pages.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InventoryPagesInputs {

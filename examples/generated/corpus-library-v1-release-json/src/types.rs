@@ -24,6 +24,33 @@ pub struct Params {
     pub package_index: Option<ParamsPackageIndex>,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// Where v1.0 now lives on the package index.
+    pub published_url: String,
+    /// The v1.0 changelog entry.
+    pub release_notes: String,
+    /// The approved public API design, retained as the record of the decision.
+    pub api_design: String,
+    /// The final quality report.
+    pub quality_report: String,
+    /// The published quickstart page.
+    pub quickstart: String,
+    /// The published reference pages.
+    pub api_reference: Vec<String>,
+    /// The v1.0 test suite.
+    pub test_files: Vec<String>,
+    /// Source files changed to implement the v1.0 API.
+    pub changed_source: Vec<String>,
+    /// Deviations from the design, if the implementer recorded any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub implementation_notes: Option<String>,
+    /// Files changed during remediation. Absent when no remediation was needed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remediation_diff: Option<Vec<String>>,
+}
+
 /// The inputs of task audit_codebase.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AuditCodebaseInputs {}

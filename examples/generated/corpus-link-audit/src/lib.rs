@@ -43,6 +43,12 @@ pub fn plan() -> Plan {
     Plan::from_json(PLAN_JSON).expect("the embedded plan is an agc.plan/v1")
 }
 
+/// The graph's outputs from a run's record, typed. Fails when one is missing or has another
+/// shape (a run that did not succeed may lack some).
+pub fn outputs(record: &RunRecord) -> Result<Outputs, serde_json::Error> {
+    serde_json::from_value(Value::Object(record.outputs.clone()))
+}
+
 /// Starts a run of this graph with `params`, calling `handlers` for its tasks, decisions and
 /// gates and appending every event to `journal`. Blocks until the run ends or pauses at a
 /// gate (`awaiting_human`); the record says which.

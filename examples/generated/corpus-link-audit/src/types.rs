@@ -14,6 +14,18 @@ pub struct Params {
     pub changed_pages: Option<Vec<serde_json::Value>>,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// Links that failed to resolve.
+    pub broken_links: Vec<serde_json::Value>,
+    /// The triaged link report.
+    pub audit_report: String,
+    /// Every link found, for callers that want the full picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link_inventory: Option<Vec<serde_json::Value>>,
+}
+
 /// The inputs of task crawl_links.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrawlLinksInputs {

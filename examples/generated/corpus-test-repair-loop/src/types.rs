@@ -12,6 +12,17 @@ pub struct Params {
     pub test_command: Option<String>,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// Human-readable account of the repair.
+    pub repair_summary: String,
+    /// The original failing test output, kept for comparison.
+    pub baseline_report: String,
+    /// Failing tests left when the loop exited. Zero on success.
+    pub remaining_failures: i64,
+}
+
 /// The inputs of task establish_baseline.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EstablishBaselineInputs {

@@ -34,6 +34,17 @@ pub struct Params {
     pub mode: Option<ParamsMode>,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// The survey.
+    pub report: serde_json::Map<String, serde_json::Value>,
+    /// Words per page.
+    pub words: Vec<serde_json::Value>,
+    /// The final score.
+    pub last_score: f64,
+}
+
 /// The inputs of task survey.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SurveyInputs {

@@ -31,6 +31,17 @@ pub struct Params {
     pub empty: Option<String>,
 }
 
+/// The graph's outputs, as a finished run's record holds them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Outputs {
+    /// Reads output fn of type.
+    pub files: Vec<String>,
+    /// Reads output x of a_b.
+    pub x2: String,
+    /// Reads output Value of untyped.
+    pub value: serde_json::Value,
+}
+
 /// The inputs of task type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeInputs {
