@@ -45,8 +45,21 @@ pub struct JsonlJournal {
 }
 
 impl JsonlJournal {
-    /// Opens (creating if needed) the journal at `path` for appending.
+    /// Opens (creating if needed) the journal at `path` for appending. A last line cut short
+    /// by a crash is cut off first, so that the next event starts a line of its own.
     pub fn open(path: &Path) -> Result<JsonlJournal, JournalError> {
+        if let Ok(bytes) = std::fs::read(path)
+            && !bytes.is_empty()
+            && bytes.last() != Some(&b'\n')
+        {
+            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+            let f = OpenOptions::new().write(true).open(path).map_err(|e| {
+                JournalError(format!("cannot repair journal {}: {e}", path.display()))
+            })?;
+            f.set_len(keep as u64).map_err(|e| {
+                JournalError(format!("cannot repair journal {}: {e}", path.display()))
+            })?;
+        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -144,5 +157,36 @@ impl Journal for NullJournal {
 
     fn load(&mut self) -> Result<Vec<Event>, JournalError> {
         Ok(Vec::new())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_torn_last_line_is_dropped_and_appends_stay_readable() {
+        let dir = std::env::temp_dir().join(format!("agc-jsonl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let ev = Event::Resumed {
+            at: "2026-01-01T00:00:00Z".into(),
+        };
+        let mut j = JsonlJournal::open(&path).unwrap();
+        j.append(&ev).unwrap();
+        drop(j);
+        // A crash in the middle of the second line.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"event\":\"resu").unwrap();
+        drop(f);
+        let mut j = JsonlJournal::open(&path).unwrap();
+        assert_eq!(j.load().unwrap(), vec![ev.clone()]);
+        j.append(&ev).unwrap();
+        assert_eq!(j.load().unwrap(), vec![ev.clone(), ev]);
+        // A damaged line in the middle is an error, not silently skipped.
+        std::fs::write(&path, "garbage\n{\"event\":\"resumed\",\"at\":\"x\"}\n").unwrap();
+        let mut j = JsonlJournal::open(&path).unwrap();
+        assert!(j.load().unwrap_err().0.contains("line 1"));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 pub const MAX_STEPS: u64 = 200_000;
 
 /// Names `nodes.<name>` that `e` reads (or `self`), without duplicates.
-fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
+pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {

@@ -11,7 +11,8 @@
 //! the graph's params).
 //!
 //! Decision (AGS leaves it open, research note §7.9): the first `while` test sees no body
-//! nodes; if it cannot be evaluated for that reason, the first iteration runs.
+//! nodes; a condition that reads body nodes therefore lets the first iteration run, and one
+//! that reads only outer names (params, context, `loop`) is evaluated as written.
 
 use super::State;
 use super::env::Anchor;
@@ -84,8 +85,19 @@ impl State {
             let go = match c.scopes.last() {
                 Some(&last) => self.eval_bool(last, cond, &Anchor::default()),
                 None => {
-                    let vars = self.loop_vars(r, i, None);
-                    self.eval_detached(&vars, cond).or(Ok(true))
+                    // The first test: the body has not run, so a condition that reads its
+                    // nodes cannot be judged yet and the first iteration runs; one that reads
+                    // only outer names (params, context, loop) is evaluated.
+                    let mut names = Vec::new();
+                    if let Some(core) = &cond.core {
+                        super::env::node_refs(core, &mut names);
+                    }
+                    if names.is_empty() {
+                        let vars = self.loop_vars(r, i, None);
+                        self.eval_detached(&vars, cond)
+                    } else {
+                        Ok(true)
+                    }
                 }
             };
             match go {

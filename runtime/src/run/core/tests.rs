@@ -387,3 +387,72 @@ fn the_execution_limit_stops_the_run_with_rt061() {
     assert!(st.diagnostics.iter().any(|d| d.code == "RT061"));
     assert_eq!(st.executions, 2);
 }
+
+#[test]
+fn the_wall_clock_limit_stops_the_run_with_rt061() {
+    let nodes = vec![
+        GenNode {
+            preds: vec![],
+            join: 0,
+            attempts: 1,
+        },
+        GenNode {
+            preds: vec![(0, false)],
+            join: 0,
+            attempts: 1,
+        },
+    ];
+    let mut plan = plan_of(&nodes, 1, false, 1, None);
+    // Calls finish two seconds after the start (see `drive`).
+    plan.constraints
+        .insert("max_wall_clock_seconds".into(), json!(1));
+    let (_, st) = drive(plan, 0, 3, 0);
+    assert_eq!(st.status(), RunStatus::Failed);
+    let d = st
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "RT061")
+        .expect("RT061");
+    assert!(
+        d.message.contains("max_wall_clock_seconds"),
+        "{}",
+        d.message
+    );
+    assert!(
+        st.node_statuses()
+            .iter()
+            .any(|(_, s)| *s == NodeStatus::Cancelled)
+    );
+}
+
+#[test]
+fn a_while_loop_runs_its_first_iteration_then_tests_the_previous_one() {
+    let nodes = vec![GenNode {
+        preds: vec![],
+        join: 0,
+        attempts: 1,
+    }];
+    let mut plan = plan_of(&nodes, 5, true, 1, None);
+    if let crate::plan::RegionKind::Loop { mode, .. } = &mut plan.regions[0].kind {
+        *mode = crate::plan::LoopMode::While;
+    }
+    for seed in 0..20 {
+        let (_, st) = drive(plan.clone(), 0, seed, 0);
+        let lp = st.runs.iter().find(|r| r.path == "lp").unwrap();
+        let it = lp.iterations.unwrap();
+        assert!((1..=5).contains(&it), "seed {seed}: {it} iterations");
+        // Every iteration but the last produced done == true (the while test passed).
+        for i in 0..it - 1 {
+            let body = st
+                .runs
+                .iter()
+                .find(|r| r.path == format!("lp[{i}].body"))
+                .unwrap();
+            assert_eq!(
+                body.outputs.as_ref().unwrap()["done"],
+                json!(true),
+                "seed {seed}"
+            );
+        }
+    }
+}
