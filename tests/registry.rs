@@ -77,6 +77,9 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "AGC103",
         "tests/graph.rs diagrams_over_mermaids_text_limit_ask_for_collapse",
     ),
+    // Usage errors of `agc gen rust` (command-line values, no document position).
+    ("AGC340", "tests/gen_rust.rs usage_errors_agc340_and_agc341"),
+    ("AGC341", "tests/gen_rust.rs usage_errors_agc340_and_agc341"),
     ("AGC102", "tests/cli.rs graph_inject_and_check"),
     // Agent Graph evaluation and routing codes are not loader findings: a fixture cannot carry
     // them. The symlink escape needs a symlink, made at test time.

@@ -3,3 +3,4 @@
 pub mod dot;
 pub mod mermaid;
 pub mod plan;
+pub mod rust;

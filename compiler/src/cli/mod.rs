@@ -6,6 +6,7 @@ mod agent_graph;
 mod build;
 mod eval;
 mod explain;
+mod r#gen;
 mod graph;
 mod run;
 mod walk;
@@ -28,6 +29,7 @@ Examples:
   agc build wf.agraph.yaml -o wf.plan.json --check fail if the committed plan is stale
   agc graph wf.agraph.yaml -o wf.mmd               a Mermaid flowchart
   agc graph --inject README.md --check             fail if a diagram in the docs is stale
+  agc gen rust wf.agraph.yaml -o runner/           a typed Rust runner crate
   agc eval --lang agx 'len(params.xs) > 1' --vars vars.json   debug a condition
   agc run wf.agraph.yaml --script wf.script.yaml  dry-run with a scripted handler
   agc run --resume runs/1 --decide approve=approved   continue a paused run
@@ -56,6 +58,9 @@ enum Command {
     /// Draw a document as a Mermaid flowchart, or refresh the diagrams in a Markdown file.
     #[command(after_help = EXAMPLES)]
     Graph(graph::GraphArgs),
+    /// Generate code from a document: `agc gen rust FILE -o DIR`, a typed runner crate.
+    #[command(after_help = EXAMPLES)]
+    Gen(r#gen::GenArgs),
     /// Evaluate one expression (agx, cel, jq, agx-template, agh-template) as agc does.
     #[command(after_help = EXAMPLES)]
     Eval(eval::EvalArgs),
@@ -163,6 +168,7 @@ where
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
         Command::Graph(args) => graph::run(args),
+        Command::Gen(args) => r#gen::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Evaluate(args) => agent_graph::evaluate(args),
         Command::Route(args) => agent_graph::route(args),

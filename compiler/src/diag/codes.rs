@@ -13,6 +13,7 @@ mod ags;
 mod analysis;
 mod awp;
 mod cel;
+mod codegen;
 mod expr;
 mod facts;
 mod jq;
@@ -47,6 +48,7 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(awp::CODES.iter())
         .chain(agh::CODES.iter())
         .chain(runtime::CODES.iter())
+        .chain(codegen::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

@@ -1,0 +1,75 @@
+//! The Rust back end: `agc gen rust` turns a plan into a typed runner crate.
+//!
+//! Pipeline (one direction): the `agc.plan/v1` JSON → [`model`] (a view-model: sanitised
+//! names, Rust types from the declared types via [`types`], lines laid out for rustfmt) →
+//! [`render`] (askama templates in `templates/rust/`) → files. The generated code is a view of
+//! the plan: it embeds the plan and calls `agc-runtime` for every decision the plan makes, so
+//! it never carries a second semantics. Names and text from the document reach the code only
+//! through [`names`].
+
+pub mod model;
+pub mod names;
+mod render;
+pub mod types;
+
+pub use model::Runtime;
+use serde_json::Value;
+
+/// One generated file: its path relative to the crate root and its contents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenFile {
+    pub path: &'static str,
+    pub contents: String,
+}
+
+/// The files of the crate generated from `plan` (its JSON text `plan_text` is embedded as
+/// `src/plan.json`), in a fixed order. Same input, same bytes.
+pub fn generate(
+    plan_text: &str,
+    plan: &Value,
+    crate_name: &str,
+    runtime: &Runtime,
+) -> Vec<GenFile> {
+    let model = model::build(
+        plan,
+        &model::Options {
+            crate_name,
+            runtime,
+        },
+    );
+    let mut files: Vec<GenFile> = render::files(&model)
+        .into_iter()
+        .map(|(path, contents)| GenFile { path, contents })
+        .collect();
+    files.push(GenFile {
+        path: "src/plan.json",
+        contents: plan_text.to_string(),
+    });
+    files
+}
+
+/// Whether `name` is a valid Cargo package name for the generated crate: ASCII letters,
+/// digits, `-` and `_`, starting with a letter, at most 64 characters.
+pub fn valid_crate_name(name: &str) -> bool {
+    name.len() <= 64
+        && name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+/// The default crate name: the last `/` segment of the graph id, as kebab-case ASCII, plus
+/// `-runner` (`agc-examples/changelog-release` → `changelog-release-runner`).
+pub fn default_crate_name(graph_id: &str) -> String {
+    let last = graph_id.rsplit('/').next().unwrap_or(graph_id);
+    let base = names::snake(last)
+        .trim_start_matches("r#")
+        .replace('_', "-");
+    let base = base.trim_matches('-');
+    let base = if base.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        base.to_string()
+    } else {
+        format!("graph-{base}")
+    };
+    format!("{base}-runner")
+}

@@ -1,0 +1,505 @@
+//! The view-model: everything the templates print, computed from an `agc.plan/v1` document.
+//!
+//! The templates stay dumb: every identifier is sanitised ([`super::names`]), every string from
+//! the document is an escaped literal or an escaped doc line, every type is rendered here, and
+//! every line whose layout depends on its width is laid out here the way rustfmt lays it out
+//! (100 columns), so that the generated crate is rustfmt-clean as written.
+
+use super::names::{self, Namer};
+use super::types::{DefKind, Field, Ty, TypeSpace};
+use serde_json::{Map, Value};
+
+/// rustfmt's default line width.
+const WIDTH: usize = 100;
+
+/// Node kinds that a developer implements (one handler method each); every other kind (loops,
+/// maps, subgraphs, forks, joins, terminals, waits, state updates) is run by `agc-runtime`.
+pub const HANDLED_KINDS: &[&str] = &["task", "decision", "gate", "external"];
+
+/// The whole generated crate, ready for the templates.
+pub struct Model {
+    pub crate_name: String,
+    /// The `agc-runtime = ...` dependency line of `Cargo.toml`.
+    pub runtime_dep: String,
+    pub graph_id_lit: String,
+    pub source_path_lit: String,
+    pub digest_lit: Option<String>,
+    pub dialect: String,
+    /// The crate docs' title line and the README's: graph title, else id (escaped).
+    pub title_doc: Vec<String>,
+    pub title_md: String,
+    pub graph_id_md: String,
+    pub source_md: String,
+    pub types: Vec<DefView>,
+    /// Whether `types.rs` needs `use std::collections::BTreeMap`.
+    pub uses_map: bool,
+    pub handlers: Vec<HandlerView>,
+    /// Nodes run by the runtime itself, for the README: `(scoped id, kind)`, escaped.
+    pub runtime_nodes: Vec<(String, String)>,
+    /// The plan's params type name (`Params`).
+    pub params_fields: usize,
+}
+
+/// One generated type.
+pub struct DefView {
+    /// Full comment lines (`/// ...`).
+    pub doc: Vec<String>,
+    /// Attribute lines (`#[derive(...)]`, `#[serde(...)]`).
+    pub attrs: Vec<String>,
+    /// `struct` or `enum`.
+    pub keyword: &'static str,
+    pub name: String,
+    pub items: Vec<ItemView>,
+}
+
+/// A field or a variant: its doc lines, attributes and the line itself.
+pub struct ItemView {
+    pub doc: Vec<String>,
+    pub attrs: Vec<String>,
+    pub line: String,
+}
+
+/// One handler method.
+#[derive(Clone)]
+pub struct HandlerView {
+    /// The node's scoped id as a string literal.
+    pub id_lit: String,
+    /// The scoped id for Markdown.
+    pub id_md: String,
+    pub kind: String,
+    pub method: String,
+    pub inputs: String,
+    pub outputs: String,
+    pub doc: Vec<String>,
+    /// The trait method's signature lines (with the closing `;`), laid out for rustfmt.
+    pub signature: Vec<String>,
+}
+
+/// What the caller chooses.
+pub struct Options<'a> {
+    pub crate_name: &'a str,
+    /// The `agc-runtime` dependency: `path=..` or `version=..`.
+    pub runtime: &'a Runtime,
+}
+
+/// Where the generated crate finds `agc-runtime`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Runtime {
+    Path(String),
+    Version(String),
+}
+
+impl Runtime {
+    fn dep_line(&self) -> String {
+        match self {
+            Runtime::Path(p) => format!("agc-runtime = {{ path = {} }}", toml_string(p)),
+            Runtime::Version(v) => format!("agc-runtime = {}", toml_string(v)),
+        }
+    }
+}
+
+/// A TOML basic string (the same escapes as JSON, which TOML accepts).
+fn toml_string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
+    v.get(key)
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[])
+}
+
+/// Full doc comment lines (`///`, `/// text`) for `text`, indented by `indent` spaces.
+fn doc(text: &str) -> Vec<String> {
+    comment(&names::doc_lines(text))
+}
+
+fn comment(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                "///".to_string()
+            } else {
+                format!("/// {l}")
+            }
+        })
+        .collect()
+}
+
+/// A port (`inputs`/`outputs`/`params` entry) as a field of the struct named `owner`.
+fn port_field(space: &mut TypeSpace, fnamer: &mut Namer, owner: &str, port: &Value) -> Field {
+    let name = str_of(port, "name");
+    let decl = port.as_object().cloned().unwrap_or_else(Map::new);
+    let ty = space.port(&format!("{owner} {name}"), str_of(port, "type"), &decl);
+    let required = port
+        .get("required")
+        .and_then(Value::as_bool)
+        .unwrap_or(true);
+    let text = port
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    Field {
+        ident: fnamer.snake(name),
+        json: name.to_string(),
+        ty: if required || matches!(ty, Ty::Option(_)) {
+            ty
+        } else {
+            Ty::Option(Box::new(ty))
+        },
+        optional: !required,
+        doc: names::doc_lines(text),
+    }
+}
+
+/// Builds the model of the plan `plan`.
+pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
+    let mut space = TypeSpace::new();
+    let graph = plan.get("graph").cloned().unwrap_or(Value::Null);
+    let source = plan.get("source").cloned().unwrap_or(Value::Null);
+    let graph_id = str_of(&graph, "id");
+    let title = graph
+        .get("title")
+        .and_then(Value::as_str)
+        .unwrap_or(graph_id);
+
+    // Params.
+    let mut fnamer = Namer::new();
+    let params: Vec<Field> = arr(plan, "params")
+        .iter()
+        .map(|p| port_field(&mut space, &mut fnamer, "Params", p))
+        .collect();
+    let params_fields = params.len();
+    space.add_struct(
+        "Params".into(),
+        names::doc_lines("The graph's parameters."),
+        params,
+    );
+
+    // Graph outputs.
+    let mut fnamer = Namer::new();
+    let outputs: Vec<Field> = arr(plan, "outputs")
+        .iter()
+        .map(|p| port_field(&mut space, &mut fnamer, "Outputs", p))
+        .collect();
+    space.add_struct(
+        "Outputs".into(),
+        names::doc_lines("The graph's outputs, as a finished run's record holds them."),
+        outputs,
+    );
+
+    // Handlers, in plan (execution) order.
+    let mut methods = Namer::with_reserved(&["untyped"]);
+    let mut handlers = Vec::new();
+    let mut runtime_nodes = Vec::new();
+    for node in arr(plan, "nodes") {
+        let id = str_of(node, "id");
+        let kind = str_of(node, "kind");
+        if !HANDLED_KINDS.contains(&kind) {
+            runtime_nodes.push((names::markdown_inline(id), kind.to_string()));
+            continue;
+        }
+        // Room for the `Inputs`/`Outputs`/`Decision` suffixes within the identifier cap.
+        let mut base = names::camel(id);
+        base.truncate(30);
+        let mut fnamer = Namer::new();
+        let in_name = space.reserve(&format!("{base} inputs"));
+        let inputs: Vec<Field> = arr(node, "inputs")
+            .iter()
+            .map(|p| port_field(&mut space, &mut fnamer, &in_name, p))
+            .collect();
+        space.add_struct(
+            in_name.clone(),
+            names::doc_lines(&format!("The inputs of {kind} {id}.")),
+            inputs,
+        );
+        let out_name = space.reserve(&format!("{base} outputs"));
+        let mut fnamer = Namer::new();
+        let mut outputs: Vec<Field> = Vec::new();
+        for p in arr(node, "outputs") {
+            let mut f = port_field(&mut space, &mut fnamer, &out_name, p);
+            if f.json == "decision"
+                && let Some(values) = decision_values(node, kind)
+            {
+                let t = space.add_enum(&format!("{base} decision"), decision_doc(kind), &values);
+                f.ty = if f.optional {
+                    Ty::Option(Box::new(t))
+                } else {
+                    t
+                };
+            }
+            outputs.push(f);
+        }
+        space.add_struct(
+            out_name.clone(),
+            names::doc_lines(&format!("The outputs of {kind} {id}.")),
+            outputs,
+        );
+        let method = methods.snake(id);
+        let mut hdoc = format!("{} {id}", capitalise(kind));
+        if let Some(t) = node.get("title").and_then(Value::as_str) {
+            hdoc.push_str(": ");
+            hdoc.push_str(t);
+        }
+        if let Some(d) = node
+            .get("attributes")
+            .and_then(|a| a.get("description"))
+            .and_then(Value::as_str)
+        {
+            hdoc.push_str("\n\n");
+            hdoc.push_str(d);
+        }
+        let ret = if kind == "gate" {
+            hdoc.push_str("\n\nReturn None to pause the run until a human decides.");
+            format!("Result<Option<Answer<{out_name}>>, Failure>")
+        } else {
+            format!("Result<{out_name}, Failure>")
+        };
+        let signature = signature(&method, &in_name, &ret);
+        handlers.push(HandlerView {
+            id_lit: names::literal(id),
+            id_md: names::markdown_inline(id),
+            kind: kind.to_string(),
+            method,
+            inputs: in_name,
+            outputs: out_name,
+            doc: doc(&hdoc),
+            signature,
+        });
+    }
+
+    let uses_map = space.defs.iter().any(|d| match &d.kind {
+        DefKind::Struct { fields } => fields.iter().any(|f| f.ty.uses_map()),
+        DefKind::Untagged { variants } => variants.iter().any(|(_, t)| t.uses_map()),
+        _ => false,
+    });
+    let types = (0..space.defs.len()).map(|i| def_view(&space, i)).collect();
+    Model {
+        crate_name: opts.crate_name.to_string(),
+        runtime_dep: opts.runtime.dep_line(),
+        graph_id_lit: names::literal(graph_id),
+        source_path_lit: names::literal(str_of(&source, "path")),
+        digest_lit: source
+            .get("graph_digest")
+            .and_then(Value::as_str)
+            .map(names::literal),
+        dialect: names::markdown_inline(str_of(&source, "dialect")),
+        title_doc: doc(title),
+        title_md: names::markdown_inline(title),
+        graph_id_md: names::markdown_inline(graph_id),
+        source_md: names::markdown_inline(str_of(&source, "path")),
+        types,
+        uses_map,
+        handlers,
+        runtime_nodes,
+        params_fields,
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The values a decision or gate node's `decision` output takes, when the plan says: a
+/// decision's branch labels (`attributes.decision.branches[].label`, else the labels of its
+/// outgoing edges are not known here), a gate's `approved`/`rejected`.
+fn decision_values(node: &Value, kind: &str) -> Option<Vec<(String, String)>> {
+    match kind {
+        "decision" => {
+            let branches = node
+                .get("attributes")?
+                .get("decision")?
+                .get("branches")?
+                .as_array()?;
+            let mut seen = std::collections::HashSet::new();
+            let values: Vec<(String, String)> = branches
+                .iter()
+                .filter_map(|b| {
+                    let label = b.get("label")?.as_str()?;
+                    let d = b.get("description").and_then(Value::as_str).unwrap_or("");
+                    seen.insert(label)
+                        .then(|| (label.to_string(), d.to_string()))
+                })
+                .collect();
+            (!values.is_empty()).then_some(values)
+        }
+        "gate" if node.get("attributes")?.get("gate").is_some() => Some(vec![
+            ("approved".into(), "The gate was approved.".into()),
+            ("rejected".into(), "The gate was rejected.".into()),
+        ]),
+        _ => None,
+    }
+}
+
+fn decision_doc(kind: &str) -> Vec<String> {
+    match kind {
+        "decision" => names::doc_lines("The branches this decision can take."),
+        _ => names::doc_lines("What the gate decided."),
+    }
+}
+
+/// The handler method's signature laid out as rustfmt lays it out.
+fn signature(method: &str, inputs: &str, ret: &str) -> Vec<String> {
+    let head = format!("    fn {method}(&self, ctx: &Context, inputs: {inputs})");
+    let one = format!("{head} -> {ret};");
+    // rustfmt keeps a declaration on one line when it fits with a column to spare; at exactly
+    // the width it moves the return type to the next line; beyond, one parameter per line.
+    if one.len() < WIDTH {
+        return vec![one];
+    }
+    if one.len() == WIDTH {
+        return vec![head, format!("    -> {ret};")];
+    }
+    vec![
+        format!("    fn {method}("),
+        "        &self,".to_string(),
+        "        ctx: &Context,".to_string(),
+        format!("        inputs: {inputs},"),
+        format!("    ) -> {ret};"),
+    ]
+}
+
+/// `#[serde(rename = "...")]` at `indent`, broken the way rustfmt breaks a long attribute.
+fn rename_attr(indent: usize, json: &str) -> Vec<String> {
+    let lit = names::literal(json);
+    let one = format!("#[serde(rename = {lit})]");
+    if indent + one.len() <= WIDTH {
+        return vec![one];
+    }
+    vec![
+        "#[serde(".into(),
+        format!("    rename = {lit}"),
+        ")]".into(),
+    ]
+}
+
+fn def_view(space: &TypeSpace, i: usize) -> DefView {
+    let def = &space.defs[i];
+    let eq = space.def_is_eq(i);
+    let mut attrs = Vec::new();
+    let (keyword, items) = match &def.kind {
+        DefKind::Struct { fields } => {
+            let derive = if eq {
+                "#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]"
+            } else {
+                "#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]"
+            };
+            // Default only when every field has one (named types may not).
+            let all_default = fields.iter().all(|f| has_default(&f.ty));
+            attrs.push(if all_default {
+                derive.to_string()
+            } else {
+                derive.replace("Default, ", "")
+            });
+            let items = fields
+                .iter()
+                .map(|f| {
+                    let mut a = Vec::new();
+                    if names::bare(&f.ident) != f.json {
+                        a.extend(rename_attr(4, &f.json));
+                    }
+                    if f.optional && matches!(f.ty, Ty::Option(_)) {
+                        a.push(
+                            "#[serde(default, skip_serializing_if = \"Option::is_none\")]".into(),
+                        );
+                    }
+                    ItemView {
+                        doc: comment(&f.doc),
+                        attrs: a,
+                        line: format!("pub {}: {},", f.ident, f.ty.rust(space)),
+                    }
+                })
+                .collect();
+            ("struct", items)
+        }
+        DefKind::Enum { variants } => {
+            attrs.push(
+                "#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]".into(),
+            );
+            let items = variants
+                .iter()
+                .map(|v| ItemView {
+                    doc: comment(&v.doc),
+                    attrs: if v.ident != v.json {
+                        rename_attr(4, &v.json)
+                    } else {
+                        Vec::new()
+                    },
+                    line: format!("{},", v.ident),
+                })
+                .collect();
+            ("enum", items)
+        }
+        DefKind::Tagged { tag, variants } => {
+            attrs.push(enum_derive(eq));
+            let tag_attr = format!("#[serde(tag = {})]", names::literal(tag));
+            if tag_attr.len() <= WIDTH {
+                attrs.push(tag_attr);
+            } else {
+                attrs.extend([
+                    "#[serde(".to_string(),
+                    format!("    tag = {}", names::literal(tag)),
+                    ")]".to_string(),
+                ]);
+            }
+            let items = variants
+                .iter()
+                .map(|(v, t)| ItemView {
+                    doc: comment(&v.doc),
+                    attrs: if v.ident != v.json {
+                        rename_attr(4, &v.json)
+                    } else {
+                        Vec::new()
+                    },
+                    line: format!("{}({}),", v.ident, t.rust(space)),
+                })
+                .collect();
+            ("enum", items)
+        }
+        DefKind::Untagged { variants } => {
+            attrs.push(enum_derive(eq));
+            attrs.push("#[serde(untagged)]".into());
+            let items = variants
+                .iter()
+                .map(|(v, t)| ItemView {
+                    doc: Vec::new(),
+                    attrs: Vec::new(),
+                    line: format!("{v}({}),", t.rust(space)),
+                })
+                .collect();
+            ("enum", items)
+        }
+    };
+    DefView {
+        doc: comment(&def.doc),
+        attrs,
+        keyword,
+        name: def.name.clone(),
+        items,
+    }
+}
+
+fn enum_derive(eq: bool) -> String {
+    if eq {
+        "#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]".into()
+    } else {
+        "#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]".into()
+    }
+}
+
+/// Whether `Default` can be derived for a field of type `t`: not for a named type held
+/// directly (enums have no default, and a struct's fields are not looked into, which keeps
+/// this free of recursion over recursive types).
+fn has_default(t: &Ty) -> bool {
+    !matches!(t, Ty::Named(_) | Ty::Boxed(_))
+}
