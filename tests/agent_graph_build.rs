@@ -112,6 +112,30 @@ fn graph_names_a_graph_the_provider_has() {
     assert!(diags.iter().any(|d| d.code == "AGC206"), "{diags:?}");
 }
 
+#[test]
+fn a_provider_folder_builds_like_its_manifest() {
+    let c = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/agent-graph/examples/subgraphs");
+    if !c.is_dir() {
+        eprintln!("skipped: corpus absent");
+        return;
+    }
+    let mut sources = SourceMap::new();
+    let (from_dir, diags) = compile_file(&mut sources, &c, "subgraphs", &CheckOptions::default());
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+    let (from_manifest, _) = compile_file(
+        &mut sources,
+        &c.join("provider.yaml"),
+        "subgraphs/provider.yaml",
+        &CheckOptions::default(),
+    );
+    let ids = |v: &[agc::compile::Compiled]| -> Vec<String> {
+        v.iter().map(|c| c.graph.id.clone()).collect()
+    };
+    assert_eq!(ids(&from_dir), ids(&from_manifest));
+    assert_eq!(from_dir.len(), 2);
+}
+
 /// Each graph calls the next one twice: inlining doubles per level, and stops with AGC205.
 #[test]
 fn runaway_subgraph_inlining_stops_with_a_warning() {

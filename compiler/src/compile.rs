@@ -119,6 +119,19 @@ pub fn compile_file(
     display: &str,
     opts: &crate::check::CheckOptions,
 ) -> (Vec<Compiled>, Vec<Diagnostic>) {
+    // A folder holding an Agent Graph manifest stands for its Provider.
+    let manifest = provider_manifest(path);
+    let manifest_display = manifest.as_ref().map(|m| {
+        let name = m
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        format!("{}/{name}", display.trim_end_matches('/'))
+    });
+    let (path, display) = match (&manifest, &manifest_display) {
+        (Some(m), Some(d)) => (m.as_path(), d.as_str()),
+        _ => (path, display),
+    };
     let (file, loaded) = match crate::source::load::load_path(sources, path, display, opts.limits) {
         Ok(x) => x,
         Err(d) => return (Vec::new(), vec![d]),
@@ -174,6 +187,17 @@ pub fn compile_file(
         }
     };
     (compiled, diags)
+}
+
+/// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one.
+pub fn provider_manifest(path: &std::path::Path) -> Option<std::path::PathBuf> {
+    if !path.is_dir() {
+        return None;
+    }
+    ["provider.yaml", "provider.yml", "provider.json"]
+        .iter()
+        .map(|n| path.join(n))
+        .find(|p| p.is_file())
 }
 
 /// The one graph of a compiled file, or an AGC086 error naming the graphs when it holds
