@@ -430,3 +430,19 @@ fn spans_go_through_the_scalar_map() {
     let got: Vec<(u32, u32)> = spans.iter().map(|s| (s.start, s.end)).collect();
     assert_eq!(got, vec![(1, 7), (1, 2), (6, 7)]);
 }
+
+/// A fuzzer finding: unclosed `[` between operators made the Pratt-based grammar re-parse
+/// operands in every binding-power frame (380 bytes took minutes). With one parser per
+/// precedence level the input four times over is rejected with its errors at once; a return of
+/// the blow-up would hang this test.
+#[test]
+fn unclosed_brackets_between_operators_do_not_blow_up() {
+    let finding =
+        include_str!("../fuzz/regressions/cel/timeout-13f40c9914c121caea9e3395258b756cd2bd7818");
+    let src = finding.repeat(4);
+    let errs = errors(&src);
+    assert!(!errs.is_empty());
+    // Precedence is unchanged: `*` binds tighter than `+`, `&&` tighter than `||`.
+    assert_eq!(shape("a + b * c"), shape("a + (b * c)"));
+    assert_eq!(shape("a || b && c"), shape("a || (b && c)"));
+}

@@ -19,7 +19,6 @@
 //!   node is built through [`Ast::new`], which caps the height (see `ast.rs`).
 
 use chumsky::input::{Input as _, MappedInput, ValueInput};
-use chumsky::pratt::{infix, left};
 use chumsky::prelude::*;
 
 use super::ast::{Ast, AstKind, Lit};
@@ -283,42 +282,39 @@ where
         .then(member)
         .map(|(ops, (operand, bare))| fold_unary(ops, operand, bare));
 
+        // One parser per precedence level, each a left fold of the level below (not chumsky's
+        // Pratt parser: its operator loop re-parses operands when an operator after them fails
+        // to parse, which a fuzzer showed to be exponential in the input, as it was for AGX).
         let bin = |tok: Token, op: BinaryOp| just(tok).to(op);
-        let fold = fold_binary::<I>;
-        let or_expr = unary.pratt((
-            infix(
-                left(5),
-                choice((
-                    bin(Token::Star, BinaryOp::Mul),
-                    bin(Token::Slash, BinaryOp::Div),
-                    bin(Token::Percent, BinaryOp::Rem),
-                )),
-                fold,
-            ),
-            infix(
-                left(4),
-                choice((
-                    bin(Token::Plus, BinaryOp::Add),
-                    bin(Token::Minus, BinaryOp::Sub),
-                )),
-                fold,
-            ),
-            infix(
-                left(3),
-                choice((
-                    bin(Token::EqEq, BinaryOp::Eq),
-                    bin(Token::NotEq, BinaryOp::Ne),
-                    bin(Token::Le, BinaryOp::Le),
-                    bin(Token::Lt, BinaryOp::Lt),
-                    bin(Token::Ge, BinaryOp::Ge),
-                    bin(Token::Gt, BinaryOp::Gt),
-                    bin(Token::In, BinaryOp::In),
-                )),
-                fold,
-            ),
-            infix(left(2), bin(Token::AndAnd, BinaryOp::And), fold),
-            infix(left(1), bin(Token::OrOr, BinaryOp::Or), fold),
-        ));
+        let mul = level(
+            unary,
+            choice((
+                bin(Token::Star, BinaryOp::Mul),
+                bin(Token::Slash, BinaryOp::Div),
+                bin(Token::Percent, BinaryOp::Rem),
+            )),
+        );
+        let add = level(
+            mul,
+            choice((
+                bin(Token::Plus, BinaryOp::Add),
+                bin(Token::Minus, BinaryOp::Sub),
+            )),
+        );
+        let rel = level(
+            add,
+            choice((
+                bin(Token::EqEq, BinaryOp::Eq),
+                bin(Token::NotEq, BinaryOp::Ne),
+                bin(Token::Le, BinaryOp::Le),
+                bin(Token::Lt, BinaryOp::Lt),
+                bin(Token::Ge, BinaryOp::Ge),
+                bin(Token::Gt, BinaryOp::Gt),
+                bin(Token::In, BinaryOp::In),
+            )),
+        );
+        let and = level(rel, bin(Token::AndAnd, BinaryOp::And));
+        let or_expr = level(and, bin(Token::OrOr, BinaryOp::Or));
 
         or_expr
             .clone()
@@ -347,24 +343,30 @@ where
     expr.then_ignore(end())
 }
 
-fn fold_binary<'s, I>(
-    l: Ast,
-    op: BinaryOp,
-    r: Ast,
-    _e: &mut chumsky::input::MapExtra<'s, '_, I, Extra<'s>>,
-) -> Ast
+/// One left-associative precedence level: `below ( op below )*`.
+fn level<'s, I, B, O>(below: B, op: O) -> Boxed<'s, 's, I, Ast, Extra<'s>>
 where
     I: ValueInput<'s, Token = Token, Span = SimpleSpan>,
+    B: Parser<'s, I, Ast, Extra<'s>> + Clone + 's,
+    O: Parser<'s, I, BinaryOp, Extra<'s>> + Clone + 's,
 {
-    let span = (l.span.0.min(r.span.0), r.span.1.max(l.span.1));
-    Ast::new(
-        AstKind::Binary {
-            op,
-            left: Box::new(l),
-            right: Box::new(r),
-        },
-        span,
-    )
+    below
+        .clone()
+        .foldl(
+            op.then(below).repeated(),
+            |l: Ast, (op, r): (BinaryOp, Ast)| {
+                let span = (l.span.0.min(r.span.0), r.span.1.max(l.span.1));
+                Ast::new(
+                    AstKind::Binary {
+                        op,
+                        left: Box::new(l),
+                        right: Box::new(r),
+                    },
+                    span,
+                )
+            },
+        )
+        .boxed()
 }
 
 /// Applies a run of unary operators innermost-first; a `-` directly before a number literal
