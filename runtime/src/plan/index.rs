@@ -43,7 +43,12 @@ impl PlanIndex {
         let mut region_of_owner = HashMap::with_capacity(plan.regions.len());
         for (r, region) in plan.regions.iter().enumerate() {
             let owner = find(&region.owner, "a region owner")?;
-            region_of_owner.insert(owner, r);
+            if region_of_owner.insert(owner, r).is_some() {
+                return Err(PlanError(format!(
+                    "node `{}` owns two regions",
+                    region.owner
+                )));
+            }
         }
         let scopes = plan.regions.len() + 1;
         let mut node_scope = vec![0; n];
@@ -64,13 +69,41 @@ impl PlanIndex {
             scope_nodes[s].push(i);
             local[s].insert(node.local_id.clone(), i);
         }
+        // A region's `nodes` list repeats what each node's `region` says; the two must agree,
+        // so a hand-edited plan cannot run a body other than the one it lists.
+        for (r, region) in plan.regions.iter().enumerate() {
+            let mut listed = Vec::with_capacity(region.nodes.len());
+            for id in &region.nodes {
+                listed.push(find(id, "a region's node list")?);
+            }
+            listed.sort_unstable();
+            let mut body = scope_nodes[r + 1].clone();
+            body.sort_unstable();
+            if listed != body {
+                return Err(PlanError(format!(
+                    "the region of `{}` lists nodes that do not say they are in it (or misses some)",
+                    region.owner
+                )));
+            }
+        }
         let mut scope_entrypoints = vec![Vec::new(); scopes];
         for id in &plan.entrypoints {
-            scope_entrypoints[0].push(find(id, "an entrypoint")?);
+            let i = find(id, "an entrypoint")?;
+            if node_scope[i] != 0 {
+                return Err(PlanError(format!("entrypoint `{id}` is inside a region")));
+            }
+            scope_entrypoints[0].push(i);
         }
         for (r, region) in plan.regions.iter().enumerate() {
             for id in &region.entrypoints {
-                scope_entrypoints[r + 1].push(find(id, "a region entrypoint")?);
+                let i = find(id, "a region entrypoint")?;
+                if node_scope[i] != r + 1 {
+                    return Err(PlanError(format!(
+                        "entrypoint `{id}` of the region of `{}` is not in that region",
+                        region.owner
+                    )));
+                }
+                scope_entrypoints[r + 1].push(i);
             }
         }
         let mut incoming = vec![Vec::new(); n];

@@ -56,3 +56,31 @@ fn input_sources_and_declarations_round_trip() {
     assert_eq!(input.source, InputSource::Implicit(true));
     assert_eq!(serde_json::to_string(&input).expect("ser"), implicit);
 }
+
+/// A hand-edited plan whose region lists disagree with the nodes' own `region`, or whose
+/// entrypoints lie in another scope, is refused before anything runs.
+#[test]
+fn inconsistent_regions_are_refused() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/golden/plans/corpus-test-repair-loop.agraph.yaml.plan.json"),
+    )
+    .expect("plan");
+    let good = Plan::from_json(&text).expect("plan");
+    assert!(good.index().is_ok());
+    let body = good.regions[0].nodes[0].clone();
+
+    let mut extra = good.clone();
+    extra.regions[0].nodes.push(extra.nodes[0].id.clone());
+    let err = extra.index().unwrap_err();
+    assert!(err.0.contains("lists nodes"), "{err}");
+
+    let mut missing = good.clone();
+    missing.regions[0].nodes.pop();
+    assert!(missing.index().unwrap_err().0.contains("lists nodes"));
+
+    let mut entry = good.clone();
+    entry.entrypoints.push(body.clone());
+    let err = entry.index().unwrap_err();
+    assert!(err.0.contains("is inside a region"), "{err}");
+}
