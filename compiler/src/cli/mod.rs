@@ -8,7 +8,9 @@ mod eval;
 mod explain;
 mod r#gen;
 mod graph;
+mod restate;
 mod run;
+mod run_restate;
 mod walk;
 
 use crate::check::{self, CheckOptions};
@@ -73,6 +75,8 @@ enum Command {
     /// Run a workflow with a scripted handler (dry runs, tests), or resume a paused run.
     #[command(after_help = EXAMPLES)]
     Run(run::RunArgs),
+    /// Restate operations: `agc restate register URL` registers an agc worker.
+    Restate(restate::RestateArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -174,6 +178,7 @@ where
         Command::Route(args) => agent_graph::route(args),
         Command::Test(args) => agent_graph::test(args),
         Command::Run(args) => run::run(args),
+        Command::Restate(args) => restate::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

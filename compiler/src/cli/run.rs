@@ -31,40 +31,51 @@ pub(crate) struct RunArgs {
     /// The workflow document, or a plan written by `agc build` (`.json` with
     /// `format: agc.plan/v1`).
     #[arg(required_unless_present = "resume", conflicts_with = "resume")]
-    file: Option<PathBuf>,
+    pub(super) file: Option<PathBuf>,
     /// Params as a JSON object.
     #[arg(long, value_name = "P.json")]
-    params: Option<PathBuf>,
+    pub(super) params: Option<PathBuf>,
     /// The scripted handler (YAML or JSON): what each node returns.
     #[arg(long, value_name = "S.yaml")]
-    script: Option<PathBuf>,
+    pub(super) script: Option<PathBuf>,
     /// Keep the plan, journal and record here, so the run can be resumed.
     #[arg(long, value_name = "DIR")]
-    run_dir: Option<PathBuf>,
+    pub(super) run_dir: Option<PathBuf>,
     /// Write the run record here.
     #[arg(long, value_name = "R.json")]
-    record: Option<PathBuf>,
+    pub(super) record: Option<PathBuf>,
     /// A fixed clock and run id (`run-1`), for byte-identical records.
     #[arg(long)]
-    fixed_clock: bool,
+    pub(super) fixed_clock: bool,
     /// Worker threads for handler calls.
     #[arg(long, value_name = "N", default_value_t = 4)]
-    threads: usize,
+    pub(super) threads: usize,
     /// Resume the run kept in this run directory.
     #[arg(long, value_name = "DIR")]
-    resume: Option<PathBuf>,
+    pub(super) resume: Option<PathBuf>,
     /// On resume: decide a gate awaiting a human (`GATE=approved` or `GATE=rejected`).
     #[arg(long, value_name = "GATE=OUTCOME", requires = "resume")]
-    decide: Vec<String>,
+    pub(super) decide: Vec<String>,
     /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
     /// the `sqlite` feature).
     #[arg(long, value_name = "KIND", default_value = "jsonl")]
-    journal: String,
+    pub(super) journal: String,
     /// Print no progress lines.
     #[arg(long, short)]
-    quiet: bool,
+    pub(super) quiet: bool,
     #[command(flatten)]
-    root: super::RootArg,
+    pub(super) root: super::RootArg,
+    /// Where the run executes: `local` (this process) or `restate` (a Restate server with
+    /// a registered agc worker; see docs/restate.md). With `restate`, `--resume` takes the
+    /// run id.
+    #[arg(long, value_name = "ENGINE", default_value = "local")]
+    pub(super) engine: String,
+    /// The Restate ingress URL (`--engine restate`).
+    #[arg(long, value_name = "URL")]
+    pub(super) ingress: Option<String>,
+    /// The Restate admin URL, to check that agc's services are registered.
+    #[arg(long, value_name = "URL")]
+    pub(super) admin: Option<String>,
 }
 
 /// Options kept in the run directory for `--resume`.
@@ -99,6 +110,7 @@ pub(crate) fn run(args: RunArgs) -> i32 {
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
     let code = match &args.resume {
+        _ if args.engine != "local" => super::run_restate::run(&args, &mut sources, &mut diags),
         Some(dir) => resume(&args, dir, &mut sources, &mut diags),
         None => start(&args, &mut sources, &mut diags),
     };
@@ -389,7 +401,7 @@ impl Observer for Lines {
 }
 
 /// Compiles `file`, or reads it as a plan when it is one.
-fn load_plan(
+pub(super) fn load_plan(
     args: &RunArgs,
     file: &Path,
     sources: &mut SourceMap,
@@ -439,7 +451,7 @@ fn load_plan(
     }
 }
 
-fn read_params(path: &Path) -> Result<Map<String, Value>, Diagnostic> {
+pub(super) fn read_params(path: &Path) -> Result<Map<String, Value>, Diagnostic> {
     let text = std::fs::read_to_string(path).map_err(|e| {
         Diagnostic::error("AGC001", format!("cannot read `{}`: {e}", path.display()))
     })?;
@@ -458,7 +470,7 @@ fn read_params(path: &Path) -> Result<Map<String, Value>, Diagnostic> {
 
 /// Reads a script (YAML or JSON): every entry that does not fit the format is reported with
 /// its position (AGC300).
-fn load_script(
+pub(super) fn load_script(
     path: &Path,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
@@ -534,7 +546,7 @@ fn load_script(
 }
 
 /// AGC304: a script key that names no node of the plan (a typo would silently never match).
-fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
+pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
     for key in script.nodes.keys() {
         let plain: String = {
             let mut out = String::new();

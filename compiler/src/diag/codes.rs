@@ -17,6 +17,7 @@ mod codegen;
 mod expr;
 mod facts;
 mod jq;
+mod restate;
 mod runtime;
 mod schema;
 
@@ -49,6 +50,7 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(agh::CODES.iter())
         .chain(runtime::CODES.iter())
         .chain(codegen::CODES.iter())
+        .chain(restate::CODES.iter())
 }
 
 /// The registered code with this name (case-insensitive).

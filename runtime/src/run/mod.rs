@@ -36,6 +36,7 @@ pub mod script;
 
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
 pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
+pub use exec::bind_params;
 pub use event::{CallResult, Decision, Event};
 pub use handler::{
     CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,

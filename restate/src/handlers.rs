@@ -1,0 +1,94 @@
+//! Which [`Handler`] serves a call: one fixed handler for every run (a generated runner's
+//! typed handlers, any `Arc<dyn Handler>`), or the scripted handler of `agc run --script`,
+//! one per run so that each run's script counters and invocation log stay its own.
+
+use crate::wire::TaskSpec;
+use agc_runtime::run::Handler;
+use agc_runtime::run::script::{Script, ScriptHandler};
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// Chooses the handler for one call.
+pub trait Handlers: Send + Sync + 'static {
+    fn handler(&self, spec: &TaskSpec) -> Result<Arc<dyn Handler>, String>;
+}
+
+/// The same handler for every run.
+pub struct Fixed(pub Arc<dyn Handler>);
+
+impl Handlers for Fixed {
+    fn handler(&self, _spec: &TaskSpec) -> Result<Arc<dyn Handler>, String> {
+        Ok(Arc::clone(&self.0))
+    }
+}
+
+/// How many runs' scripted handlers stay in memory (the oldest is dropped first; its log
+/// file keeps its counters, so a later call of that run reloads them).
+const KEPT_RUNS: usize = 256;
+
+/// `agc run`'s scripted handler, one per run: the run's own script (sent with the run by
+/// `agc run --engine restate --script S.yaml`) or the worker's default script. With a log
+/// directory, each run's invocations go to `DIR/<run id>.jsonl` (read back after a restart,
+/// so a call re-issued after a crash gets the result it got the first time).
+pub struct Scripted {
+    default: Script,
+    log_dir: Option<PathBuf>,
+    runs: Mutex<(HashMap<String, Arc<ScriptHandler>>, VecDeque<String>)>,
+}
+
+impl Scripted {
+    pub fn new(default: Script, log_dir: Option<PathBuf>) -> Scripted {
+        Scripted {
+            default,
+            log_dir,
+            runs: Mutex::new((HashMap::new(), VecDeque::new())),
+        }
+    }
+
+    /// The invocation log file of `run_id` (under the log directory).
+    pub fn log_path(dir: &std::path::Path, run_id: &str) -> PathBuf {
+        let safe: String = run_id
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        dir.join(format!("{safe}.jsonl"))
+    }
+}
+
+impl Handlers for Scripted {
+    fn handler(&self, spec: &TaskSpec) -> Result<Arc<dyn Handler>, String> {
+        let mut guard = self.runs.lock().unwrap_or_else(|p| p.into_inner());
+        let (map, order) = &mut *guard;
+        if let Some(h) = map.get(&spec.run_id) {
+            return Ok(Arc::clone(h) as Arc<dyn Handler>);
+        }
+        let script = match &spec.script {
+            Some(v) => serde_json::from_value::<Script>(v.clone())
+                .map_err(|e| format!("the run's script is not an agc.script/v1 script: {e}"))?,
+            None => self.default.clone(),
+        };
+        let handler = ScriptHandler::new(script);
+        let handler = match &self.log_dir {
+            Some(dir) => handler
+                .with_log(&Self::log_path(dir, &spec.run_id))
+                .map_err(|e| format!("cannot open the invocation log: {e}"))?,
+            None => handler,
+        };
+        let handler = Arc::new(handler);
+        map.insert(spec.run_id.clone(), Arc::clone(&handler));
+        order.push_back(spec.run_id.clone());
+        while order.len() > KEPT_RUNS {
+            if let Some(old) = order.pop_front() {
+                map.remove(&old);
+            }
+        }
+        Ok(handler)
+    }
+}

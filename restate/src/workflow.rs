@@ -1,0 +1,315 @@
+//! The `AgcRun` workflow: one per run, keyed by the run id. `run` is a driver of the
+//! runtime's pure scheduler core (`State::step`), like the local driver: every event it
+//! feeds the core is built from journaled values (the start time through `ctx.run`, call
+//! results from durable calls to `AgcTask`, decisions from durable promises), so a replay
+//! after a crash rebuilds the same state and issues no completed call again.
+//!
+//! Shared handlers: `decide` resolves a gate's promise (a second decision is refused with
+//! 409), `status` reports progress, awaiting gates and, once the run pauses or ends, its
+//! record.
+
+use crate::inflight::{InFlight, Outcome};
+use crate::wire::{GateDecision, RunInput, StatusView, TASK_SERVICE, TaskAnswer, TaskSpec};
+use agc_runtime::plan::{FORMAT, Plan};
+use agc_runtime::run::core::{Command, State};
+use agc_runtime::run::record::Harness;
+use agc_runtime::run::{
+    Clock, Event, FixedClock, GateResponse, RunStatus, SystemClock,
+    bind_params,
+};
+use restate_sdk::context::{DurableFuture, RequestTarget};
+use restate_sdk::prelude::*;
+use serde_json::{Map, Value};
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+/// The run workflow; bind it with [`crate::endpoint`].
+pub struct AgcRun {
+    pub(crate) harness: Harness,
+}
+
+const STATUS: &str = "status";
+
+/// The promise a gate waits on.
+pub(crate) fn gate_key(path: &str) -> String {
+    format!("gate:{path}")
+}
+
+fn terminal(code: u16, message: impl Into<String>) -> HandlerError {
+    TerminalError::new_with_code(code, message.into()).into()
+}
+
+#[restate_sdk::workflow]
+impl AgcRun {
+    /// Runs the plan to its end, waiting on durable promises at gates.
+    #[handler]
+    async fn run(
+        &self,
+        ctx: WorkflowContext<'_>,
+        input: Json<RunInput>,
+    ) -> Result<Json<Value>, HandlerError> {
+        drive(&ctx, input.into_inner(), &self.harness).await
+    }
+
+    /// Decides a gate that awaits a human. 404 when no such gate awaits, 409 when the gate
+    /// was already decided.
+    #[handler]
+    async fn decide(
+        &self,
+        ctx: SharedWorkflowContext<'_>,
+        decision: Json<GateDecision>,
+    ) -> Result<(), HandlerError> {
+        let mut d = decision.into_inner();
+        let key = gate_key(&d.gate);
+        if ctx.peek_promise::<Json<GateDecision>>(&key).await?.is_some() {
+            return Err(terminal(
+                409,
+                format!("gate `{}` was already decided", d.gate),
+            ));
+        }
+        let view = ctx
+            .get::<Json<StatusView>>(STATUS)
+            .await?
+            .map(Json::into_inner)
+            .unwrap_or_default();
+        if !view.awaiting.contains(&d.gate) {
+            return Err(terminal(
+                404,
+                format!(
+                    "no gate `{}` is awaiting a decision (awaiting: {})",
+                    d.gate,
+                    if view.awaiting.is_empty() {
+                        "none".to_string()
+                    } else {
+                        view.awaiting.join(", ")
+                    }
+                ),
+            ));
+        }
+        if d.at.is_none() {
+            let now: String = ctx
+                .run(|| async { Ok(SystemClock.now()) })
+                .name("clock")
+                .await?;
+            d.at = Some(now);
+        }
+        ctx.resolve_promise(&key, Json(d));
+        Ok(())
+    }
+
+    /// Progress, awaiting gates, and the record once the run pauses or ends.
+    #[handler]
+    async fn status(&self, ctx: SharedWorkflowContext<'_>) -> Result<Json<StatusView>, HandlerError> {
+        let view = ctx.get::<Json<StatusView>>(STATUS).await?;
+        Ok(Json(view.map(Json::into_inner).unwrap_or_else(|| StatusView {
+            status: "unknown".into(),
+            ..StatusView::default()
+        })))
+    }
+}
+
+/// Event times: a fixed clock (ticks in the same order as the local driver's), or live
+/// times taken from journaled values and never going backwards.
+enum Times {
+    Fixed(FixedClock),
+    Live(String),
+}
+
+impl Times {
+    fn now(&mut self, observed: Option<&str>) -> String {
+        match self {
+            Times::Fixed(c) => c.now(),
+            Times::Live(last) => {
+                if let Some(o) = observed
+                    && o > last.as_str()
+                {
+                    *last = o.to_string();
+                }
+                last.clone()
+            }
+        }
+    }
+}
+
+async fn drive(
+    ctx: &WorkflowContext<'_>,
+    input: RunInput,
+    harness: &Harness,
+) -> Result<Json<Value>, HandlerError> {
+    if ctx.key() != input.run_id {
+        return Err(terminal(
+            400,
+            format!(
+                "the workflow key `{}` is not the run id `{}`",
+                ctx.key(),
+                input.run_id
+            ),
+        ));
+    }
+    let plan: Plan = serde_json::from_value(input.plan)
+        .map_err(|e| terminal(400, format!("not an agc.plan/v1 plan: {e}")))?;
+    if plan.format != FORMAT {
+        return Err(terminal(
+            400,
+            format!("unsupported plan format `{}`", plan.format),
+        ));
+    }
+    let params = bind_params(&plan, input.params).map_err(|e| terminal(400, e.to_string()))?;
+    let plan = Arc::new(plan);
+    let mut state =
+        State::new(Arc::clone(&plan)).map_err(|e| terminal(400, format!("invalid plan: {e}")))?;
+    let mut context = match plan.attrs.get("context") {
+        Some(Value::Object(c)) => c.clone(),
+        _ => Map::new(),
+    };
+    for (k, v) in input.context {
+        context.insert(k, v);
+    }
+    let mut times = if input.fixed_clock {
+        Times::Fixed(FixedClock::new())
+    } else {
+        let start: String = ctx
+            .run(|| async { Ok(SystemClock.now()) })
+            .name("clock")
+            .await?;
+        Times::Live(start)
+    };
+    let started = Event::Started {
+        run_id: input.run_id.clone(),
+        graph_id: plan.graph.id.clone(),
+        graph_digest: plan.source.graph_digest.clone(),
+        params,
+        context,
+        at: times.now(None),
+    };
+    let mut queue: VecDeque<Event> = VecDeque::from([started]);
+    let mut inflight = InFlight::new();
+    let mut view = StatusView {
+        status: RunStatus::Running.as_str().into(),
+        ..StatusView::default()
+    };
+    let mut published = String::new();
+    loop {
+        while let Some(ev) = queue.pop_front() {
+            let finished = match &ev {
+                Event::CallFinished { path, .. } | Event::Decided { path, .. } => {
+                    Some(path.clone())
+                }
+                _ => None,
+            };
+            let cmds = state.step(ev);
+            if let Some(path) = finished
+                && state.node_status(&path).is_some_and(|s| s.is_terminal())
+            {
+                view.finished += 1;
+                view.last = Some(path);
+            }
+            for cmd in cmds {
+                let Command::Call(call) = cmd else { continue };
+                let at = times.now(None);
+                state.step(Event::CallStarted {
+                    path: call.path.clone(),
+                    attempt: call.attempt,
+                    at,
+                });
+                let spec = TaskSpec {
+                    run_id: input.run_id.clone(),
+                    path: call.path.clone(),
+                    node: plan.nodes[call.node].clone(),
+                    kind: call.kind,
+                    attempt: call.attempt,
+                    inputs: call.inputs,
+                    item: call.item,
+                    iteration: call.iteration,
+                    resumed: call.resumed,
+                    timeout_seconds: call.timeout_seconds.or(input.call_timeout_seconds),
+                    script: input.script.clone(),
+                };
+                let (path, attempt) = (call.path, call.attempt);
+                let p = path.clone();
+                let fut = ctx
+                    .request::<Json<TaskSpec>, Json<TaskAnswer>>(
+                        RequestTarget::service(TASK_SERVICE, "execute"),
+                        Json(spec),
+                    )
+                    .call()
+                    .map_ok(move |a| Outcome::Answer {
+                        path: p,
+                        attempt,
+                        answer: a.into_inner(),
+                    });
+                inflight.push_call(&path, attempt, Box::pin(fut));
+            }
+        }
+        // Every gate awaiting a human waits on its durable promise.
+        view.awaiting = state.awaiting_gates();
+        for path in &view.awaiting {
+            if inflight.has_gate(path) {
+                continue;
+            }
+            // Promise names borrow for the context's lifetime; a run has few gates.
+            let key: &'static str = Box::leak(gate_key(path).into_boxed_str());
+            let p = path.clone();
+            let fut = ctx
+                .promise::<Json<GateDecision>>(key)
+                .map_ok(move |d| Outcome::Decision {
+                    path: p,
+                    decision: d.into_inner(),
+                });
+            inflight.push_gate(path, Box::pin(fut));
+        }
+        let status = state.status();
+        view.status = status.as_str().into();
+        let over = status != RunStatus::Running && status != RunStatus::AwaitingHuman;
+        let paused = status == RunStatus::AwaitingHuman;
+        view.record = (over || paused)
+            .then(|| serde_json::to_value(state.record(harness)).unwrap_or(Value::Null));
+        let text = serde_json::to_string(&view).unwrap_or_default();
+        if text != published {
+            ctx.set(STATUS, Json(view.clone()));
+            published = text;
+        }
+        if over {
+            break;
+        }
+        if inflight.is_empty() {
+            return Err(terminal(
+                500,
+                "the scheduler has nothing in flight but the run is not over",
+            ));
+        }
+        match inflight.next(ctx).await? {
+            Ok(Outcome::Answer {
+                path,
+                attempt,
+                answer,
+            }) => queue.push_back(Event::CallFinished {
+                path,
+                attempt,
+                result: answer.result,
+                at: times.now(Some(&answer.at)),
+            }),
+            Ok(Outcome::Decision { path, decision }) => {
+                if state.status() == RunStatus::AwaitingHuman {
+                    // As a local `agc run --resume`: the paused run resumes, then the decision.
+                    queue.push_back(Event::Resumed {
+                        at: times.now(decision.at.as_deref()),
+                    });
+                }
+                queue.push_back(Event::Decided {
+                    path,
+                    response: GateResponse {
+                        outcome: Some(decision.outcome),
+                        outputs: decision.outputs,
+                        actor: decision.actor,
+                        note: decision.note,
+                    },
+                    at: times.now(decision.at.as_deref()),
+                });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let record = view.record.unwrap_or(Value::Null);
+    Ok(Json(record))
+}
