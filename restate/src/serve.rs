@@ -15,9 +15,20 @@ use tokio::net::TcpListener;
 /// The HTTP/2 connection window the worker advertises (and the stream window).
 pub const CONNECTION_WINDOW: u32 = 16 << 20;
 
+/// The window in force: [`CONNECTION_WINDOW`], or `AGC_RESTATE_H2_WINDOW` (bytes) when set,
+/// which exists to reproduce the trap (`AGC_RESTATE_H2_WINDOW=65535` is h2's default).
+pub fn connection_window() -> u32 {
+    std::env::var("AGC_RESTATE_H2_WINDOW")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&w: &u32| w >= 65_535)
+        .unwrap_or(CONNECTION_WINDOW)
+}
+
 /// Serves `endpoint` on `listener` until the process ends.
 pub async fn serve(listener: TcpListener, endpoint: Endpoint) -> std::io::Result<()> {
     let service = HyperEndpoint::new(endpoint);
+    let window = connection_window();
     loop {
         let (stream, _) = listener.accept().await?;
         let _ = stream.set_nodelay(true);
@@ -26,8 +37,8 @@ pub async fn serve(listener: TcpListener, endpoint: Endpoint) -> std::io::Result
             let io = hyper_util::rt::TokioIo::new(stream);
             let conn =
                 hyper::server::conn::http2::Builder::new(hyper_util::rt::TokioExecutor::new())
-                    .initial_connection_window_size(CONNECTION_WINDOW)
-                    .initial_stream_window_size(CONNECTION_WINDOW)
+                    .initial_connection_window_size(window)
+                    .initial_stream_window_size(window)
                     .serve_connection(io, service);
             // A connection that fails (Restate went away) only ends that connection.
             let _ = conn.await;

@@ -1,0 +1,295 @@
+//! agc on Restate, against a real server started from the npm package (see `common`):
+//! - every golden run scenario of `tests/run.rs` (the AGS corpus examples under their
+//!   scripts) gives the same status and the same run record as the local runtime, modulo
+//!   timestamps and ids;
+//! - `kill -9` of the worker mid-map, and while paused on a gate: the runs finish and the
+//!   scripted handler's invocation log shows no completed node ran twice;
+//! - a loop of 1,000 turns (a journal well over 3,000 entries) replays after a worker restart
+//!   (the h2 trap);
+//! - a second decision of a gate is refused (409);
+//! - a generated runner's typed handlers are served on Restate unchanged.
+
+mod common;
+
+use common::*;
+use serde_json::{Value, json};
+use std::path::Path;
+
+const SCRIPTS: &str = "tests/golden/runs/scripts";
+
+/// (golden name, graph, script, params, root, decisions after a pause).
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    Option<&'static str>,
+    Option<&'static str>,
+    &'static [&'static str],
+);
+
+/// The scenarios of `tests/run.rs` (their golden records are the local runtime's).
+const CASES: &[Case] = &[
+    (
+        "changelog-release",
+        "examples/ags/changelog-release.agraph.yaml",
+        "examples/ags/changelog-release.script.yaml",
+        Some("examples/ags/changelog-release.params.json"),
+        None,
+        &[],
+    ),
+    ("repair-loop-green", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-green", None, None, &[]),
+    ("repair-loop-cap", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-cap", None, None, &[]),
+    ("repair-loop-budget", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-budget", None, None, &[]),
+    ("repair-loop-retry", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-retry", None, None, &[]),
+    ("site-refresh-items", "corpus:examples/docs-site-refresh.agraph.yaml", "site-refresh-items", None, Some("corpus:examples"), &[]),
+    ("site-refresh-clean", "corpus:examples/docs-site-refresh.agraph.yaml", "site-refresh-clean", None, Some("corpus:examples"), &[]),
+    ("library-release", "corpus:examples/library-v1-release.agraph.yaml", "library-release", None, None, &[]),
+    ("library-release-json", "corpus:examples/library-v1-release.agraph.json", "library-release", None, None, &[]),
+    ("library-rejected", "corpus:examples/library-v1-release.agraph.yaml", "library-rejected", None, None, &[]),
+    ("library-bad-output", "corpus:examples/library-v1-release.agraph.yaml", "library-bad-output", None, None, &[]),
+    ("link-audit", "corpus:examples/link-audit.agraph.yaml", "defaults", Some("link-audit"), None, &[]),
+    ("minimal-paused", "corpus:examples/minimal.agraph.yaml", "minimal-paused", None, None, &["maintainer_approval=approved"]),
+    ("minimal-rejected", "corpus:examples/minimal.agraph.yaml", "minimal-rejected", None, None, &[]),
+    ("readiness-publish", "corpus:third_party/loro/release-readiness.agraph.yaml", "readiness-publish", None, None, &[]),
+    ("readiness-hold", "corpus:third_party/loro/release-readiness.agraph.yaml", "readiness-hold", None, None, &[]),
+    ("basic", "corpus:third_party/loro/basic.agraph.yaml", "defaults", None, None, &[]),
+    ("governed-data", "corpus:third_party/loro/governed-data.agraph.yaml", "defaults", None, None, &[]),
+    ("enterprise-brief", "corpus:third_party/loro/enterprise-brief.agraph.yaml", "approve-all", None, None, &[]),
+    ("bug-triage", "corpus:third_party/magagent/bug-triage.agraph.yaml", "defaults", Some("bug-triage"), None, &[]),
+    ("docs-audit", "corpus:third_party/magagent/docs-audit.agraph.yaml", "defaults", None, None, &[]),
+    ("release-prep", "corpus:third_party/magagent/release-prep.agraph.yaml", "approve-all", None, None, &[]),
+];
+
+fn resolve(p: &str) -> String {
+    let repo = repo();
+    match p.strip_prefix("corpus:") {
+        Some(rest) => repo.join("../shared/corpus/ags").join(rest),
+        None => repo.join(p),
+    }
+    .display()
+    .to_string()
+}
+
+fn script_path(s: &str) -> String {
+    if s.contains('/') {
+        resolve(s)
+    } else {
+        resolve(&format!("{SCRIPTS}/{s}.script.yaml"))
+    }
+}
+
+fn params_path(s: &str) -> String {
+    if s.contains('/') {
+        resolve(s)
+    } else {
+        resolve(&format!("{SCRIPTS}/{s}.params.json"))
+    }
+}
+
+/// Runs one scenario on Restate (pausing and deciding like the local test); returns the
+/// final record's text.
+fn run_case(server: &Server, case: &Case, out: &Path) -> String {
+    let (name, graph, script, params, root, decide) = *case;
+    let record = out.join(format!("{name}.json"));
+    let record_s = record.display().to_string();
+    let (graph, script) = (resolve(graph), script_path(script));
+    let mut args = vec![
+        "run", &graph, "--script", &script, "--engine", "restate", "--ingress",
+        &server.ingress, "--fixed-clock", "-q", "--record", &record_s,
+    ];
+    let params = params.map(params_path);
+    if let Some(p) = &params {
+        args.extend(["--params", p]);
+    }
+    let root = root.map(resolve);
+    if let Some(r) = &root {
+        args.extend(["--root", r]);
+    }
+    let code = agc(&args);
+    let text = std::fs::read_to_string(&record).unwrap_or_default();
+    if decide.is_empty() {
+        assert!(code == 0 || code == 1, "{name}: exit status {code}");
+        return text;
+    }
+    assert_eq!(code, 4, "{name}: pauses at its gate");
+    let run_id = normalized_id(&text);
+    let mut args = vec![
+        "run", "--resume", &run_id, "--engine", "restate", "--ingress", &server.ingress,
+        "-q", "--record", &record_s,
+    ];
+    for d in decide {
+        args.extend(["--decide", d]);
+    }
+    assert_eq!(agc(&args), 0, "{name}: finishes after the decision");
+    std::fs::read_to_string(&record).unwrap()
+}
+
+fn normalized_id(record: &str) -> String {
+    serde_json::from_str::<Value>(record).unwrap()["run_id"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn corpus_scenarios_give_the_local_records() {
+    let Some(server) = Server::start("corpus") else {
+        return;
+    };
+    let logs = temp_dir("corpus-logs");
+    let worker = Worker::start(0, &logs);
+    server.register(&worker.url());
+    let corpus = repo().join("../shared/corpus/ags").is_dir();
+    if !corpus {
+        println!("note: ../shared/corpus/ags is absent; corpus scenarios skipped");
+    }
+    let out = temp_dir("corpus-records");
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for case in CASES {
+        if case.1.starts_with("corpus:") && !corpus {
+            continue;
+        }
+        let text = run_case(&server, case, &out);
+        let golden = repo().join(format!("tests/golden/runs/{}.record.json", case.0));
+        let want = std::fs::read_to_string(&golden).unwrap();
+        let (got, want) = (normalized(&text), normalized(&want));
+        if got["status"] != want["status"] {
+            failures.push(format!("{}: status {} (local: {})", case.0, got["status"], want["status"]));
+        } else if got != want {
+            failures.push(format!(
+                "{}: the record differs from {} (modulo timestamps and ids):\n{}",
+                case.0,
+                golden.display(),
+                serde_json::to_string_pretty(&got).unwrap()
+            ));
+        }
+        ran += 1;
+    }
+    assert!(ran >= 1);
+    assert!(failures.is_empty(), "{failures:#?}");
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+fn fixture(name: &str) -> String {
+    repo().join("restate/tests/fixtures").join(name).display().to_string()
+}
+
+/// Counts of each (idempotency key, attempt) in the invocation log.
+fn counts(log: &[Value]) -> std::collections::BTreeMap<(String, u64), usize> {
+    let mut m = std::collections::BTreeMap::new();
+    for inv in log {
+        let k = (
+            inv["key"].as_str().unwrap_or_default().to_string(),
+            inv["attempt"].as_u64().unwrap_or(0),
+        );
+        *m.entry(k).or_insert(0) += 1;
+    }
+    m
+}
+
+#[test]
+fn a_worker_killed_mid_map_finishes_without_rerunning_completed_items() {
+    let Some(server) = Server::start("kill-map") else {
+        return;
+    };
+    let logs = temp_dir("kill-map-logs");
+    let worker = Worker::start(0, &logs);
+    let port = worker.port;
+    server.register(&worker.url());
+    let out = temp_dir("kill-map-out");
+    let record = out.join("record.json").display().to_string();
+    let (graph, script, params) = (
+        fixture("fan-out.agraph.yaml"),
+        fixture("fan-out.script.yaml"),
+        fixture("fan-out.params.json"),
+    );
+    let run = agc_async(&[
+        "run", &graph, "--script", &script, "--params", &params, "--engine", "restate",
+        "--ingress", &server.ingress, "-q", "--record", &record,
+    ]);
+    // Six items of 400 ms, two at a time: kill once the third item has started (two done,
+    // one or two in flight).
+    wait_until("the third map item to start", 60, || {
+        invocations(&logs).iter().filter(|i| i["path"].as_str().is_some_and(|p| p.starts_with("each["))).count() >= 3
+    });
+    let before = invocations(&logs);
+    worker.kill9();
+    let worker = Worker::start(port, &logs);
+    assert_eq!(run.wait(), 0, "the run finishes after the restart");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let rec: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(rec["status"], "succeeded");
+    let after = invocations(&logs);
+    let c = counts(&after);
+    // Every item and the summary ran; a call ran at most twice, and only a call that was
+    // in flight at the kill (one of the last two started before it) ran again.
+    assert_eq!(c.len(), 7, "six items and the summary: {c:?}");
+    let in_flight: Vec<(String, u64)> = before
+        .iter()
+        .rev()
+        .take(2)
+        .map(|i| (i["key"].as_str().unwrap().to_string(), i["attempt"].as_u64().unwrap()))
+        .collect();
+    for (k, n) in &c {
+        assert!(*n <= 2, "{k:?} ran {n} times");
+        if *n == 2 {
+            assert!(in_flight.contains(k), "{k:?} completed before the kill yet ran again");
+        }
+    }
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+#[test]
+fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refused() {
+    let Some(server) = Server::start("long-loop") else {
+        return;
+    };
+    let logs = temp_dir("long-loop-logs");
+    let worker = Worker::start(0, &logs);
+    let port = worker.port;
+    server.register(&worker.url());
+    let out = temp_dir("long-loop-out");
+    let record = out.join("record.json").display().to_string();
+    let (graph, script) = (fixture("long-loop.agraph.yaml"), fixture("long-loop.script.yaml"));
+    let code = agc(&[
+        "run", &graph, "--script", &script, "--engine", "restate", "--ingress", &server.ingress,
+        "-q", "--record", &record,
+    ]);
+    assert_eq!(code, 4, "the run pauses at the gate after the loop");
+    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
+    let entries = server.journal_len(&run_id);
+    assert!(entries > 3000, "the journal has {entries} entries");
+
+    // Killed while paused on the gate; the decision after the restart replays the whole
+    // journal on the new worker.
+    worker.kill9();
+    let worker = Worker::start(port, &logs);
+    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
+    let body = json!({"gate": "approve", "outcome": "approved"}).to_string();
+    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    assert_eq!(status, 409, "a second decision is refused: {text}");
+    // The replay takes a moment: follow once the run reports the gate decided.
+    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
+    wait_until("the run to leave the gate", 120, || {
+        http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
+    });
+    let code = agc(&[
+        "run", "--resume", &run_id, "--engine", "restate", "--ingress", &server.ingress, "-q",
+        "--record", &record,
+    ]);
+    assert_eq!(code, 0, "the run finishes after the replay");
+    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    assert_eq!(rec["status"], "succeeded");
+    let c = counts(&invocations(&logs));
+    assert_eq!(c.len(), 1001, "1,000 turns and the gate");
+    assert!(c.values().all(|&n| n == 1), "a completed call ran again");
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
+}
