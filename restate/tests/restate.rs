@@ -293,3 +293,200 @@ fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refuse
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&logs);
 }
+
+mod typed {
+    //! A generated runner (`examples/generated/changelog-release`, unchanged) served on
+    //! Restate: its typed `Handlers` adapt into a `dyn Handler` (`Typed`), which the worker
+    //! library serves as the task service.
+
+    use super::*;
+    use agc_restate::handlers::Fixed;
+    use agc_runtime::run::{FixedClock, FixedIds, MemoryJournal, RunOptions};
+    use changelog_release_runner as runner;
+    use runner::*;
+    use std::sync::Arc;
+
+    struct Mine;
+
+    impl Handlers for Mine {
+        fn collect_changes(
+            &self,
+            _ctx: &Context,
+            inputs: CollectChangesInputs,
+        ) -> Result<CollectChangesOutputs, Failure> {
+            Ok(CollectChangesOutputs {
+                entries: vec![CollectChangesOutputsEntriesItem {
+                    title: format!("Scaling out since {}", inputs.since),
+                    kind: CollectChangesOutputsEntriesItemKind::Feature,
+                }],
+                entry_count: 1,
+            })
+        }
+
+        fn draft_notes(
+            &self,
+            _ctx: &Context,
+            inputs: DraftNotesInputs,
+        ) -> Result<DraftNotesOutputs, Failure> {
+            Ok(DraftNotesOutputs {
+                notes: format!("# {}\n\n- Restate", inputs.heading),
+            })
+        }
+
+        fn review_length(
+            &self,
+            _ctx: &Context,
+            _inputs: ReviewLengthInputs,
+        ) -> Result<ReviewLengthOutputs, Failure> {
+            Ok(ReviewLengthOutputs {
+                decision: ReviewLengthDecision::Ok,
+            })
+        }
+
+        fn trim_notes(
+            &self,
+            _ctx: &Context,
+            _inputs: TrimNotesInputs,
+        ) -> Result<TrimNotesOutputs, Failure> {
+            Err(Failure::new(FailureClass::ToolError, "not reached"))
+        }
+
+        fn approve(
+            &self,
+            _ctx: &Context,
+            _inputs: ApproveInputs,
+        ) -> Result<Option<Answer<ApproveOutputs>>, Failure> {
+            Ok(Some(Answer {
+                outputs: ApproveOutputs {
+                    decision: ApproveDecision::Approved,
+                },
+                actor: Some("typed".into()),
+                note: None,
+            }))
+        }
+    }
+
+    fn params() -> Params {
+        Params {
+            since_tag: "v1.0.0".into(),
+            max_entries: Some(50),
+        }
+    }
+
+    #[test]
+    fn a_generated_runner_serves_its_typed_handlers_on_restate() {
+        let Some(server) = Server::start("typed") else {
+            return;
+        };
+        // The worker: the library's endpoint with the runner's typed handlers, in-process.
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        let (listener, addr) = rt
+            .block_on(agc_restate::serve::bind("127.0.0.1:0".parse().unwrap()))
+            .unwrap();
+        let endpoint = agc_restate::endpoint(Arc::new(Fixed(Arc::new(Typed(Mine)))));
+        std::thread::spawn(move || rt.block_on(agc_restate::serve::serve(listener, endpoint)));
+        server.register(&format!("http://{addr}"));
+
+        let run_id = format!("typed-{}", std::process::id());
+        let input = json!({
+            "run_id": run_id,
+            "plan": serde_json::to_value(runner::plan()).unwrap(),
+            "params": serde_json::to_value(params()).unwrap(),
+            "fixed_clock": true,
+        });
+        let url = format!("{}/restate/send/AgcRun/{run_id}/run", server.ingress);
+        let (status, text) = http("POST", &url, Some(&input.to_string())).unwrap();
+        assert!((200..300).contains(&status), "{status} {text}");
+        let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
+        let mut record = Value::Null;
+        wait_until("the typed run to end", 120, || {
+            let Ok((_, t)) = http("POST", &status_url, None) else {
+                return false;
+            };
+            let v: Value = serde_json::from_str(&t).unwrap_or(Value::Null);
+            record = v["record"].clone();
+            v["status"] == "succeeded" || v["status"] == "failed"
+        });
+
+        let opts = RunOptions {
+            clock: Arc::new(FixedClock::new()),
+            ids: Arc::new(FixedIds::new("run")),
+            threads: 1,
+            ..RunOptions::default()
+        };
+        let local = runner::run(&params(), Mine, &mut MemoryJournal::default(), &opts).unwrap();
+        assert_eq!(local.status, RunStatus::Succeeded);
+        let on_restate: runner::RunRecord = serde_json::from_value(record.clone()).unwrap();
+        assert_eq!(
+            runner::outputs(&on_restate).unwrap().release_notes,
+            runner::outputs(&local).unwrap().release_notes
+        );
+        assert_eq!(
+            normalized(&record.to_string()),
+            normalized(&local.to_pretty_string())
+        );
+    }
+}
+
+#[test]
+fn cli_errors_have_their_codes() {
+    let graph = repo()
+        .join("examples/ags/changelog-release.agraph.yaml")
+        .display()
+        .to_string();
+    // AGC365: options that do not fit together.
+    assert_eq!(agc(&["run", &graph, "--engine", "restate"]), 2);
+    assert_eq!(agc(&["run", &graph, "--engine", "cloud", "--ingress", "http://127.0.0.1:1"]), 2);
+    // AGC360: nothing listens there.
+    let closed = format!("http://127.0.0.1:{}", free_port());
+    let params = repo()
+        .join("examples/ags/changelog-release.params.json")
+        .display()
+        .to_string();
+    assert_eq!(
+        agc(&["run", &graph, "--params", &params, "--engine", "restate", "--ingress", &closed]),
+        2
+    );
+    let Some(server) = Server::start("cli-errors") else {
+        return;
+    };
+    // AGC361: no worker registered yet (checked with --admin, and refused by the ingress).
+    let base = ["run", &graph, "--params", &params, "--engine", "restate", "-q"];
+    let mut args = base.to_vec();
+    args.extend(["--ingress", &server.ingress, "--admin", &server.admin]);
+    assert_eq!(agc(&args), 2);
+    let mut args = base.to_vec();
+    args.extend(["--ingress", &server.ingress]);
+    assert_eq!(agc(&args), 2);
+    // AGC364: registering a URL where no worker listens.
+    assert_eq!(
+        agc(&["restate", "register", &closed, "--admin", &server.admin]),
+        1
+    );
+    // AGC363: a plan the worker refuses (an edge to a node that does not exist).
+    let logs = temp_dir("cli-errors-logs");
+    let worker = Worker::start(0, &logs);
+    server.register(&worker.url());
+    let mut plan = serde_json::to_value(changelog_release_runner::plan()).unwrap();
+    plan["edges"][0]["to"] = json!("no_such_node");
+    let bad = logs.join("bad.plan.json");
+    std::fs::write(&bad, plan.to_string()).unwrap();
+    let bad = bad.display().to_string();
+    let mut args = vec!["run", bad.as_str(), "--params", &params, "--engine", "restate", "-q"];
+    args.extend(["--ingress", &server.ingress]);
+    assert_eq!(agc(&args), 2);
+    // AGC362: deciding a gate of a run that awaits none.
+    assert_eq!(
+        agc(&[
+            "run", "--resume", "no-such-run", "--decide", "approve=approved", "--engine",
+            "restate", "--ingress", &server.ingress,
+        ]),
+        2
+    );
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&logs);
+}
