@@ -18,12 +18,12 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC304", "tests/run_cli.rs"),
     // `agc run --engine restate` / `agc restate register` codes need a Restate server:
     // restate/tests/restate.rs triggers each against one started from the npm package.
-    ("AGC360", "restate/tests/restate.rs cli_errors_have_their_codes"),
-    ("AGC361", "restate/tests/restate.rs cli_errors_have_their_codes"),
-    ("AGC362", "restate/tests/restate.rs cli_errors_have_their_codes"),
-    ("AGC363", "restate/tests/restate.rs cli_errors_have_their_codes"),
-    ("AGC364", "restate/tests/restate.rs cli_errors_have_their_codes"),
-    ("AGC365", "restate/tests/restate.rs cli_errors_have_their_codes"),
+    ("AGC360", "restate/tests/restate.rs cli_errors_*"),
+    ("AGC361", "restate/tests/restate.rs cli_errors_*"),
+    ("AGC362", "restate/tests/restate.rs cli_errors_*"),
+    ("AGC363", "restate/tests/restate.rs cli_errors_*"),
+    ("AGC364", "restate/tests/restate.rs cli_errors_*"),
+    ("AGC365", "restate/tests/restate.rs cli_errors_*"),
     (
         "AGC223",
         "tests/agh.rs the_resolved_form_fills_defaults_and_keys_sources_upstreams_way",

@@ -34,7 +34,14 @@ const KEPT_RUNS: usize = 256;
 pub struct Scripted {
     default: Script,
     log_dir: Option<PathBuf>,
-    runs: Mutex<(HashMap<String, Arc<ScriptHandler>>, VecDeque<String>)>,
+    runs: Mutex<Runs>,
+}
+
+/// The runs' handlers, and the order they were made in (for eviction).
+#[derive(Default)]
+struct Runs {
+    map: HashMap<String, Arc<ScriptHandler>>,
+    order: VecDeque<String>,
 }
 
 impl Scripted {
@@ -42,7 +49,7 @@ impl Scripted {
         Scripted {
             default,
             log_dir,
-            runs: Mutex::new((HashMap::new(), VecDeque::new())),
+            runs: Mutex::new(Runs::default()),
         }
     }
 
@@ -65,7 +72,7 @@ impl Scripted {
 impl Handlers for Scripted {
     fn handler(&self, spec: &TaskSpec) -> Result<Arc<dyn Handler>, String> {
         let mut guard = self.runs.lock().unwrap_or_else(|p| p.into_inner());
-        let (map, order) = &mut *guard;
+        let Runs { map, order } = &mut *guard;
         if let Some(h) = map.get(&spec.run_id) {
             return Ok(Arc::clone(h) as Arc<dyn Handler>);
         }

@@ -62,9 +62,7 @@ async fn call(handler: Arc<dyn agc_runtime::run::Handler>, spec: TaskSpec) -> Ca
     let job = tokio::task::spawn_blocking(move || {
         let node = &spec.node;
         match spec.kind {
-            NodeKind::Gate => handler
-                .gate(&cx, node, &spec.inputs)
-                .map(CallResult::Gate),
+            NodeKind::Gate => handler.gate(&cx, node, &spec.inputs).map(CallResult::Gate),
             NodeKind::Decision => handler
                 .decision(&cx, node, &spec.inputs)
                 .map(CallResult::Completed),

@@ -14,8 +14,7 @@ use agc_runtime::plan::{FORMAT, Plan};
 use agc_runtime::run::core::{Command, State};
 use agc_runtime::run::record::Harness;
 use agc_runtime::run::{
-    Clock, Event, FixedClock, GateResponse, RunStatus, SystemClock,
-    bind_params,
+    Clock, Event, FixedClock, GateResponse, RunStatus, SystemClock, bind_params,
 };
 use restate_sdk::context::{DurableFuture, RequestTarget};
 use restate_sdk::prelude::*;
@@ -61,7 +60,11 @@ impl AgcRun {
     ) -> Result<(), HandlerError> {
         let mut d = decision.into_inner();
         let key = gate_key(&d.gate);
-        if ctx.peek_promise::<Json<GateDecision>>(&key).await?.is_some() {
+        if ctx
+            .peek_promise::<Json<GateDecision>>(&key)
+            .await?
+            .is_some()
+        {
             return Err(terminal(
                 409,
                 format!("gate `{}` was already decided", d.gate),
@@ -99,11 +102,16 @@ impl AgcRun {
 
     /// Progress, awaiting gates, and the record once the run pauses or ends.
     #[handler]
-    async fn status(&self, ctx: SharedWorkflowContext<'_>) -> Result<Json<StatusView>, HandlerError> {
+    async fn status(
+        &self,
+        ctx: SharedWorkflowContext<'_>,
+    ) -> Result<Json<StatusView>, HandlerError> {
         let view = ctx.get::<Json<StatusView>>(STATUS).await?;
-        Ok(Json(view.map(Json::into_inner).unwrap_or_else(|| StatusView {
-            status: "unknown".into(),
-            ..StatusView::default()
+        Ok(Json(view.map(Json::into_inner).unwrap_or_else(|| {
+            StatusView {
+                status: "unknown".into(),
+                ..StatusView::default()
+            }
         })))
     }
 }

@@ -37,27 +37,174 @@ const CASES: &[Case] = &[
         None,
         &[],
     ),
-    ("repair-loop-green", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-green", None, None, &[]),
-    ("repair-loop-cap", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-cap", None, None, &[]),
-    ("repair-loop-budget", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-budget", None, None, &[]),
-    ("repair-loop-retry", "corpus:examples/test-repair-loop.agraph.yaml", "repair-loop-retry", None, None, &[]),
-    ("site-refresh-items", "corpus:examples/docs-site-refresh.agraph.yaml", "site-refresh-items", None, Some("corpus:examples"), &[]),
-    ("site-refresh-clean", "corpus:examples/docs-site-refresh.agraph.yaml", "site-refresh-clean", None, Some("corpus:examples"), &[]),
-    ("library-release", "corpus:examples/library-v1-release.agraph.yaml", "library-release", None, None, &[]),
-    ("library-release-json", "corpus:examples/library-v1-release.agraph.json", "library-release", None, None, &[]),
-    ("library-rejected", "corpus:examples/library-v1-release.agraph.yaml", "library-rejected", None, None, &[]),
-    ("library-bad-output", "corpus:examples/library-v1-release.agraph.yaml", "library-bad-output", None, None, &[]),
-    ("link-audit", "corpus:examples/link-audit.agraph.yaml", "defaults", Some("link-audit"), None, &[]),
-    ("minimal-paused", "corpus:examples/minimal.agraph.yaml", "minimal-paused", None, None, &["maintainer_approval=approved"]),
-    ("minimal-rejected", "corpus:examples/minimal.agraph.yaml", "minimal-rejected", None, None, &[]),
-    ("readiness-publish", "corpus:third_party/loro/release-readiness.agraph.yaml", "readiness-publish", None, None, &[]),
-    ("readiness-hold", "corpus:third_party/loro/release-readiness.agraph.yaml", "readiness-hold", None, None, &[]),
-    ("basic", "corpus:third_party/loro/basic.agraph.yaml", "defaults", None, None, &[]),
-    ("governed-data", "corpus:third_party/loro/governed-data.agraph.yaml", "defaults", None, None, &[]),
-    ("enterprise-brief", "corpus:third_party/loro/enterprise-brief.agraph.yaml", "approve-all", None, None, &[]),
-    ("bug-triage", "corpus:third_party/magagent/bug-triage.agraph.yaml", "defaults", Some("bug-triage"), None, &[]),
-    ("docs-audit", "corpus:third_party/magagent/docs-audit.agraph.yaml", "defaults", None, None, &[]),
-    ("release-prep", "corpus:third_party/magagent/release-prep.agraph.yaml", "approve-all", None, None, &[]),
+    (
+        "repair-loop-green",
+        "corpus:examples/test-repair-loop.agraph.yaml",
+        "repair-loop-green",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "repair-loop-cap",
+        "corpus:examples/test-repair-loop.agraph.yaml",
+        "repair-loop-cap",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "repair-loop-budget",
+        "corpus:examples/test-repair-loop.agraph.yaml",
+        "repair-loop-budget",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "repair-loop-retry",
+        "corpus:examples/test-repair-loop.agraph.yaml",
+        "repair-loop-retry",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "site-refresh-items",
+        "corpus:examples/docs-site-refresh.agraph.yaml",
+        "site-refresh-items",
+        None,
+        Some("corpus:examples"),
+        &[],
+    ),
+    (
+        "site-refresh-clean",
+        "corpus:examples/docs-site-refresh.agraph.yaml",
+        "site-refresh-clean",
+        None,
+        Some("corpus:examples"),
+        &[],
+    ),
+    (
+        "library-release",
+        "corpus:examples/library-v1-release.agraph.yaml",
+        "library-release",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "library-release-json",
+        "corpus:examples/library-v1-release.agraph.json",
+        "library-release",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "library-rejected",
+        "corpus:examples/library-v1-release.agraph.yaml",
+        "library-rejected",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "library-bad-output",
+        "corpus:examples/library-v1-release.agraph.yaml",
+        "library-bad-output",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "link-audit",
+        "corpus:examples/link-audit.agraph.yaml",
+        "defaults",
+        Some("link-audit"),
+        None,
+        &[],
+    ),
+    (
+        "minimal-paused",
+        "corpus:examples/minimal.agraph.yaml",
+        "minimal-paused",
+        None,
+        None,
+        &["maintainer_approval=approved"],
+    ),
+    (
+        "minimal-rejected",
+        "corpus:examples/minimal.agraph.yaml",
+        "minimal-rejected",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "readiness-publish",
+        "corpus:third_party/loro/release-readiness.agraph.yaml",
+        "readiness-publish",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "readiness-hold",
+        "corpus:third_party/loro/release-readiness.agraph.yaml",
+        "readiness-hold",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "basic",
+        "corpus:third_party/loro/basic.agraph.yaml",
+        "defaults",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "governed-data",
+        "corpus:third_party/loro/governed-data.agraph.yaml",
+        "defaults",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "enterprise-brief",
+        "corpus:third_party/loro/enterprise-brief.agraph.yaml",
+        "approve-all",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "bug-triage",
+        "corpus:third_party/magagent/bug-triage.agraph.yaml",
+        "defaults",
+        Some("bug-triage"),
+        None,
+        &[],
+    ),
+    (
+        "docs-audit",
+        "corpus:third_party/magagent/docs-audit.agraph.yaml",
+        "defaults",
+        None,
+        None,
+        &[],
+    ),
+    (
+        "release-prep",
+        "corpus:third_party/magagent/release-prep.agraph.yaml",
+        "approve-all",
+        None,
+        None,
+        &[],
+    ),
 ];
 
 fn resolve(p: &str) -> String {
@@ -94,8 +241,18 @@ fn run_case(server: &Server, case: &Case, out: &Path) -> String {
     let record_s = record.display().to_string();
     let (graph, script) = (resolve(graph), script_path(script));
     let mut args = vec![
-        "run", &graph, "--script", &script, "--engine", "restate", "--ingress",
-        &server.ingress, "--fixed-clock", "-q", "--record", &record_s,
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "--fixed-clock",
+        "-q",
+        "--record",
+        &record_s,
     ];
     let params = params.map(params_path);
     if let Some(p) = &params {
@@ -114,8 +271,16 @@ fn run_case(server: &Server, case: &Case, out: &Path) -> String {
     assert_eq!(code, 4, "{name}: pauses at its gate");
     let run_id = normalized_id(&text);
     let mut args = vec![
-        "run", "--resume", &run_id, "--engine", "restate", "--ingress", &server.ingress,
-        "-q", "--record", &record_s,
+        "run",
+        "--resume",
+        &run_id,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record_s,
     ];
     for d in decide {
         args.extend(["--decide", d]);
@@ -155,7 +320,10 @@ fn corpus_scenarios_give_the_local_records() {
         let want = std::fs::read_to_string(&golden).unwrap();
         let (got, want) = (normalized(&text), normalized(&want));
         if got["status"] != want["status"] {
-            failures.push(format!("{}: status {} (local: {})", case.0, got["status"], want["status"]));
+            failures.push(format!(
+                "{}: status {} (local: {})",
+                case.0, got["status"], want["status"]
+            ));
         } else if got != want {
             failures.push(format!(
                 "{}: the record differs from {} (modulo timestamps and ids):\n{}",
@@ -173,7 +341,11 @@ fn corpus_scenarios_give_the_local_records() {
 }
 
 fn fixture(name: &str) -> String {
-    repo().join("restate/tests/fixtures").join(name).display().to_string()
+    repo()
+        .join("restate/tests/fixtures")
+        .join(name)
+        .display()
+        .to_string()
 }
 
 /// Counts of each (idempotency key, attempt) in the invocation log.
@@ -206,13 +378,28 @@ fn a_worker_killed_mid_map_finishes_without_rerunning_completed_items() {
         fixture("fan-out.params.json"),
     );
     let run = agc_async(&[
-        "run", &graph, "--script", &script, "--params", &params, "--engine", "restate",
-        "--ingress", &server.ingress, "-q", "--record", &record,
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--params",
+        &params,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
     ]);
     // Six items of 400 ms, two at a time: kill once the third item has started (two done,
     // one or two in flight).
     wait_until("the third map item to start", 60, || {
-        invocations(&logs).iter().filter(|i| i["path"].as_str().is_some_and(|p| p.starts_with("each["))).count() >= 3
+        invocations(&logs)
+            .iter()
+            .filter(|i| i["path"].as_str().is_some_and(|p| p.starts_with("each[")))
+            .count()
+            >= 3
     });
     let before = invocations(&logs);
     worker.kill9();
@@ -230,12 +417,20 @@ fn a_worker_killed_mid_map_finishes_without_rerunning_completed_items() {
         .iter()
         .rev()
         .take(2)
-        .map(|i| (i["key"].as_str().unwrap().to_string(), i["attempt"].as_u64().unwrap()))
+        .map(|i| {
+            (
+                i["key"].as_str().unwrap().to_string(),
+                i["attempt"].as_u64().unwrap(),
+            )
+        })
         .collect();
     for (k, n) in &c {
         assert!(*n <= 2, "{k:?} ran {n} times");
         if *n == 2 {
-            assert!(in_flight.contains(k), "{k:?} completed before the kill yet ran again");
+            assert!(
+                in_flight.contains(k),
+                "{k:?} completed before the kill yet ran again"
+            );
         }
     }
     drop(worker);
@@ -254,10 +449,22 @@ fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refuse
     server.register(&worker.url());
     let out = temp_dir("long-loop-out");
     let record = out.join("record.json").display().to_string();
-    let (graph, script) = (fixture("long-loop.agraph.yaml"), fixture("long-loop.script.yaml"));
+    let (graph, script) = (
+        fixture("long-loop.agraph.yaml"),
+        fixture("long-loop.script.yaml"),
+    );
     let code = agc(&[
-        "run", &graph, "--script", &script, "--engine", "restate", "--ingress", &server.ingress,
-        "-q", "--record", &record,
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
     ]);
     assert_eq!(code, 4, "the run pauses at the gate after the loop");
     let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
@@ -280,8 +487,16 @@ fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refuse
         http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
     });
     let code = agc(&[
-        "run", "--resume", &run_id, "--engine", "restate", "--ingress", &server.ingress, "-q",
-        "--record", &record,
+        "run",
+        "--resume",
+        &run_id,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
     ]);
     assert_eq!(code, 0, "the run finishes after the replay");
     let rec = normalized(&std::fs::read_to_string(&record).unwrap());
@@ -440,7 +655,17 @@ fn cli_errors_have_their_codes() {
         .to_string();
     // AGC365: options that do not fit together.
     assert_eq!(agc(&["run", &graph, "--engine", "restate"]), 2);
-    assert_eq!(agc(&["run", &graph, "--engine", "cloud", "--ingress", "http://127.0.0.1:1"]), 2);
+    assert_eq!(
+        agc(&[
+            "run",
+            &graph,
+            "--engine",
+            "cloud",
+            "--ingress",
+            "http://127.0.0.1:1"
+        ]),
+        2
+    );
     // AGC360: nothing listens there.
     let closed = format!("http://127.0.0.1:{}", free_port());
     let params = repo()
@@ -448,14 +673,25 @@ fn cli_errors_have_their_codes() {
         .display()
         .to_string();
     assert_eq!(
-        agc(&["run", &graph, "--params", &params, "--engine", "restate", "--ingress", &closed]),
+        agc(&[
+            "run",
+            &graph,
+            "--params",
+            &params,
+            "--engine",
+            "restate",
+            "--ingress",
+            &closed
+        ]),
         2
     );
     let Some(server) = Server::start("cli-errors") else {
         return;
     };
     // AGC361: no worker registered yet (checked with --admin, and refused by the ingress).
-    let base = ["run", &graph, "--params", &params, "--engine", "restate", "-q"];
+    let base = [
+        "run", &graph, "--params", &params, "--engine", "restate", "-q",
+    ];
     let mut args = base.to_vec();
     args.extend(["--ingress", &server.ingress, "--admin", &server.admin]);
     assert_eq!(agc(&args), 2);
@@ -476,14 +712,29 @@ fn cli_errors_have_their_codes() {
     let bad = logs.join("bad.plan.json");
     std::fs::write(&bad, plan.to_string()).unwrap();
     let bad = bad.display().to_string();
-    let mut args = vec!["run", bad.as_str(), "--params", &params, "--engine", "restate", "-q"];
+    let mut args = vec![
+        "run",
+        bad.as_str(),
+        "--params",
+        &params,
+        "--engine",
+        "restate",
+        "-q",
+    ];
     args.extend(["--ingress", &server.ingress]);
     assert_eq!(agc(&args), 2);
     // AGC362: deciding a gate of a run that awaits none.
     assert_eq!(
         agc(&[
-            "run", "--resume", "no-such-run", "--decide", "approve=approved", "--engine",
-            "restate", "--ingress", &server.ingress,
+            "run",
+            "--resume",
+            "no-such-run",
+            "--decide",
+            "approve=approved",
+            "--engine",
+            "restate",
+            "--ingress",
+            &server.ingress,
         ]),
         2
     );

@@ -38,7 +38,11 @@ pub(crate) fn run(args: RestateArgs) -> i32 {
 
 fn register(url: &str, admin: &str, force: bool) -> i32 {
     let body = serde_json::json!({ "uri": url, "force": force }).to_string();
-    match request("POST", &format!("{}/deployments", admin.trim_end_matches('/')), Some(&body)) {
+    match request(
+        "POST",
+        &format!("{}/deployments", admin.trim_end_matches('/')),
+        Some(&body),
+    ) {
         Ok(r) if r.ok() => {
             let services: Vec<String> = serde_json::from_str::<serde_json::Value>(&r.body)
                 .ok()
@@ -228,7 +232,9 @@ mod tests {
             .err()
             .expect("refused");
         assert_eq!(e.code, "AGC360");
-        let e = request("GET", "https://example.invalid/", None).err().unwrap();
+        let e = request("GET", "https://example.invalid/", None)
+            .err()
+            .unwrap();
         assert_eq!(e.code, "AGC360");
     }
 }

@@ -261,7 +261,9 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
             .split_once('=')
             .and_then(|(g, o)| Some((g.trim(), GateOutcome::parse(o.trim())?)))
         {
-            Some((gate, outcome)) if !gate.is_empty() => decisions.push((gate.to_string(), outcome)),
+            Some((gate, outcome)) if !gate.is_empty() => {
+                decisions.push((gate.to_string(), outcome))
+            }
             _ => {
                 return Err(Diagnostic::error(
                     "AGC365",
@@ -274,7 +276,11 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
         let view = status(ingress, run_id)?;
         let awaiting: Vec<String> = view["awaiting"]
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect()
+            })
             .unwrap_or_default();
         for (gate, outcome) in decisions {
             // The same names as a local resume: the scope path, the plan id, the local id.
@@ -338,4 +344,3 @@ fn wait_unpaused(ingress: &str, run_id: &str, before: &Value) -> Result<(), Diag
     }
     Ok(())
 }
-

@@ -21,8 +21,7 @@ struct Args {
     log_dir: Option<PathBuf>,
 }
 
-const USAGE: &str =
-    "usage: agc-restate-worker [--listen ADDR] [--script S.json] [--log-dir DIR]";
+const USAGE: &str = "usage: agc-restate-worker [--listen ADDR] [--script S.json] [--log-dir DIR]";
 
 fn parse() -> Result<Args, String> {
     let mut args = Args {

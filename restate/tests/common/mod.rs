@@ -71,7 +71,13 @@ impl Server {
         let child = Command::new(bin)
             .arg("--base-dir")
             .arg(dir.join("data"))
-            .args(["--bind-ip", "127.0.0.1", "--listen-mode", "tcp", "--no-logo"])
+            .args([
+                "--bind-ip",
+                "127.0.0.1",
+                "--listen-mode",
+                "tcp",
+                "--no-logo",
+            ])
             .args(["--log-format", "compact", "--default-num-partitions", "2"])
             .args(["--bind-port", &fabric.to_string()])
             .env("DO_NOT_TRACK", "1")

@@ -36,8 +36,8 @@ pub mod script;
 
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
 pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
-pub use exec::bind_params;
 pub use event::{CallResult, Decision, Event};
+pub use exec::bind_params;
 pub use handler::{
     CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
 };
