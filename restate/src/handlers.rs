@@ -99,3 +99,50 @@ impl Handlers for Scripted {
         Ok(handler)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use agc_runtime::plan::NodeKind;
+
+    fn spec(run_id: &str, script: Option<serde_json::Value>) -> TaskSpec {
+        TaskSpec {
+            run_id: run_id.into(),
+            path: "n".into(),
+            node: changelog_release_runner::plan().nodes[0].clone(),
+            kind: NodeKind::Task,
+            attempt: 1,
+            inputs: Default::default(),
+            item: None,
+            iteration: None,
+            resumed: false,
+            timeout_seconds: None,
+            script,
+        }
+    }
+
+    #[test]
+    fn log_files_are_one_per_run_with_safe_names() {
+        let dir = std::path::Path::new("/logs");
+        assert_eq!(
+            Scripted::log_path(dir, "run-1"),
+            std::path::PathBuf::from("/logs/run-1.jsonl")
+        );
+        assert_eq!(
+            Scripted::log_path(dir, "../x/y"),
+            std::path::PathBuf::from("/logs/.._x_y.jsonl")
+        );
+    }
+
+    #[test]
+    fn each_run_gets_its_own_handler_and_a_bad_script_is_refused() {
+        let s = Scripted::new(Script::default(), None);
+        let a = s.handler(&spec("a", None)).unwrap();
+        let a2 = s.handler(&spec("a", None)).unwrap();
+        let b = s.handler(&spec("b", None)).unwrap();
+        assert!(Arc::ptr_eq(&a, &a2));
+        assert!(!Arc::ptr_eq(&a, &b));
+        let bad = s.handler(&spec("c", Some(serde_json::json!({"nodes": 3}))));
+        assert!(bad.err().unwrap().contains("agc.script/v1"));
+    }
+}

@@ -321,3 +321,29 @@ async fn drive(
     let record = view.record.unwrap_or(Value::Null);
     Ok(Json(record))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Times;
+
+    #[test]
+    fn live_times_never_go_backwards_and_fixed_times_tick_like_the_local_driver() {
+        let mut t = Times::Live("2026-01-01T00:00:01.000000Z".into());
+        assert_eq!(t.now(None), "2026-01-01T00:00:01.000000Z");
+        // A worker whose clock is behind cannot move the run's time back.
+        assert_eq!(
+            t.now(Some("2026-01-01T00:00:00.500000Z")),
+            "2026-01-01T00:00:01.000000Z"
+        );
+        assert_eq!(
+            t.now(Some("2026-01-01T00:00:02.000000Z")),
+            "2026-01-01T00:00:02.000000Z"
+        );
+        let mut f = Times::Fixed(agc_runtime::run::FixedClock::new());
+        let local = agc_runtime::run::FixedClock::new();
+        use agc_runtime::run::Clock;
+        for _ in 0..3 {
+            assert_eq!(f.now(Some("1999-01-01T00:00:00Z")), local.now());
+        }
+    }
+}

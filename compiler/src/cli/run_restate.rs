@@ -223,7 +223,9 @@ fn follow(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
             ));
         }
         std::thread::sleep(delay);
-        delay = (delay * 2).min(Duration::from_millis(250));
+        // Up to one poll a second: each poll is a (small) invocation Restate keeps for its
+        // retention period.
+        delay = (delay * 2).min(Duration::from_secs(1));
     }
 }
 
