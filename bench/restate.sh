@@ -9,7 +9,8 @@
 # RUNS runs submitted at once against one worker); then the recovery times after `kill -9` of
 # the worker: mid-map (restart to the run's end, minus the remaining work) and at a gate after
 # 1,000 loop turns (restart to the run leaving the gate: a full replay of ~4,000 journal
-# entries). No three-node figure: see docs/restate.md for the cluster setup.
+# entries). With CLUSTER=1, also a three-node loopback cluster (replication 2): runs per second
+# of the same map plan through it, and a loop run that survives `kill -9` of node 1.
 #
 # Environment: RUNS (default 20), PROFILE (debug), AGC_RESTATE_SERVER (the server binary;
 # default the npm package under restate/server, `npm ci --ignore-scripts --prefix restate/server`).
@@ -28,9 +29,13 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/agc-restate-bench.XXXXXX")
 PIDS=()
 SERVER_PID=
 cleanup() {
-  for p in "${PIDS[@]}"; do kill -9 "$p" 2>/dev/null || true; done
   [ -z "$SERVER_PID" ] || kill -TERM "$SERVER_PID" 2>/dev/null || true
-  rm -rf "$TMP"
+  for p in "${PIDS[@]}"; do [ "$p" = "$SERVER_PID" ] || kill -9 "$p" 2>/dev/null || true; done
+  for _ in $(seq 100); do
+    [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  rm -rf "$TMP" 2>/dev/null || true
 }
 trap cleanup EXIT
 
@@ -58,6 +63,8 @@ wait_for "the server" 60 curl -sf "$ADMIN/health"
 wait_for "the ingress" 60 curl -sf "$INGRESS/restate/health"
 
 start_worker() {
+  # A killed worker's port is free again once nothing accepts on it.
+  wait_for "the old worker to be gone" 30 bash -c "! (echo > /dev/tcp/127.0.0.1/$WORKER_PORT) 2>/dev/null"
   "$BIN/agc-restate-worker" --listen "127.0.0.1:$WORKER_PORT" --log-dir "$TMP/logs" \
     > "$TMP/worker.log" 2>&1 &
   WORKER=$!
@@ -68,7 +75,11 @@ start_worker() {
 start_worker
 "$BIN/agc" restate register "http://127.0.0.1:$WORKER_PORT" --admin "$ADMIN" 2>/dev/null
 
-nodes_of() { python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["nodes"]))' "$1"; }
+# Node runs in a record (0 when the run wrote none: it failed to complete).
+nodes_of() { python3 -c 'import json,sys
+try: print(len(json.load(open(sys.argv[1]))["nodes"]))
+except Exception: print(0)' "$1"; }
+done_of() { [ -s "$1" ] && echo 1 || echo 0; }
 row() { # name engine seconds runs nodes
   python3 -c '
 import sys
@@ -128,3 +139,53 @@ curl -sf -X POST "$INGRESS/restate/call/AgcRun/$RUN_ID/decide" -H 'content-type:
   -d '{"gate":"approve","outcome":"approved"}' >/dev/null
 wait_for "the replay" 120 bash -c "curl -sf -X POST $INGRESS/restate/call/AgcRun/$RUN_ID/status | grep -q '\"status\":\"succeeded\"'"
 echo "at a gate after 1,000 turns: restart and decision to end $(since "$t0") s (a full replay of ~4,000 journal entries)"
+
+[ "${CLUSTER:-0}" = 1 ] || exit 0
+echo
+echo "three-node loopback cluster (replication 2)"
+CP=(); for n in 1 2 3; do CP+=("$(port) $(port) $(port)"); done
+ADDRS=""
+for n in 0 1 2; do set -- ${CP[$n]}; ADDRS="$ADDRS${ADDRS:+,}\"http://127.0.0.1:$1\""; done
+NODES=()
+for n in 0 1 2; do
+  set -- ${CP[$n]}
+  prov=false; [ "$n" = 0 ] && prov=true
+  DO_NOT_TRACK=1 RESTATE_CLUSTER_NAME=agc-bench RESTATE_NODE_NAME=n$n RESTATE_FORCE_NODE_ID=$((n + 1)) \
+    RESTATE_DEFAULT_REPLICATION=2 RESTATE_AUTO_PROVISION=$prov \
+    RESTATE_METADATA_CLIENT__ADDRESSES="[$ADDRS]" RESTATE_BIND_PORT=$1 \
+    RESTATE_ADVERTISED_ADDRESS=http://127.0.0.1:$1 RESTATE_ADMIN__BIND_PORT=$2 \
+    RESTATE_INGRESS__BIND_PORT=$3 "$SERVER" --base-dir "$TMP/n$n" --bind-ip 127.0.0.1 \
+    --listen-mode tcp --no-logo --log-format compact --default-num-partitions 4 \
+    > "$TMP/n$n.log" 2>&1 &
+  NODES+=($!); disown $!; PIDS+=($!)
+done
+for n in 0 1 2; do set -- ${CP[$n]}; wait_for "node $n" 60 curl -sf "http://127.0.0.1:$3/restate/health"; done
+set -- ${CP[1]}; ADMIN2=http://127.0.0.1:$2; INGRESS2=http://127.0.0.1:$3
+set -- ${CP[2]}; INGRESS3=http://127.0.0.1:$3
+wait_for "registration" 60 "$BIN/agc" restate register "http://127.0.0.1:$WORKER_PORT" --admin "$ADMIN2"
+# Every node learns the new deployment shortly after; wait until node 3's ingress knows it.
+wait_for "the deployment on node 3" 60 curl -sf -X POST "$INGRESS3/restate/call/AgcRun/probe/status"
+t0=$(now); jobs=()
+for i in $(seq "$RUNS"); do
+  "$BIN/agc" run $F/fan-out.agraph.yaml --script "$TMP/fast.script.yaml" --params $F/fan-out.params.json \
+    -q --engine restate --ingress "$INGRESS3" --record "$TMP/c$i.json" 2>/dev/null &
+  jobs+=($!)
+done
+for j in "${jobs[@]}"; do wait "$j" || true; done
+secs=$(since "$t0")
+n=0; ok=0
+for i in $(seq "$RUNS"); do n=$(( n + $(nodes_of "$TMP/c$i.json") )); ok=$(( ok + $(done_of "$TMP/c$i.json") )); done
+row fan-out cluster "$secs" "$ok" "$n"
+echo "($ok of $RUNS runs finished; runs/s counts finished runs)"
+"$BIN/agc" run $F/long-loop.agraph.yaml --script $F/long-loop.script.yaml -q --engine restate \
+  --ingress "$INGRESS3" --record "$TMP/cl.json" 2>/dev/null &
+RUN=$!
+sleep 3
+kill -9 "${NODES[0]}"
+t0=$(now)
+wait "$RUN" || true
+echo "loop of 1,000 turns with node 1 killed 3 s in: paused at its gate $(since "$t0") s after the kill"
+RUN_ID=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_id"])' "$TMP/cl.json")
+"$BIN/agc" run --resume "$RUN_ID" --decide approve=approved -q --engine restate --ingress "$INGRESS2" \
+  --record "$TMP/cl2.json" 2>/dev/null && echo "decided through node 2: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["status"])' "$TMP/cl2.json")"
+for p in "${NODES[@]:1}"; do kill -TERM "$p" 2>/dev/null || true; done
