@@ -8,6 +8,51 @@ use std::path::Path;
 
 /// Codes whose trigger cannot live in a UTF-8 YAML fixture, and the test that covers each.
 const COVERED_ELSEWHERE: &[(&str, &str)] = &[
+    // Bundles hold digests of their own files: broken ones are built and mutated by a test.
+    (
+        "bundle-digest-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-file-duplicate",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-file-digest-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-catalog-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-invalid",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-provider-unlisted",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-provider-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-files-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-dependencies-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "build-output-overlaps-source",
+        "tests/agent_graph_bundle.rs the_build_refuses_overlaps_and_absolute_path_leaks",
+    ),
+    (
+        "build-absolute-path-leak",
+        "tests/agent_graph_bundle.rs the_build_refuses_overlaps_and_absolute_path_leaks",
+    ),
     // An agh extension manifest is a second file, which a one-file fixture cannot carry.
     ("AGC222", "tests/agh.rs a_broken_manifest_is_agc222"),
     // `agc run` codes concern the command, not a document: tests/run_cli.rs triggers each.

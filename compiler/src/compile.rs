@@ -83,14 +83,20 @@ fn bound_warnings(g: &Graph, b: &bounds::Bounds) -> Vec<Diagnostic> {
     out
 }
 
-/// What the plan back end needs to render a compiled graph.
+/// What the plan back end needs to render a compiled graph. The plan's `source.path` is the
+/// graph's own file (`c.display`: an Agent Graph Provider's graphs each have theirs), `path`
+/// (the file the command was given) only when that is unknown.
 pub fn plan_input<'a>(c: &'a Compiled, sources: &'a SourceMap, path: &'a str) -> PlanInput<'a> {
     PlanInput {
         graph: &c.graph,
         order: &c.order,
         bounds: &c.bounds,
         sources,
-        path,
+        path: if c.display.is_empty() {
+            path
+        } else {
+            &c.display
+        },
         digest: c.digest.as_deref(),
     }
 }

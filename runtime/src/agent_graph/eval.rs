@@ -658,10 +658,7 @@ impl<'g> Fixpoint<'g> {
             let Some((from, to)) = self.ends[e] else {
                 continue;
             };
-            if !edge_matches(
-                self.outcomes[from].as_ref(),
-                &self.graph.edges[e].outcomes,
-            ) {
+            if !edge_matches(self.outcomes[from].as_ref(), &self.graph.edges[e].outcomes) {
                 continue;
             }
             if self.reached.insert(to) {

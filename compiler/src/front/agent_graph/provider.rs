@@ -31,6 +31,8 @@ struct ActionEntry {
     runner: String,
     model: Option<model::Action>,
     files: Vec<String>,
+    /// `inputSchema` and `outputSchema` as written (a bundle lists them so).
+    schemas: Vec<String>,
 }
 
 pub(super) struct ResourceEntry {
@@ -46,6 +48,31 @@ pub struct LoadedProvider {
     pub provider: Option<model::Provider>,
     pub graphs: Vec<GraphDoc>,
     pub diags: Vec<Diagnostic>,
+    /// What a bundle of the Provider holds (when error-free).
+    pub inventory: Option<Inventory>,
+}
+
+/// The files and definitions of an error-free Provider, as a bundle lists them (upstream's
+/// `LoadedProvider.files`, graphs, actions, resources, schemas and graph dependencies). Paths
+/// are provider-relative with `/`.
+#[derive(Clone, Debug, Default)]
+pub struct Inventory {
+    /// The provider root (absolute).
+    pub root: PathBuf,
+    /// The manifest's path (absolute) and value.
+    pub manifest_path: PathBuf,
+    pub manifest: Value,
+    /// Every file the Provider reads but the manifest, in load order.
+    pub files: Vec<String>,
+    /// `(id, path)` of each graph, action and resource (descriptor or Markdown file).
+    pub graphs: Vec<(String, String)>,
+    pub actions: Vec<(String, String)>,
+    pub resources: Vec<(String, String)>,
+    /// `(id, path)` of each schema: action input and output schemas (id = path as written)
+    /// and the content of static `schema` resources (id = the resource id).
+    pub schemas: Vec<(String, String)>,
+    /// Each graph's subgraph callees.
+    pub dependencies: Vec<(String, Vec<String>)>,
 }
 
 pub(super) struct Loader<'x, 'a> {
@@ -148,6 +175,7 @@ impl<'x, 'a> Loader<'x, 'a> {
                     runner: String::new(),
                     model: None,
                     files: Vec::new(),
+                    schemas: Vec::new(),
                 },
             );
             return None;
@@ -256,17 +284,25 @@ impl<'x, 'a> Loader<'x, 'a> {
                 id,
                 model,
                 files,
+                schemas: ["inputSchema", "outputSchema"]
+                    .iter()
+                    .filter_map(|k| str_at(v, k).map(String::from))
+                    .collect(),
             },
         );
         Some(rel)
     }
 }
 
-/// Loads the Provider whose manifest is `manifest` (the root document, schema-valid) at `path`.
-pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> LoadedProvider {
+/// Loads the Provider whose manifest is `manifest` (schema-valid) at `path`, shown as `shown`.
+pub(super) fn load(
+    cx: &mut Context<'_>,
+    manifest: &Document,
+    path: &Path,
+    shown: &str,
+) -> LoadedProvider {
     let abs = paths::absolute(path);
     let root = abs.parent().map(Path::to_path_buf).unwrap_or_default();
-    let shown = cx.display();
     let display_base = match shown.rfind('/') {
         Some(i) => shown[..=i].to_string(),
         None => String::new(),
@@ -286,10 +322,12 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
 
     // 2. The code catalog.
     let mut catalog: Option<IndexMap<String, model::CatalogEntry>> = None;
+    let mut catalog_rel = None;
     if let Some(reference) = m.pointer("/catalogs/codes").and_then(Value::as_str)
         && let Some((rel, abs)) = l.resolve(reference, span_at(manifest, "/catalogs/codes"))
         && let Some(doc) = l.load(&rel, &abs, AgentGraphKind::CodeCatalog)
     {
+        catalog_rel = Some(rel.clone());
         let mut entries = IndexMap::new();
         let empty = Vec::new();
         let codes = doc.value["codes"].as_array().unwrap_or(&empty);
@@ -617,6 +655,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
             provider: None,
             graphs,
             diags,
+            inventory: None,
         };
     }
 
@@ -649,6 +688,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         let path = root.join(&graph_rel[gi]).to_string_lossy().into_owned();
         model_graphs.insert(gid, convert::graph(&g.doc.value, path));
     }
+    let inventory = inventory(&l, &abs, m, &catalog_rel, &graphs, &graph_rel, &deps);
     let provider = model::Provider {
         id,
         version,
@@ -671,6 +711,74 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         provider: Some(provider),
         graphs,
         diags,
+        inventory: Some(inventory),
+    }
+}
+
+/// What a bundle of the loaded Provider lists (see [`Inventory`]).
+fn inventory(
+    l: &Loader<'_, '_>,
+    manifest_path: &Path,
+    manifest: &Value,
+    catalog: &Option<String>,
+    graphs: &[GraphDoc],
+    graph_rel: &[String],
+    deps: &[Vec<(usize, Span)>],
+) -> Inventory {
+    let gid = |g: &GraphDoc| str_at(&g.doc.value, "id").unwrap_or_default().to_string();
+    let mut files: IndexSet<String> = IndexSet::new();
+    files.extend(catalog.iter().cloned());
+    files.extend(graph_rel.iter().cloned());
+    for r in l.resources.values() {
+        files.extend(r.files.iter().cloned());
+    }
+    for a in l.actions.values() {
+        files.extend(a.files.iter().cloned());
+    }
+    let mut schemas: IndexMap<String, String> = IndexMap::new();
+    for a in l.actions.values() {
+        for s in &a.schemas {
+            schemas.insert(s.clone(), s.clone());
+        }
+    }
+    for r in l.resources.values() {
+        if let Some(m) = &r.model
+            && m.kind == "schema"
+            && r.materializer.is_none()
+            && let Some(content) = r.files.last()
+        {
+            schemas.insert(content.clone(), m.id.clone());
+        }
+    }
+    Inventory {
+        root: l.root.clone(),
+        manifest_path: manifest_path.to_path_buf(),
+        manifest: manifest.clone(),
+        files: files.into_iter().collect(),
+        graphs: graphs
+            .iter()
+            .zip(graph_rel)
+            .map(|(g, r)| (gid(g), r.clone()))
+            .collect(),
+        actions: l
+            .actions
+            .iter()
+            .map(|(rel, a)| (a.id.clone(), rel.clone()))
+            .collect(),
+        resources: l
+            .resources
+            .iter()
+            .map(|(rel, r)| (r.id.clone(), rel.clone()))
+            .collect(),
+        schemas: schemas.into_iter().map(|(p, id)| (id, p)).collect(),
+        dependencies: graphs
+            .iter()
+            .zip(deps)
+            .map(|(g, d)| {
+                let children: IndexSet<String> = d.iter().map(|(c, _)| gid(&graphs[*c])).collect();
+                (gid(g), children.into_iter().collect())
+            })
+            .collect(),
     }
 }
 
