@@ -8,6 +8,55 @@ use std::path::Path;
 
 /// Codes whose trigger cannot live in a UTF-8 YAML fixture, and the test that covers each.
 const COVERED_ELSEWHERE: &[(&str, &str)] = &[
+    // Skill bindings and Graph selection are command errors: one SKILL.md fixture each, run by a test.
+    (
+        "skill-binding-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-locator-invalid",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-locator-absolute",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "provider-unresolved",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "provider-id-mismatch",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-graph-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-entry-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-graph-conflict",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-entry-conflict",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "registry-invalid",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "graph-selection-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "route-arguments-invalid",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
     // Bundles hold digests of their own files: broken ones are built and mutated by a test.
     (
         "bundle-digest-mismatch",
