@@ -15,7 +15,7 @@
 //! manifest, so the bundles verify the same; their bytes, hence the bundle digests, differ.
 
 use super::bundle::dependencies;
-use super::provider::Inventory;
+use super::inventory::Inventory;
 use agc_runtime::agent_graph::Error;
 use agc_runtime::agent_graph::canon::{digest_bytes, digest_value, locale_compare, utf16_compare};
 use serde_json::{Value, json};

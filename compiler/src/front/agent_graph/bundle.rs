@@ -19,7 +19,8 @@
 //! `bundle-invalid` (no `providerManifest` string) is reported with the schema's findings: the
 //! bundle schema already requires it, so upstream reports `schema-invalid` alone there.
 
-use super::provider::{Inventory, LoadedProvider};
+use super::inventory::Inventory;
+use super::provider::LoadedProvider;
 use super::{key_span_at, paths, span_at};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};

@@ -23,6 +23,7 @@ mod bundle;
 mod convert;
 mod frontmatter;
 mod graph;
+mod inventory;
 mod lints;
 mod lower;
 mod paths;
@@ -38,9 +39,10 @@ use crate::dialect::{AgentGraphKind, Dialect};
 use crate::source::{Document, SourceMap, Span, load};
 use std::path::Path;
 
+pub use inventory::Inventory;
 pub use lower::MAX_NODES;
 pub(crate) use paths::{absolute, files_below};
-pub use provider::{GraphDoc, Inventory, LoadedProvider};
+pub use provider::{GraphDoc, LoadedProvider};
 
 /// The span of the value at `pointer`, else of its nearest existing parent.
 pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {

@@ -3,6 +3,7 @@
 //! instead of the first. Fills in the runtime's model ([`agc_runtime::agent_graph::model`]) when
 //! nothing failed, with the per-graph closure digests that revisions are built from.
 
+use super::inventory::Inventory;
 use super::paths::{self, Refusal};
 use super::{convert, frontmatter, graph, key_span_at, span_at};
 use crate::diag::Diagnostic;
@@ -25,14 +26,14 @@ pub struct GraphDoc {
     pub ok: bool,
 }
 
-struct ActionEntry {
-    id: String,
+pub(super) struct ActionEntry {
+    pub(super) id: String,
     effect: String,
     runner: String,
     model: Option<model::Action>,
-    files: Vec<String>,
+    pub(super) files: Vec<String>,
     /// `inputSchema` and `outputSchema` as written (a bundle lists them so).
-    schemas: Vec<String>,
+    pub(super) schemas: Vec<String>,
 }
 
 pub(super) struct ResourceEntry {
@@ -52,36 +53,13 @@ pub struct LoadedProvider {
     pub inventory: Option<Inventory>,
 }
 
-/// The files and definitions of an error-free Provider, as a bundle lists them (upstream's
-/// `LoadedProvider.files`, graphs, actions, resources, schemas and graph dependencies). Paths
-/// are provider-relative with `/`.
-#[derive(Clone, Debug, Default)]
-pub struct Inventory {
-    /// The provider root (absolute).
-    pub root: PathBuf,
-    /// The manifest's path (absolute) and value.
-    pub manifest_path: PathBuf,
-    pub manifest: Value,
-    /// Every file the Provider reads but the manifest, in load order.
-    pub files: Vec<String>,
-    /// `(id, path)` of each graph, action and resource (descriptor or Markdown file).
-    pub graphs: Vec<(String, String)>,
-    pub actions: Vec<(String, String)>,
-    pub resources: Vec<(String, String)>,
-    /// `(id, path)` of each schema: action input and output schemas (id = path as written)
-    /// and the content of static `schema` resources (id = the resource id).
-    pub schemas: Vec<(String, String)>,
-    /// Each graph's subgraph callees.
-    pub dependencies: Vec<(String, Vec<String>)>,
-}
-
 pub(super) struct Loader<'x, 'a> {
     pub(super) cx: &'x mut Context<'a>,
     pub(super) root: PathBuf,
     pub(super) display_base: String,
     pub(super) diags: Vec<Diagnostic>,
     digests: HashMap<String, String>,
-    actions: IndexMap<String, ActionEntry>,
+    pub(super) actions: IndexMap<String, ActionEntry>,
     action_ids: HashMap<String, String>,
     pub(super) resources: IndexMap<String, ResourceEntry>,
     pub(super) resource_ids: HashMap<String, String>,
@@ -688,7 +666,7 @@ pub(super) fn load(
         let path = root.join(&graph_rel[gi]).to_string_lossy().into_owned();
         model_graphs.insert(gid, convert::graph(&g.doc.value, path));
     }
-    let inventory = inventory(&l, &abs, m, &catalog_rel, &graphs, &graph_rel, &deps);
+    let inventory = super::inventory::of(&l, &abs, m, &catalog_rel, &graphs, &graph_rel, &deps);
     let provider = model::Provider {
         id,
         version,
@@ -712,73 +690,6 @@ pub(super) fn load(
         graphs,
         diags,
         inventory: Some(inventory),
-    }
-}
-
-/// What a bundle of the loaded Provider lists (see [`Inventory`]).
-fn inventory(
-    l: &Loader<'_, '_>,
-    manifest_path: &Path,
-    manifest: &Value,
-    catalog: &Option<String>,
-    graphs: &[GraphDoc],
-    graph_rel: &[String],
-    deps: &[Vec<(usize, Span)>],
-) -> Inventory {
-    let gid = |g: &GraphDoc| str_at(&g.doc.value, "id").unwrap_or_default().to_string();
-    let mut files: IndexSet<String> = IndexSet::new();
-    files.extend(catalog.iter().cloned());
-    files.extend(graph_rel.iter().cloned());
-    for r in l.resources.values() {
-        files.extend(r.files.iter().cloned());
-    }
-    for a in l.actions.values() {
-        files.extend(a.files.iter().cloned());
-    }
-    let mut schemas: IndexMap<String, String> = IndexMap::new();
-    for a in l.actions.values() {
-        for s in &a.schemas {
-            schemas.insert(s.clone(), s.clone());
-        }
-    }
-    for r in l.resources.values() {
-        if let Some(m) = &r.model
-            && m.kind == "schema"
-            && r.materializer.is_none()
-            && let Some(content) = r.files.last()
-        {
-            schemas.insert(content.clone(), m.id.clone());
-        }
-    }
-    Inventory {
-        root: l.root.clone(),
-        manifest_path: manifest_path.to_path_buf(),
-        manifest: manifest.clone(),
-        files: files.into_iter().collect(),
-        graphs: graphs
-            .iter()
-            .zip(graph_rel)
-            .map(|(g, r)| (gid(g), r.clone()))
-            .collect(),
-        actions: l
-            .actions
-            .iter()
-            .map(|(rel, a)| (a.id.clone(), rel.clone()))
-            .collect(),
-        resources: l
-            .resources
-            .iter()
-            .map(|(rel, r)| (r.id.clone(), rel.clone()))
-            .collect(),
-        schemas: schemas.into_iter().map(|(p, id)| (id, p)).collect(),
-        dependencies: graphs
-            .iter()
-            .zip(deps)
-            .map(|(g, d)| {
-                let children: IndexSet<String> = d.iter().map(|(c, _)| gid(&graphs[*c])).collect();
-                (gid(g), children.into_iter().collect())
-            })
-            .collect(),
     }
 }
 
