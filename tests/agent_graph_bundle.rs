@@ -273,6 +273,14 @@ fn evaluate_refuses_a_broken_bundle_with_its_code() {
     let err: Value = serde_json::from_slice(&o.stderr).expect("an error envelope");
     assert_eq!(err["schema"], "agent-graph.error.v1");
     assert_eq!(err["error"]["code"], "bundle-file-digest-mismatch");
+    // `agc check` on the folder checks the bundle (not only the provider.yaml inside).
+    let o = agc(&["check", b.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("bundle-file-digest-mismatch"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let _ = std::fs::remove_dir_all(&t);
 }
 

@@ -124,19 +124,11 @@ pub(crate) fn fail(format: AgFormat, e: &Error, diagnostics: Vec<Value>) -> i32 
     1
 }
 
-/// Whether `p` is a built bundle's `manifest.json` (`agent-graph.bundle.v1`).
-fn is_bundle(p: &Path) -> bool {
-    std::fs::read_to_string(p)
-        .ok()
-        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
-        .is_some_and(|v| v.get("schema") == Some(&json!("agent-graph.bundle.v1")))
-}
-
 /// The manifest path of a Provider argument: a folder stands for its bundle `manifest.json`
 /// when it holds one (so that a built bundle is verified), else for its `provider.yaml`.
 fn manifest_path(p: &Path) -> PathBuf {
     if p.is_dir() {
-        if is_bundle(&p.join("manifest.json")) {
+        if crate::front::agent_graph::is_bundle_manifest(&p.join("manifest.json")) {
             return p.join("manifest.json");
         }
         for name in ["provider.yaml", "provider.yml", "provider.json"] {

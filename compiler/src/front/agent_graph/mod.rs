@@ -44,6 +44,19 @@ pub use lower::MAX_NODES;
 pub(crate) use paths::{absolute, files_below};
 pub use provider::{GraphDoc, LoadedProvider};
 
+/// Whether `path` is a built bundle's `manifest.json` (JSON whose `schema` is
+/// `agent-graph.bundle.v1`). A folder holding one stands for the bundle, which is verified,
+/// rather than for the `provider.yaml` inside it.
+pub fn is_bundle_manifest(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "manifest.json")
+        && std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| {
+                v.get("schema").and_then(serde_json::Value::as_str) == Some("agent-graph.bundle.v1")
+            })
+}
+
 /// The span of the value at `pointer`, else of its nearest existing parent.
 pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
     let mut p = pointer;
