@@ -109,6 +109,15 @@ fn a_built_bundle_is_deterministic_and_verifies() {
     );
     let text = String::from_utf8(a).unwrap();
     assert!(!text.contains(&*t.to_string_lossy()), "no absolute path");
+    // A bundle of the bundle is the same bundle.
+    build(&t.join("a"), &t.join("c"));
+    for f in ["manifest.json", "provider.yaml", "graphs/main.yml"] {
+        assert_eq!(
+            std::fs::read(t.join("a").join(f)).unwrap(),
+            std::fs::read(t.join("c").join(f)).unwrap(),
+            "{f}"
+        );
+    }
     // The bundle folder evaluates like the source, revision included.
     let src = agc(&[
         "evaluate",
