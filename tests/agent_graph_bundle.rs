@@ -141,6 +141,7 @@ fn a_built_bundle_is_deterministic_and_verifies() {
 /// One broken bundle per code: `(code, mutation, (needle, nth, lines below) of the expected
 /// line, codes that may come along because agc goes on where upstream stops)`.
 type Mutation = fn(&Path, &mut Value);
+type Case<'a> = (&'a str, Mutation, (&'a str, usize, u32), &'a [&'a str]);
 
 #[test]
 fn every_bundle_code_is_reported_on_its_line() {
@@ -151,7 +152,7 @@ fn every_bundle_code_is_reported_on_its_line() {
         serde_json::from_str(&std::fs::read_to_string(clean.join("manifest.json")).unwrap())
             .unwrap();
     let zeros = format!("sha256:{}", "1".repeat(64));
-    let cases: Vec<(&str, Mutation, (&str, usize, u32), &[&str])> = vec![
+    let cases: Vec<Case> = vec![
         (
             "bundle-digest-mismatch",
             |_, _| {},
