@@ -1,9 +1,12 @@
 //! `agc evaluate`, `agc route`, `agc test`: drop-ins for the upstream `agent-graph` CLI's commands
 //! of the same names (`@c4a/agent-graph` 0.2.6).
 //!
-//! - The Provider is the first argument (a `provider.yaml`, or a folder holding one) instead of
-//!   upstream's `--manifest`; it is loaded and checked by agc's front end, and any loader error
-//!   is reported with its code and place (all of them) before evaluation is refused.
+//! - The Provider is the first argument (a `provider.yaml`, a bundle `manifest.json`, or a
+//!   folder holding one; a bundle wins) instead of upstream's `--manifest`; it is loaded and
+//!   checked by agc's front end, and any loader error is reported with its code and place (all
+//!   of them) before evaluation is refused. With `--skill SKILL.md` the Skill's binding names
+//!   the Provider, graph and entry instead ([`select`]).
+//! - `agc agent-graph bundle` is upstream's `build` ([`bundle`]).
 //! - `--format json` prints exactly upstream's compact JSON (`agent-graph.evaluation.v1`,
 //!   `agent-graph.route.v1`); `human` (the default) prints upstream's human lines. Failures
 //!   print `ERROR code: message` (human) or the `agent-graph.error.v1` envelope (json) on stderr
