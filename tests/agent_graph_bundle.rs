@@ -283,7 +283,23 @@ fn evaluate_refuses_a_broken_bundle_with_its_code() {
     let err: Value = serde_json::from_slice(&o.stderr).expect("an error envelope");
     assert_eq!(err["schema"], "agent-graph.error.v1");
     assert_eq!(err["error"]["code"], "bundle-file-digest-mismatch");
-    // `agc check` on the folder checks the bundle (not only the provider.yaml inside).
+    // `agc build` and `agc check` on the folder check the bundle (not only the provider.yaml
+    // inside).
+    let o = agc(&[
+        "build",
+        b.to_str().unwrap(),
+        "--graph",
+        "main",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(said.contains("bundle-file-digest-mismatch"), "{said}");
     let o = agc(&["check", b.to_str().unwrap(), "--format", "json"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(

@@ -195,15 +195,24 @@ pub fn compile_file(
     (compiled, diags)
 }
 
-/// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one.
+/// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one; a built
+/// bundle's `DIR/manifest.json` first, so that the bundle is verified.
 pub fn provider_manifest(path: &std::path::Path) -> Option<std::path::PathBuf> {
     if !path.is_dir() {
         return None;
     }
-    ["provider.yaml", "provider.yml", "provider.json"]
-        .iter()
-        .map(|n| path.join(n))
-        .find(|p| p.is_file())
+    [
+        "manifest.json",
+        "provider.yaml",
+        "provider.yml",
+        "provider.json",
+    ]
+    .iter()
+    .map(|n| path.join(n))
+    .find(|p| {
+        p.is_file()
+            && (!p.ends_with("manifest.json") || crate::front::agent_graph::is_bundle_manifest(p))
+    })
 }
 
 /// The one graph of a compiled file, or an AGC086 error naming the graphs when it holds
