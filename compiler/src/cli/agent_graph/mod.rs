@@ -178,7 +178,13 @@ pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory
         return Ok((p, inventory));
     }
     let errors: Vec<&Diagnostic> = loaded.diags.iter().filter(|d| d.is_error()).collect();
-    let first = errors.first().map_or("unexpected-error", |d| d.code);
+    // The envelope carries upstream's code: `bundle-invalid` comes with `schema-invalid`, which
+    // is what upstream reports alone.
+    let first = errors
+        .iter()
+        .find(|d| d.code != "bundle-invalid")
+        .or(errors.first())
+        .map_or("unexpected-error", |d| d.code);
     match format {
         AgFormat::Json => {
             let diags = errors

@@ -376,7 +376,7 @@ pub(super) static CODES: &[CodeInfo] = &[
         origin: "agent-graph",
         severity: Error,
         summary: "a bundle lists one file twice",
-        explanation: "Each path in a bundle's `files` must appear once, since it carries one digest. agc reports every repetition on its `path` line (upstream stops at the first); the duplicate also makes the listing differ from the Provider's file set (`bundle-files-mismatch`), which agc reports as well. Rebuild the bundle.",
+        explanation: "Each path in a bundle's `files` must appear once, since it carries one digest. agc reports every repetition on its `path` line (upstream stops at the first). While the listing is broken, the completeness checks that follow loading (`bundle-files-mismatch` and the catalog and dependency checks) are not run: they would only repeat the problem. Rebuild the bundle.",
     },
     CodeInfo {
         code: "bundle-file-digest-mismatch",
@@ -397,14 +397,14 @@ pub(super) static CODES: &[CodeInfo] = &[
         origin: "agent-graph",
         severity: Error,
         summary: "a bundle manifest does not declare its providerManifest",
-        explanation: "A bundle names the Provider manifest it carries (`\"providerManifest\": \"provider.yaml\"`). The bundle schema requires the field, so upstream reports `schema-invalid` alone for a bundle without it (its own `bundle-invalid` check comes after the schema and cannot fire). agc reports `bundle-invalid` next to the schema's finding, so that the cause is named in the bundle's own terms. Rebuild the bundle, or add the field.",
+        explanation: "A bundle names the Provider manifest it carries (`\"providerManifest\": \"provider.yaml\"`). The bundle schema requires the field, so upstream reports `schema-invalid` alone for a bundle without it (its own `bundle-invalid` check comes after the schema and cannot fire). agc reports `bundle-invalid` next to the schema's finding, so that the cause is named in the bundle's own terms; the error envelope of `agc evaluate`/`route` still carries `schema-invalid`, as upstream's does. Rebuild the bundle, or add the field.",
     },
     CodeInfo {
         code: "bundle-provider-unlisted",
         origin: "agent-graph",
         severity: Error,
         summary: "a bundle's Provider manifest is not among its listed files",
-        explanation: "`providerManifest` must be one of the paths in `files`, so that the manifest the Provider is loaded from is covered by a digest like every other file. Rebuild the bundle. When the manifest is missing from `files`, the listing also differs from the Provider's file set, which agc reports as `bundle-files-mismatch` too.",
+        explanation: "`providerManifest` must be one of the paths in `files`, so that the manifest the Provider is loaded from is covered by a digest like every other file. Rebuild the bundle. As for any broken listing, the completeness checks after loading are then not run.",
     },
     CodeInfo {
         code: "bundle-provider-mismatch",

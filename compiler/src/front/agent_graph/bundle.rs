@@ -11,7 +11,9 @@
 //!    (`bundle-catalog-mismatch`), and the Provider manifest is listed (`bundle-provider-unlisted`);
 //! 4. the Provider manifest is loaded (its schema), and names the Provider the bundle names
 //!    (`bundle-provider-mismatch`); then the Provider is loaded as any other;
-//! 5. when it loaded without error: the catalogs list exactly the Provider's definitions
+//! 5. when it loaded without error and steps 1–3 found nothing (upstream would not get here
+//!    otherwise, and a broken listing would only be reported again as incomplete): the
+//!    catalogs list exactly the Provider's definitions
 //!    (`bundle-catalog-mismatch`), the files exactly the files it reads
 //!    (`bundle-files-mismatch`), and the graph dependencies its subgraph calls
 //!    (`bundle-dependencies-mismatch`).
@@ -161,6 +163,8 @@ pub(super) fn check(
         );
     }
 
+    let verified = !diags.iter().any(Diagnostic::is_error);
+
     // 4. The Provider manifest.
     let (rel, abs) = match paths::contained_file(&dir, manifest_ref) {
         Ok(r) => r,
@@ -212,8 +216,9 @@ pub(super) fn check(
     let mut provider = super::provider::load(cx, &pdoc, &abs, &display);
     diags.append(&mut provider.diags);
 
-    // 5. Completeness.
-    if let Some(inv) = &provider.inventory {
+    // 5. Completeness, when the listing itself verified: a listing found broken above (a
+    // duplicate, an unlisted manifest) would only be reported again as incomplete.
+    if verified && let Some(inv) = &provider.inventory {
         diags.extend(completeness(doc, inv));
     }
     (Some(provider), diags)
