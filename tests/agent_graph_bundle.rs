@@ -283,6 +283,21 @@ fn evaluate_refuses_a_broken_bundle_with_its_code() {
     let err: Value = serde_json::from_slice(&o.stderr).expect("an error envelope");
     assert_eq!(err["schema"], "agent-graph.error.v1");
     assert_eq!(err["error"]["code"], "bundle-file-digest-mismatch");
+    // A hand-edited manifest: its digest is what upstream stops at, though agc also reports
+    // the file whose listed digest was changed.
+    let mut m: Value =
+        serde_json::from_str(&std::fs::read_to_string(b.join("manifest.json")).unwrap()).unwrap();
+    m["files"][0]["digest"] = json!(format!("sha256:{}", "3".repeat(64)));
+    let e = t.join("e");
+    std::fs::create_dir_all(&e).unwrap();
+    std::fs::write(
+        e.join("manifest.json"),
+        serde_json::to_string_pretty(&m).unwrap(),
+    )
+    .unwrap();
+    let o = agc(&["evaluate", e.to_str().unwrap(), "main", "--format", "json"]);
+    let err: Value = serde_json::from_slice(&o.stderr).expect("an error envelope");
+    assert_eq!(err["error"]["code"], "bundle-digest-mismatch");
     // Without `providerManifest`, the envelope says `schema-invalid`, as upstream's does.
     let mut m: Value =
         serde_json::from_str(&std::fs::read_to_string(b.join("manifest.json")).unwrap()).unwrap();

@@ -178,12 +178,17 @@ pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory
         return Ok((p, inventory));
     }
     let errors: Vec<&Diagnostic> = loaded.diags.iter().filter(|d| d.is_error()).collect();
-    // The envelope carries upstream's code: `bundle-invalid` comes with `schema-invalid`, which
-    // is what upstream reports alone.
+    // The envelope carries the code upstream stops at: a bundle's own digest is checked before
+    // anything else (agc reports the file findings that come with it too), and `bundle-invalid`
+    // comes with `schema-invalid`, which is what upstream reports alone. Otherwise the first.
+    let rank = |code: &str| match code {
+        "bundle-digest-mismatch" => 0,
+        "bundle-invalid" => 2,
+        _ => 1,
+    };
     let first = errors
         .iter()
-        .find(|d| d.code != "bundle-invalid")
-        .or(errors.first())
+        .min_by_key(|d| rank(d.code))
         .map_or("unexpected-error", |d| d.code);
     match format {
         AgFormat::Json => {
