@@ -176,3 +176,37 @@ fn runaway_subgraph_inlining_stops_with_a_warning() {
     assert!(diags.iter().any(|d| d.code == "AGC205"), "{diags:?}");
     assert!(compiled[0].graph.nodes.len() < 2 * agc::front::agent_graph::MAX_NODES);
 }
+
+/// A Provider's plans name each graph's own file as their source, not the argument given.
+#[test]
+fn each_plan_names_its_own_graph_file() {
+    let c = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpus/agent-graph/examples/subgraphs");
+    if !c.is_dir() {
+        eprintln!("skipped: corpus absent");
+        return;
+    }
+    let mut sources = SourceMap::new();
+    let (all, diags) = compile_file(&mut sources, &c, "subgraphs", &CheckOptions::default());
+    assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
+    let mut paths: Vec<String> = all
+        .iter()
+        .map(|g| {
+            let plan: serde_json::Value =
+                serde_json::from_str(&agc::compile::plan_text(g, &sources, "subgraphs")).unwrap();
+            format!(
+                "{}={}",
+                g.graph.id,
+                plan["source"]["path"].as_str().unwrap()
+            )
+        })
+        .collect();
+    paths.sort();
+    assert_eq!(
+        paths,
+        [
+            "main=subgraphs/graphs/main.yaml",
+            "quality=subgraphs/graphs/quality.yaml"
+        ]
+    );
+}

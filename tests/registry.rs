@@ -8,6 +8,100 @@ use std::path::Path;
 
 /// Codes whose trigger cannot live in a UTF-8 YAML fixture, and the test that covers each.
 const COVERED_ELSEWHERE: &[(&str, &str)] = &[
+    // Skill bindings and Graph selection are command errors: one SKILL.md fixture each, run by a test.
+    (
+        "skill-binding-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-locator-invalid",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-locator-absolute",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "provider-unresolved",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "provider-id-mismatch",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-graph-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-entry-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-graph-conflict",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "skill-entry-conflict",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "registry-invalid",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "graph-selection-missing",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    (
+        "route-arguments-invalid",
+        "tests/agent_graph_skills.rs every_binding_error_has_its_code",
+    ),
+    // Bundles hold digests of their own files: broken ones are built and mutated by a test.
+    (
+        "bundle-digest-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-file-duplicate",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-file-digest-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-catalog-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-invalid",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-provider-unlisted",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-provider-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-files-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "bundle-dependencies-mismatch",
+        "tests/agent_graph_bundle.rs every_bundle_code_is_reported_on_its_line",
+    ),
+    (
+        "build-output-overlaps-source",
+        "tests/agent_graph_bundle.rs the_build_refuses_overlaps_and_absolute_path_leaks",
+    ),
+    (
+        "build-absolute-path-leak",
+        "tests/agent_graph_bundle.rs the_build_refuses_overlaps_and_absolute_path_leaks",
+    ),
     // An agh extension manifest is a second file, which a one-file fixture cannot carry.
     ("AGC222", "tests/agh.rs a_broken_manifest_is_agc222"),
     // `agc run` codes concern the command, not a document: tests/run_cli.rs triggers each.

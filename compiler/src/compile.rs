@@ -83,14 +83,20 @@ fn bound_warnings(g: &Graph, b: &bounds::Bounds) -> Vec<Diagnostic> {
     out
 }
 
-/// What the plan back end needs to render a compiled graph.
+/// What the plan back end needs to render a compiled graph. The plan's `source.path` is the
+/// graph's own file (`c.display`: an Agent Graph Provider's graphs each have theirs), `path`
+/// (the file the command was given) only when that is unknown.
 pub fn plan_input<'a>(c: &'a Compiled, sources: &'a SourceMap, path: &'a str) -> PlanInput<'a> {
     PlanInput {
         graph: &c.graph,
         order: &c.order,
         bounds: &c.bounds,
         sources,
-        path,
+        path: if c.display.is_empty() {
+            path
+        } else {
+            &c.display
+        },
         digest: c.digest.as_deref(),
     }
 }
@@ -189,15 +195,24 @@ pub fn compile_file(
     (compiled, diags)
 }
 
-/// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one.
+/// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one; a built
+/// bundle's `DIR/manifest.json` first, so that the bundle is verified.
 pub fn provider_manifest(path: &std::path::Path) -> Option<std::path::PathBuf> {
     if !path.is_dir() {
         return None;
     }
-    ["provider.yaml", "provider.yml", "provider.json"]
-        .iter()
-        .map(|n| path.join(n))
-        .find(|p| p.is_file())
+    [
+        "manifest.json",
+        "provider.yaml",
+        "provider.yml",
+        "provider.json",
+    ]
+    .iter()
+    .map(|n| path.join(n))
+    .find(|p| {
+        p.is_file()
+            && (!p.ends_with("manifest.json") || crate::front::agent_graph::is_bundle_manifest(p))
+    })
 }
 
 /// The one graph of a compiled file, or an AGC086 error naming the graphs when it holds

@@ -72,6 +72,9 @@ enum Command {
     Route(agent_graph::RouteArgs),
     /// Agent Graph v1: run a Provider's route tests (`agent-graph.test.v1`).
     Test(agent_graph::TestArgs),
+    /// Agent Graph v1 Provider tools: `agc agent-graph bundle PROVIDER -o DIR` builds a bundle.
+    #[command(subcommand, name = "agent-graph")]
+    AgentGraph(agent_graph::AgentGraphCommand),
     /// Run a workflow with a scripted handler (dry runs, tests), or resume a paused run.
     #[command(after_help = EXAMPLES)]
     Run(run::RunArgs),
@@ -177,6 +180,7 @@ where
         Command::Evaluate(args) => agent_graph::evaluate(args),
         Command::Route(args) => agent_graph::route(args),
         Command::Test(args) => agent_graph::test(args),
+        Command::AgentGraph(cmd) => agent_graph::tools(cmd),
         Command::Run(args) => run::run(args),
         Command::Restate(args) => restate::run(args),
         Command::Explain { code, list } => explain::run(code.as_deref(), list),

@@ -4,7 +4,7 @@
 //! An Agent Graph Provider is checked as a unit: below a folder that holds a `provider.yaml`
 //! (`.yml`, `.json`), its manifest stands for the Provider's own files (graphs, actions,
 //! resources, catalog, tests), which the manifest's check loads itself; they are not checked a
-//! second time on their own.
+//! second time on their own. A built bundle's `manifest.json` stands for its folder likewise.
 
 use crate::check::is_candidate;
 use crate::diag::Diagnostic;
@@ -36,7 +36,8 @@ pub fn documents(path: &Path) -> Result<Vec<(PathBuf, String)>, Diagnostic> {
                 if !name.starts_with('.') && name != "target" && name != "node_modules" {
                     stack.push(child);
                 }
-            } else if is_candidate(&child) {
+            } else if is_candidate(&child) || crate::front::agent_graph::is_bundle_manifest(&child)
+            {
                 found.push(child);
             }
         }
@@ -66,9 +67,22 @@ fn providers_as_units(found: Vec<PathBuf>) -> Vec<PathBuf> {
             .and_then(|n| n.to_str())
             .is_some_and(|n| matches!(n, "provider.yaml" | "provider.yml" | "provider.json"))
     };
+    // A built bundle's `manifest.json` stands for its folder (and is verified) instead of the
+    // `provider.yaml` beside it.
+    let bundles: Vec<PathBuf> = found
+        .iter()
+        .filter(|p| crate::front::agent_graph::is_bundle_manifest(p))
+        .filter_map(|p| p.parent().map(Path::to_path_buf))
+        .collect();
+    let is_unit = |p: &Path| {
+        if crate::front::agent_graph::is_bundle_manifest(p) {
+            return true;
+        }
+        is_manifest(p) && !p.parent().is_some_and(|d| bundles.iter().any(|b| b == d))
+    };
     let roots: Vec<PathBuf> = found
         .iter()
-        .filter(|p| is_manifest(p))
+        .filter(|p| is_unit(p))
         .filter_map(|p| p.parent().map(Path::to_path_buf))
         .collect();
     if roots.is_empty() {
@@ -77,7 +91,7 @@ fn providers_as_units(found: Vec<PathBuf>) -> Vec<PathBuf> {
     found
         .into_iter()
         .filter(|p| {
-            is_manifest(p)
+            is_unit(p)
                 || !roots.iter().any(|r| p.starts_with(r))
                 || crate::check::is_candidate_outside_agent_graph(p)
         })

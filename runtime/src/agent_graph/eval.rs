@@ -7,8 +7,9 @@
 //! place, terminal reachability winning over pending work, the candidate sort (availability,
 //! then higher priority, then route id) and the cap of three alternatives.
 //!
-//! Differences in cost, not in answers: incoming edges are indexed once per frame (upstream
-//! filters the edge list per node and pass).
+//! Differences in cost, not in answers: the reachability fixpoint is incremental ([`Fixpoint`]),
+//! linear in nodes plus edges per frame, where upstream rescans the graph on every pass
+//! (quadratic in the depth of a chain).
 
 use super::canon::{digest_value, locale_compare, utf16_compare};
 use super::model::{Graph, Input, Node, NodeKind, Provider};
@@ -271,115 +272,55 @@ fn frame(
             format!("Graph {} has no entry {entry}", graph.id),
         ));
     };
-    let mut incoming: Vec<Vec<usize>> = vec![Vec::new(); graph.nodes.len()];
-    for (i, e) in graph.edges.iter().enumerate() {
-        if !e.is_repeat()
-            && let Some(&to) = index.get(e.to.as_str())
-        {
-            incoming[to].push(i);
-        }
-    }
     let facts = &ctx.input.facts;
-    let mut reached: IndexSet<usize> = IndexSet::new();
-    reached.insert(entry_node);
-    let mut outcomes: Vec<Option<Outcome>> = vec![None; graph.nodes.len()];
     let mut children: HashMap<usize, Frame> = HashMap::new();
     let mut diagnostics = Vec::new();
-    let mut changed = true;
-    while changed {
-        changed = false;
-        let snapshot: Vec<usize> = reached.iter().copied().collect();
-        for n in snapshot {
-            if outcomes[n].is_some() {
-                continue;
-            }
-            let node = &graph.nodes[n];
-            changed = true;
-            if !all_match(facts, node.requires_facts.as_ref()) {
-                outcomes[n] = Some("blocked".to_string());
-                diagnostics.push(Diagnostic {
-                    path: Some(graph.path.clone()),
-                    ..Diagnostic::error(
-                        "required-fact-missing",
-                        format!(
-                            "Node {}/{} requires facts that are not satisfied",
-                            graph.id, node.id
-                        ),
-                    )
-                });
-                continue;
-            }
-            if node.kind == NodeKind::Subgraph {
-                let child_id = node.graph.as_deref().unwrap_or_default();
-                let Some(child) = ctx.provider.graphs.get(child_id) else {
-                    outcomes[n] = Some("failed".to_string());
-                    diagnostics.push(Diagnostic::error(
-                        "subgraph-missing",
-                        format!("Missing subgraph {child_id}"),
-                    ));
-                    continue;
-                };
-                let mut child_path = call_path.to_vec();
-                child_path.push(format!("{}/{}", graph.id, node.id));
-                stack.push(graph.id.clone());
-                let result = frame(
-                    ctx,
-                    child,
-                    node.entry.as_deref().unwrap_or_default(),
-                    &child_path,
-                    stack,
-                );
-                stack.pop();
-                outcomes[n] = Some(match (result.status, &result.outcome) {
-                    ("complete", Some(o)) => o.clone(),
-                    ("error", _) => "failed".to_string(),
-                    ("waiting-user", _) => "waiting-user".to_string(),
-                    _ => "pending".to_string(),
-                });
-                children.insert(n, result);
-                continue;
-            }
-            outcomes[n] = Some(settle(ctx, graph, node, call_path));
+    let (reached, outcomes) = reach(graph, &index, entry_node, |n| {
+        let node = &graph.nodes[n];
+        if !all_match(facts, node.requires_facts.as_ref()) {
+            diagnostics.push(Diagnostic {
+                path: Some(graph.path.clone()),
+                ..Diagnostic::error(
+                    "required-fact-missing",
+                    format!(
+                        "Node {}/{} requires facts that are not satisfied",
+                        graph.id, node.id
+                    ),
+                )
+            });
+            return "blocked".to_string();
         }
-        for e in &graph.edges {
-            if !e.is_repeat() {
-                continue;
-            }
-            let (Some(&from), Some(&to)) = (index.get(e.from.as_str()), index.get(e.to.as_str()))
-            else {
-                continue;
-            };
-            if !reached.contains(&from) || !edge_matches(outcomes[from].as_ref(), &e.outcomes) {
-                continue;
-            }
-            if reached.insert(to) {
-                changed = true;
-            }
-            if outcomes[to].as_deref() != Some("pending") {
-                outcomes[to] = Some("pending".to_string());
-                changed = true;
-            }
+        if node.kind != NodeKind::Subgraph {
+            return settle(ctx, graph, node, call_path);
         }
-        for (n, node) in graph.nodes.iter().enumerate() {
-            if reached.contains(&n) || incoming[n].is_empty() {
-                continue;
-            }
-            let mut any = false;
-            let mut all = true;
-            for &ei in &incoming[n] {
-                let e = &graph.edges[ei];
-                let m = index.get(e.from.as_str()).is_some_and(|&from| {
-                    reached.contains(&from) && edge_matches(outcomes[from].as_ref(), &e.outcomes)
-                });
-                any |= m;
-                all &= m;
-            }
-            if if node.join_any { any } else { all } {
-                reached.insert(n);
-                changed = true;
-            }
-        }
-    }
+        let child_id = node.graph.as_deref().unwrap_or_default();
+        let Some(child) = ctx.provider.graphs.get(child_id) else {
+            diagnostics.push(Diagnostic::error(
+                "subgraph-missing",
+                format!("Missing subgraph {child_id}"),
+            ));
+            return "failed".to_string();
+        };
+        let mut child_path = call_path.to_vec();
+        child_path.push(format!("{}/{}", graph.id, node.id));
+        stack.push(graph.id.clone());
+        let result = frame(
+            ctx,
+            child,
+            node.entry.as_deref().unwrap_or_default(),
+            &child_path,
+            stack,
+        );
+        stack.pop();
+        let outcome = match (result.status, &result.outcome) {
+            ("complete", Some(o)) => o.clone(),
+            ("error", _) => "failed".to_string(),
+            ("waiting-user", _) => "waiting-user".to_string(),
+            _ => "pending".to_string(),
+        };
+        children.insert(n, result);
+        outcome
+    });
 
     let mut candidates = Vec::new();
     for &n in &reached {
@@ -586,5 +527,324 @@ fn candidate(
         state_key: state_key(&graph.id, &node.id, call_path),
         priority: node.priority,
         gate_resolution,
+    }
+}
+
+/// The reachability fixpoint of a frame entered at `entry`: the reached nodes in reaching
+/// order and their outcomes. `settle` gives a reached node's outcome; it is called once per
+/// node, in upstream's order (pass by pass, in reaching order).
+fn reach(
+    graph: &Graph,
+    index: &HashMap<&str, usize>,
+    entry: usize,
+    mut settle: impl FnMut(usize) -> Outcome,
+) -> (IndexSet<usize>, Vec<Option<Outcome>>) {
+    let mut fix = Fixpoint::new(graph, index, entry);
+    loop {
+        // Settle, in reaching order, the nodes reached since the last pass (every earlier one
+        // has its outcome already).
+        let mut changed = false;
+        for n in std::mem::take(&mut fix.fresh) {
+            if fix.outcomes[n].is_none() {
+                changed = true;
+                let o = settle(n);
+                fix.set(n, o);
+            }
+        }
+        changed |= fix.repeat_edges();
+        changed |= fix.joins();
+        if !changed {
+            return (fix.reached, fix.outcomes);
+        }
+    }
+}
+
+/// The reachability fixpoint of one frame, kept incrementally so that a pass costs what
+/// changed in it, not the size of the graph: upstream rescans every repeat edge and every
+/// unreached node on each pass, which is quadratic in the depth of a chain. The answers, and
+/// the order nodes are reached and settled in, are upstream's:
+///
+/// - a pass settles the nodes reached in the previous one ([`Self::fresh`], in reaching order);
+/// - then the repeat edges whose source changed, in declared order (an edge re-armed by an
+///   earlier edge of the same pass is seen in that pass, one re-armed by a later edge in the
+///   next, as upstream's single in-order scan does);
+/// - then the unreached nodes with an incoming edge whose match changed, in declared order,
+///   against a count of matching incoming edges (`join: any` needs one, `all` every one).
+///
+/// An edge's match only changes when its source's outcome does (settled once, re-armed to
+/// `pending` at most once more), so the whole fixpoint is linear in nodes plus edges.
+struct Fixpoint<'g> {
+    graph: &'g Graph,
+    reached: IndexSet<usize>,
+    outcomes: Vec<Option<Outcome>>,
+    /// Reached since the last settle phase, in reaching order.
+    fresh: Vec<usize>,
+    /// Per edge: (source, target) indices when both exist.
+    ends: Vec<Option<(usize, usize)>>,
+    /// Per node: its outgoing flow (non-repeat) and repeat edges, in declared order.
+    out_flow: Vec<Vec<usize>>,
+    out_repeat: Vec<Vec<usize>>,
+    /// Per node: incoming non-repeat edges, and how many of them match now.
+    in_degree: Vec<usize>,
+    hits: Vec<usize>,
+    /// Per edge: whether it matches now.
+    matched: Vec<bool>,
+    dirty_repeat: std::collections::BTreeSet<usize>,
+    dirty_join: std::collections::BTreeSet<usize>,
+}
+
+impl<'g> Fixpoint<'g> {
+    fn new(graph: &'g Graph, index: &HashMap<&str, usize>, entry: usize) -> Fixpoint<'g> {
+        let n = graph.nodes.len();
+        let mut fix = Fixpoint {
+            graph,
+            reached: IndexSet::new(),
+            outcomes: vec![None; n],
+            fresh: vec![entry],
+            ends: Vec::with_capacity(graph.edges.len()),
+            out_flow: vec![Vec::new(); n],
+            out_repeat: vec![Vec::new(); n],
+            in_degree: vec![0; n],
+            hits: vec![0; n],
+            matched: vec![false; graph.edges.len()],
+            dirty_repeat: Default::default(),
+            dirty_join: Default::default(),
+        };
+        fix.reached.insert(entry);
+        for (i, e) in graph.edges.iter().enumerate() {
+            let from = index.get(e.from.as_str()).copied();
+            let to = index.get(e.to.as_str()).copied();
+            if !e.is_repeat()
+                && let Some(to) = to
+            {
+                fix.in_degree[to] += 1;
+            }
+            let ends = from.zip(to);
+            if let Some((from, _)) = ends {
+                if e.is_repeat() {
+                    fix.out_repeat[from].push(i);
+                } else {
+                    fix.out_flow[from].push(i);
+                }
+            }
+            fix.ends.push(ends);
+        }
+        fix
+    }
+
+    /// Sets a reached node's outcome and marks what depends on it.
+    fn set(&mut self, n: usize, outcome: Outcome) {
+        self.outcomes[n] = Some(outcome);
+        for &e in &self.out_flow[n] {
+            let m = edge_matches(self.outcomes[n].as_ref(), &self.graph.edges[e].outcomes);
+            if m != self.matched[e] {
+                self.matched[e] = m;
+                let Some((_, to)) = self.ends[e] else {
+                    continue;
+                };
+                if m {
+                    self.hits[to] += 1;
+                } else {
+                    self.hits[to] -= 1;
+                }
+                self.dirty_join.insert(to);
+            }
+        }
+        self.dirty_repeat.extend(self.out_repeat[n].iter().copied());
+    }
+
+    /// The repeat edges whose source changed, in declared order; whether anything changed.
+    fn repeat_edges(&mut self) -> bool {
+        let mut changed = false;
+        let mut at = 0;
+        while let Some(&e) = self.dirty_repeat.range(at..).next() {
+            self.dirty_repeat.remove(&e);
+            at = e + 1;
+            let Some((from, to)) = self.ends[e] else {
+                continue;
+            };
+            if !edge_matches(self.outcomes[from].as_ref(), &self.graph.edges[e].outcomes) {
+                continue;
+            }
+            if self.reached.insert(to) {
+                changed = true;
+            }
+            if self.outcomes[to].as_deref() != Some("pending") {
+                self.set(to, "pending".to_string());
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// The unreached nodes whose incoming matches changed, in declared order; whether any
+    /// was reached.
+    fn joins(&mut self) -> bool {
+        let mut changed = false;
+        for n in std::mem::take(&mut self.dirty_join) {
+            if self.reached.contains(&n) || self.in_degree[n] == 0 {
+                continue;
+            }
+            let ok = if self.graph.nodes[n].join_any {
+                self.hits[n] > 0
+            } else {
+                self.hits[n] == self.in_degree[n]
+            };
+            if ok {
+                self.reached.insert(n);
+                self.fresh.push(n);
+                changed = true;
+            }
+        }
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The incremental fixpoint against upstream's loop written out literally, on random
+    //! graphs: the same nodes reached in the same order, the same outcomes, the same settle
+    //! order.
+    use super::*;
+    use crate::agent_graph::model::Edge;
+    use proptest::prelude::*;
+
+    const OUTCOMES: [&str; 4] = ["completed", "failed", "partial", "pending"];
+
+    /// Upstream's `evaluateFrame` loop, as §5.3 of the research note gives it.
+    fn literal(
+        graph: &Graph,
+        index: &HashMap<&str, usize>,
+        entry: usize,
+        mut settle: impl FnMut(usize) -> Outcome,
+    ) -> (IndexSet<usize>, Vec<Option<Outcome>>) {
+        let mut reached = IndexSet::new();
+        reached.insert(entry);
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; graph.nodes.len()];
+        let mut changed = true;
+        while changed {
+            changed = false;
+            let snapshot: Vec<usize> = reached.iter().copied().collect();
+            for n in snapshot {
+                if outcomes[n].is_none() {
+                    outcomes[n] = Some(settle(n));
+                    changed = true;
+                }
+            }
+            for e in graph.edges.iter().filter(|e| e.is_repeat()) {
+                let (from, to) = (index[e.from.as_str()], index[e.to.as_str()]);
+                if !reached.contains(&from) || !edge_matches(outcomes[from].as_ref(), &e.outcomes) {
+                    continue;
+                }
+                if reached.insert(to) {
+                    changed = true;
+                }
+                if outcomes[to].as_deref() != Some("pending") {
+                    outcomes[to] = Some("pending".to_string());
+                    changed = true;
+                }
+            }
+            for (n, node) in graph.nodes.iter().enumerate() {
+                let incoming: Vec<&Edge> = graph
+                    .edges
+                    .iter()
+                    .filter(|e| !e.is_repeat() && index[e.to.as_str()] == n)
+                    .collect();
+                if reached.contains(&n) || incoming.is_empty() {
+                    continue;
+                }
+                let m: Vec<bool> = incoming
+                    .iter()
+                    .map(|e| {
+                        let from = index[e.from.as_str()];
+                        reached.contains(&from)
+                            && edge_matches(outcomes[from].as_ref(), &e.outcomes)
+                    })
+                    .collect();
+                let ok = if node.join_any {
+                    m.iter().any(|&b| b)
+                } else {
+                    m.iter().all(|&b| b)
+                };
+                if ok {
+                    reached.insert(n);
+                    changed = true;
+                }
+            }
+        }
+        (reached, outcomes)
+    }
+
+    /// A random graph: forward flow edges (acyclic, as the loader requires), back repeat edges,
+    /// `join: any` on some nodes, and a settled outcome per node.
+    fn graphs() -> impl Strategy<Value = (Graph, Vec<usize>)> {
+        (2usize..12).prop_flat_map(|n| {
+            (
+                proptest::collection::vec(
+                    (
+                        0..n,
+                        0..n,
+                        0usize..4,
+                        0usize..4,
+                        proptest::bool::weighted(0.25),
+                    ),
+                    0..(3 * n),
+                ),
+                proptest::collection::vec(proptest::bool::ANY, n),
+                proptest::collection::vec(0usize..4, n),
+            )
+                .prop_map(move |(edges, any, settled)| {
+                    let nodes = (0..n)
+                        .map(|i| {
+                            let mut node = Node::bare(&format!("n{i}"), NodeKind::Action);
+                            node.join_any = any[i];
+                            node
+                        })
+                        .collect();
+                    let edges = edges
+                        .into_iter()
+                        .filter(|(a, b, ..)| a != b)
+                        .map(|(a, b, o1, o2, repeat)| {
+                            let (from, to) = if repeat {
+                                (a.max(b), a.min(b))
+                            } else {
+                                (a.min(b), a.max(b))
+                            };
+                            let mut outcomes = vec![OUTCOMES[o1].to_string()];
+                            if o2 != o1 {
+                                outcomes.push(OUTCOMES[o2].to_string());
+                            }
+                            Edge {
+                                from: format!("n{from}"),
+                                to: format!("n{to}"),
+                                outcomes,
+                                kind: if repeat { "repeat" } else { "flow" }.to_string(),
+                            }
+                        })
+                        .collect();
+                    let graph = Graph {
+                        id: "g".to_string(),
+                        nodes,
+                        edges,
+                        ..Graph::default()
+                    };
+                    (graph, settled)
+                })
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_incremental_fixpoint_is_upstreams_loop((graph, settled) in graphs()) {
+            let index: HashMap<&str, usize> =
+                graph.nodes.iter().enumerate().map(|(i, n)| (n.id.as_str(), i)).collect();
+            let mut order_a = Vec::new();
+            let a = reach(&graph, &index, 0, |n| { order_a.push(n); OUTCOMES[settled[n]].to_string() });
+            let mut order_b = Vec::new();
+            let b = literal(&graph, &index, 0, |n| { order_b.push(n); OUTCOMES[settled[n]].to_string() });
+            prop_assert_eq!(a.0.iter().collect::<Vec<_>>(), b.0.iter().collect::<Vec<_>>());
+            prop_assert_eq!(a.1, b.1);
+            prop_assert_eq!(order_a, order_b);
+        }
     }
 }

@@ -1,9 +1,12 @@
 //! `agc evaluate`, `agc route`, `agc test`: drop-ins for the upstream `agent-graph` CLI's commands
 //! of the same names (`@c4a/agent-graph` 0.2.6).
 //!
-//! - The Provider is the first argument (a `provider.yaml`, or a folder holding one) instead of
-//!   upstream's `--manifest`; it is loaded and checked by agc's front end, and any loader error
-//!   is reported with its code and place (all of them) before evaluation is refused.
+//! - The Provider is the first argument (a `provider.yaml`, a bundle `manifest.json`, or a
+//!   folder holding one; a bundle wins) instead of upstream's `--manifest`; it is loaded and
+//!   checked by agc's front end, and any loader error is reported with its code and place (all
+//!   of them) before evaluation is refused. With `--skill SKILL.md` the Skill's binding names
+//!   the Provider, graph and entry instead ([`select`]).
+//! - `agc agent-graph bundle` is upstream's `build` ([`bundle`]).
 //! - `--format json` prints exactly upstream's compact JSON (`agent-graph.evaluation.v1`,
 //!   `agent-graph.route.v1`); `human` (the default) prints upstream's human lines. Failures
 //!   print `ERROR code: message` (human) or the `agent-graph.error.v1` envelope (json) on stderr
@@ -17,7 +20,7 @@
 use super::{ColorArg, FormatArg, Stream, print_diagnostics};
 use crate::check::CheckOptions;
 use crate::diag::Diagnostic;
-use crate::front::agent_graph::load_provider;
+use crate::front::agent_graph::{Inventory, load_provider};
 use crate::source::SourceMap;
 use agc_runtime::agent_graph::model::{Input, Provider, Receipt, Receipts};
 use agc_runtime::agent_graph::{Error, OUTCOMES, eval, route};
@@ -25,7 +28,11 @@ use indexmap::IndexMap;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+mod bundle;
+mod select;
 mod tests_cmd;
+
+pub(crate) use bundle::{AgentGraphCommand, tools};
 
 /// Output format of the Agent Graph commands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -37,9 +44,16 @@ pub(crate) enum AgFormat {
 /// The evaluation input options shared by `evaluate` and `route`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct StateArgs {
-    /// Graph entrypoint.
-    #[arg(long, default_value = "default")]
-    entry: String,
+    /// Graph entrypoint (default: the Skill binding's, else `default`).
+    #[arg(long)]
+    entry: Option<String>,
+    /// Resolve the Provider, graph and entry through the `metadata` of a SKILL.md
+    /// (`agent-graph`, `agent-graph.graph`, `agent-graph.entry`); PROVIDER is then not given.
+    #[arg(long, value_name = "SKILL.md")]
+    skill: Option<PathBuf>,
+    /// Provider registry for `provider:<id>` locators (`{providers: {id: manifest}}`).
+    #[arg(long, value_name = "FILE")]
+    registry: Option<PathBuf>,
     /// A Run file (`agent-graph.run.v1`) supplying facts, outcomes, authorities, workspace.
     #[arg(long, value_name = "RUN")]
     state: Option<PathBuf>,
@@ -59,22 +73,20 @@ pub(crate) struct StateArgs {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct EvaluateArgs {
-    /// The Provider: its `provider.yaml`, or the folder holding it.
-    provider: PathBuf,
-    /// Graph id.
-    graph: String,
+    /// `PROVIDER GRAPH`: the Provider (its `provider.yaml`, a bundle `manifest.json`, or the
+    /// folder holding one) and the graph id. With `--skill`: at most `GRAPH`.
+    #[arg(value_name = "PROVIDER GRAPH")]
+    targets: Vec<String>,
     #[command(flatten)]
     state: StateArgs,
 }
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct RouteArgs {
-    /// The Provider: its `provider.yaml`, or the folder holding it.
-    provider: PathBuf,
-    /// Graph id.
-    graph: String,
-    /// The route id to resolve (default: the primary route).
-    route_id: Option<String>,
+    /// `PROVIDER GRAPH [ROUTE_ID]`: the Provider, the graph id and the route to resolve
+    /// (default: the primary route). With `--skill`: at most `ROUTE_ID`.
+    #[arg(value_name = "PROVIDER GRAPH [ROUTE_ID]")]
+    targets: Vec<String>,
     /// Fail with `route-revision-stale` unless the state still has this revision.
     #[arg(long, value_name = "DIGEST")]
     revision: Option<String>,
@@ -115,9 +127,13 @@ pub(crate) fn fail(format: AgFormat, e: &Error, diagnostics: Vec<Value>) -> i32 
     1
 }
 
-/// The manifest path of a Provider argument.
+/// The manifest path of a Provider argument: a folder stands for its bundle `manifest.json`
+/// when it holds one (so that a built bundle is verified), else for its `provider.yaml`.
 fn manifest_path(p: &Path) -> PathBuf {
     if p.is_dir() {
+        if crate::front::agent_graph::is_bundle_manifest(&p.join("manifest.json")) {
+            return p.join("manifest.json");
+        }
         for name in ["provider.yaml", "provider.yml", "provider.json"] {
             if p.join(name).is_file() {
                 return p.join(name);
@@ -131,11 +147,17 @@ fn manifest_path(p: &Path) -> PathBuf {
 
 /// Loads the Provider, or prints its loader findings and gives the exit status.
 pub(crate) fn provider(path: &Path, format: AgFormat) -> Result<Provider, i32> {
+    load(path, format).map(|(p, _)| p)
+}
+
+/// [`provider`], with what a bundle of it holds.
+pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory), i32> {
     let manifest = manifest_path(path);
     let display = manifest.to_string_lossy().replace('\\', "/");
     let mut sources = SourceMap::new();
     let mut loaded = load_provider(&mut sources, &manifest, &display, &CheckOptions::default());
     if let Some(p) = loaded.provider
+        && let Some(inventory) = loaded.inventory
         && !loaded.diags.iter().any(Diagnostic::is_error)
     {
         if format == AgFormat::Human {
@@ -153,10 +175,21 @@ pub(crate) fn provider(path: &Path, format: AgFormat) -> Result<Provider, i32> {
                 );
             }
         }
-        return Ok(p);
+        return Ok((p, inventory));
     }
     let errors: Vec<&Diagnostic> = loaded.diags.iter().filter(|d| d.is_error()).collect();
-    let first = errors.first().map_or("unexpected-error", |d| d.code);
+    // The envelope carries the code upstream stops at: a bundle's own digest is checked before
+    // anything else (agc reports the file findings that come with it too), and `bundle-invalid`
+    // comes with `schema-invalid`, which is what upstream reports alone. Otherwise the first.
+    let rank = |code: &str| match code {
+        "bundle-digest-mismatch" => 0,
+        "bundle-invalid" => 2,
+        _ => 1,
+    };
+    let first = errors
+        .iter()
+        .min_by_key(|d| rank(d.code))
+        .map_or("unexpected-error", |d| d.code);
     match format {
         AgFormat::Json => {
             let diags = errors
@@ -346,12 +379,13 @@ fn output(format: AgFormat, value: &impl serde::Serialize, lines: Vec<String>) {
 /// `agc evaluate`.
 pub(crate) fn evaluate(a: EvaluateArgs) -> i32 {
     let format = a.state.format;
-    let provider = match provider(&a.provider, format) {
-        Ok(p) => p,
+    let s = match select::select(&a.targets, &a.state, false) {
+        Ok(s) => s,
         Err(code) => return code,
     };
+    let provider = s.provider;
     let result =
-        input(&a.state, None).and_then(|i| eval::evaluate(&provider, &a.graph, &a.state.entry, &i));
+        input(&a.state, None).and_then(|i| eval::evaluate(&provider, &s.graph, &s.entry, &i));
     match result {
         Ok(e) => {
             let e = e.evaluation;
@@ -413,32 +447,33 @@ fn receipts(arg: &str) -> Result<Receipts, Error> {
 /// `agc route`.
 pub(crate) fn route(a: RouteArgs) -> i32 {
     let format = a.state.format;
-    let provider = match provider(&a.provider, format) {
-        Ok(p) => p,
+    let s = match select::select(&a.targets, &a.state, true) {
+        Ok(s) => s,
         Err(code) => return code,
     };
+    let provider = &s.provider;
     let run = || -> Result<route::Route, Error> {
         let mut i = input(&a.state, a.workspace.as_deref())?;
         if let Some(r) = &a.resource_receipts {
             i.receipts = Some(receipts(r)?);
         }
-        let selected = match &a.route_id {
+        let selected = match &s.route_id {
             Some(r) => r.clone(),
-            None => eval::evaluate(&provider, &a.graph, &a.state.entry, &i)?
+            None => eval::evaluate(provider, &s.graph, &s.entry, &i)?
                 .evaluation
                 .primary_route
                 .map(|p| p.route_id)
                 .ok_or_else(|| {
                     Error::new(
                         "route-unavailable",
-                        format!("Graph {} has no available route", a.graph),
+                        format!("Graph {} has no available route", s.graph),
                     )
                 })?,
         };
         route::resolve(
-            &provider,
-            &a.graph,
-            &a.state.entry,
+            provider,
+            &s.graph,
+            &s.entry,
             &selected,
             &i,
             a.revision.as_deref(),

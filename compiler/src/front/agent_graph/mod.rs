@@ -18,15 +18,19 @@
 //! ([`agc_runtime::agent_graph::model::Provider`]) for `agc evaluate`, `agc route` and
 //! `agc test`, and lowers each graph into the IR ([`lower`]).
 
+pub mod build;
+mod bundle;
 mod convert;
 mod frontmatter;
 mod graph;
+mod inventory;
 mod lints;
 mod lower;
 mod paths;
 pub mod provider;
 mod recursion;
 mod resources;
+pub mod skill;
 
 use super::{Context, FrontEnd, Lowered};
 use crate::check::CheckOptions;
@@ -35,9 +39,23 @@ use crate::dialect::{AgentGraphKind, Dialect};
 use crate::source::{Document, SourceMap, Span, load};
 use std::path::Path;
 
+pub use inventory::Inventory;
 pub use lower::MAX_NODES;
 pub(crate) use paths::{absolute, files_below};
 pub use provider::{GraphDoc, LoadedProvider};
+
+/// Whether `path` is a built bundle's `manifest.json` (JSON whose `schema` is
+/// `agent-graph.bundle.v1`). A folder holding one stands for the bundle, which is verified,
+/// rather than for the `provider.yaml` inside it.
+pub fn is_bundle_manifest(path: &Path) -> bool {
+    path.file_name().is_some_and(|n| n == "manifest.json")
+        && std::fs::read_to_string(path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .is_some_and(|v| {
+                v.get("schema").and_then(serde_json::Value::as_str) == Some("agent-graph.bundle.v1")
+            })
+}
 
 /// The span of the value at `pointer`, else of its nearest existing parent.
 pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
@@ -92,15 +110,28 @@ impl FrontEnd for AgentGraph {
             lone_graph: None,
         };
         if !cx.schema_ok {
-            return (unit, Vec::new());
+            let diags = match cx.dialect {
+                Dialect::AgentGraph(AgentGraphKind::Bundle) => bundle::invalid(&unit.root),
+                _ => Vec::new(),
+            };
+            return (unit, diags);
         }
         match cx.dialect {
+            Dialect::AgentGraph(AgentGraphKind::Bundle) => {
+                let Some(path) = cx.path.map(Path::to_path_buf) else {
+                    return (unit, Vec::new());
+                };
+                let (loaded, diags) = bundle::check(cx, &unit.root, &path);
+                unit.provider = loaded;
+                (unit, diags)
+            }
             Dialect::AgentGraph(AgentGraphKind::Provider) => {
                 let Some(path) = cx.path.map(Path::to_path_buf) else {
                     // In-memory text: there is no provider root to load the graphs from.
                     return (unit, Vec::new());
                 };
-                let mut loaded = provider::load(cx, &unit.root, &path);
+                let shown = cx.display();
+                let mut loaded = provider::load(cx, &unit.root, &path, &shown);
                 let diags = std::mem::take(&mut loaded.diags);
                 unit.provider = Some(loaded);
                 (unit, diags)
@@ -143,20 +174,30 @@ pub fn load_provider(
         provider: None,
         graphs: Vec::new(),
         diags,
+        inventory: None,
     };
     let (file, loaded) = match load::load_path(sources, path, display, opts.limits) {
         Ok(x) => x,
         Err(d) => return fail(vec![d]),
     };
+    // A built bundle's `manifest.json` stands for the Provider it carries.
+    let kind =
+        if loaded.doc.as_ref().is_some_and(|d| {
+            d.value.get("schema") == Some(&serde_json::json!("agent-graph.bundle.v1"))
+        }) {
+            AgentGraphKind::Bundle
+        } else {
+            AgentGraphKind::Provider
+        };
     let opts = CheckOptions {
-        dialect: Some(Dialect::AgentGraph(AgentGraphKind::Provider)),
+        dialect: Some(Dialect::AgentGraph(kind)),
         ..opts.clone()
     };
     let (doc, dialect, schema_ok, mut diags) = crate::check::detect_and_validate(loaded, &opts);
     let Some(doc) = doc else {
         return fail(diags);
     };
-    if dialect != Some(Dialect::AgentGraph(AgentGraphKind::Provider)) {
+    if dialect != Some(Dialect::AgentGraph(kind)) {
         diags.push(
             Diagnostic::error(
                 "schema-invalid",
@@ -172,7 +213,7 @@ pub fn load_provider(
         path: Some(path),
         opts: &opts,
         schema_ok,
-        dialect: Dialect::AgentGraph(AgentGraphKind::Provider),
+        dialect: Dialect::AgentGraph(kind),
     };
     let (unit, more) = AgentGraph.check(&mut cx, doc);
     diags.extend(more);
@@ -180,6 +221,7 @@ pub fn load_provider(
         provider: None,
         graphs: Vec::new(),
         diags: Vec::new(),
+        inventory: None,
     });
     crate::diag::sort(&mut diags);
     loaded.diags = diags;

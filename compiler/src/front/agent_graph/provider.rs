@@ -3,6 +3,7 @@
 //! instead of the first. Fills in the runtime's model ([`agc_runtime::agent_graph::model`]) when
 //! nothing failed, with the per-graph closure digests that revisions are built from.
 
+use super::inventory::Inventory;
 use super::paths::{self, Refusal};
 use super::{convert, frontmatter, graph, key_span_at, span_at};
 use crate::diag::Diagnostic;
@@ -25,12 +26,14 @@ pub struct GraphDoc {
     pub ok: bool,
 }
 
-struct ActionEntry {
-    id: String,
+pub(super) struct ActionEntry {
+    pub(super) id: String,
     effect: String,
     runner: String,
     model: Option<model::Action>,
-    files: Vec<String>,
+    pub(super) files: Vec<String>,
+    /// `inputSchema` and `outputSchema` as written (a bundle lists them so).
+    pub(super) schemas: Vec<String>,
 }
 
 pub(super) struct ResourceEntry {
@@ -46,6 +49,8 @@ pub struct LoadedProvider {
     pub provider: Option<model::Provider>,
     pub graphs: Vec<GraphDoc>,
     pub diags: Vec<Diagnostic>,
+    /// What a bundle of the Provider holds (when error-free).
+    pub inventory: Option<Inventory>,
 }
 
 pub(super) struct Loader<'x, 'a> {
@@ -54,7 +59,7 @@ pub(super) struct Loader<'x, 'a> {
     pub(super) display_base: String,
     pub(super) diags: Vec<Diagnostic>,
     digests: HashMap<String, String>,
-    actions: IndexMap<String, ActionEntry>,
+    pub(super) actions: IndexMap<String, ActionEntry>,
     action_ids: HashMap<String, String>,
     pub(super) resources: IndexMap<String, ResourceEntry>,
     pub(super) resource_ids: HashMap<String, String>,
@@ -148,6 +153,7 @@ impl<'x, 'a> Loader<'x, 'a> {
                     runner: String::new(),
                     model: None,
                     files: Vec::new(),
+                    schemas: Vec::new(),
                 },
             );
             return None;
@@ -256,17 +262,25 @@ impl<'x, 'a> Loader<'x, 'a> {
                 id,
                 model,
                 files,
+                schemas: ["inputSchema", "outputSchema"]
+                    .iter()
+                    .filter_map(|k| str_at(v, k).map(String::from))
+                    .collect(),
             },
         );
         Some(rel)
     }
 }
 
-/// Loads the Provider whose manifest is `manifest` (the root document, schema-valid) at `path`.
-pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> LoadedProvider {
+/// Loads the Provider whose manifest is `manifest` (schema-valid) at `path`, shown as `shown`.
+pub(super) fn load(
+    cx: &mut Context<'_>,
+    manifest: &Document,
+    path: &Path,
+    shown: &str,
+) -> LoadedProvider {
     let abs = paths::absolute(path);
     let root = abs.parent().map(Path::to_path_buf).unwrap_or_default();
-    let shown = cx.display();
     let display_base = match shown.rfind('/') {
         Some(i) => shown[..=i].to_string(),
         None => String::new(),
@@ -286,10 +300,12 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
 
     // 2. The code catalog.
     let mut catalog: Option<IndexMap<String, model::CatalogEntry>> = None;
+    let mut catalog_rel = None;
     if let Some(reference) = m.pointer("/catalogs/codes").and_then(Value::as_str)
         && let Some((rel, abs)) = l.resolve(reference, span_at(manifest, "/catalogs/codes"))
         && let Some(doc) = l.load(&rel, &abs, AgentGraphKind::CodeCatalog)
     {
+        catalog_rel = Some(rel.clone());
         let mut entries = IndexMap::new();
         let empty = Vec::new();
         let codes = doc.value["codes"].as_array().unwrap_or(&empty);
@@ -617,6 +633,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
             provider: None,
             graphs,
             diags,
+            inventory: None,
         };
     }
 
@@ -649,6 +666,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         let path = root.join(&graph_rel[gi]).to_string_lossy().into_owned();
         model_graphs.insert(gid, convert::graph(&g.doc.value, path));
     }
+    let inventory = super::inventory::of(&l, &abs, m, &catalog_rel, &graphs, &graph_rel, &deps);
     let provider = model::Provider {
         id,
         version,
@@ -671,6 +689,7 @@ pub(super) fn load(cx: &mut Context<'_>, manifest: &Document, path: &Path) -> Lo
         provider: Some(provider),
         graphs,
         diags,
+        inventory: Some(inventory),
     }
 }
 
