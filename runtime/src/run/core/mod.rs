@@ -22,8 +22,10 @@
 //! - Constraints: `max_node_executions` (calls issued), `max_cost_usd` (usage reported) and
 //!   `max_wall_clock_seconds` (event times) stop the run as `failed` with `RT061`; nothing
 //!   still pending runs (it is recorded `cancelled`).
-//! - Back edges (other dialects' bounded cycles) are recorded but not followed yet.
+//! - Back edges (other dialects' bounded cycles) are followed up to their bound, re-arming
+//!   the cycle as a new pass (see `back`).
 
+mod back;
 mod check;
 mod env;
 mod finish;
@@ -31,6 +33,7 @@ mod launch;
 mod record;
 mod regions;
 
+pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
 
 use super::event::Event;
@@ -122,6 +125,42 @@ pub(crate) struct Run {
     pub(crate) items: Option<u64>,
     pub(crate) usage: Usage,
     pub(crate) container: Option<Box<Container>>,
+    /// How many times a back edge re-armed this node in its scope before this run (0 first).
+    pub(crate) pass: u32,
+}
+
+impl Run {
+    /// A pending run of plan node `node` in scope instance `scope`.
+    pub(crate) fn pending(node: usize, scope: usize, path: String) -> Run {
+        Run {
+            node,
+            scope,
+            path,
+            status: NodeStatus::Pending,
+            skip_reason: None,
+            started_at: None,
+            finished_at: None,
+            inputs: None,
+            outputs: None,
+            attempts: Vec::new(),
+            attempt: 0,
+            attempt_started: None,
+            dispatched: false,
+            resolved: 0,
+            active: 0,
+            triggered: false,
+            absorbed: false,
+            decision: None,
+            escalated: false,
+            degraded: false,
+            human_events: Vec::new(),
+            iterations: None,
+            items: None,
+            usage: Usage::default(),
+            container: None,
+            pass: 0,
+        }
+    }
 }
 
 /// A scope instance: the root graph, one loop iteration, one map item, one subgraph.
@@ -145,11 +184,19 @@ pub(crate) struct Scope {
     pub(crate) failed: bool,
     /// A node ended `succeed_degraded`.
     pub(crate) degraded: bool,
+    /// Back-edge passes (plans with back edges only).
+    pub(crate) passes: Option<Box<back::Passes>>,
 }
 
 impl Scope {
-    /// The run of plan node `node` in this instance (when the node belongs to its region).
+    /// The run of plan node `node` in this instance (when the node belongs to its region):
+    /// its latest pass.
     pub(crate) fn run_of(&self, pos: &[usize], node: usize) -> Option<usize> {
+        if let Some(p) = &self.passes
+            && let Some(&r) = p.latest.get(&node)
+        {
+            return Some(r);
+        }
         Some(self.first_run + pos[node])
     }
 }
@@ -194,12 +241,18 @@ pub struct State {
     now: String,
     start_ts: Option<jiff::Timestamp>,
     started: bool,
+    /// The plan has back edges (their bookkeeping is kept only then).
+    has_back: bool,
 }
 
 impl State {
     /// A fresh state for `plan` (nothing happens until the `Started` event).
     pub fn new(plan: Arc<Plan>) -> Result<State, crate::plan::PlanError> {
         let idx = plan.index()?;
+        let plan_has_back = plan
+            .edges
+            .iter()
+            .any(|e| e.kind == crate::plan::EdgeKind::Back);
         let mut pos = vec![0; plan.nodes.len()];
         for nodes in &idx.scope_nodes {
             for (i, &n) in nodes.iter().enumerate() {
@@ -240,6 +293,7 @@ impl State {
             now: String::new(),
             start_ts: None,
             started: false,
+            has_back: plan_has_back,
         })
     }
 
@@ -362,6 +416,7 @@ impl State {
         self.started_at = at;
         self.params = params;
         self.context = context;
+        self.note_unbounded_back_edges();
         self.new_scope(0, None, String::new(), Map::new(), None, None);
     }
 
@@ -594,25 +649,15 @@ impl State {
         let status = self.runs[r].status;
         let failed = matches!(status, NodeStatus::Failed | NodeStatus::Blocked);
         let mut first_match_taken = false;
+        let repeated = self.has_back && self.follow_back_edges(r);
         for &e in &idx.outgoing[node] {
             let edge = &plan.edges[e];
-            if edge.kind == crate::plan::EdgeKind::Back {
+            if edge.kind == crate::plan::EdgeKind::Back || repeated {
                 continue;
             }
-            let outcome_ok = match status {
-                NodeStatus::Succeeded => edge.outcomes.contains(&crate::plan::Outcome::Succeeded),
-                NodeStatus::Failed | NodeStatus::Blocked => {
-                    edge.outcomes.contains(&crate::plan::Outcome::Failed)
-                }
-                _ => false,
-            };
-            let named_ok = edge.on.is_empty()
-                || self.runs[r]
-                    .decision
-                    .as_ref()
-                    .is_some_and(|d| edge.on.contains(d));
+            let matches = self.edge_matches(r, edge);
             let mut when_result = None;
-            let mut active = outcome_ok && named_ok && !(edge.order.is_some() && first_match_taken);
+            let mut active = matches && !(edge.order.is_some() && first_match_taken);
             if active && let Some(g) = &edge.guard {
                 match self.eval_bool(
                     scope,
@@ -655,6 +700,7 @@ impl State {
                 when_result,
                 at: self.now.clone(),
             });
+            self.note_resolution(scope, e, active);
             let target = &mut self.runs[t];
             target.resolved += 1;
             if active {
@@ -677,6 +723,33 @@ impl State {
         if self.scopes[scope].open == 0 {
             self.scope_done(scope);
         }
+    }
+
+    /// Whether `edge` is activated by run `r`'s terminal status and named outcome (before
+    /// its guard). Edges with named outcomes (`on`) match the run's decision, else its
+    /// `outcome` output, else `completed` / `failed` by status; edges without outcome kinds
+    /// match on names alone.
+    pub(crate) fn edge_matches(&self, r: usize, edge: &crate::plan::Edge) -> bool {
+        let run = &self.runs[r];
+        let succeeded = run.status == NodeStatus::Succeeded;
+        let failed = matches!(run.status, NodeStatus::Failed | NodeStatus::Blocked);
+        let outcome_ok = if edge.outcomes.is_empty() {
+            !edge.on.is_empty() && (succeeded || failed)
+        } else {
+            (succeeded && edge.outcomes.contains(&crate::plan::Outcome::Succeeded))
+                || (failed && edge.outcomes.contains(&crate::plan::Outcome::Failed))
+        };
+        if !outcome_ok || edge.on.is_empty() {
+            return outcome_ok;
+        }
+        let named = run.decision.as_deref().or_else(|| {
+            run.outputs
+                .as_ref()
+                .and_then(|o| o.get("outcome"))
+                .and_then(Value::as_str)
+        });
+        let by_status = if succeeded { "completed" } else { "failed" };
+        edge.on.iter().any(|o| Some(o.as_str()) == named || (named.is_none() && o == by_status))
     }
 
     /// Readiness or skipping of `t` after one of its incoming edges resolved.
@@ -755,37 +828,12 @@ impl State {
             iteration,
             failed: false,
             degraded: false,
+            passes: None,
         });
         for &n in nodes {
             let path = format!("{prefix}{}", self.plan.nodes[n].local_id);
             self.by_path.insert(path.clone(), self.runs.len());
-            self.runs.push(Run {
-                node: n,
-                scope: s,
-                path,
-                status: NodeStatus::Pending,
-                skip_reason: None,
-                started_at: None,
-                finished_at: None,
-                inputs: None,
-                outputs: None,
-                attempts: Vec::new(),
-                attempt: 0,
-                attempt_started: None,
-                dispatched: false,
-                resolved: 0,
-                active: 0,
-                triggered: false,
-                absorbed: false,
-                decision: None,
-                escalated: false,
-                degraded: false,
-                human_events: Vec::new(),
-                iterations: None,
-                items: None,
-                usage: Usage::default(),
-                container: None,
-            });
+            self.runs.push(Run::pending(n, s, path));
         }
         if nodes.is_empty() {
             // Finished in `pump`, never from here: no recursion through nested starts.

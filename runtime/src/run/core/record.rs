@@ -89,7 +89,7 @@ impl State {
         }
     }
 
-    /// Per run: (owner key ..., instance index, plan node index), flattened.
+    /// Per run: (owner key ..., instance index, plan node index, pass), flattened.
     fn sort_keys(&self) -> Vec<Vec<u64>> {
         let mut scope_keys: Vec<Vec<u64>> = Vec::with_capacity(self.scopes.len());
         for sc in &self.scopes {
@@ -100,6 +100,7 @@ impl State {
                     let owner = &self.runs[o];
                     let mut k = scope_keys[owner.scope].clone();
                     k.push(owner.node as u64);
+                    k.push(u64::from(owner.pass));
                     let index = if sc.item.is_some() && sc.item != self.scopes[owner.scope].item {
                         sc.item
                     } else if sc.iteration != self.scopes[owner.scope].iteration {
@@ -118,6 +119,7 @@ impl State {
             .map(|run| {
                 let mut k = scope_keys[run.scope].clone();
                 k.push(run.node as u64);
+                k.push(u64::from(run.pass));
                 k
             })
             .collect()

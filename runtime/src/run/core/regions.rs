@@ -119,10 +119,7 @@ impl State {
         }
         let previous = c.previous.clone();
         let vars = self.loop_vars(r, i, previous);
-        let prefix = format!(
-            "{}{}[{i}].",
-            self.scopes[self.runs[r].scope].prefix, self.plan.nodes[self.runs[r].node].local_id
-        );
+        let prefix = format!("{}[{i}].", self.runs[r].path);
         let s_next = self.scopes.len();
         let c = self.runs[r].container.as_mut().expect("loop state");
         c.next += 1;
@@ -386,10 +383,7 @@ impl State {
             vars.insert("params".into(), self.body_params(r, "map", &Map::new()));
             vars.insert(item.clone(), value);
             vars.insert(index_as.clone(), Value::from(i as u64));
-            let prefix = format!(
-                "{}{}[{i}].",
-                self.scopes[self.runs[r].scope].prefix, self.plan.nodes[self.runs[r].node].local_id
-            );
+            let prefix = format!("{}[{i}].", self.runs[r].path);
             let c = self.runs[r].container.as_mut().expect("map state");
             c.next += 1;
             c.active += 1;
@@ -562,10 +556,7 @@ impl State {
         }
         let mut vars = Map::new();
         vars.insert("params".into(), Value::Object(bound));
-        let prefix = format!(
-            "{}{}.",
-            self.scopes[scope].prefix, self.plan.nodes[self.runs[r].node].local_id
-        );
+        let prefix = format!("{}.", self.runs[r].path);
         self.runs[r].container = Some(Box::default());
         let s = self.scopes.len();
         self.runs[r]
