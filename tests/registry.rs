@@ -16,6 +16,8 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC302", "tests/run_cli.rs"),
     ("AGC303", "tests/run_cli.rs"),
     ("AGC304", "tests/run_cli.rs"),
+    ("AGC305", "runtime/src/run/core/back_tests.rs"),
+    ("AGC306", "runtime/src/run/core/back_tests.rs"),
     (
         "AGC223",
         "tests/agh.rs the_resolved_form_fills_defaults_and_keys_sources_upstreams_way",

@@ -353,7 +353,12 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
         opts.ids = Arc::new(SystemIds);
     }
     if !args.quiet {
-        opts.observer = Some(Arc::new(Lines));
+        use std::io::IsTerminal;
+        opts.observer = if std::io::stderr().is_terminal() {
+            Some(Arc::new(Bar::default()))
+        } else {
+            Some(Arc::new(Lines))
+        };
     }
     opts
 }
@@ -385,6 +390,65 @@ impl Observer for Lines {
             }
             Progress::Run { status } => eprintln!("run {}", status.as_str()),
         }
+    }
+}
+
+/// A one-line progress bar on stderr, for terminals: node runs finished, calls running, and the
+/// latest event, redrawn in place (values never appear, only scope paths and statuses).
+#[derive(Default)]
+struct Bar {
+    counts: std::sync::Mutex<BarCounts>,
+}
+
+#[derive(Default)]
+struct BarCounts {
+    started: u64,
+    finished: u64,
+    failed: u64,
+}
+
+impl Observer for Bar {
+    fn report(&self, p: &Progress) {
+        use std::io::Write;
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let last = match p {
+            Progress::Started { path, .. } => {
+                c.started += 1;
+                format!("started {path}")
+            }
+            Progress::Finished { path, status } => {
+                c.finished += 1;
+                if status.as_str() == "failed" {
+                    c.failed += 1;
+                }
+                format!("{path}: {}", status.as_str())
+            }
+            Progress::Run { status } => {
+                eprintln!(
+                    "\r\x1b[2K{} node runs finished, {} failed: run {}",
+                    c.finished,
+                    c.failed,
+                    status.as_str()
+                );
+                return;
+            }
+        };
+        let running = c.started.saturating_sub(c.finished);
+        let width = 20usize;
+        let done = if c.started == 0 {
+            0
+        } else {
+            (c.finished.min(c.started) * width as u64 / c.started) as usize
+        };
+        let bar = format!("{}{}", "#".repeat(done), ".".repeat(width - done));
+        let mut line = format!(
+            "[{bar}] {} finished, {running} running, {} failed  {last}",
+            c.finished, c.failed
+        );
+        line.truncate(line.floor_char_boundary(120));
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K{line}");
+        let _ = err.flush();
     }
 }
 

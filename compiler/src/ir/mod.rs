@@ -93,11 +93,21 @@ pub struct Declared {
     pub enum_values: Option<Vec<serde_json::Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// AGS `redact: true`: the value never appears in run records or progress output.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub redact: bool,
+    /// An input's `default` (used when its value is absent); the plan writes it on inputs
+    /// only (params carry their own `default`).
+    #[serde(skip)]
+    pub default: Option<serde_json::Value>,
 }
 
 impl Declared {
     pub fn is_empty(&self) -> bool {
-        self.schema.is_none() && self.enum_values.is_none() && self.description.is_none()
+        self.schema.is_none()
+            && self.enum_values.is_none()
+            && self.description.is_none()
+            && !self.redact
     }
 }
 

@@ -146,7 +146,11 @@ pub fn bind_params(
                 if let Err(m) = check(&v, &p.ty, &p.decl) {
                     errors.push((
                         "AG302".to_string(),
-                        format!("param `{}`: {}", p.name, m.message),
+                        if p.decl.redact {
+                            format!("param `{}`: the value does not fit `{}` (redacted)", p.name, p.ty)
+                        } else {
+                            format!("param `{}`: {}", p.name, m.message)
+                        },
                     ));
                 }
                 out.insert(p.name.clone(), v);

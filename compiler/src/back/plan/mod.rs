@@ -298,6 +298,9 @@ impl Serialize for InputOut<'_> {
             InputSource::Implicit => m.serialize_entry("implicit", &true)?,
         }
         serialize_decl(&mut m, &i.decl)?;
+        if let Some(d) = &i.decl.default {
+            m.serialize_entry("default", d)?;
+        }
         m.end()
     }
 }
@@ -333,6 +336,9 @@ fn serialize_decl<M: SerializeMap>(m: &mut M, d: &crate::ir::Declared) -> Result
     }
     if let Some(desc) = &d.description {
         m.serialize_entry("description", desc)?;
+    }
+    if d.redact {
+        m.serialize_entry("redact", &true)?;
     }
     Ok(())
 }

@@ -660,6 +660,8 @@ fn declared(spec: &Value) -> Declared {
         schema: spec.get("schema").cloned(),
         enum_values: spec.get("enum").and_then(Value::as_array).cloned(),
         description: str_of(spec, "description").map(str::to_string),
+        redact: spec.get("redact").and_then(Value::as_bool) == Some(true),
+        default: spec.get("default").cloned(),
     }
 }
 

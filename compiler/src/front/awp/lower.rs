@@ -595,6 +595,7 @@ fn declared(p: &Value, schema: Value) -> Declared {
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_string),
+        ..Declared::default()
     }
 }
 

@@ -16,12 +16,18 @@ pub const MAX_STEPS: u64 = 200_000;
 
 /// Names `nodes.<name>` that `e` reads (or `self`), without duplicates.
 pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
+    root_refs(e, "nodes", true, out);
+}
+
+/// Names `<root>.<name>` that `e` reads, without duplicates; with `literal_args`, also the
+/// string literals passed to calls (`output("id", ...)` names nodes by string).
+pub(super) fn root_refs(e: &CoreExpr, root: &str, literal_args: bool, out: &mut Vec<String>) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
             ExprKind::Member { target, field } => {
                 if let ExprKind::Ident { name } = &target.kind
-                    && name == "nodes"
+                    && name == root
                     && !out.contains(field)
                 {
                     out.push(field.clone());
@@ -53,7 +59,7 @@ pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
                 }
                 stack.extend(args.iter());
                 // `output(id, name)` and the `succeeded(id)` family name nodes by string.
-                for a in args {
+                for a in args.iter().filter(|_| literal_args) {
                     if let ExprKind::Literal {
                         value: crate::expr::Literal::String(s),
                     } = &a.kind

@@ -119,13 +119,17 @@ impl State {
                     .or_else(|| self.context.get(&input.name))
                     .cloned(),
             };
-            match value {
+            // An absent value takes the input's declared `default`, then is checked.
+            match value.or_else(|| input.default.clone()) {
                 Some(v) => {
                     if let Err(m) = check(&v, &input.ty, &input.decl) {
-                        return Err(format!(
-                            "input `{}`: {} ({})",
-                            input.name, m.message, m.code
-                        ));
+                        // A redacted value must not leak through the message.
+                        let message = if input.decl.redact {
+                            format!("the value does not fit `{}` (redacted)", input.ty)
+                        } else {
+                            m.message
+                        };
+                        return Err(format!("input `{}`: {message} ({})", input.name, m.code));
                     }
                     out.insert(input.name.clone(), v);
                 }
@@ -280,7 +284,12 @@ impl State {
             match outputs.get(&o.name) {
                 Some(v) => {
                     if let Err(m) = check(v, &o.ty, &o.decl) {
-                        return Err((m.code, format!("output `{}`: {}", o.name, m.message)));
+                        let message = if o.decl.redact {
+                            format!("the value does not fit `{}` (redacted)", o.ty)
+                        } else {
+                            m.message
+                        };
+                        return Err((m.code, format!("output `{}`: {message}", o.name)));
                     }
                 }
                 None if o.required && !(kind == NodeKind::Gate && o.name == "decision") => {
