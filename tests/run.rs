@@ -114,6 +114,12 @@ fn cases() -> Vec<Case> {
             FAILED,
         ),
         case(
+            "library-criteria",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-criteria",
+            FAILED,
+        ),
+        case(
             "library-bad-output",
             "corpus:examples/library-v1-release.agraph.yaml",
             "library-bad-output",
@@ -124,8 +130,19 @@ fn cases() -> Vec<Case> {
             ..case(
                 "link-audit",
                 "corpus:examples/link-audit.agraph.yaml",
-                "defaults",
+                "link-audit",
                 OK,
+            )
+        },
+        // No link found: the `links_found` expression criterion fails every attempt
+        // (`criteria_failed`, retried per `retry_on`), and the run fails.
+        Case {
+            params: Some("link-audit"),
+            ..case(
+                "link-audit-no-links",
+                "corpus:examples/link-audit.agraph.yaml",
+                "defaults",
+                FAILED,
             )
         },
         Case {

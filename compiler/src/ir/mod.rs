@@ -180,6 +180,11 @@ pub struct Node {
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
     pub guard: Option<IrExpr>,
+    /// Expressions the runtime evaluates for the node beyond its guard, by key:
+    /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
+    /// `regex` criterion's text), `branches.<label>` (a decision branch's `when` under
+    /// `evaluator: expression`). The rest of each block stays in `attrs`.
+    pub exprs: Vec<(String, IrExpr)>,
     pub join: Join,
     pub retry: Retry,
     pub estimate: Estimate,
@@ -202,6 +207,7 @@ impl Node {
             inputs: Vec::new(),
             outputs: Vec::new(),
             guard: None,
+            exprs: Vec::new(),
             join: Join::All,
             retry: Retry::default(),
             estimate: Estimate::default(),

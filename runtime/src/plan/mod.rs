@@ -296,6 +296,11 @@ pub struct Node {
     /// Evaluated once at readiness; false skips the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Expr>,
+    /// Expressions the runtime evaluates beyond the guard: `criteria.<id>` (an `expression`
+    /// success criterion), `criteria.<id>.target` (a `regex` criterion's text),
+    /// `branches.<label>` (decision branches under `evaluator: expression`).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub exprs: Exprs,
     pub join: Join,
     pub retry: Retry,
     pub estimate: Estimate,

@@ -267,6 +267,9 @@ impl Serialize for NodeOut<'_> {
         if let Some(gd) = &n.guard {
             m.serialize_entry("guard", &c.expr(gd))?;
         }
+        if !n.exprs.is_empty() {
+            m.serialize_entry("exprs", &expr_pairs(c, &n.exprs))?;
+        }
         m.serialize_entry("join", &n.join)?;
         m.serialize_entry("retry", &n.retry)?;
         m.serialize_entry("estimate", &n.estimate)?;

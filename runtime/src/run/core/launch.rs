@@ -30,6 +30,7 @@ impl State {
             NodeKind::Loop => self.start_loop(r),
             NodeKind::Map => self.start_map(r),
             NodeKind::Subgraph => self.start_subgraph(r),
+            NodeKind::Decision if self.decide_by_expression(r) => {}
             NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External => {
                 self.new_attempt(r)
             }
@@ -147,7 +148,13 @@ impl State {
         match result {
             CallResult::Completed(c) => {
                 let kind = self.plan.nodes[self.runs[r].node].kind;
-                match self.check_outputs(r, &c.outputs, kind) {
+                let checked = self.check_outputs(r, &c.outputs, kind).and_then(|()| {
+                    match self.failed_criteria(r, &c.outputs) {
+                        Some(msg) => Err(("criteria", msg)),
+                        None => Ok(()),
+                    }
+                });
+                match checked {
                     Ok(()) => {
                         self.close_attempt(r, AttemptStatus::Succeeded, &c.usage, None);
                         if let Some(Value::String(d)) = c.outputs.get("decision") {
@@ -155,6 +162,11 @@ impl State {
                         }
                         self.runs[r].outputs = Some(c.outputs);
                         self.terminate(r, NodeStatus::Succeeded);
+                    }
+                    Err(("criteria", msg)) => {
+                        let mut err = HandlerError::new(FailureClass::CriteriaFailed, msg);
+                        err.usage = c.usage;
+                        self.attempt_failed(r, err, AttemptStatus::Failed);
                     }
                     Err((code, msg)) => {
                         let class = if code == "RT033" {

@@ -27,6 +27,7 @@
 
 mod back;
 mod check;
+mod criteria;
 mod env;
 mod finish;
 mod launch;
