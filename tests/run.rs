@@ -53,6 +53,17 @@ fn cases() -> Vec<Case> {
                 OK,
             )
         },
+        // agh: CEL conditions, `{{ }}` templates (typed `collection`), a judge gate, a
+        // sub-loop from generation 1 on, five generations.
+        Case {
+            params: Some("examples/agh/delivery.params.json"),
+            ..case(
+                "agh-delivery",
+                "examples/agh/delivery.loop.yaml",
+                "examples/agh/delivery.script.yaml",
+                OK,
+            )
+        },
         case(
             "repair-loop-green",
             "corpus:examples/test-repair-loop.agraph.yaml",

@@ -159,7 +159,15 @@ impl State {
             roots.insert("self".into(), Value::Object(me));
         }
         roots.insert("nodes".into(), Value::Object(nodes));
-        if let Some(i) = anchor.inputs {
+        if self.plan.source.dialect == "agh" {
+            // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled; a
+            // sub-loop sees its Loop's), and `generation` is the index of the generation
+            // running (0-based).
+            roots.insert("inputs".into(), Value::Object(self.params.clone()));
+            if let Some(i) = sc.iteration {
+                roots.insert("generation".into(), Value::from(i));
+            }
+        } else if let Some(i) = anchor.inputs {
             roots.insert("inputs".into(), Value::Object(i.clone()));
         }
         roots
@@ -200,6 +208,11 @@ impl State {
             Value::Object(r.outputs.clone().unwrap_or_default()),
         );
         m.insert("attempts".into(), Value::from(r.attempts.len() as u64));
+        // agh reads a node's result as `.nodes.<id>.output`: its one output, `output`.
+        if self.plan.source.dialect == "agh" {
+            let out = r.outputs.as_ref().and_then(|o| o.get("output")).cloned();
+            m.insert("output".into(), out.unwrap_or(Value::Null));
+        }
         if let Some(d) = &r.decision {
             m.insert("decision".into(), Value::from(d.clone()));
         }
@@ -230,6 +243,15 @@ impl State {
         };
         let Some(core) = &e.core else {
             return Err(format!("expression `{}` has no core form", e.source));
+        };
+        // agh: a value that is exactly one `{{ action }}` keeps the action's type (a fan-out's
+        // `collection: "{{ .nodes.tasks.output.tasks }}"` is the list, not its text).
+        let core = match &core.kind {
+            ExprKind::Template { parts } if e.lang == ExprLang::GoTemplate => match parts.as_slice() {
+                [TemplatePart::Expr { expr }] => expr,
+                _ => core,
+            },
+            _ => core,
         };
         let roots = self.roots(scope, core, anchor);
         let env = Env::from_json(&roots).with_max_steps(MAX_STEPS);

@@ -31,6 +31,12 @@ impl State {
             NodeKind::Map => self.start_map(r),
             NodeKind::Subgraph => self.start_subgraph(r),
             NodeKind::Decision if self.decide_by_expression(r) => {}
+            // Other dialects' branches (agh `branch`, AWP `switch`) carry their conditions on
+            // their outgoing edges (guards, first-match order): the node itself makes no call.
+            NodeKind::Decision if self.plan.source.dialect != "ags" => {
+                self.runs[r].outputs = Some(Map::new());
+                self.terminate(r, NodeStatus::Succeeded);
+            }
             NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External => {
                 self.new_attempt(r)
             }

@@ -750,7 +750,17 @@ impl State {
                 .and_then(Value::as_str)
         });
         let by_status = if succeeded { "completed" } else { "failed" };
-        edge.on.iter().any(|o| Some(o.as_str()) == named || (named.is_none() && o == by_status))
+        // A gate's verdict under agh's names: `pass` is approved, `fail` rejected.
+        let verdict = match named {
+            Some("approved") => Some("pass"),
+            Some("rejected") => Some("fail"),
+            _ => None,
+        };
+        edge.on.iter().any(|o| {
+            Some(o.as_str()) == named
+                || (verdict.is_some() && Some(o.as_str()) == verdict)
+                || (named.is_none() && o == by_status)
+        })
     }
 
     /// Readiness or skipping of `t` after one of its incoming edges resolved.
