@@ -64,6 +64,17 @@ fn cases() -> Vec<Case> {
                 OK,
             )
         },
+        // AWP: jq switch cases and mappings over the workflow state, reducers, a parallel
+        // region, `end`'s output mapping; AGC307 for the waits and the unloaded sub-workflow.
+        Case {
+            params: Some("examples/awp/support-triage.params.json"),
+            ..case(
+                "awp-support-triage",
+                "examples/awp/support-triage.workflow.yaml",
+                "examples/awp/support-triage.script.yaml",
+                OK,
+            )
+        },
         case(
             "repair-loop-green",
             "corpus:examples/test-repair-loop.agraph.yaml",

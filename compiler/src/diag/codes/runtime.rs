@@ -94,4 +94,18 @@ other edges resolve as usual: the run goes on with what the last pass produced (
 only follows the cycle's exit is skipped when `A` did not take the exit). This is agc's \
 decision; the dialects that allow cycles leave the limit to the host.",
     },
+    CodeInfo {
+        code: "AGC307",
+        origin: "agc",
+        severity: Warning,
+        summary: "the runtime does not carry out this construct",
+        explanation: "A few constructs have no effect under agc-runtime, and the run record says \
+so at the start of the run rather than skipping them silently. A `wait` node (AWP `wait`: a \
+duration, a time or a signal) completes at once: `agc run` is a dry run and never sleeps or \
+listens for signals. An agh `transform` node succeeds with no outputs (its `map` is not \
+evaluated; AWP `set_state` is). A subgraph instance whose graph the plan does not hold (AWP \
+`subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
+ends with no body and no outputs. Script the nodes that follow such a construct as the real \
+run would see them.",
+    },
 ];

@@ -231,15 +231,8 @@ impl State {
             ExprLang::Agx | ExprLang::AgxTemplate => Lang::Agx,
             ExprLang::Cel => Lang::Cel,
             ExprLang::GoTemplate => Lang::Gotmpl,
-            ExprLang::Jq | ExprLang::Fact => {
-                return Err(format!(
-                    "`{}` expressions are not evaluated by the scheduler yet",
-                    match e.lang {
-                        ExprLang::Jq => "jq",
-                        _ => "fact",
-                    }
-                ));
-            }
+            ExprLang::Jq => return self.eval_jq(&e.source),
+            ExprLang::Fact => return self.eval_facts(&e.source).map(Value::Bool),
         };
         let Some(core) = &e.core else {
             return Err(format!("expression `{}` has no core form", e.source));
@@ -269,6 +262,9 @@ impl State {
     ) -> Result<bool, String> {
         match self.eval(scope, e, anchor)? {
             Value::Bool(b) => Ok(b),
+            // jq's truth: everything but `false` and `null` holds.
+            Value::Null if e.lang == ExprLang::Jq => Ok(false),
+            _ if e.lang == ExprLang::Jq => Ok(true),
             other => Err(format!(
                 "`{}` gave {} where a boolean is needed",
                 e.source,

@@ -30,6 +30,9 @@ impl State {
             NodeKind::Loop => self.start_loop(r),
             NodeKind::Map => self.start_map(r),
             NodeKind::Subgraph => self.start_subgraph(r),
+            NodeKind::Fork if self.idx.region_of_owner.contains_key(&node) => {
+                self.start_parallel(r)
+            }
             NodeKind::Decision if self.decide_by_expression(r) => {}
             // Other dialects' branches (agh `branch`, AWP `switch`) carry their conditions on
             // their outgoing edges (guards, first-match order): the node itself makes no call.
@@ -40,12 +43,31 @@ impl State {
             NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External => {
                 self.new_attempt(r)
             }
+            // A state update's outputs are its assignments; an end node's its mapping (AWP's
+            // `output`, which is also the run's output).
+            NodeKind::StateUpdate | NodeKind::Terminal => {
+                let node = &self.plan.nodes[node];
+                let outputs = if kind == NodeKind::Terminal || self.plan.source.dialect == "awp" {
+                    self.runs[r].inputs.clone().unwrap_or_default()
+                } else if let Some(Value::String(name)) = node.attributes.get("input_ref") {
+                    // agh `input` source: its output is the Loop input it names.
+                    let mut m = Map::new();
+                    let v = self.params.get(name).cloned().unwrap_or(Value::Null);
+                    m.insert("output".into(), v);
+                    m
+                } else {
+                    Map::new()
+                };
+                if kind == NodeKind::Terminal
+                    && let Some(Value::Object(o)) = outputs.get("output")
+                {
+                    self.outputs = o.clone();
+                }
+                self.runs[r].outputs = Some(outputs);
+                self.terminate(r, NodeStatus::Succeeded);
+            }
             // Structural nodes do no work of their own.
-            NodeKind::Wait
-            | NodeKind::StateUpdate
-            | NodeKind::Fork
-            | NodeKind::Join
-            | NodeKind::Terminal => {
+            NodeKind::Wait | NodeKind::Fork | NodeKind::Join => {
                 self.runs[r].outputs = Some(Map::new());
                 self.terminate(r, NodeStatus::Succeeded);
             }

@@ -28,6 +28,7 @@
 mod back;
 mod check;
 mod criteria;
+mod dialects;
 mod env;
 mod finish;
 mod launch;
@@ -244,6 +245,8 @@ pub struct State {
     started: bool,
     /// The plan has back edges (their bookkeeping is kept only then).
     has_back: bool,
+    /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
+    pub(crate) dialect_state: Option<Map<String, Value>>,
 }
 
 impl State {
@@ -295,6 +298,7 @@ impl State {
             start_ts: None,
             started: false,
             has_back: plan_has_back,
+            dialect_state: None,
         })
     }
 
@@ -418,6 +422,8 @@ impl State {
         self.params = params;
         self.context = context;
         self.note_unbounded_back_edges();
+        self.init_dialect_state();
+        self.note_unrun_constructs();
         self.new_scope(0, None, String::new(), Map::new(), None, None);
     }
 
@@ -649,6 +655,9 @@ impl State {
         let scope = self.runs[r].scope;
         let status = self.runs[r].status;
         let failed = matches!(status, NodeStatus::Failed | NodeStatus::Blocked);
+        if status == NodeStatus::Succeeded && self.dialect_state.is_some() {
+            self.absorb_outputs(r);
+        }
         let mut first_match_taken = false;
         let repeated = self.has_back && self.follow_back_edges(r);
         for &e in &idx.outgoing[node] {

@@ -568,10 +568,31 @@ impl State {
         self.new_scope(region + 1, Some(r), prefix, vars, None, None);
     }
 
+    /// A fork owning a parallel region (AWP `parallel`): its branches run as one instance
+    /// (scope paths `fork.branch_node`) seeing the graph's params; the fork ends when every
+    /// branch has (all branches run, also under an `n_of_m` join).
+    pub(super) fn start_parallel(&mut self, r: usize) {
+        let region = self.region_of(r);
+        let prefix = format!("{}.", self.runs[r].path);
+        self.runs[r].container = Some(Box::default());
+        let s = self.scopes.len();
+        self.runs[r]
+            .container
+            .as_mut()
+            .expect("parallel")
+            .scopes
+            .push(s);
+        self.new_scope(region + 1, Some(r), prefix, Map::new(), None, None);
+    }
+
     fn subgraph_done(&mut self, r: usize, s: usize) {
         let plan = Arc::clone(&self.plan);
         let region = &plan.regions[self.region_of(r)];
         let RegionKind::Subgraph { outputs, .. } = &region.kind else {
+            // A parallel region: no outputs of its own.
+            self.runs[r].outputs = Some(Map::new());
+            let failed = self.scopes[s].failed;
+            self.terminate(r, if failed { NodeStatus::Failed } else { NodeStatus::Succeeded });
             return;
         };
         // The child's own declared outputs, which `outputs_from` reads as `outputs.<name>`;
