@@ -75,6 +75,26 @@ fn cases() -> Vec<Case> {
                 OK,
             )
         },
+        // Agent Graph: a repeat edge re-runs build and review as a second pass; fact checks
+        // guard build and publish.
+        Case {
+            params: Some("examples/agent-graph/release.params.json"),
+            ..case(
+                "agent-graph-release",
+                "examples/agent-graph/release",
+                "examples/agent-graph/release.script.yaml",
+                OK,
+            )
+        },
+        Case {
+            params: Some("examples/agent-graph/release.params.json"),
+            ..case(
+                "agent-graph-unapproved",
+                "examples/agent-graph/release",
+                "agent-graph-unapproved",
+                OK,
+            )
+        },
         case(
             "repair-loop-green",
             "corpus:examples/test-repair-loop.agraph.yaml",

@@ -167,6 +167,19 @@ pub fn bind_params(
             },
         }
     }
+    // Agent Graph declares no params; its fact store starts from a `facts` object.
+    if plan.source.dialect == "agent-graph"
+        && let Some(f) = given.remove("facts")
+    {
+        if f.is_object() {
+            out.insert("facts".into(), f);
+        } else {
+            errors.push((
+                "AG302".to_string(),
+                "`facts` must be an object (the initial fact store)".to_string(),
+            ));
+        }
+    }
     for name in given.keys() {
         errors.push((
             "AG302".to_string(),

@@ -16,11 +16,18 @@
 //! - At the bound the edge is recorded as not taken, the record gets AGC306 (a warning) and
 //!   `A`'s forward edges resolve as usual: the run goes on with what `A` produced.
 //! - `nodes.<id>` reads the latest pass of a node.
+//! - In the run record a followed back edge is an `edges_taken` entry of kind `conditional`
+//!   (AGS has no back kind) whose `to` is the target's new pass.
 
 use super::{Run, State};
 use crate::plan::EdgeKind;
 use crate::run::record::{EdgeTaken, NodeStatus};
 use std::collections::HashMap;
+
+/// How a back edge appears in the run record's `edges_taken`: AGS knows no back edges, and a
+/// back edge is taken on a condition (its outcomes and guard), so `conditional`; its `to` is
+/// the target's new pass (`build#1`), which tells it apart.
+const RECORD_KIND: &str = "conditional";
 
 /// How many times a back edge without a bound is followed per scope instance.
 pub const DEFAULT_BOUND: u32 = 10;
@@ -123,7 +130,7 @@ impl State {
                 self.edges_taken.push(EdgeTaken {
                     from: self.runs[r].path.clone(),
                     to: to_path,
-                    kind: edge.kind.ags_name().into(),
+                    kind: RECORD_KIND.into(),
                     active: false,
                     when_result,
                     at: self.now.clone(),
@@ -142,20 +149,25 @@ impl State {
             if matches!(status, NodeStatus::Failed | NodeStatus::Blocked) {
                 self.runs[r].absorbed = true;
             }
-            self.edges_taken.push(EdgeTaken {
-                from: self.runs[r].path.clone(),
-                to: to_path,
-                kind: edge.kind.ags_name().into(),
-                active: true,
-                when_result,
-                at: self.now.clone(),
-            });
             self.scopes[scope]
                 .passes
                 .get_or_insert_with(Box::default)
                 .followed
                 .insert(e, followed + 1);
             self.rearm(scope, target);
+            // The edge leads to the target's new pass.
+            let to_path = self.scopes[scope]
+                .run_of(&self.pos, target)
+                .map(|t| self.runs[t].path.clone())
+                .unwrap_or(to_path);
+            self.edges_taken.push(EdgeTaken {
+                from: self.runs[r].path.clone(),
+                to: to_path,
+                kind: RECORD_KIND.into(),
+                active: true,
+                when_result,
+                at: self.now.clone(),
+            });
             return true;
         }
         false

@@ -109,9 +109,15 @@ fn a_back_edge_reruns_the_cycle_as_a_new_pass() {
     assert_eq!(st.status(), RunStatus::Succeeded);
     assert_eq!(st.node_status("merge"), Some(NodeStatus::Succeeded));
     assert!(st.diagnostics.is_empty(), "{:?}", st.diagnostics);
-    let back: Vec<_> = st.edges_taken.iter().filter(|e| e.kind == "back").collect();
+    let back: Vec<_> = st
+        .edges_taken
+        .iter()
+        .filter(|e| e.from == "review" && e.to.starts_with("implement"))
+        .collect();
     assert_eq!(back.len(), 1);
-    assert_eq!((back[0].from.as_str(), back[0].to.as_str()), ("review", "implement"));
+    assert_eq!(back[0].to, "implement#1");
+    assert_eq!(back[0].kind, "conditional");
+    assert!(back[0].active);
     // The record lists passes after the first, in plan order.
     let rec = st.record(&Default::default());
     let paths: Vec<&str> = rec.nodes.iter().map(|n| n.scope_path.as_str()).collect();
@@ -136,8 +142,13 @@ fn at_the_bound_the_edge_is_not_followed_and_the_run_goes_on() {
     let codes: Vec<&str> = st.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["AGC306"]);
     assert_eq!(st.diagnostics[0].node_id.as_deref(), Some("review#2"));
-    let last = st.edges_taken.iter().rfind(|e| e.kind == "back").expect("back edge");
+    let last = st
+        .edges_taken
+        .iter()
+        .rfind(|e| e.from == "review#2" && e.to.starts_with("implement"))
+        .expect("back edge");
     assert!(!last.active);
+    assert_eq!(last.to, "implement#2");
 }
 
 #[test]
