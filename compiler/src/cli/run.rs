@@ -600,19 +600,7 @@ fn load_script(
 /// AGC304: a script key that names no node of the plan (a typo would silently never match).
 fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
     for key in script.nodes.keys() {
-        let plain: String = {
-            let mut out = String::new();
-            let mut depth = 0;
-            for c in key.chars() {
-                match c {
-                    '[' => depth += 1,
-                    ']' => depth -= 1,
-                    _ if depth == 0 => out.push(c),
-                    _ => {}
-                }
-            }
-            out
-        };
+        let plain = agc_runtime::run::strip_indices(key);
         let known = plan
             .nodes
             .iter()

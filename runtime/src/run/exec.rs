@@ -117,14 +117,20 @@ pub(super) fn resume(
     drive(state, next, handler, journal, opts)
 }
 
-/// `a[2].b` → `a.b`.
-fn strip_indices(path: &str) -> String {
+/// `a[2].b#1` → `a.b`: item or iteration indices and back-edge passes dropped.
+pub fn strip_indices(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut depth = 0;
+    let mut pass = false;
     for c in path.chars() {
+        if pass && c.is_ascii_digit() {
+            continue;
+        }
+        pass = false;
         match c {
             '[' => depth += 1,
             ']' => depth -= 1,
+            '#' if depth == 0 => pass = true,
             _ if depth == 0 => out.push(c),
             _ => {}
         }

@@ -37,6 +37,7 @@ pub mod script;
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
 pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
 pub use event::{CallResult, Decision, Event};
+pub use exec::strip_indices;
 pub use handler::{
     CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
 };
