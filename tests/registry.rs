@@ -18,7 +18,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC304", "tests/run_cli.rs"),
     ("AGC305", "runtime/src/run/core/back_tests.rs"),
     ("AGC306", "runtime/src/run/core/back_tests.rs"),
-    ("AGC307", "tests/run.rs awp-support-triage (its golden record)"),
+    (
+        "AGC307",
+        "tests/run.rs awp-support-triage (its golden record)",
+    ),
     (
         "AGC223",
         "tests/agh.rs the_resolved_form_fills_defaults_and_keys_sources_upstreams_way",

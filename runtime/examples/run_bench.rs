@@ -216,7 +216,11 @@ fn main() {
     for name in ["layered", "map"] {
         let rows: Vec<_> = figures.iter().filter(|f| f.0 == name).collect();
         for f in &rows {
-            let verdict = if f.2 < 10.0 && f.3 < 10.0 { "meets" } else { "misses" };
+            let verdict = if f.2 < 10.0 && f.3 < 10.0 {
+                "meets"
+            } else {
+                "misses"
+            };
             println!(
                 "  {name:<8} {:>7}: {:>6.2} µs journal off, {:>6.2} µs journal on ({verdict} the goal)",
                 f.1, f.2, f.3

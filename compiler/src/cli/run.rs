@@ -435,11 +435,9 @@ impl Observer for Bar {
         };
         let running = c.started.saturating_sub(c.finished);
         let width = 20usize;
-        let done = if c.started == 0 {
-            0
-        } else {
-            (c.finished.min(c.started) * width as u64 / c.started) as usize
-        };
+        let done = (c.finished.min(c.started) * width as u64)
+            .checked_div(c.started)
+            .unwrap_or(0) as usize;
         let bar = format!("{}{}", "#".repeat(done), ".".repeat(width - done));
         let mut line = format!(
             "[{bar}] {} finished, {running} running, {} failed  {last}",

@@ -153,7 +153,10 @@ pub fn bind_params(
                     errors.push((
                         "AG302".to_string(),
                         if p.decl.redact {
-                            format!("param `{}`: the value does not fit `{}` (redacted)", p.name, p.ty)
+                            format!(
+                                "param `{}`: the value does not fit `{}` (redacted)",
+                                p.name, p.ty
+                            )
                         } else {
                             format!("param `{}`: {}", p.name, m.message)
                         },

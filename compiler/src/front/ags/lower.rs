@@ -565,7 +565,8 @@ impl<'d> Lowerer<'d> {
                 .and_then(|d| d.get("branches"))
                 .and_then(Value::as_array);
             for (i, b) in branches.into_iter().flatten().enumerate() {
-                if let (Some(label), Some(_)) = (b.get("label").and_then(Value::as_str), b.get("when"))
+                if let (Some(label), Some(_)) =
+                    (b.get("label").and_then(Value::as_str), b.get("when"))
                     && let Some(e) =
                         self.expr(ExprLang::Agx, &format!("{ptr}/decision/branches/{i}/when"))
                 {

@@ -104,7 +104,14 @@ fn a_back_edge_reruns_the_cycle_as_a_new_pass() {
     });
     assert_eq!(
         calls,
-        ["start", "implement", "review", "implement#1", "review#1", "merge"]
+        [
+            "start",
+            "implement",
+            "review",
+            "implement#1",
+            "review#1",
+            "merge"
+        ]
     );
     assert_eq!(st.status(), RunStatus::Succeeded);
     assert_eq!(st.node_status("merge"), Some(NodeStatus::Succeeded));
@@ -123,7 +130,14 @@ fn a_back_edge_reruns_the_cycle_as_a_new_pass() {
     let paths: Vec<&str> = rec.nodes.iter().map(|n| n.scope_path.as_str()).collect();
     assert_eq!(
         paths,
-        ["start", "implement", "implement#1", "review", "review#1", "merge"]
+        [
+            "start",
+            "implement",
+            "implement#1",
+            "review",
+            "review#1",
+            "merge"
+        ]
     );
 }
 
@@ -134,7 +148,15 @@ fn at_the_bound_the_edge_is_not_followed_and_the_run_goes_on() {
     });
     assert_eq!(
         calls,
-        ["start", "implement", "review", "implement#1", "review#1", "implement#2", "review#2"]
+        [
+            "start",
+            "implement",
+            "review",
+            "implement#1",
+            "review#1",
+            "implement#2",
+            "review#2"
+        ]
     );
     // review#2 asked for changes again: the bound stops the cycle, merge's edge is inactive.
     assert_eq!(st.node_status("merge"), Some(NodeStatus::Skipped));

@@ -25,7 +25,11 @@ use serde_json::{Map, Value};
 
 impl State {
     /// `Some(failed criteria)` when the node's success block does not hold for `outputs`.
-    pub(super) fn failed_criteria(&mut self, r: usize, outputs: &Map<String, Value>) -> Option<String> {
+    pub(super) fn failed_criteria(
+        &mut self,
+        r: usize,
+        outputs: &Map<String, Value>,
+    ) -> Option<String> {
         let plan = std::sync::Arc::clone(&self.plan);
         let node = &plan.nodes[self.runs[r].node];
         let success = node.attributes.get("success")?;
@@ -41,7 +45,10 @@ impl State {
             let advisory = c.get("severity").and_then(Value::as_str) == Some("advisory");
             let verdict: Option<Result<(), String>> = match c.get("kind").and_then(Value::as_str) {
                 Some("expression") => node.exprs.get(&format!("criteria.{id}")).map(|e| {
-                    let anchor = Anchor { run: Some(r), inputs: None };
+                    let anchor = Anchor {
+                        run: Some(r),
+                        inputs: None,
+                    };
                     match self.eval_bool(scope, e, &anchor) {
                         Ok(true) => Ok(()),
                         Ok(false) => Err("its expression is false".to_string()),
@@ -51,7 +58,10 @@ impl State {
                 Some("regex") => c.get("pattern").and_then(Value::as_str).map(|pattern| {
                     let text = match node.exprs.get(&format!("criteria.{id}.target")) {
                         Some(e) => {
-                            let anchor = Anchor { run: Some(r), inputs: None };
+                            let anchor = Anchor {
+                                run: Some(r),
+                                inputs: None,
+                            };
                             self.eval(scope, e, &anchor)
                         }
                         None => c
@@ -80,7 +90,11 @@ impl State {
                         schema: Some(schema.clone()),
                         ..Declared::default()
                     };
-                    match c.get("output").and_then(Value::as_str).and_then(|o| outputs.get(o)) {
+                    match c
+                        .get("output")
+                        .and_then(Value::as_str)
+                        .and_then(|o| outputs.get(o))
+                    {
                         Some(v) => check(v, "any", &decl).map_err(|m| m.message),
                         None => Err("the output it inspects is missing".to_string()),
                     }
@@ -122,14 +136,22 @@ impl State {
         }
         let scope = self.runs[r].scope;
         let mut chosen = None;
-        for b in decision.get("branches").and_then(Value::as_array).into_iter().flatten() {
+        for b in decision
+            .get("branches")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let Some(label) = b.get("label").and_then(Value::as_str) else {
                 continue;
             };
             let Some(e) = node.exprs.get(&format!("branches.{label}")) else {
                 continue;
             };
-            let anchor = Anchor { run: Some(r), inputs: None };
+            let anchor = Anchor {
+                run: Some(r),
+                inputs: None,
+            };
             match self.eval_bool(scope, e, &anchor) {
                 Ok(true) => {
                     chosen = Some(label.to_string());

@@ -240,10 +240,12 @@ impl State {
         // agh: a value that is exactly one `{{ action }}` keeps the action's type (a fan-out's
         // `collection: "{{ .nodes.tasks.output.tasks }}"` is the list, not its text).
         let core = match &core.kind {
-            ExprKind::Template { parts } if e.lang == ExprLang::GoTemplate => match parts.as_slice() {
-                [TemplatePart::Expr { expr }] => expr,
-                _ => core,
-            },
+            ExprKind::Template { parts } if e.lang == ExprLang::GoTemplate => {
+                match parts.as_slice() {
+                    [TemplatePart::Expr { expr }] => expr,
+                    _ => core,
+                }
+            }
             _ => core,
         };
         let roots = self.roots(scope, core, anchor);

@@ -129,10 +129,18 @@ impl State {
             started_at: run.started_at.clone(),
             finished_at: run.finished_at.clone(),
             inputs: run.inputs.as_ref().map(|i| {
-                redacted(i, node.inputs.iter().map(|d| (d.name.as_str(), d.decl.redact)))
+                redacted(
+                    i,
+                    node.inputs.iter().map(|d| (d.name.as_str(), d.decl.redact)),
+                )
             }),
             outputs: run.outputs.as_ref().map(|o| {
-                redacted(o, node.outputs.iter().map(|d| (d.name.as_str(), d.decl.redact)))
+                redacted(
+                    o,
+                    node.outputs
+                        .iter()
+                        .map(|d| (d.name.as_str(), d.decl.redact)),
+                )
             }),
             attempts: run.attempts.clone(),
             escalated: run.escalated,

@@ -592,7 +592,14 @@ impl State {
             // A parallel region: no outputs of its own.
             self.runs[r].outputs = Some(Map::new());
             let failed = self.scopes[s].failed;
-            self.terminate(r, if failed { NodeStatus::Failed } else { NodeStatus::Succeeded });
+            self.terminate(
+                r,
+                if failed {
+                    NodeStatus::Failed
+                } else {
+                    NodeStatus::Succeeded
+                },
+            );
             return;
         };
         // The child's own declared outputs, which `outputs_from` reads as `outputs.<name>`;
