@@ -206,3 +206,7 @@ fn regex_of(pattern: &str, flags: &str) -> Result<regex::Regex, regex::Error> {
         .size_limit(1 << 20)
         .build()
 }
+
+#[cfg(test)]
+#[path = "criteria_tests.rs"]
+mod tests;
