@@ -10,7 +10,9 @@
 //!   the first pass is plain `review`); a node that was never reached keeps its run and
 //!   forgets the resolutions of edges from re-armed nodes. `B` becomes ready at once; the
 //!   others wait for their joins again (edges from nodes outside the cycle keep their last
-//!   resolution). `A`'s forward edges are not resolved on that pass: the pass is redone.
+//!   resolution). When `A` is itself re-armed (a true cycle), its forward edges are not
+//!   resolved on that pass: the pass is redone; when it is not (an edge back to a node `A`
+//!   does not descend from), they resolve as usual.
 //! - A back edge without a bound is followed at most [`DEFAULT_BOUND`] times per scope
 //!   instance; the run record says so at the start (AGC305, a warning).
 //! - At the bound the edge is recorded as not taken, the record gets AGC306 (a warning) and
@@ -154,7 +156,7 @@ impl State {
                 .get_or_insert_with(Box::default)
                 .followed
                 .insert(e, followed + 1);
-            self.rearm(scope, target);
+            let cycle = self.rearm(scope, target, node);
             // The edge leads to the target's new pass.
             let to_path = self.scopes[scope]
                 .run_of(&self.pos, target)
@@ -168,13 +170,16 @@ impl State {
                 when_result,
                 at: self.now.clone(),
             });
-            return true;
+            // Only when the source is part of what re-runs is its pass redone; an edge back
+            // to a node the source does not descend from leaves the source's edges as usual.
+            return cycle;
         }
         false
     }
 
-    /// Re-arms `target` and every node forward-reachable from it in `scope`.
-    fn rearm(&mut self, scope: usize, target: usize) {
+    /// Re-arms `target` and every node forward-reachable from it in `scope`. Returns whether
+    /// `source` (the back edge's source) is among them.
+    fn rearm(&mut self, scope: usize, target: usize, source: usize) -> bool {
         let plan = std::sync::Arc::clone(&self.plan);
         let idx = std::sync::Arc::clone(&self.idx);
         let kind = self.scopes[scope].kind;
@@ -248,6 +253,7 @@ impl State {
                 self.join_check(r);
             }
         }
+        idx.node_scope[source] == kind && inside[self.pos[source]]
     }
 
     /// A fresh run of the node of terminal run `cur`, its next pass.
