@@ -80,3 +80,42 @@ fn redacted_values_never_reach_the_record_or_stderr() {
     // Values not marked stay.
     assert_eq!(sign["outputs"]["note"], "for maintainers");
 }
+
+#[test]
+fn a_param_default_is_checked_like_a_given_value() {
+    let dir = tmp("param-default");
+    let plan = dir.join("plan.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["build", GRAPH, "-o"])
+        .arg(&plan)
+        .output()
+        .expect("agc builds");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A hand-edited plan whose `audience` default is a number, where a string is declared.
+    let mut v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&plan).unwrap()).unwrap();
+    let audience = v["params"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|p| p["name"] == "audience")
+        .expect("the audience param");
+    audience["default"] = serde_json::json!(42);
+    std::fs::write(&plan, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let p = dir.join("params.json");
+    std::fs::write(&p, format!("{{\"api_token\": \"{TOKEN}\"}}")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .arg("run")
+        .arg(&plan)
+        .arg("--params")
+        .arg(&p)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("agc runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("AG302") && err.contains("default does not fit"),
+        "{err}"
+    );
+}

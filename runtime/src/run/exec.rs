@@ -165,7 +165,17 @@ pub fn bind_params(
                 out.insert(p.name.clone(), v);
             }
             None => match &p.default {
+                // A default is filled, then checked like a given value.
                 Some(d) => {
+                    if let Err(m) = check(d, &p.ty, &p.decl) {
+                        errors.push((
+                            "AG302".to_string(),
+                            format!(
+                                "param `{}`: its default does not fit: {}",
+                                p.name, m.message
+                            ),
+                        ));
+                    }
                     out.insert(p.name.clone(), d.clone());
                 }
                 None if p.required => errors.push((
