@@ -95,6 +95,13 @@ fn cases() -> Vec<Case> {
                 OK,
             )
         },
+        // AWP: a loop through a switch (a back edge without a bound), first match wins.
+        case(
+            "awp-until-done",
+            "tests/golden/runs/graphs/awp-until-done.workflow.yaml",
+            "awp-until-done",
+            OK,
+        ),
         case(
             "repair-loop-green",
             "corpus:examples/test-repair-loop.agraph.yaml",

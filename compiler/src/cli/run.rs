@@ -433,21 +433,28 @@ impl Observer for Bar {
                 return;
             }
         };
-        let running = c.started.saturating_sub(c.finished);
-        let width = 20usize;
-        let done = (c.finished.min(c.started) * width as u64)
-            .checked_div(c.started)
-            .unwrap_or(0) as usize;
-        let bar = format!("{}{}", "#".repeat(done), ".".repeat(width - done));
-        let mut line = format!(
-            "[{bar}] {} finished, {running} running, {} failed  {last}",
-            c.finished, c.failed
-        );
-        line.truncate(line.floor_char_boundary(120));
+        let line = bar_line(&c, &last);
         let mut err = std::io::stderr().lock();
         let _ = write!(err, "\r\x1b[2K{line}");
         let _ = err.flush();
     }
+}
+
+/// The bar's line: a 20-cell bar (node runs finished out of calls started), the counts, the
+/// latest event; at most 120 bytes.
+fn bar_line(c: &BarCounts, last: &str) -> String {
+    let running = c.started.saturating_sub(c.finished);
+    let width = 20usize;
+    let done = (c.finished.min(c.started) * width as u64)
+        .checked_div(c.started)
+        .unwrap_or(0) as usize;
+    let bar = format!("{}{}", "#".repeat(done), ".".repeat(width - done));
+    let mut line = format!(
+        "[{bar}] {} finished, {running} running, {} failed  {last}",
+        c.finished, c.failed
+    );
+    line.truncate(line.floor_char_boundary(120));
+    line
 }
 
 /// Compiles `file`, or reads it as a plan when it is one.
@@ -652,4 +659,26 @@ fn prepare_dir(
     )?;
     let _ = std::fs::remove_file(dir.join("invocations.jsonl"));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BarCounts, bar_line};
+
+    #[test]
+    fn the_bar_fills_with_finished_runs_and_stays_short() {
+        let c = BarCounts {
+            started: 4,
+            finished: 1,
+            failed: 0,
+        };
+        assert_eq!(
+            bar_line(&c, "started b"),
+            "[#####...............] 1 finished, 3 running, 0 failed  started b"
+        );
+        let empty = BarCounts::default();
+        assert!(bar_line(&empty, "").starts_with("[....................] 0 finished"));
+        let long = "é".repeat(200);
+        assert!(bar_line(&c, &long).len() <= 120);
+    }
 }

@@ -112,7 +112,7 @@ impl State {
                     }
                 }
             }
-            if !active {
+            if !active || self.earlier_branch_matches(r, edge.order) {
                 continue;
             }
             let bound = edge.bound.unwrap_or(DEFAULT_BOUND);
@@ -175,6 +175,28 @@ impl State {
             return cycle;
         }
         false
+    }
+
+    /// First-match order across back and forward edges (an AWP switch whose case loops back):
+    /// whether a forward edge of `r` with a lower `order` than `order` is active.
+    fn earlier_branch_matches(&self, r: usize, order: Option<u32>) -> bool {
+        let Some(k) = order else {
+            return false;
+        };
+        let scope = self.runs[r].scope;
+        self.idx.outgoing[self.runs[r].node].iter().any(|&e| {
+            let edge = &self.plan.edges[e];
+            edge.kind != EdgeKind::Back
+                && edge.order.is_some_and(|o| o < k)
+                && self.edge_matches(r, edge)
+                && edge.guard.as_ref().is_none_or(|g| {
+                    let anchor = super::env::Anchor {
+                        run: Some(r),
+                        inputs: None,
+                    };
+                    self.eval_bool(scope, g, &anchor).unwrap_or(false)
+                })
+        })
     }
 
     /// Re-arms `target` and every node forward-reachable from it in `scope`. Returns whether
