@@ -118,6 +118,12 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC363", "restate/tests/restate.rs cli_errors_*"),
     ("AGC364", "restate/tests/restate.rs cli_errors_*"),
     ("AGC365", "restate/tests/restate.rs cli_errors_*"),
+    ("AGC305", "runtime/src/run/core/back_tests.rs"),
+    ("AGC306", "runtime/src/run/core/back_tests.rs"),
+    (
+        "AGC307",
+        "tests/run.rs awp-support-triage (its golden record)",
+    ),
     (
         "AGC223",
         "tests/agh.rs the_resolved_form_fills_defaults_and_keys_sources_upstreams_way",

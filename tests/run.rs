@@ -53,6 +53,55 @@ fn cases() -> Vec<Case> {
                 OK,
             )
         },
+        // agh: CEL conditions, `{{ }}` templates (typed `collection`), a judge gate, a
+        // sub-loop from generation 1 on, five generations.
+        Case {
+            params: Some("examples/agh/delivery.params.json"),
+            ..case(
+                "agh-delivery",
+                "examples/agh/delivery.loop.yaml",
+                "examples/agh/delivery.script.yaml",
+                OK,
+            )
+        },
+        // AWP: jq switch cases and mappings over the workflow state, reducers, a parallel
+        // region, `end`'s output mapping; AGC307 for the waits and the unloaded sub-workflow.
+        Case {
+            params: Some("examples/awp/support-triage.params.json"),
+            ..case(
+                "awp-support-triage",
+                "examples/awp/support-triage.workflow.yaml",
+                "examples/awp/support-triage.script.yaml",
+                OK,
+            )
+        },
+        // Agent Graph: a repeat edge re-runs build and review as a second pass; fact checks
+        // guard build and publish.
+        Case {
+            params: Some("examples/agent-graph/release.params.json"),
+            ..case(
+                "agent-graph-release",
+                "examples/agent-graph/release",
+                "examples/agent-graph/release.script.yaml",
+                OK,
+            )
+        },
+        Case {
+            params: Some("examples/agent-graph/release.params.json"),
+            ..case(
+                "agent-graph-unapproved",
+                "examples/agent-graph/release",
+                "agent-graph-unapproved",
+                OK,
+            )
+        },
+        // AWP: a loop through a switch (a back edge without a bound), first match wins.
+        case(
+            "awp-until-done",
+            "tests/golden/runs/graphs/awp-until-done.workflow.yaml",
+            "awp-until-done",
+            OK,
+        ),
         case(
             "repair-loop-green",
             "corpus:examples/test-repair-loop.agraph.yaml",
@@ -114,6 +163,12 @@ fn cases() -> Vec<Case> {
             FAILED,
         ),
         case(
+            "library-criteria",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-criteria",
+            FAILED,
+        ),
+        case(
             "library-bad-output",
             "corpus:examples/library-v1-release.agraph.yaml",
             "library-bad-output",
@@ -124,8 +179,19 @@ fn cases() -> Vec<Case> {
             ..case(
                 "link-audit",
                 "corpus:examples/link-audit.agraph.yaml",
-                "defaults",
+                "link-audit",
                 OK,
+            )
+        },
+        // No link found: the `links_found` expression criterion fails every attempt
+        // (`criteria_failed`, retried per `retry_on`), and the run fails.
+        Case {
+            params: Some("link-audit"),
+            ..case(
+                "link-audit-no-links",
+                "corpus:examples/link-audit.agraph.yaml",
+                "defaults",
+                FAILED,
             )
         },
         Case {

@@ -152,11 +152,12 @@ fn agc303_pause_then_resume_with_a_decision() {
     let dir = tmp("agc303");
     let run = dir.join("run");
     let run = run.to_str().unwrap();
-    let s = write(
-        &dir,
-        "s.yaml",
-        "nodes:\n  review_length: { decision: ok }\n",
-    );
+    // The shipped script without the gate's decision: the gate pauses the run. (The tasks
+    // keep their scripted outputs: placeholders would fail their success criteria.)
+    let shipped = std::fs::read_to_string(SCRIPT).unwrap();
+    let without_gate = shipped.replace("  approve:\n    decision: approved\n", "");
+    assert_ne!(without_gate, shipped, "the shipped script decides the gate");
+    let s = write(&dir, "s.yaml", &without_gate);
     let o = agc(&[
         "run",
         EXAMPLE,
@@ -221,10 +222,11 @@ fn agc303_pause_then_resume_with_a_decision() {
 #[test]
 fn agc304_a_script_key_that_names_no_node_warns() {
     let dir = tmp("agc304");
+    let shipped = std::fs::read_to_string(SCRIPT).unwrap();
     let s = write(
         &dir,
         "s.yaml",
-        "nodes:\n  colect_changes: { outputs: {} }\n  review_length: { decision: ok }\n  approve: { decision: approved }\n",
+        &format!("{shipped}  colect_changes: {{ outputs: {{}} }}\n"),
     );
     let o = agc(&["run", EXAMPLE, "--params", PARAMS, "--script", &s, "-q"]);
     assert_eq!(o.status.code(), Some(0));

@@ -105,7 +105,14 @@ fn map(n: usize) -> Plan {
 }
 
 /// The pure core on this thread: every call answered at once, every event journaled.
-fn measure_core(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal, label: &str) {
+/// Returns µs per node run.
+fn measure_core(
+    name: &str,
+    plan: &Plan,
+    runs: usize,
+    journal: &mut dyn Journal,
+    label: &str,
+) -> f64 {
     let clock = FixedClock::new();
     let t = Instant::now();
     let mut st = State::new(Arc::new(plan.clone())).expect("plan");
@@ -141,11 +148,12 @@ fn measure_core(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal,
     let record = st.record(&Default::default());
     let el = t.elapsed();
     assert_eq!(record.nodes.len(), runs);
+    let per = el.as_secs_f64() * 1e6 / runs as f64;
     println!(
-        "{name:<8} {runs:>7} node runs  core    journal {label:<4} {:>9.1} ms  {:>6.2} µs/node",
+        "{name:<8} {runs:>7} node runs  core    journal {label:<4} {:>9.1} ms  {per:>6.2} µs/node",
         el.as_secs_f64() * 1e3,
-        el.as_secs_f64() * 1e6 / runs as f64
     );
+    per
 }
 
 fn measure(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal, label: &str) {
@@ -168,6 +176,8 @@ fn measure(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal, labe
 }
 
 fn main() {
+    // `--core`: only the pure core (what callgrind profiles without thread noise).
+    let core_only = std::env::args().any(|a| a == "--core");
     let sizes: Vec<usize> = {
         let args: Vec<usize> = std::env::args()
             .skip(1)
@@ -181,12 +191,18 @@ fn main() {
     };
     let dir = std::env::temp_dir().join(format!("agc-run-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
+    // (plan, size, µs/node with the journal off, on), for the summary.
+    let mut figures: Vec<(&str, usize, f64, f64)> = Vec::new();
     for &n in &sizes {
         for (name, p, runs) in [("layered", layered(n), n), ("map", map(n), n + 1)] {
-            measure_core(name, &p, runs, &mut NullJournal, "off");
+            let off = measure_core(name, &p, runs, &mut NullJournal, "off");
             let path = dir.join(format!("{name}-{n}-core.jsonl"));
             let mut j = JsonlJournal::open(&path).expect("journal");
-            measure_core(name, &p, runs, &mut j, "on");
+            let on = measure_core(name, &p, runs, &mut j, "on");
+            figures.push((name, n, off, on));
+            if core_only {
+                continue;
+            }
             measure(name, &p, runs, &mut NullJournal, "off");
             let path = dir.join(format!("{name}-{n}.jsonl"));
             let mut j = JsonlJournal::open(&path).expect("journal");
@@ -194,4 +210,31 @@ fn main() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+    // The goal: under 10 µs of scheduling overhead per node run, linear in size (the figure
+    // per node stays flat as the plan grows).
+    println!("\nscheduling overhead per node run (core; goal < 10 µs, flat as size grows):");
+    for name in ["layered", "map"] {
+        let rows: Vec<_> = figures.iter().filter(|f| f.0 == name).collect();
+        for f in &rows {
+            let verdict = if f.2 < 10.0 && f.3 < 10.0 {
+                "meets"
+            } else {
+                "misses"
+            };
+            println!(
+                "  {name:<8} {:>7}: {:>6.2} µs journal off, {:>6.2} µs journal on ({verdict} the goal)",
+                f.1, f.2, f.3
+            );
+        }
+        if let (Some(a), Some(b)) = (rows.first(), rows.last())
+            && b.1 > a.1
+        {
+            println!(
+                "  {name:<8} growth {}x size: per-node time x{:.2} (journal off), x{:.2} (on)",
+                b.1 / a.1,
+                b.2 / a.2,
+                b.3 / a.3
+            );
+        }
+    }
 }

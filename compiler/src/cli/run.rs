@@ -365,7 +365,12 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
         opts.ids = Arc::new(SystemIds);
     }
     if !args.quiet {
-        opts.observer = Some(Arc::new(Lines));
+        use std::io::IsTerminal;
+        opts.observer = if std::io::stderr().is_terminal() {
+            Some(Arc::new(Bar::default()))
+        } else {
+            Some(Arc::new(Lines))
+        };
     }
     opts
 }
@@ -398,6 +403,70 @@ impl Observer for Lines {
             Progress::Run { status } => eprintln!("run {}", status.as_str()),
         }
     }
+}
+
+/// A one-line progress bar on stderr, for terminals: node runs finished, calls running, and the
+/// latest event, redrawn in place (values never appear, only scope paths and statuses).
+#[derive(Default)]
+struct Bar {
+    counts: std::sync::Mutex<BarCounts>,
+}
+
+#[derive(Default)]
+struct BarCounts {
+    started: u64,
+    finished: u64,
+    failed: u64,
+}
+
+impl Observer for Bar {
+    fn report(&self, p: &Progress) {
+        use std::io::Write;
+        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
+        let last = match p {
+            Progress::Started { path, .. } => {
+                c.started += 1;
+                format!("started {path}")
+            }
+            Progress::Finished { path, status } => {
+                c.finished += 1;
+                if status.as_str() == "failed" {
+                    c.failed += 1;
+                }
+                format!("{path}: {}", status.as_str())
+            }
+            Progress::Run { status } => {
+                eprintln!(
+                    "\r\x1b[2K{} node runs finished, {} failed: run {}",
+                    c.finished,
+                    c.failed,
+                    status.as_str()
+                );
+                return;
+            }
+        };
+        let line = bar_line(&c, &last);
+        let mut err = std::io::stderr().lock();
+        let _ = write!(err, "\r\x1b[2K{line}");
+        let _ = err.flush();
+    }
+}
+
+/// The bar's line: a 20-cell bar (node runs finished out of calls started), the counts, the
+/// latest event; at most 120 bytes.
+fn bar_line(c: &BarCounts, last: &str) -> String {
+    let running = c.started.saturating_sub(c.finished);
+    let width = 20usize;
+    let done = (c.finished.min(c.started) * width as u64)
+        .checked_div(c.started)
+        .unwrap_or(0) as usize;
+    let bar = format!("{}{}", "#".repeat(done), ".".repeat(width - done));
+    let mut line = format!(
+        "[{bar}] {} finished, {running} running, {} failed  {last}",
+        c.finished, c.failed
+    );
+    line.truncate(line.floor_char_boundary(120));
+    line
 }
 
 /// Compiles `file`, or reads it as a plan when it is one.
@@ -548,19 +617,7 @@ pub(super) fn load_script(
 /// AGC304: a script key that names no node of the plan (a typo would silently never match).
 pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
     for key in script.nodes.keys() {
-        let plain: String = {
-            let mut out = String::new();
-            let mut depth = 0;
-            for c in key.chars() {
-                match c {
-                    '[' => depth += 1,
-                    ']' => depth -= 1,
-                    _ if depth == 0 => out.push(c),
-                    _ => {}
-                }
-            }
-            out
-        };
+        let plain = agc_runtime::run::strip_indices(key);
         let known = plan
             .nodes
             .iter()
@@ -614,4 +671,26 @@ fn prepare_dir(
     )?;
     let _ = std::fs::remove_file(dir.join("invocations.jsonl"));
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{BarCounts, bar_line};
+
+    #[test]
+    fn the_bar_fills_with_finished_runs_and_stays_short() {
+        let c = BarCounts {
+            started: 4,
+            finished: 1,
+            failed: 0,
+        };
+        assert_eq!(
+            bar_line(&c, "started b"),
+            "[#####...............] 1 finished, 3 running, 0 failed  started b"
+        );
+        let empty = BarCounts::default();
+        assert!(bar_line(&empty, "").starts_with("[....................] 0 finished"));
+        let long = "é".repeat(200);
+        assert!(bar_line(&c, &long).len() <= 120);
+    }
 }

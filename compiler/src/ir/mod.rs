@@ -93,11 +93,21 @@ pub struct Declared {
     pub enum_values: Option<Vec<serde_json::Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// AGS `redact: true`: the value never appears in run records or progress output.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub redact: bool,
+    /// An input's `default` (used when its value is absent); the plan writes it on inputs
+    /// only (params carry their own `default`).
+    #[serde(skip)]
+    pub default: Option<serde_json::Value>,
 }
 
 impl Declared {
     pub fn is_empty(&self) -> bool {
-        self.schema.is_none() && self.enum_values.is_none() && self.description.is_none()
+        self.schema.is_none()
+            && self.enum_values.is_none()
+            && self.description.is_none()
+            && !self.redact
     }
 }
 
@@ -170,6 +180,11 @@ pub struct Node {
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
     pub guard: Option<IrExpr>,
+    /// Expressions the runtime evaluates for the node beyond its guard, by key:
+    /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
+    /// `regex` criterion's text), `branches.<label>` (a decision branch's `when` under
+    /// `evaluator: expression`). The rest of each block stays in `attrs`.
+    pub exprs: Vec<(String, IrExpr)>,
     pub join: Join,
     pub retry: Retry,
     pub estimate: Estimate,
@@ -192,6 +207,7 @@ impl Node {
             inputs: Vec::new(),
             outputs: Vec::new(),
             guard: None,
+            exprs: Vec::new(),
             join: Join::All,
             retry: Retry::default(),
             estimate: Estimate::default(),

@@ -513,6 +513,11 @@ static GOTMPL: &[Function] = &[
         &[o(&[K::STRING.or(K::LIST).or(K::MAP)], Ret::Kind(Kind::Int))],
         "length (bytes of a string)",
     ),
+    global(
+        "truthy",
+        &[o(&[K::ANY], Ret::Kind(Kind::Bool))],
+        "Go's truth of a value (what `if`, `with` and `range` test; the lowering calls it)",
+    ),
 ];
 
 #[cfg(test)]

@@ -121,6 +121,9 @@ pub struct Declared {
     pub enum_values: Option<Vec<Value>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// AGS `redact: true`: the value never appears in run records or progress output.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub redact: bool,
 }
 
 /// A graph parameter.
@@ -241,6 +244,9 @@ pub struct Input {
     pub source: InputSource,
     #[serde(flatten)]
     pub decl: Declared,
+    /// Used when the input's value is absent (filled before the value is checked).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Value>,
 }
 
 /// A declared node output.
@@ -290,6 +296,11 @@ pub struct Node {
     /// Evaluated once at readiness; false skips the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Expr>,
+    /// Expressions the runtime evaluates beyond the guard: `criteria.<id>` (an `expression`
+    /// success criterion), `criteria.<id>.target` (a `regex` criterion's text),
+    /// `branches.<label>` (decision branches under `evaluator: expression`).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub exprs: Exprs,
     pub join: Join,
     pub retry: Retry,
     pub estimate: Estimate,

@@ -117,14 +117,20 @@ pub(super) fn resume(
     drive(state, next, handler, journal, opts)
 }
 
-/// `a[2].b` → `a.b`.
-fn strip_indices(path: &str) -> String {
+/// `a[2].b#1` → `a.b`: item or iteration indices and back-edge passes dropped.
+pub fn strip_indices(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     let mut depth = 0;
+    let mut pass = false;
     for c in path.chars() {
+        if pass && c.is_ascii_digit() {
+            continue;
+        }
+        pass = false;
         match c {
             '[' => depth += 1,
             ']' => depth -= 1,
+            '#' if depth == 0 => pass = true,
             _ if depth == 0 => out.push(c),
             _ => {}
         }
@@ -146,13 +152,30 @@ pub fn bind_params(
                 if let Err(m) = check(&v, &p.ty, &p.decl) {
                     errors.push((
                         "AG302".to_string(),
-                        format!("param `{}`: {}", p.name, m.message),
+                        if p.decl.redact {
+                            format!(
+                                "param `{}`: the value does not fit `{}` (redacted)",
+                                p.name, p.ty
+                            )
+                        } else {
+                            format!("param `{}`: {}", p.name, m.message)
+                        },
                     ));
                 }
                 out.insert(p.name.clone(), v);
             }
             None => match &p.default {
+                // A default is filled, then checked like a given value.
                 Some(d) => {
+                    if let Err(m) = check(d, &p.ty, &p.decl) {
+                        errors.push((
+                            "AG302".to_string(),
+                            format!(
+                                "param `{}`: its default does not fit: {}",
+                                p.name, m.message
+                            ),
+                        ));
+                    }
                     out.insert(p.name.clone(), d.clone());
                 }
                 None if p.required => errors.push((
@@ -161,6 +184,19 @@ pub fn bind_params(
                 )),
                 None => {}
             },
+        }
+    }
+    // Agent Graph declares no params; its fact store starts from a `facts` object.
+    if plan.source.dialect == "agent-graph"
+        && let Some(f) = given.remove("facts")
+    {
+        if f.is_object() {
+            out.insert("facts".into(), f);
+        } else {
+            errors.push((
+                "AG302".to_string(),
+                "`facts` must be an object (the initial fact store)".to_string(),
+            ));
         }
     }
     for name in given.keys() {

@@ -38,6 +38,7 @@ pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
 pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
 pub use event::{CallResult, Decision, Event};
 pub use exec::bind_params;
+pub use exec::strip_indices;
 pub use handler::{
     CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
 };

@@ -267,6 +267,9 @@ impl Serialize for NodeOut<'_> {
         if let Some(gd) = &n.guard {
             m.serialize_entry("guard", &c.expr(gd))?;
         }
+        if !n.exprs.is_empty() {
+            m.serialize_entry("exprs", &expr_pairs(c, &n.exprs))?;
+        }
         m.serialize_entry("join", &n.join)?;
         m.serialize_entry("retry", &n.retry)?;
         m.serialize_entry("estimate", &n.estimate)?;
@@ -298,6 +301,9 @@ impl Serialize for InputOut<'_> {
             InputSource::Implicit => m.serialize_entry("implicit", &true)?,
         }
         serialize_decl(&mut m, &i.decl)?;
+        if let Some(d) = &i.decl.default {
+            m.serialize_entry("default", d)?;
+        }
         m.end()
     }
 }
@@ -333,6 +339,9 @@ fn serialize_decl<M: SerializeMap>(m: &mut M, d: &crate::ir::Declared) -> Result
     }
     if let Some(desc) = &d.description {
         m.serialize_entry("description", desc)?;
+    }
+    if d.redact {
+        m.serialize_entry("redact", &true)?;
     }
     Ok(())
 }

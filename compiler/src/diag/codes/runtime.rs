@@ -67,4 +67,45 @@ run, by scope path, plan id or local id (indices such as `[2]` aside). A key tha
 nothing is almost always a typo, and its results would silently never be used: the node would \
 get placeholder outputs instead. The run still starts.",
     },
+    CodeInfo {
+        code: "AGC305",
+        origin: "agc",
+        severity: Warning,
+        summary: "a back edge has no bound: the runtime follows it at most 10 times",
+        explanation: "Agent Graph `repeat` edges and AWP cycles through a switch become back \
+edges in the plan, and neither dialect bounds them (the host decides when to stop). \
+agc-runtime never follows a cycle without limit: a back edge without a `bound` is followed at \
+most 10 times per scope instance (agc's documented default, `DEFAULT_BACK_EDGE_BOUND`), after \
+which it behaves as at any bound (AGC306). The run record's diagnostics carry this warning at \
+the start of every run of such a plan, once per unbounded back edge, so the limit is never \
+silent. Bound the cycle in the source (or cap the whole run with \
+`constraints.max_node_executions`) to choose another limit.",
+    },
+    CodeInfo {
+        code: "AGC306",
+        origin: "agc",
+        severity: Warning,
+        summary: "a back edge reached its bound and was not followed",
+        explanation: "When a back edge `A -> B` is active (its outcomes, named outcomes and \
+guard match what `A` just did), agc-runtime re-runs the cycle from `B` as a new pass (scope \
+paths `B#1`, `B#2`, ...). Once the edge has been followed as often as its bound allows in this \
+scope instance, it is recorded as not taken, this warning names the run of `A`, and `A`'s \
+other edges resolve as usual: the run goes on with what the last pass produced (a node that \
+only follows the cycle's exit is skipped when `A` did not take the exit). This is agc's \
+decision; the dialects that allow cycles leave the limit to the host.",
+    },
+    CodeInfo {
+        code: "AGC307",
+        origin: "agc",
+        severity: Warning,
+        summary: "the runtime does not carry out this construct",
+        explanation: "A few constructs have no effect under agc-runtime, and the run record says \
+so at the start of the run rather than skipping them silently. A `wait` node (AWP `wait`: a \
+duration, a time or a signal) completes at once: `agc run` is a dry run and never sleeps or \
+listens for signals. An agh `transform` node succeeds with no outputs (its `map` is not \
+evaluated; AWP `set_state` is). A subgraph instance whose graph the plan does not hold (AWP \
+`subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
+ends with no body and no outputs. Script the nodes that follow such a construct as the real \
+run would see them.",
+    },
 ];

@@ -185,6 +185,7 @@ impl Lowerer<'_> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_string),
+                    ..Declared::default()
                 },
             });
         }

@@ -62,7 +62,23 @@ pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
     l.region_arenas(&regions);
     l.edges(&regions, &join_ids);
     mark_back_edges(&mut l.g);
+    any_joins(&mut l.g);
     (l.g, Vec::new())
+}
+
+/// AWP is a state machine: a node runs when any transition reaches it. A node (other than a
+/// parallel join) with several incoming transitions joins `any`, so the branch not taken
+/// does not skip it.
+fn any_joins(g: &mut Graph) {
+    let mut incoming = vec![0usize; g.nodes.len()];
+    for e in g.edges.iter().filter(|e| e.kind != EdgeKind::Back) {
+        incoming[e.to.index()] += 1;
+    }
+    for (i, n) in g.nodes.iter_mut().enumerate() {
+        if incoming[i] > 1 && n.kind != NodeKind::Join && n.join == Join::All {
+            n.join = Join::Any;
+        }
+    }
 }
 /// Every jq program as an IR expression, by the pointer of its string.
 fn programs(doc: &Document, text: &str, m: &Model<'_>) -> HashMap<String, IrExpr> {
@@ -595,6 +611,7 @@ fn declared(p: &Value, schema: Value) -> Declared {
             .get("description")
             .and_then(Value::as_str)
             .map(str::to_string),
+        ..Declared::default()
     }
 }
 

@@ -312,6 +312,7 @@ fn gotmpl(name: &str, args: Vec<Value>) -> R {
     let b = it.next();
     match (name, a, b) {
         ("json" | "toJson", v, _) => Ok(Value::String(go_json(&v))),
+        ("truthy", v, _) => Ok(Value::Bool(!go_empty(&v))),
         ("join", Value::String(_), Some(Value::String(s))) => Ok(Value::String(s)),
         ("join", Value::String(sep), Some(Value::List(l))) => Ok(Value::String(
             l.iter().map(go_text).collect::<Vec<_>>().join(&sep),

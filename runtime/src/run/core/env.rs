@@ -16,12 +16,18 @@ pub const MAX_STEPS: u64 = 200_000;
 
 /// Names `nodes.<name>` that `e` reads (or `self`), without duplicates.
 pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
+    root_refs(e, "nodes", true, out);
+}
+
+/// Names `<root>.<name>` that `e` reads, without duplicates; with `literal_args`, also the
+/// string literals passed to calls (`output("id", ...)` names nodes by string).
+pub(super) fn root_refs(e: &CoreExpr, root: &str, literal_args: bool, out: &mut Vec<String>) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
         match &e.kind {
             ExprKind::Member { target, field } => {
                 if let ExprKind::Ident { name } = &target.kind
-                    && name == "nodes"
+                    && name == root
                     && !out.contains(field)
                 {
                     out.push(field.clone());
@@ -53,7 +59,7 @@ pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
                 }
                 stack.extend(args.iter());
                 // `output(id, name)` and the `succeeded(id)` family name nodes by string.
-                for a in args {
+                for a in args.iter().filter(|_| literal_args) {
                     if let ExprKind::Literal {
                         value: crate::expr::Literal::String(s),
                     } = &a.kind
@@ -153,7 +159,15 @@ impl State {
             roots.insert("self".into(), Value::Object(me));
         }
         roots.insert("nodes".into(), Value::Object(nodes));
-        if let Some(i) = anchor.inputs {
+        if self.plan.source.dialect == "agh" {
+            // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled; a
+            // sub-loop sees its Loop's), and `generation` is the index of the generation
+            // running (0-based).
+            roots.insert("inputs".into(), Value::Object(self.params.clone()));
+            if let Some(i) = sc.iteration {
+                roots.insert("generation".into(), Value::from(i));
+            }
+        } else if let Some(i) = anchor.inputs {
             roots.insert("inputs".into(), Value::Object(i.clone()));
         }
         roots
@@ -194,6 +208,11 @@ impl State {
             Value::Object(r.outputs.clone().unwrap_or_default()),
         );
         m.insert("attempts".into(), Value::from(r.attempts.len() as u64));
+        // agh reads a node's result as `.nodes.<id>.output`: its one output, `output`.
+        if self.plan.source.dialect == "agh" {
+            let out = r.outputs.as_ref().and_then(|o| o.get("output")).cloned();
+            m.insert("output".into(), out.unwrap_or(Value::Null));
+        }
         if let Some(d) = &r.decision {
             m.insert("decision".into(), Value::from(d.clone()));
         }
@@ -212,18 +231,22 @@ impl State {
             ExprLang::Agx | ExprLang::AgxTemplate => Lang::Agx,
             ExprLang::Cel => Lang::Cel,
             ExprLang::GoTemplate => Lang::Gotmpl,
-            ExprLang::Jq | ExprLang::Fact => {
-                return Err(format!(
-                    "`{}` expressions are not evaluated by the scheduler yet",
-                    match e.lang {
-                        ExprLang::Jq => "jq",
-                        _ => "fact",
-                    }
-                ));
-            }
+            ExprLang::Jq => return self.eval_jq(&e.source),
+            ExprLang::Fact => return self.eval_facts(&e.source).map(Value::Bool),
         };
         let Some(core) = &e.core else {
             return Err(format!("expression `{}` has no core form", e.source));
+        };
+        // agh: a value that is exactly one `{{ action }}` keeps the action's type (a fan-out's
+        // `collection: "{{ .nodes.tasks.output.tasks }}"` is the list, not its text).
+        let core = match &core.kind {
+            ExprKind::Template { parts } if e.lang == ExprLang::GoTemplate => {
+                match parts.as_slice() {
+                    [TemplatePart::Expr { expr }] => expr,
+                    _ => core,
+                }
+            }
+            _ => core,
         };
         let roots = self.roots(scope, core, anchor);
         let env = Env::from_json(&roots).with_max_steps(MAX_STEPS);
@@ -241,6 +264,9 @@ impl State {
     ) -> Result<bool, String> {
         match self.eval(scope, e, anchor)? {
             Value::Bool(b) => Ok(b),
+            // jq's truth: everything but `false` and `null` holds.
+            Value::Null if e.lang == ExprLang::Jq => Ok(false),
+            _ if e.lang == ExprLang::Jq => Ok(true),
             other => Err(format!(
                 "`{}` gave {} where a boolean is needed",
                 e.source,

@@ -25,7 +25,10 @@ impl State {
         } else {
             self.bind_outputs(0, &plan.outputs)
         };
-        self.outputs = outputs;
+        // Without declared outputs, what an end node mapped (AWP) stays the run's output.
+        if !plan.outputs.is_empty() {
+            self.outputs = outputs;
+        }
         let root = &self.scopes[0];
         self.status = if root.failed {
             RunStatus::Failed

@@ -30,15 +30,44 @@ impl State {
             NodeKind::Loop => self.start_loop(r),
             NodeKind::Map => self.start_map(r),
             NodeKind::Subgraph => self.start_subgraph(r),
+            NodeKind::Fork if self.idx.region_of_owner.contains_key(&node) => {
+                self.start_parallel(r)
+            }
+            NodeKind::Decision if self.decide_by_expression(r) => {}
+            // Other dialects' branches (agh `branch`, AWP `switch`) carry their conditions on
+            // their outgoing edges (guards, first-match order): the node itself makes no call.
+            NodeKind::Decision if self.plan.source.dialect != "ags" => {
+                self.runs[r].outputs = Some(Map::new());
+                self.terminate(r, NodeStatus::Succeeded);
+            }
             NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External => {
                 self.new_attempt(r)
             }
+            // A state update's outputs are its assignments; an end node's its mapping (AWP's
+            // `output`, which is also the run's output).
+            NodeKind::StateUpdate | NodeKind::Terminal => {
+                let node = &self.plan.nodes[node];
+                let outputs = if kind == NodeKind::Terminal || self.plan.source.dialect == "awp" {
+                    self.runs[r].inputs.clone().unwrap_or_default()
+                } else if let Some(Value::String(name)) = node.attributes.get("input_ref") {
+                    // agh `input` source: its output is the Loop input it names.
+                    let mut m = Map::new();
+                    let v = self.params.get(name).cloned().unwrap_or(Value::Null);
+                    m.insert("output".into(), v);
+                    m
+                } else {
+                    Map::new()
+                };
+                if kind == NodeKind::Terminal
+                    && let Some(Value::Object(o)) = outputs.get("output")
+                {
+                    self.outputs = o.clone();
+                }
+                self.runs[r].outputs = Some(outputs);
+                self.terminate(r, NodeStatus::Succeeded);
+            }
             // Structural nodes do no work of their own.
-            NodeKind::Wait
-            | NodeKind::StateUpdate
-            | NodeKind::Fork
-            | NodeKind::Join
-            | NodeKind::Terminal => {
+            NodeKind::Wait | NodeKind::Fork | NodeKind::Join => {
                 self.runs[r].outputs = Some(Map::new());
                 self.terminate(r, NodeStatus::Succeeded);
             }
@@ -119,13 +148,17 @@ impl State {
                     .or_else(|| self.context.get(&input.name))
                     .cloned(),
             };
-            match value {
+            // An absent value takes the input's declared `default`, then is checked.
+            match value.or_else(|| input.default.clone()) {
                 Some(v) => {
                     if let Err(m) = check(&v, &input.ty, &input.decl) {
-                        return Err(format!(
-                            "input `{}`: {} ({})",
-                            input.name, m.message, m.code
-                        ));
+                        // A redacted value must not leak through the message.
+                        let message = if input.decl.redact {
+                            format!("the value does not fit `{}` (redacted)", input.ty)
+                        } else {
+                            m.message
+                        };
+                        return Err(format!("input `{}`: {message} ({})", input.name, m.code));
                     }
                     out.insert(input.name.clone(), v);
                 }
@@ -143,7 +176,13 @@ impl State {
         match result {
             CallResult::Completed(c) => {
                 let kind = self.plan.nodes[self.runs[r].node].kind;
-                match self.check_outputs(r, &c.outputs, kind) {
+                let checked = self.check_outputs(r, &c.outputs, kind).and_then(|()| {
+                    match self.failed_criteria(r, &c.outputs) {
+                        Some(msg) => Err(("criteria", msg)),
+                        None => Ok(()),
+                    }
+                });
+                match checked {
                     Ok(()) => {
                         self.close_attempt(r, AttemptStatus::Succeeded, &c.usage, None);
                         if let Some(Value::String(d)) = c.outputs.get("decision") {
@@ -151,6 +190,11 @@ impl State {
                         }
                         self.runs[r].outputs = Some(c.outputs);
                         self.terminate(r, NodeStatus::Succeeded);
+                    }
+                    Err(("criteria", msg)) => {
+                        let mut err = HandlerError::new(FailureClass::CriteriaFailed, msg);
+                        err.usage = c.usage;
+                        self.attempt_failed(r, err, AttemptStatus::Failed);
                     }
                     Err((code, msg)) => {
                         let class = if code == "RT033" {
@@ -280,7 +324,12 @@ impl State {
             match outputs.get(&o.name) {
                 Some(v) => {
                     if let Err(m) = check(v, &o.ty, &o.decl) {
-                        return Err((m.code, format!("output `{}`: {}", o.name, m.message)));
+                        let message = if o.decl.redact {
+                            format!("the value does not fit `{}` (redacted)", o.ty)
+                        } else {
+                            m.message
+                        };
+                        return Err((m.code, format!("output `{}`: {message}", o.name)));
                     }
                 }
                 None if o.required && !(kind == NodeKind::Gate && o.name == "decision") => {

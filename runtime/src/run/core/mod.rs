@@ -22,15 +22,21 @@
 //! - Constraints: `max_node_executions` (calls issued), `max_cost_usd` (usage reported) and
 //!   `max_wall_clock_seconds` (event times) stop the run as `failed` with `RT061`; nothing
 //!   still pending runs (it is recorded `cancelled`).
-//! - Back edges (other dialects' bounded cycles) are recorded but not followed yet.
+//! - Back edges (other dialects' bounded cycles) are followed up to their bound, re-arming
+//!   the cycle as a new pass (see `back`).
 
+mod back;
 mod check;
+mod criteria;
+mod dialects;
+mod edges;
 mod env;
 mod finish;
 mod launch;
 mod record;
 mod regions;
 
+pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
 
 use super::event::Event;
@@ -122,6 +128,42 @@ pub(crate) struct Run {
     pub(crate) items: Option<u64>,
     pub(crate) usage: Usage,
     pub(crate) container: Option<Box<Container>>,
+    /// How many times a back edge re-armed this node in its scope before this run (0 first).
+    pub(crate) pass: u32,
+}
+
+impl Run {
+    /// A pending run of plan node `node` in scope instance `scope`.
+    pub(crate) fn pending(node: usize, scope: usize, path: String) -> Run {
+        Run {
+            node,
+            scope,
+            path,
+            status: NodeStatus::Pending,
+            skip_reason: None,
+            started_at: None,
+            finished_at: None,
+            inputs: None,
+            outputs: None,
+            attempts: Vec::new(),
+            attempt: 0,
+            attempt_started: None,
+            dispatched: false,
+            resolved: 0,
+            active: 0,
+            triggered: false,
+            absorbed: false,
+            decision: None,
+            escalated: false,
+            degraded: false,
+            human_events: Vec::new(),
+            iterations: None,
+            items: None,
+            usage: Usage::default(),
+            container: None,
+            pass: 0,
+        }
+    }
 }
 
 /// A scope instance: the root graph, one loop iteration, one map item, one subgraph.
@@ -145,11 +187,19 @@ pub(crate) struct Scope {
     pub(crate) failed: bool,
     /// A node ended `succeed_degraded`.
     pub(crate) degraded: bool,
+    /// Back-edge passes (plans with back edges only).
+    pub(crate) passes: Option<Box<back::Passes>>,
 }
 
 impl Scope {
-    /// The run of plan node `node` in this instance (when the node belongs to its region).
+    /// The run of plan node `node` in this instance (when the node belongs to its region):
+    /// its latest pass.
     pub(crate) fn run_of(&self, pos: &[usize], node: usize) -> Option<usize> {
+        if let Some(p) = &self.passes
+            && let Some(&r) = p.latest.get(&node)
+        {
+            return Some(r);
+        }
         Some(self.first_run + pos[node])
     }
 }
@@ -194,12 +244,20 @@ pub struct State {
     now: String,
     start_ts: Option<jiff::Timestamp>,
     started: bool,
+    /// The plan has back edges (their bookkeeping is kept only then).
+    has_back: bool,
+    /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
+    pub(crate) dialect_state: Option<Map<String, Value>>,
 }
 
 impl State {
     /// A fresh state for `plan` (nothing happens until the `Started` event).
     pub fn new(plan: Arc<Plan>) -> Result<State, crate::plan::PlanError> {
         let idx = plan.index()?;
+        let plan_has_back = plan
+            .edges
+            .iter()
+            .any(|e| e.kind == crate::plan::EdgeKind::Back);
         let mut pos = vec![0; plan.nodes.len()];
         for nodes in &idx.scope_nodes {
             for (i, &n) in nodes.iter().enumerate() {
@@ -240,6 +298,8 @@ impl State {
             now: String::new(),
             start_ts: None,
             started: false,
+            has_back: plan_has_back,
+            dialect_state: None,
         })
     }
 
@@ -362,6 +422,9 @@ impl State {
         self.started_at = at;
         self.params = params;
         self.context = context;
+        self.note_unbounded_back_edges();
+        self.init_dialect_state();
+        self.note_unrun_constructs();
         self.new_scope(0, None, String::new(), Map::new(), None, None);
     }
 
@@ -585,144 +648,6 @@ impl State {
         self.ready_set(node).insert((node, r));
     }
 
-    /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
-    fn propagate(&mut self, r: usize) {
-        let plan = Arc::clone(&self.plan);
-        let idx = Arc::clone(&self.idx);
-        let node = self.runs[r].node;
-        let scope = self.runs[r].scope;
-        let status = self.runs[r].status;
-        let failed = matches!(status, NodeStatus::Failed | NodeStatus::Blocked);
-        let mut first_match_taken = false;
-        for &e in &idx.outgoing[node] {
-            let edge = &plan.edges[e];
-            if edge.kind == crate::plan::EdgeKind::Back {
-                continue;
-            }
-            let outcome_ok = match status {
-                NodeStatus::Succeeded => edge.outcomes.contains(&crate::plan::Outcome::Succeeded),
-                NodeStatus::Failed | NodeStatus::Blocked => {
-                    edge.outcomes.contains(&crate::plan::Outcome::Failed)
-                }
-                _ => false,
-            };
-            let named_ok = edge.on.is_empty()
-                || self.runs[r]
-                    .decision
-                    .as_ref()
-                    .is_some_and(|d| edge.on.contains(d));
-            let mut when_result = None;
-            let mut active = outcome_ok && named_ok && !(edge.order.is_some() && first_match_taken);
-            if active && let Some(g) = &edge.guard {
-                match self.eval_bool(
-                    scope,
-                    g,
-                    &env::Anchor {
-                        run: Some(r),
-                        inputs: None,
-                    },
-                ) {
-                    Ok(b) => {
-                        when_result = Some(b);
-                        active = b;
-                    }
-                    Err(err) => {
-                        self.diag(
-                            "RT062",
-                            "warning",
-                            format!("an edge guard failed and counts as false: {err}"),
-                            Some(r),
-                        );
-                        when_result = Some(false);
-                        active = false;
-                    }
-                }
-            }
-            if active && edge.order.is_some() {
-                first_match_taken = true;
-            }
-            if active && failed && edge.outcomes.contains(&crate::plan::Outcome::Failed) {
-                self.runs[r].absorbed = true;
-            }
-            let Some(t) = self.scopes[scope].run_of(&self.pos, idx.node_of[&edge.to]) else {
-                continue;
-            };
-            self.edges_taken.push(EdgeTaken {
-                from: self.runs[r].path.clone(),
-                to: self.runs[t].path.clone(),
-                kind: edge.kind.ags_name().into(),
-                active,
-                when_result,
-                at: self.now.clone(),
-            });
-            let target = &mut self.runs[t];
-            target.resolved += 1;
-            if active {
-                target.active += 1;
-            }
-            self.join_check(t);
-        }
-        if failed && !self.runs[r].absorbed {
-            self.scopes[scope].failed = true;
-        }
-        if self.runs[r].degraded {
-            self.scopes[scope].degraded = true;
-        }
-        if failed && !self.runs[r].absorbed && self.halt_on_failure() {
-            let path = self.runs[r].path.clone();
-            self.halt_policy(path);
-            return;
-        }
-        self.scopes[scope].open -= 1;
-        if self.scopes[scope].open == 0 {
-            self.scope_done(scope);
-        }
-    }
-
-    /// Readiness or skipping of `t` after one of its incoming edges resolved.
-    fn join_check(&mut self, t: usize) {
-        let run = &self.runs[t];
-        if run.status != NodeStatus::Pending || run.triggered {
-            return;
-        }
-        let node = &self.plan.nodes[run.node];
-        let total = self.idx.incoming[run.node]
-            .iter()
-            .filter(|&&e| self.plan.edges[e].kind != crate::plan::EdgeKind::Back)
-            .count() as u32;
-        let (a, res) = (run.active, run.resolved);
-        let inactive = res - a;
-        let unresolved = total - res;
-        let (ready, skip) = match node.join {
-            crate::plan::Join::All => (res == total && a == total, inactive > 0),
-            crate::plan::Join::Any => (a >= 1, res == total && a == 0),
-            crate::plan::Join::NOf { count } => (a >= count, a + unresolved < count),
-        };
-        if ready {
-            self.make_ready(t);
-        } else if skip {
-            self.runs[t].triggered = true;
-            self.runs[t].skip_reason = Some("join_unsatisfied".into());
-            self.terminate(t, NodeStatus::Skipped);
-        }
-    }
-
-    /// `policy.on_node_failure: halt`.
-    fn halt_on_failure(&self) -> bool {
-        self.plan
-            .attrs
-            .get("policy")
-            .and_then(|p| p.get("on_node_failure"))
-            .and_then(Value::as_str)
-            == Some("halt")
-    }
-
-    /// `policy.on_node_failure: halt`: the first unabsorbed failure ends the run (no RT code
-    /// applies; the failed node's own record says why).
-    fn halt_policy(&mut self, _path: String) {
-        self.stop();
-    }
-
     /// A new scope instance of scope kind `kind`: one pending run per node; entrypoints
     /// become ready; nodes nothing can reach are skipped.
     pub(crate) fn new_scope(
@@ -755,37 +680,12 @@ impl State {
             iteration,
             failed: false,
             degraded: false,
+            passes: None,
         });
         for &n in nodes {
             let path = format!("{prefix}{}", self.plan.nodes[n].local_id);
             self.by_path.insert(path.clone(), self.runs.len());
-            self.runs.push(Run {
-                node: n,
-                scope: s,
-                path,
-                status: NodeStatus::Pending,
-                skip_reason: None,
-                started_at: None,
-                finished_at: None,
-                inputs: None,
-                outputs: None,
-                attempts: Vec::new(),
-                attempt: 0,
-                attempt_started: None,
-                dispatched: false,
-                resolved: 0,
-                active: 0,
-                triggered: false,
-                absorbed: false,
-                decision: None,
-                escalated: false,
-                degraded: false,
-                human_events: Vec::new(),
-                iterations: None,
-                items: None,
-                usage: Usage::default(),
-                container: None,
-            });
+            self.runs.push(Run::pending(n, s, path));
         }
         if nodes.is_empty() {
             // Finished in `pump`, never from here: no recursion through nested starts.

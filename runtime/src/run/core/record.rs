@@ -6,6 +6,26 @@
 
 use super::State;
 use crate::run::record::{Harness, NodeRun, RunRecord};
+use serde_json::{Map, Value};
+
+/// What a redacted value is replaced with in records.
+pub const REDACTED: &str = "[redacted]";
+
+/// `values` with every value whose declaration says `redact: true` replaced by
+/// [`REDACTED`] (AGS: records omit redacted values; the key stays, so the record still
+/// says the value was there).
+fn redacted<'a>(
+    values: &Map<String, Value>,
+    decls: impl Iterator<Item = (&'a str, bool)>,
+) -> Map<String, Value> {
+    let mut out = values.clone();
+    for (name, redact) in decls {
+        if redact && let Some(v) = out.get_mut(name) {
+            *v = Value::from(REDACTED);
+        }
+    }
+    out
+}
 
 impl State {
     /// The run record as it stands (final once the run ended or paused).
@@ -48,14 +68,45 @@ impl State {
             status: self.status,
             started_at: self.started_at.clone(),
             finished_at: self.finished_at.clone(),
-            params: self.params.clone(),
+            params: redacted(&self.params, self.redacted_params().into_iter()),
             context: self.context.clone(),
-            outputs: self.outputs.clone(),
+            outputs: redacted(
+                &self.outputs,
+                self.plan
+                    .outputs
+                    .iter()
+                    .map(|o| (o.name.as_str(), o.decl.redact)),
+            ),
             usage,
             diagnostics: self.diagnostics.clone(),
             nodes,
             edges_taken: edges.into_iter().map(|(_, _, e)| e.clone()).collect(),
         }
+    }
+
+    /// Params whose values the record hides: those declared `redact`, and those a redacted
+    /// input reads (`from: params.token` with `redact: true` makes `token` a secret too;
+    /// AGS params have no `redact` of their own).
+    fn redacted_params(&self) -> Vec<(&str, bool)> {
+        let mut names: Vec<String> = Vec::new();
+        for node in &self.plan.nodes {
+            for input in node.inputs.iter().filter(|i| i.decl.redact) {
+                match &input.source {
+                    crate::plan::InputSource::From(e) | crate::plan::InputSource::Template(e) => {
+                        if let Some(core) = &e.core {
+                            super::env::root_refs(core, "params", false, &mut names);
+                        }
+                    }
+                    crate::plan::InputSource::Implicit(_) => names.push(input.name.clone()),
+                    crate::plan::InputSource::Value(_) => {}
+                }
+            }
+        }
+        self.plan
+            .params
+            .iter()
+            .map(|p| (p.name.as_str(), p.decl.redact || names.contains(&p.name)))
+            .collect()
     }
 
     fn node_run(&self, r: usize) -> NodeRun {
@@ -77,8 +128,20 @@ impl State {
             skip_reason: run.skip_reason.clone(),
             started_at: run.started_at.clone(),
             finished_at: run.finished_at.clone(),
-            inputs: run.inputs.clone(),
-            outputs: run.outputs.clone(),
+            inputs: run.inputs.as_ref().map(|i| {
+                redacted(
+                    i,
+                    node.inputs.iter().map(|d| (d.name.as_str(), d.decl.redact)),
+                )
+            }),
+            outputs: run.outputs.as_ref().map(|o| {
+                redacted(
+                    o,
+                    node.outputs
+                        .iter()
+                        .map(|d| (d.name.as_str(), d.decl.redact)),
+                )
+            }),
             attempts: run.attempts.clone(),
             escalated: run.escalated,
             human_events: run.human_events.clone(),
@@ -89,7 +152,7 @@ impl State {
         }
     }
 
-    /// Per run: (owner key ..., instance index, plan node index), flattened.
+    /// Per run: (owner key ..., instance index, plan node index, pass), flattened.
     fn sort_keys(&self) -> Vec<Vec<u64>> {
         let mut scope_keys: Vec<Vec<u64>> = Vec::with_capacity(self.scopes.len());
         for sc in &self.scopes {
@@ -100,6 +163,7 @@ impl State {
                     let owner = &self.runs[o];
                     let mut k = scope_keys[owner.scope].clone();
                     k.push(owner.node as u64);
+                    k.push(u64::from(owner.pass));
                     let index = if sc.item.is_some() && sc.item != self.scopes[owner.scope].item {
                         sc.item
                     } else if sc.iteration != self.scopes[owner.scope].iteration {
@@ -118,6 +182,7 @@ impl State {
             .map(|run| {
                 let mut k = scope_keys[run.scope].clone();
                 k.push(run.node as u64);
+                k.push(u64::from(run.pass));
                 k
             })
             .collect()

@@ -119,10 +119,7 @@ impl State {
         }
         let previous = c.previous.clone();
         let vars = self.loop_vars(r, i, previous);
-        let prefix = format!(
-            "{}{}[{i}].",
-            self.scopes[self.runs[r].scope].prefix, self.plan.nodes[self.runs[r].node].local_id
-        );
+        let prefix = format!("{}[{i}].", self.runs[r].path);
         let s_next = self.scopes.len();
         let c = self.runs[r].container.as_mut().expect("loop state");
         c.next += 1;
@@ -386,10 +383,7 @@ impl State {
             vars.insert("params".into(), self.body_params(r, "map", &Map::new()));
             vars.insert(item.clone(), value);
             vars.insert(index_as.clone(), Value::from(i as u64));
-            let prefix = format!(
-                "{}{}[{i}].",
-                self.scopes[self.runs[r].scope].prefix, self.plan.nodes[self.runs[r].node].local_id
-            );
+            let prefix = format!("{}[{i}].", self.runs[r].path);
             let c = self.runs[r].container.as_mut().expect("map state");
             c.next += 1;
             c.active += 1;
@@ -562,10 +556,7 @@ impl State {
         }
         let mut vars = Map::new();
         vars.insert("params".into(), Value::Object(bound));
-        let prefix = format!(
-            "{}{}.",
-            self.scopes[scope].prefix, self.plan.nodes[self.runs[r].node].local_id
-        );
+        let prefix = format!("{}.", self.runs[r].path);
         self.runs[r].container = Some(Box::default());
         let s = self.scopes.len();
         self.runs[r]
@@ -577,10 +568,38 @@ impl State {
         self.new_scope(region + 1, Some(r), prefix, vars, None, None);
     }
 
+    /// A fork owning a parallel region (AWP `parallel`): its branches run as one instance
+    /// (scope paths `fork.branch_node`) seeing the graph's params; the fork ends when every
+    /// branch has (all branches run, also under an `n_of_m` join).
+    pub(super) fn start_parallel(&mut self, r: usize) {
+        let region = self.region_of(r);
+        let prefix = format!("{}.", self.runs[r].path);
+        self.runs[r].container = Some(Box::default());
+        let s = self.scopes.len();
+        self.runs[r]
+            .container
+            .as_mut()
+            .expect("parallel")
+            .scopes
+            .push(s);
+        self.new_scope(region + 1, Some(r), prefix, Map::new(), None, None);
+    }
+
     fn subgraph_done(&mut self, r: usize, s: usize) {
         let plan = Arc::clone(&self.plan);
         let region = &plan.regions[self.region_of(r)];
         let RegionKind::Subgraph { outputs, .. } = &region.kind else {
+            // A parallel region: no outputs of its own.
+            self.runs[r].outputs = Some(Map::new());
+            let failed = self.scopes[s].failed;
+            self.terminate(
+                r,
+                if failed {
+                    NodeStatus::Failed
+                } else {
+                    NodeStatus::Succeeded
+                },
+            );
             return;
         };
         // The child's own declared outputs, which `outputs_from` reads as `outputs.<name>`;

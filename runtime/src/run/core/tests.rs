@@ -278,8 +278,20 @@ proptest! {
         seed in any::<u64>(),
         fail_pct in 0u64..60,
         limit in proptest::option::of(1u64..30),
+        back in proptest::option::of((0usize..8, 0usize..8, 0u32..3)),
     ) {
-        let plan = plan_of(&nodes, max_iter, until, max_par, limit);
+        let mut plan = plan_of(&nodes, max_iter, until, max_par, limit);
+        // Optionally a back edge between two generated nodes (taken when its source
+        // succeeds), so cycles are part of the random plans.
+        let back = back.map(|(a, b, bound)| {
+            let (a, b) = (a % nodes.len(), b % nodes.len());
+            let (from, to) = (a.max(b), a.min(b));
+            plan.edges.push(serde_json::from_value(json!({
+                "from": format!("n{from}"), "to": format!("n{to}"), "kind": "back",
+                "outcomes": ["succeeded"], "bound": bound, "implicit": false, "location": loc()
+            })).expect("back edge"));
+            (to, bound)
+        });
         let (events, st) = drive(plan.clone(), items, seed, fail_pct);
         let status = st.status();
         prop_assert!(
@@ -298,6 +310,11 @@ proptest! {
             if let Some(it) = r.iterations {
                 prop_assert!(it <= max_iter as u64);
             }
+        }
+        // A back edge re-runs its target at most `bound` more times.
+        if let Some((to, bound)) = back {
+            let passes = st.runs.iter().filter(|r| r.node == to && r.scope == 0).count();
+            prop_assert!(passes as u32 <= bound + 1, "n{to}: {passes} passes over bound {bound}");
         }
         // The same events give the same state.
         let mut again = State::new(Arc::new(plan)).expect("state");

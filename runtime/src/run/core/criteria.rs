@@ -1,0 +1,212 @@
+//! What the runtime evaluates itself after (or instead of) a handler call: AGS success
+//! criteria of the kinds that need no outside world, and decisions with
+//! `evaluator: expression`.
+//!
+//! - Criteria: `expression` (its `expr` must give `true`; an error or a non-boolean fails
+//!   it), `regex` (the text of `target`, else of the output named by `output`, must match
+//!   `pattern` with `flags`), `json_schema` (the output must fit the inline `schema`). They see
+//!   `self.inputs` and `self.outputs` (the attempt's outputs). Kinds that need the world
+//!   (`command`, `file_exists`, `artifact_present`, `llm_judge`, `human`, `external`, and
+//!   `json_schema` with only a `schema_ref`) are the handler's: a handler that completes
+//!   vouches for them, so they count as passed. `advisory` criteria never gate. `mode`
+//!   (`all`, `any`, `n_of` with `count`) combines the required ones. When they do not hold, the
+//!   attempt fails with class `criteria_failed` and goes down the failure ladder (retried when
+//!   `retry_on` lists it, as it does by default).
+//! - `evaluator: expression` decisions make no call: the first branch whose `when` holds
+//!   (in declared order) is selected, else `default_branch`; with neither, the node fails
+//!   (RT062). Branches without a `when` never match.
+
+use super::State;
+use super::check::check;
+use super::env::Anchor;
+use crate::plan::Declared;
+use crate::run::record::NodeStatus;
+use serde_json::{Map, Value};
+
+impl State {
+    /// `Some(failed criteria)` when the node's success block does not hold for `outputs`.
+    pub(super) fn failed_criteria(
+        &mut self,
+        r: usize,
+        outputs: &Map<String, Value>,
+    ) -> Option<String> {
+        let plan = std::sync::Arc::clone(&self.plan);
+        let node = &plan.nodes[self.runs[r].node];
+        let success = node.attributes.get("success")?;
+        let criteria = success.get("criteria")?.as_array()?;
+        let scope = self.runs[r].scope;
+        // The criteria see this attempt's outputs as `self.outputs`.
+        let saved = self.runs[r].outputs.replace(outputs.clone());
+        let mut passed = 0usize;
+        let mut required = 0usize;
+        let mut failures = Vec::new();
+        for c in criteria {
+            let id = c.get("id").and_then(Value::as_str).unwrap_or("?");
+            let advisory = c.get("severity").and_then(Value::as_str) == Some("advisory");
+            let verdict: Option<Result<(), String>> = match c.get("kind").and_then(Value::as_str) {
+                Some("expression") => node.exprs.get(&format!("criteria.{id}")).map(|e| {
+                    let anchor = Anchor {
+                        run: Some(r),
+                        inputs: None,
+                    };
+                    match self.eval_bool(scope, e, &anchor) {
+                        Ok(true) => Ok(()),
+                        Ok(false) => Err("its expression is false".to_string()),
+                        Err(err) => Err(err),
+                    }
+                }),
+                Some("regex") => c.get("pattern").and_then(Value::as_str).map(|pattern| {
+                    let text = match node.exprs.get(&format!("criteria.{id}.target")) {
+                        Some(e) => {
+                            let anchor = Anchor {
+                                run: Some(r),
+                                inputs: None,
+                            };
+                            self.eval(scope, e, &anchor)
+                        }
+                        None => c
+                            .get("output")
+                            .and_then(Value::as_str)
+                            .and_then(|o| outputs.get(o))
+                            .cloned()
+                            .ok_or_else(|| "the output it inspects is missing".to_string()),
+                    };
+                    let flags = c.get("flags").and_then(Value::as_str).unwrap_or("");
+                    match text {
+                        Ok(Value::String(s)) => match regex_of(pattern, flags) {
+                            Ok(re) if re.is_match(&s) => Ok(()),
+                            Ok(_) => Err(format!("the text does not match `{pattern}`")),
+                            Err(e) => Err(format!("`{pattern}` is not a valid pattern: {e}")),
+                        },
+                        Ok(other) => Err(format!(
+                            "it needs a string, got {}",
+                            super::env::kind_name(&other)
+                        )),
+                        Err(e) => Err(e),
+                    }
+                }),
+                Some("json_schema") => c.get("schema").map(|schema| {
+                    let decl = Declared {
+                        schema: Some(schema.clone()),
+                        ..Declared::default()
+                    };
+                    match c
+                        .get("output")
+                        .and_then(Value::as_str)
+                        .and_then(|o| outputs.get(o))
+                    {
+                        Some(v) => check(v, "any", &decl).map_err(|m| m.message),
+                        None => Err("the output it inspects is missing".to_string()),
+                    }
+                }),
+                // The handler's kinds: completing vouches for them.
+                _ => None,
+            };
+            if advisory {
+                continue;
+            }
+            required += 1;
+            match verdict {
+                None | Some(Ok(())) => passed += 1,
+                Some(Err(why)) => failures.push(format!("`{id}`: {why}")),
+            }
+        }
+        self.runs[r].outputs = saved;
+        let needed = match success.get("mode").and_then(Value::as_str) {
+            Some("any") => required.min(1),
+            Some("n_of") => success
+                .get("count")
+                .and_then(Value::as_u64)
+                .map_or(required, |n| (n as usize).min(required)),
+            _ => required,
+        };
+        (passed < needed).then(|| format!("success criteria failed: {}", failures.join("; ")))
+    }
+
+    /// An `evaluator: expression` decision: selects its branch without a call. Returns
+    /// whether the node is such a decision (and so was handled).
+    pub(super) fn decide_by_expression(&mut self, r: usize) -> bool {
+        let plan = std::sync::Arc::clone(&self.plan);
+        let node = &plan.nodes[self.runs[r].node];
+        let Some(decision) = node.attributes.get("decision") else {
+            return false;
+        };
+        if decision.get("evaluator").and_then(Value::as_str) != Some("expression") {
+            return false;
+        }
+        let scope = self.runs[r].scope;
+        let mut chosen = None;
+        for b in decision
+            .get("branches")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let Some(label) = b.get("label").and_then(Value::as_str) else {
+                continue;
+            };
+            let Some(e) = node.exprs.get(&format!("branches.{label}")) else {
+                continue;
+            };
+            let anchor = Anchor {
+                run: Some(r),
+                inputs: None,
+            };
+            match self.eval_bool(scope, e, &anchor) {
+                Ok(true) => {
+                    chosen = Some(label.to_string());
+                    break;
+                }
+                Ok(false) => {}
+                Err(err) => {
+                    self.diag(
+                        "RT062",
+                        "warning",
+                        format!("branch `{label}`'s condition failed and counts as false: {err}"),
+                        Some(r),
+                    );
+                }
+            }
+        }
+        let chosen = chosen.or_else(|| {
+            decision
+                .get("default_branch")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        });
+        match chosen {
+            Some(label) => {
+                let mut outputs = Map::new();
+                outputs.insert("decision".into(), Value::from(label.clone()));
+                self.runs[r].decision = Some(label);
+                self.runs[r].outputs = Some(outputs);
+                self.terminate(r, NodeStatus::Succeeded);
+            }
+            None => {
+                self.diag(
+                    "RT062",
+                    "error",
+                    "no branch condition holds and the decision has no default_branch".into(),
+                    Some(r),
+                );
+                self.terminate(r, NodeStatus::Failed);
+            }
+        }
+        true
+    }
+}
+
+/// `pattern` with AGS `flags` (`i`, `m`, `s`, `x`).
+fn regex_of(pattern: &str, flags: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(pattern)
+        .case_insensitive(flags.contains('i'))
+        .multi_line(flags.contains('m'))
+        .dot_matches_new_line(flags.contains('s'))
+        .ignore_whitespace(flags.contains('x'))
+        .size_limit(1 << 20)
+        .build()
+}
+
+#[cfg(test)]
+#[path = "criteria_tests.rs"]
+mod tests;

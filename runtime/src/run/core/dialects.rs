@@ -1,0 +1,204 @@
+//! What other dialects need beyond AGS's model: AWP's shared state (read by jq), Agent
+//! Graph's fact store (read by fact checks).
+//!
+//! - **AWP state.** The run's state starts as the params (the initial state). When a node
+//!   succeeds, each of its outputs is merged into the state by the property's reducer
+//!   (`attrs.reducers`: `overwrite` by default, `append` concatenates arrays, `merge` merges
+//!   objects shallowly); a `set_state` node's outputs are its assignments, an `end` node's its
+//!   `output` mapping, which also becomes the run's output. jq expressions (guards, switch
+//!   cases, input mappings) run on the state; a guard holds when the first output is neither
+//!   `false` nor `null` (jq's truth), no output counts as `null`.
+//! - **jq deadline.** jq runs on its own thread under [`JQ_DEADLINE`]; past it the program is
+//!   abandoned (jaq has no fuel hook) and the evaluation fails.
+//! - **Agent Graph facts.** The fact store starts as the params' `facts` object (empty when
+//!   absent); a node that succeeds with a `facts` object output merges it in (shallowly). A
+//!   fact check (`requiresFacts`, lowered to `path exists`, `path missing`, `path == value`
+//!   joined by `&&`) holds when every part does, by the reference evaluator's rules
+//!   (`crate::facts`).
+
+use super::State;
+use serde_json::{Map, Value};
+use std::time::Duration;
+
+/// How long one jq evaluation may run.
+pub const JQ_DEADLINE: Duration = Duration::from_secs(5);
+
+impl State {
+    /// AGC307 at the start of the run for every construct the runtime does not carry out:
+    /// `wait` nodes (they complete at once: a dry run does not sleep or wait for signals),
+    /// state updates outside AWP (agh `transform`: the mapping is not evaluated), and
+    /// subgraph instances whose graph the plan does not hold (AWP `subworkflow` references
+    /// resolved by the host at run time: the instance evaluates its params and has no body).
+    pub(super) fn note_unrun_constructs(&mut self) {
+        let plan = std::sync::Arc::clone(&self.plan);
+        for (i, n) in plan.nodes.iter().enumerate() {
+            let why = match n.kind {
+                crate::plan::NodeKind::Wait => Some(format!(
+                    "`{}` is a wait node: agc-runtime does not wait, it completes at once",
+                    n.id
+                )),
+                crate::plan::NodeKind::StateUpdate
+                    if plan.source.dialect != "awp" && !n.attributes.contains_key("input_ref") =>
+                {
+                    Some(format!(
+                        "`{}` is a {} node: agc-runtime does not evaluate its mapping, it succeeds with no outputs",
+                        n.id, n.origin_kind
+                    ))
+                }
+                crate::plan::NodeKind::Subgraph => self
+                    .idx
+                    .region_of_owner
+                    .get(&i)
+                    .map(|&r| &plan.regions[r])
+                    .filter(|r| r.nodes.is_empty())
+                    .and_then(|r| match &r.kind {
+                        crate::plan::RegionKind::Subgraph { source, .. }
+                            if source.starts_with("ref:") =>
+                        {
+                            Some(format!(
+                                "`{}` runs `{}`, which the plan does not hold: its instance has no body and no outputs",
+                                n.id,
+                                &source[4..]
+                            ))
+                        }
+                        _ => None,
+                    }),
+                _ => None,
+            };
+            if let Some(message) = why {
+                self.diag("AGC307", "warning", message, None);
+            }
+        }
+    }
+
+    /// Starts the dialect state (at `Started`).
+    pub(super) fn init_dialect_state(&mut self) {
+        match self.plan.source.dialect.as_str() {
+            "awp" => self.dialect_state = Some(self.params.clone()),
+            "agent-graph" => {
+                let facts = match self.params.get("facts") {
+                    Some(Value::Object(m)) => m.clone(),
+                    _ => Map::new(),
+                };
+                self.dialect_state = Some(facts);
+            }
+            _ => {}
+        }
+    }
+
+    /// A node succeeded with `outputs`: AWP reduces them into the state, Agent Graph merges
+    /// its `facts`.
+    pub(super) fn absorb_outputs(&mut self, r: usize) {
+        let Some(outputs) = self.runs[r].outputs.clone() else {
+            return;
+        };
+        let dialect = self.plan.source.dialect.clone();
+        let reducers = self.plan.attrs.get("reducers").cloned();
+        let Some(state) = self.dialect_state.as_mut() else {
+            return;
+        };
+        match dialect.as_str() {
+            "awp" => {
+                for (k, v) in outputs {
+                    let reducer = reducers
+                        .as_ref()
+                        .and_then(|m| m.get(&k))
+                        .and_then(Value::as_str)
+                        .unwrap_or("overwrite");
+                    reduce(state, k, v, reducer);
+                }
+            }
+            "agent-graph" => {
+                if let Some(Value::Object(f)) = outputs.get("facts") {
+                    for (k, v) in f {
+                        state.insert(k.clone(), v.clone());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Runs a jq program on the AWP state: its first output (`null` when none).
+    pub(super) fn eval_jq(&self, source: &str) -> Result<Value, String> {
+        let input = Value::Object(self.dialect_state.clone().unwrap_or_default());
+        let program = source.to_string();
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("agc-jq".into())
+            .stack_size(crate::jq::JQ_STACK)
+            .spawn(move || {
+                let _ = tx.send(crate::jq::JqFilter::compile(&program).and_then(|f| f.run(&input)));
+            })
+            .map_err(|e| format!("cannot start jq: {e}"))?;
+        match rx.recv_timeout(JQ_DEADLINE) {
+            Ok(Ok(outs)) => Ok(outs.into_iter().next().unwrap_or(Value::Null)),
+            Ok(Err(e)) => Err(format!("jq `{source}`: {e}")),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
+                "jq `{source}` ran past {} s and was abandoned",
+                JQ_DEADLINE.as_secs()
+            )),
+            Err(_) => Err(format!("jq `{source}` stopped without a result")),
+        }
+    }
+
+    /// Evaluates a fact check against the fact store.
+    pub(super) fn eval_facts(&self, source: &str) -> Result<bool, String> {
+        let facts = Value::Object(self.dialect_state.clone().unwrap_or_default());
+        for part in source.split("&&").map(str::trim).filter(|p| !p.is_empty()) {
+            use crate::facts::{FactTest, check_fact};
+            let holds = if let Some(path) = part.strip_suffix(" exists") {
+                check_fact(path.trim(), &FactTest::Exists(true), &facts)
+            } else if let Some(path) = part.strip_suffix(" missing") {
+                check_fact(path.trim(), &FactTest::Exists(false), &facts)
+            } else if let Some((path, want)) = part.split_once(" == ") {
+                let want: Value = serde_json::from_str(want.trim())
+                    .map_err(|e| format!("fact check `{part}`: {e}"))?;
+                check_fact(path.trim(), &FactTest::Equals(want), &facts)
+            } else {
+                return Err(format!("`{part}` is not a fact check"));
+            };
+            if !holds {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Merges `v` into `state[k]` by `reducer`.
+fn reduce(state: &mut Map<String, Value>, k: String, v: Value, reducer: &str) {
+    match (reducer, state.get_mut(&k), v) {
+        ("append", Some(Value::Array(have)), Value::Array(more)) => have.extend(more),
+        ("append", Some(Value::Array(have)), one) => have.push(one),
+        ("merge", Some(Value::Object(have)), Value::Object(more)) => {
+            for (mk, mv) in more {
+                have.insert(mk, mv);
+            }
+        }
+        (_, _, v) => {
+            state.insert(k, v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reduce;
+    use serde_json::{Map, json};
+
+    #[test]
+    fn reducers_overwrite_append_and_merge() {
+        let mut s = Map::new();
+        reduce(&mut s, "a".into(), json!([1]), "append");
+        reduce(&mut s, "a".into(), json!([2, 3]), "append");
+        reduce(&mut s, "m".into(), json!({"x": 1}), "merge");
+        reduce(&mut s, "m".into(), json!({"y": 2}), "merge");
+        reduce(&mut s, "o".into(), json!(1), "overwrite");
+        reduce(&mut s, "o".into(), json!(2), "overwrite");
+        assert_eq!(
+            serde_json::Value::Object(s),
+            json!({"a": [1, 2, 3], "m": {"x": 1, "y": 2}, "o": 2})
+        );
+    }
+}
