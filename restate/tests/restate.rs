@@ -17,195 +17,10 @@ use std::path::Path;
 
 const SCRIPTS: &str = "tests/golden/runs/scripts";
 
-/// (golden name, graph, script, params, root, decisions after a pause).
-type Case = (
-    &'static str,
-    &'static str,
-    &'static str,
-    Option<&'static str>,
-    Option<&'static str>,
-    &'static [&'static str],
-);
+#[path = "../../tests/run_cases/mod.rs"]
+mod run_cases;
 
-/// The scenarios of `tests/run.rs` (their golden records are the local runtime's).
-const CASES: &[Case] = &[
-    (
-        "changelog-release",
-        "examples/ags/changelog-release.agraph.yaml",
-        "examples/ags/changelog-release.script.yaml",
-        Some("examples/ags/changelog-release.params.json"),
-        None,
-        &[],
-    ),
-    (
-        "repair-loop-green",
-        "corpus:examples/test-repair-loop.agraph.yaml",
-        "repair-loop-green",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "repair-loop-cap",
-        "corpus:examples/test-repair-loop.agraph.yaml",
-        "repair-loop-cap",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "repair-loop-budget",
-        "corpus:examples/test-repair-loop.agraph.yaml",
-        "repair-loop-budget",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "repair-loop-retry",
-        "corpus:examples/test-repair-loop.agraph.yaml",
-        "repair-loop-retry",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "site-refresh-items",
-        "corpus:examples/docs-site-refresh.agraph.yaml",
-        "site-refresh-items",
-        None,
-        Some("corpus:examples"),
-        &[],
-    ),
-    (
-        "site-refresh-clean",
-        "corpus:examples/docs-site-refresh.agraph.yaml",
-        "site-refresh-clean",
-        None,
-        Some("corpus:examples"),
-        &[],
-    ),
-    (
-        "library-release",
-        "corpus:examples/library-v1-release.agraph.yaml",
-        "library-release",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "library-release-json",
-        "corpus:examples/library-v1-release.agraph.json",
-        "library-release",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "library-rejected",
-        "corpus:examples/library-v1-release.agraph.yaml",
-        "library-rejected",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "library-bad-output",
-        "corpus:examples/library-v1-release.agraph.yaml",
-        "library-bad-output",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "link-audit",
-        "corpus:examples/link-audit.agraph.yaml",
-        "defaults",
-        Some("link-audit"),
-        None,
-        &[],
-    ),
-    (
-        "minimal-paused",
-        "corpus:examples/minimal.agraph.yaml",
-        "minimal-paused",
-        None,
-        None,
-        &["maintainer_approval=approved"],
-    ),
-    (
-        "minimal-rejected",
-        "corpus:examples/minimal.agraph.yaml",
-        "minimal-rejected",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "readiness-publish",
-        "corpus:third_party/loro/release-readiness.agraph.yaml",
-        "readiness-publish",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "readiness-hold",
-        "corpus:third_party/loro/release-readiness.agraph.yaml",
-        "readiness-hold",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "basic",
-        "corpus:third_party/loro/basic.agraph.yaml",
-        "defaults",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "governed-data",
-        "corpus:third_party/loro/governed-data.agraph.yaml",
-        "defaults",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "enterprise-brief",
-        "corpus:third_party/loro/enterprise-brief.agraph.yaml",
-        "approve-all",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "bug-triage",
-        "corpus:third_party/magagent/bug-triage.agraph.yaml",
-        "defaults",
-        Some("bug-triage"),
-        None,
-        &[],
-    ),
-    (
-        "docs-audit",
-        "corpus:third_party/magagent/docs-audit.agraph.yaml",
-        "defaults",
-        None,
-        None,
-        &[],
-    ),
-    (
-        "release-prep",
-        "corpus:third_party/magagent/release-prep.agraph.yaml",
-        "approve-all",
-        None,
-        None,
-        &[],
-    ),
-];
+use run_cases::{Case, cases};
 
 fn resolve(p: &str) -> String {
     let repo = repo();
@@ -236,7 +51,9 @@ fn params_path(s: &str) -> String {
 /// Runs one scenario on Restate (pausing and deciding like the local test); returns the
 /// final record's text.
 fn run_case(server: &Server, case: &Case, out: &Path) -> String {
-    let (name, graph, script, params, root, decide) = *case;
+    let (name, graph, script, params, root) =
+        (case.name, case.graph, case.script, case.params, case.root);
+    let decide: &[&str] = case.resume.map_or(&[], |r| r.0);
     let record = out.join(format!("{name}.json"));
     let record_s = record.display().to_string();
     let (graph, script) = (resolve(graph), script_path(script));
@@ -311,29 +128,30 @@ fn corpus_scenarios_give_the_local_records() {
     let out = temp_dir("corpus-records");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for case in CASES {
-        if case.1.starts_with("corpus:") && !corpus {
+    for case in &cases() {
+        if case.graph.starts_with("corpus:") && !corpus {
             continue;
         }
         let text = run_case(&server, case, &out);
-        let golden = repo().join(format!("tests/golden/runs/{}.record.json", case.0));
+        let golden = repo().join(format!("tests/golden/runs/{}.record.json", case.name));
         let want = std::fs::read_to_string(&golden).unwrap();
         let (got, want) = (normalized(&text), normalized(&want));
         if got["status"] != want["status"] {
             failures.push(format!(
                 "{}: status {} (local: {})",
-                case.0, got["status"], want["status"]
+                case.name, got["status"], want["status"]
             ));
         } else if got != want {
             failures.push(format!(
                 "{}: the record differs from {} (modulo timestamps and ids):\n{}",
-                case.0,
+                case.name,
                 golden.display(),
                 serde_json::to_string_pretty(&got).unwrap()
             ));
         }
         ran += 1;
     }
+    println!("ran {ran} scenarios on Restate");
     assert!(ran >= 1);
     assert!(failures.is_empty(), "{failures:#?}");
     let _ = std::fs::remove_dir_all(&out);

@@ -1,0 +1,261 @@
+//! The golden run scenarios, shared by `tests/run.rs` (the local runtime) and
+//! `restate/tests/restate.rs` (the same scenarios on Restate must give the same records):
+//! one table, so the two engines are always compared on the same graphs, scripts and params.
+//! Scripts and params named without a `/` live in `tests/golden/runs/scripts/`.
+
+#![allow(dead_code)]
+
+pub struct Case {
+    pub name: &'static str,
+    /// Path of the graph; `corpus:` is under `../shared/corpus/ags/`.
+    pub graph: &'static str,
+    pub script: &'static str,
+    pub params: Option<&'static str>,
+    /// `--root` for graphs that reference files.
+    pub root: Option<&'static str>,
+    /// Exit status and record status of the first run.
+    pub first: (i32, &'static str),
+    /// Gate decisions for a resume after a pause; then the final exit and status.
+    pub resume: Option<(&'static [&'static str], i32, &'static str)>,
+}
+
+pub const fn case(
+    name: &'static str,
+    graph: &'static str,
+    script: &'static str,
+    first: (i32, &'static str),
+) -> Case {
+    Case {
+        name,
+        graph,
+        script,
+        params: None,
+        root: None,
+        first,
+        resume: None,
+    }
+}
+
+pub const OK: (i32, &str) = (0, "succeeded");
+pub const FAILED: (i32, &str) = (1, "failed");
+
+pub fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            params: Some("examples/ags/changelog-release.params.json"),
+            ..case(
+                "changelog-release",
+                "examples/ags/changelog-release.agraph.yaml",
+                "examples/ags/changelog-release.script.yaml",
+                OK,
+            )
+        },
+        // agh: CEL conditions, `{{ }}` templates (typed `collection`), a judge gate, a
+        // sub-loop from generation 1 on, five generations.
+        Case {
+            params: Some("examples/agh/delivery.params.json"),
+            ..case(
+                "agh-delivery",
+                "examples/agh/delivery.loop.yaml",
+                "examples/agh/delivery.script.yaml",
+                OK,
+            )
+        },
+        // AWP: jq switch cases and mappings over the workflow state, reducers, a parallel
+        // region, `end`'s output mapping; AGC307 for the waits and the unloaded sub-workflow.
+        Case {
+            params: Some("examples/awp/support-triage.params.json"),
+            ..case(
+                "awp-support-triage",
+                "examples/awp/support-triage.workflow.yaml",
+                "examples/awp/support-triage.script.yaml",
+                OK,
+            )
+        },
+        // Agent Graph: a repeat edge re-runs build and review as a second pass; fact checks
+        // guard build and publish.
+        Case {
+            params: Some("examples/agent-graph/release.params.json"),
+            ..case(
+                "agent-graph-release",
+                "examples/agent-graph/release",
+                "examples/agent-graph/release.script.yaml",
+                OK,
+            )
+        },
+        Case {
+            params: Some("examples/agent-graph/release.params.json"),
+            ..case(
+                "agent-graph-unapproved",
+                "examples/agent-graph/release",
+                "agent-graph-unapproved",
+                OK,
+            )
+        },
+        // AWP: a loop through a switch (a back edge without a bound), first match wins.
+        case(
+            "awp-until-done",
+            "tests/golden/runs/graphs/awp-until-done.workflow.yaml",
+            "awp-until-done",
+            OK,
+        ),
+        case(
+            "repair-loop-green",
+            "corpus:examples/test-repair-loop.agraph.yaml",
+            "repair-loop-green",
+            OK,
+        ),
+        case(
+            "repair-loop-cap",
+            "corpus:examples/test-repair-loop.agraph.yaml",
+            "repair-loop-cap",
+            FAILED,
+        ),
+        case(
+            "repair-loop-budget",
+            "corpus:examples/test-repair-loop.agraph.yaml",
+            "repair-loop-budget",
+            FAILED,
+        ),
+        case(
+            "repair-loop-retry",
+            "corpus:examples/test-repair-loop.agraph.yaml",
+            "repair-loop-retry",
+            OK,
+        ),
+        Case {
+            root: Some("corpus:examples"),
+            ..case(
+                "site-refresh-items",
+                "corpus:examples/docs-site-refresh.agraph.yaml",
+                "site-refresh-items",
+                OK,
+            )
+        },
+        Case {
+            root: Some("corpus:examples"),
+            ..case(
+                "site-refresh-clean",
+                "corpus:examples/docs-site-refresh.agraph.yaml",
+                "site-refresh-clean",
+                OK,
+            )
+        },
+        case(
+            "library-release",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-release",
+            OK,
+        ),
+        case(
+            "library-release-json",
+            "corpus:examples/library-v1-release.agraph.json",
+            "library-release",
+            OK,
+        ),
+        case(
+            "library-rejected",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-rejected",
+            FAILED,
+        ),
+        case(
+            "library-criteria",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-criteria",
+            FAILED,
+        ),
+        case(
+            "library-bad-output",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-bad-output",
+            FAILED,
+        ),
+        Case {
+            params: Some("link-audit"),
+            ..case(
+                "link-audit",
+                "corpus:examples/link-audit.agraph.yaml",
+                "link-audit",
+                OK,
+            )
+        },
+        // No link found: the `links_found` expression criterion fails every attempt
+        // (`criteria_failed`, retried per `retry_on`), and the run fails.
+        Case {
+            params: Some("link-audit"),
+            ..case(
+                "link-audit-no-links",
+                "corpus:examples/link-audit.agraph.yaml",
+                "defaults",
+                FAILED,
+            )
+        },
+        Case {
+            resume: Some((&["maintainer_approval=approved"], 0, "succeeded")),
+            ..case(
+                "minimal-paused",
+                "corpus:examples/minimal.agraph.yaml",
+                "minimal-paused",
+                (4, "awaiting_human"),
+            )
+        },
+        case(
+            "minimal-rejected",
+            "corpus:examples/minimal.agraph.yaml",
+            "minimal-rejected",
+            FAILED,
+        ),
+        case(
+            "readiness-publish",
+            "corpus:third_party/loro/release-readiness.agraph.yaml",
+            "readiness-publish",
+            OK,
+        ),
+        case(
+            "readiness-hold",
+            "corpus:third_party/loro/release-readiness.agraph.yaml",
+            "readiness-hold",
+            OK,
+        ),
+        case(
+            "basic",
+            "corpus:third_party/loro/basic.agraph.yaml",
+            "defaults",
+            OK,
+        ),
+        case(
+            "governed-data",
+            "corpus:third_party/loro/governed-data.agraph.yaml",
+            "defaults",
+            OK,
+        ),
+        case(
+            "enterprise-brief",
+            "corpus:third_party/loro/enterprise-brief.agraph.yaml",
+            "approve-all",
+            OK,
+        ),
+        Case {
+            params: Some("bug-triage"),
+            ..case(
+                "bug-triage",
+                "corpus:third_party/magagent/bug-triage.agraph.yaml",
+                "defaults",
+                OK,
+            )
+        },
+        case(
+            "docs-audit",
+            "corpus:third_party/magagent/docs-audit.agraph.yaml",
+            "defaults",
+            OK,
+        ),
+        case(
+            "release-prep",
+            "corpus:third_party/magagent/release-prep.agraph.yaml",
+            "approve-all",
+            OK,
+        ),
+    ]
+}
