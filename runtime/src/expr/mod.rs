@@ -2,7 +2,8 @@
 //!
 //! This is the portable contract between the compiler (which parses, checks and lowers) and
 //! everything that evaluates: the compiler's `agc eval`, the plan JSON, and generated runners.
-//! It serializes as tagged JSON (`{"id": 0, "kind": "binary", "op": "add", ...}`) in plans.
+//! In plans it serializes as compact tagged arrays (`["+", ["$", "params", "n"], 1]`, see
+//! [`wire`]); the reader also accepts the object form of `agc.plan/v1` plans.
 //!
 //! Invariants:
 //! - Every node has an `id` unique within its expression tree; the compiler keeps spans and
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod eval;
 pub mod functions;
+pub mod wire;
 
 /// Which language's semantics apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -121,11 +123,10 @@ pub enum TemplatePart {
     Expr { expr: Expr },
 }
 
-/// A core expression node.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A core expression node. Its serde form is [`wire`]'s compact encoding.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub id: NodeId,
-    #[serde(flatten)]
     pub kind: ExprKind,
 }
 
