@@ -63,7 +63,7 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
             None
         }
     };
-    let failed = print_diags(&mut diags, &sources, &args);
+    let failed = diags_to_stderr(&mut diags, &sources, args.format, args.color, args.strict);
     let io = diags.iter().any(|d| d.code == "AGC001");
     let Some(compiled) = compiled else {
         return if io { 2 } else { 1 };
@@ -198,18 +198,26 @@ fn write_plan(
     }
 }
 
-fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &BuildArgs) -> bool {
+/// Prints diagnostics to stderr, for the commands whose stdout carries their output (`build`,
+/// `gen rust`, `graph`); whether they fail the command (errors, or warnings under `strict`).
+pub(crate) fn diags_to_stderr(
+    diags: &mut [Diagnostic],
+    sources: &SourceMap,
+    format: FormatArg,
+    color: ColorArg,
+    strict: bool,
+) -> bool {
     if diags.is_empty() {
         return false;
     }
     super::print_diagnostics(
         diags,
         sources,
-        args.format,
-        args.color,
+        format,
+        color,
         super::Stream::Stderr,
         false,
-        args.strict,
+        strict,
     )
 }
 

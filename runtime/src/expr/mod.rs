@@ -198,3 +198,50 @@ pub enum ExprKind {
         parts: Vec<TemplatePart>,
     },
 }
+
+impl Expr {
+    /// Pushes the node's direct children onto `stack`, last first, so that popping visits them
+    /// in source order: the walk the checks use instead of recursion.
+    pub fn push_children<'e>(&'e self, stack: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Ident { .. } | ExprKind::Literal { .. } => {}
+            ExprKind::Member { target, .. } | ExprKind::Has { target, .. } => stack.push(target),
+            ExprKind::Index { target, index } => stack.extend([&**index, &**target]),
+            ExprKind::Call { target, args, .. } => {
+                stack.extend(args.iter().rev());
+                stack.extend(target.iter().map(|t| &**t));
+            }
+            ExprKind::Unary { operand, .. } => stack.push(operand),
+            ExprKind::Binary { left, right, .. } => stack.extend([&**right, &**left]),
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => stack.extend([&**otherwise, &**then, &**cond]),
+            ExprKind::List { items } => stack.extend(items.iter().rev()),
+            ExprKind::Map { entries } => {
+                for (k, v) in entries.iter().rev() {
+                    stack.push(v);
+                    stack.push(k);
+                }
+            }
+            ExprKind::Comprehension {
+                range,
+                filter,
+                body,
+                ..
+            } => {
+                stack.push(body);
+                stack.extend(filter.iter().map(|f| &**f));
+                stack.push(range);
+            }
+            ExprKind::Template { parts } => {
+                for p in parts.iter().rev() {
+                    if let TemplatePart::Expr { expr } = p {
+                        stack.push(expr);
+                    }
+                }
+            }
+        }
+    }
+}
