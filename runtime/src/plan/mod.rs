@@ -7,13 +7,14 @@
 //! compares, so the writer and these types cannot drift. The JSON Schema of the format is
 //! `schemas/agc-plan-v1.schema.json` (it covers both formats).
 //!
-//! Formats: `agc.plan/v2` is what the compiler writes: core expressions in the compact
-//! encoding of [`crate::expr::wire`], locations as `"line:column"` strings (`"path:line:column"`
-//! outside the plan's own source document), and fields at their default left out (`required:
-//! true`, `join` all, one attempt, empty estimates, attributes, inputs and outputs, edge
-//! `outcomes` `["succeeded"]`, `implicit: false`). `agc.plan/v1` plans (the object forms, every field written) still load: the reader
-//! accepts both forms of every changed field. Any other format tag is refused with an error
-//! naming it.
+//! Formats: `agc.plan/v2` is what the compiler writes (docs/plan-format.md): core expressions
+//! in the compact encoding of [`crate::expr::wire`], locations as `"line:column"` strings
+//! (`"path:line:column"` outside the plan's own source document), and fields at their default
+//! left out (`local_id` equal to the id, `origin_kind` equal to the kind, `required: true`,
+//! `join` all, one attempt, empty estimates, attributes, inputs and outputs, edge `outcomes`
+//! `["succeeded"]`, `implicit: false`). `agc.plan/v1` plans (the object forms, every field
+//! written) still load: the reader accepts both forms of every changed field. Any other format
+//! tag is refused with an error naming it.
 //!
 //! Stability: within a format, fields are only ever added (optional, skipped when absent),
 //! never renamed or removed. Unknown fields are ignored on read.

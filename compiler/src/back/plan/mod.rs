@@ -6,9 +6,9 @@
 //! `"line:column"` in the source document, `"path:line:column"` (the relative path the user
 //! gave) in any other file; no absolute paths, no timestamps: the same input gives the same
 //! bytes. Core expressions use the compact encoding of `agc_runtime::expr::wire`; fields at
-//! their default are left out (`local_id` equal to the id, `origin_kind` equal to the
-//! kind, `required: true`, `join` all, one attempt, empty estimate,
-//! attributes, inputs and outputs, edge `outcomes` `["succeeded"]`, `implicit: false`), as the runtime's types read them.
+//! their default are left out (`local_id` equal to the id, `origin_kind` equal to the kind,
+//! `required: true`, `join` all, one attempt, empty estimate, attributes, inputs and outputs,
+//! edge `outcomes` `["succeeded"]`, `implicit: false`), as the runtime's types read them.
 //!
 //! The plan is never built as a whole: [`Plan`] implements [`Serialize`] and writes itself
 //! straight from the IR, element by element, so [`write`] streams a 100k-node plan with only
