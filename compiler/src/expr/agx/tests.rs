@@ -365,3 +365,30 @@ fn failing_nested_calls_are_not_exponential() {
         started.elapsed()
     );
 }
+
+/// The path shortcut builds exactly what the parser builds, spans included, and leaves every
+/// other shape to the parser.
+#[test]
+fn simple_paths_match_the_parser() {
+    for (src, start, end) in [
+        ("nodes.a.outputs.result", 0, 22),
+        ("params.project", 0, 14),
+        ("x", 0, 1),
+        ("_a1.b_2.C", 0, 9),
+        ("nodes.in.outputs.true", 0, 21),
+        ("nodes.null.status", 0, 17),
+        ("${{ params.p }}", 4, 12),
+        ("((nodes.n7.outputs.count))", 2, 24),
+    ] {
+        let fast = super::simple_path(src, start, end).unwrap_or_else(|| panic!("{src}"));
+        let slow = super::parse_tokens(src, start, end).expect(src);
+        assert_eq!(fast, slow, "{src}");
+        assert_eq!(super::parse_range(src, start, end).expect(src), slow);
+    }
+    for src in [
+        "true.x", "in.a", "a..b", "a.", ".a", "a.1", "1.a", "a .b", "a.b ", " a", "a-b.c",
+        "a.b[0]", "a.b()", "é.a", "",
+    ] {
+        assert!(super::simple_path(src, 0, src.len()).is_none(), "{src}");
+    }
+}
