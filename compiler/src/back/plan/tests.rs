@@ -194,6 +194,11 @@ fn graph() -> Graph {
 }
 
 fn with_plan<T>(digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T {
+    with_plan_at("dir/g.yaml", digest, f)
+}
+
+/// The plan of [`graph`] (written in `dir/g.yaml`) for a source document named `path`.
+fn with_plan_at<T>(path: &str, digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T {
     let g = graph();
     let mut sources = SourceMap::new();
     sources.add(SourceFile::new(
@@ -207,7 +212,7 @@ fn with_plan<T>(digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T 
         order: &order,
         bounds: &bounds,
         sources: &sources,
-        path: "dir/g.yaml",
+        path,
         digest,
     })
 }
@@ -299,31 +304,17 @@ fn fields_come_in_schema_order_with_locations() {
 /// Locations in another file than the plan's source document name their path.
 #[test]
 fn locations_outside_the_document_name_their_file() {
-    let g = graph();
-    let mut sources = SourceMap::new();
-    sources.add(SourceFile::new(
-        "dir/g.yaml",
-        "ab\ncdé\nefghijklmnopqrstuvwxyz\n",
-    ));
-    let order: Vec<NodeId> = (0..g.nodes.len() as u32).map(NodeId).collect();
-    let bounds = crate::analysis::bounds::compute(&g, &order);
-    let input = PlanInput {
-        graph: &g,
-        order: &order,
-        bounds: &bounds,
-        sources: &sources,
-        path: "other.yaml",
-        digest: None,
-    };
-    let v = build(&input);
-    assert_eq!(
-        v["nodes"][0]["inputs"][0]["from"]["location"],
-        "dir/g.yaml:3:2"
-    );
-    let plan = agc_runtime::plan::Plan::from_json(&to_string(&input)).expect("plan");
-    let loc = &plan.nodes[0].location;
-    assert_eq!(
-        (loc.path.as_str(), loc.line, loc.column),
-        ("dir/g.yaml", 1, 1)
-    );
+    with_plan_at("other.yaml", None, |input| {
+        let v = build(input);
+        assert_eq!(
+            v["nodes"][0]["inputs"][0]["from"]["location"],
+            "dir/g.yaml:3:2"
+        );
+        let plan = agc_runtime::plan::Plan::from_json(&to_string(input)).expect("plan");
+        let loc = &plan.nodes[0].location;
+        assert_eq!(
+            (loc.path.as_str(), loc.line, loc.column),
+            ("dir/g.yaml", 1, 1)
+        );
+    });
 }
