@@ -392,3 +392,46 @@ fn simple_paths_match_the_parser() {
         assert!(super::simple_path(src, 0, src.len()).is_none(), "{src}");
     }
 }
+
+/// The comparison shortcut builds exactly what the parser builds, spans included.
+#[test]
+fn simple_comparisons_match_the_parser() {
+    for src in [
+        "nodes.a.outputs.count > 3",
+        "nodes.n37.outputs.decision == 'detailed'",
+        "self.outputs.count >= 0",
+        "a.b != \"q-1.x\"",
+        "a <= 123456789012345678",
+        "a < 10",
+        "a.b == true",
+        "a == false",
+        "a != null",
+        "a == ''",
+    ] {
+        let fast = super::simple_comparison(src, 0, src.len()).unwrap_or_else(|| panic!("{src}"));
+        let slow = super::parse_tokens(src, 0, src.len()).expect(src);
+        assert_eq!(fast, slow, "{src}");
+    }
+    for src in [
+        "a > -1",
+        "a > 3.5",
+        "a >  3",
+        "a > 'x y'",
+        "a > 01",
+        "a > 'x\\'y'",
+        "a > 'x",
+        "a => 3",
+        "a + 3",
+        "a > b",
+        "a > 3 ",
+        "true > 3",
+        "a > 1234567890123456789",
+        "a > 'é'",
+        "a > \"x'",
+    ] {
+        assert!(
+            super::simple_comparison(src, 0, src.len()).is_none(),
+            "{src}"
+        );
+    }
+}
