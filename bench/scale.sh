@@ -109,7 +109,7 @@ echo "(wall: fastest of the runs; median: of $RUNS runs for agc, one run otherwi
 echo
 printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' tool nodes "wall (s)" "median (s)" "RSS (MiB)" result
 printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' ------------------------ ------: --------: ---------: --------: ------------------
-declare -A BYTES FLOOR_S CHECK_S CHECK_KB BUILD_S BUILD_KB JCHECK_S JFLOOR_S
+declare -A BYTES FLOOR_S CHECK_S CHECK_KB BUILD_S BUILD_KB JCHECK_S JFLOOR_S PLAN_B CPLAN_B
 for n in $SIZES; do
   f="$TMP/layered-$n.agraph.yaml"
   "$GEN" "$n" --seed "$SEED" >"$f"
@@ -123,6 +123,9 @@ for n in $SIZES; do
   if [ "$HAS_BUILD" = 1 ]; then
     RUNS_OF_THIS=$RUNS run "agc build" 0 "$n" "$AGC" build "$f"
     BUILD_S[$n]=$LAST_BEST BUILD_KB[$n]=$LAST_RSS
+    PLAN_B[$n]=$(stat -c %s "$TMP/out")
+    run "agc build --compact" 0 "$n" "$AGC" build --compact "$f"
+    CPLAN_B[$n]=$(stat -c %s "$TMP/out")
   fi
   if [ "${JSON:-0}" = 1 ]; then
     j="$TMP/layered-$n.agraph.json"
@@ -146,15 +149,17 @@ done
 ratio() { awk -v a="${1:-}" -v b="${2:-}" 'BEGIN { if (a == "" || b == "" || b + 0 == 0) print "-"; else printf "%.2f", a / b }'; }
 
 echo
-echo "Ratios (goals: check and build within 3x the floor; peak RSS at most 20x the input):"
+echo "Ratios (goals: check and build within 3x the floor; peak RSS at most 20x the input; the"
+echo "plan at most 2x the input):"
 echo
-printf '| %7s | %11s | %9s | %13s | %13s | %13s | %13s |\n' nodes "input (MiB)" "floor (s)" "check/floor" "build/floor" "check RSS/in" "build RSS/in"
-printf '| %7s | %11s | %9s | %13s | %13s | %13s | %13s |\n' ------: ----------: --------: ------------: ------------: ------------: ------------:
+printf '| %7s | %11s | %9s | %11s | %11s | %12s | %12s | %7s | %10s |\n' nodes "input (MiB)" "floor (s)" "check/floor" "build/floor" "check RSS/in" "build RSS/in" "plan/in" "compact/in"
+printf '| %7s | %11s | %9s | %11s | %11s | %12s | %12s | %7s | %10s |\n' ------: ----------: --------: ----------: ----------: -----------: -----------: ------: ---------:
 for n in $SIZES; do
   in_mib=$(awk -v b="${BYTES[$n]}" 'BEGIN {printf "%.1f", b/1048576}')
-  printf '| %7s | %11s | %9s | %13s | %13s | %13s | %13s |\n' "$n" "$in_mib" "${FLOOR_S[$n]}" \
+  printf '| %7s | %11s | %9s | %11s | %11s | %12s | %12s | %7s | %10s |\n' "$n" "$in_mib" "${FLOOR_S[$n]}" \
     "$(ratio "${CHECK_S[$n]}" "${FLOOR_S[$n]}")" "$(ratio "${BUILD_S[$n]:-}" "${FLOOR_S[$n]}")" \
-    "$(ratio "$((CHECK_KB[$n] * 1024))" "${BYTES[$n]}")" "$(ratio "$((${BUILD_KB[$n]:-0} * 1024))" "${BYTES[$n]}")"
+    "$(ratio "$((CHECK_KB[$n] * 1024))" "${BYTES[$n]}")" "$(ratio "$((${BUILD_KB[$n]:-0} * 1024))" "${BYTES[$n]}")" \
+    "$(ratio "${PLAN_B[$n]:-}" "${BYTES[$n]}")" "$(ratio "${CPLAN_B[$n]:-}" "${BYTES[$n]}")"
 done
 if [ "${JSON:-0}" = 1 ]; then
   echo

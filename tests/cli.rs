@@ -66,12 +66,37 @@ fn build_writes_and_checks_plans() {
     );
     let first = std::fs::read_to_string(&plan).unwrap();
     let v: serde_json::Value = serde_json::from_str(&first).unwrap();
-    assert_eq!(v["format"], "agc.plan/v1");
+    assert_eq!(v["format"], "agc.plan/v2");
     assert_eq!(
         agc(&["build", EXAMPLE, "-o", plan_s, "--check"])
             .status
             .code(),
         Some(0)
+    );
+    // `--compact`: the same document on one line, and `--check` compares in that form.
+    let compact = dir.join("compact.json");
+    let compact_s = compact.to_str().unwrap();
+    assert_eq!(
+        agc(&["build", EXAMPLE, "--compact", "-o", compact_s])
+            .status
+            .code(),
+        Some(0)
+    );
+    let text = std::fs::read_to_string(&compact).unwrap();
+    assert_eq!(text.lines().count(), 1);
+    assert!(text.len() < first.len());
+    assert_eq!(serde_json::from_str::<serde_json::Value>(&text).unwrap(), v);
+    assert_eq!(
+        agc(&["build", EXAMPLE, "--compact", "-o", compact_s, "--check"])
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(
+        agc(&["build", EXAMPLE, "-o", compact_s, "--check"])
+            .status
+            .code(),
+        Some(1)
     );
     std::fs::write(&plan, first.replace("changelog", "changelag")).unwrap();
     let o = agc(&["build", EXAMPLE, "-o", plan_s, "--check"]);

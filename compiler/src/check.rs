@@ -200,7 +200,15 @@ pub fn detect_and_validate(
 /// - agh: `loop.yaml`/`loop.yml` (the daemon's layout, `loops/<name>/loop.yaml`) and
 ///   `*.loop.yaml`/`.yml`;
 /// - Agent Graph: `provider.yaml|yml|json`, `codes.yaml|yml|json`, and any YAML/JSON file
-///   under a directory named `graphs`, `actions`, `tests` or `resources` (the provider layout).
+///   under a directory named `graphs`, `actions`, `tests` or `resources` **of a Provider**: a
+///   folder whose parent holds a `provider.yaml|yml|json` manifest (the provider layout).
+///
+/// A folder argument means "every workflow document below it, by these names". The layout
+/// folder names count only inside a Provider, because `tests/` and `resources/` are common
+/// folder names in any repository: a project's `tests/ci.yaml` or `resources/config.json` is
+/// not a workflow document. (Inside a Provider, the manifest's check covers those files; a
+/// walk started inside a Provider's `graphs/` checks them one by one.) This is the one rule
+/// that looks at the disk (a manifest beside the folder) rather than the name alone.
 ///
 /// `*.schema.json` and `*-schema.json` files (JSON Schemas) are never candidates.
 pub fn is_candidate(path: &Path) -> bool {
@@ -229,14 +237,19 @@ pub fn is_candidate(path: &Path) -> bool {
     {
         return true;
     }
-    path.parent().is_some_and(|dir| {
-        dir.components().any(|c| {
-            matches!(
-                c.as_os_str().to_str(),
-                Some("graphs" | "actions" | "tests" | "resources")
-            )
-        })
+    path.ancestors().skip(1).any(|dir| {
+        matches!(
+            dir.file_name().and_then(|n| n.to_str()),
+            Some("graphs" | "actions" | "tests" | "resources")
+        ) && dir.parent().is_some_and(has_provider_manifest)
     })
+}
+
+/// Whether `dir` holds an Agent Graph Provider manifest.
+fn has_provider_manifest(dir: &Path) -> bool {
+    ["provider.yaml", "provider.yml", "provider.json"]
+        .iter()
+        .any(|m| dir.join(m).is_file())
 }
 
 /// Whether a walk picks `path` for a dialect other than Agent Graph (AGS, AWP or agh names).
@@ -348,11 +361,21 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
             "loops/review/loop.yaml",
             "p/provider.yaml",
             "p/codes.yaml",
-            "p/graphs/main.yaml",
-            "p/resources/views/a.yaml",
         ] {
             assert!(is_candidate(Path::new(yes)), "{yes}");
         }
+        // The provider layout folders count only beside a manifest.
+        let dir = std::env::temp_dir().join(format!("agc-candidates-{}", std::process::id()));
+        let p = dir.join("p");
+        std::fs::create_dir_all(p.join("graphs")).unwrap();
+        std::fs::write(p.join("provider.yaml"), "name: p\n").unwrap();
+        for yes in ["graphs/main.yaml", "resources/views/a.yaml", "tests/t.json"] {
+            assert!(is_candidate(&p.join(yes)), "{yes}");
+        }
+        for no in ["tests/ci.yaml", "resources/config.json", "graphs/main.yaml"] {
+            assert!(!is_candidate(&dir.join("project").join(no)), "{no}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
         for no in [
             "package.json",
             "p/schemas/input.schema.json",

@@ -1,9 +1,10 @@
-//! `agc build FILE [-o plan.json] [--check]`: the resolved JSON plan.
+//! `agc build FILE [-o plan.json] [--check] [--compact]`: the resolved JSON plan.
 //!
 //! Diagnostics go to stderr here (stdout carries the plan when no `-o` is given).
 
 use super::{ColorArg, FormatArg};
-use crate::compile::{Compiled, compile_file, plan_text, write_plan};
+use crate::back::plan;
+use crate::compile::{Compiled, compile_file, plan_input};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use std::io::{BufWriter, Write};
@@ -19,6 +20,10 @@ pub(crate) struct BuildArgs {
     /// Do not write: compare with the plan at `-o` and exit 1 if it is stale.
     #[arg(long, requires = "output")]
     check: bool,
+    /// Write the plan on one line, without indentation (the same document; smaller, for
+    /// machines rather than review).
+    #[arg(long)]
+    compact: bool,
     #[command(flatten)]
     root: super::RootArg,
     /// The graph to take from a document holding several (an Agent Graph Provider).
@@ -58,7 +63,7 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
             None
         }
     };
-    let failed = print_diags(&mut diags, &sources, &args);
+    let failed = diags_to_stderr(&mut diags, &sources, args.format, args.color, args.strict);
     let io = diags.iter().any(|d| d.code == "AGC001");
     let Some(compiled) = compiled else {
         return if io { 2 } else { 1 };
@@ -79,19 +84,25 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
         (None, _) => {
             let mut out = BufWriter::new(std::io::stdout().lock());
             // As with any printer: a closed stdout (`agc build x | head`) is not a failure.
-            let _ = write_plan(&compiled, &sources, &display, &mut out).and_then(|()| out.flush());
+            let _ = write_plan(&compiled, &sources, &display, args.compact, &mut out)
+                .and_then(|()| out.flush());
             0
         }
-        (Some(out), false) => match write_plan_file(&compiled, &sources, &display, out) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("error[AGC001]: cannot write `{}`: {e}", out.display());
-                2
+        (Some(out), false) => {
+            match write_plan_file(&compiled, &sources, &display, args.compact, out) {
+                Ok(()) => 0,
+                Err(e) => {
+                    eprintln!("error[AGC001]: cannot write `{}`: {e}", out.display());
+                    2
+                }
             }
-        },
-        (Some(out), true) if same_as_file(&compiled, &sources, &display, out) => 0,
+        }
+        (Some(out), true) if same_as_file(&compiled, &sources, &display, args.compact, out) => 0,
         (Some(out), true) => {
-            let plan = plan_text(&compiled, &sources, &display);
+            let mut plan = Vec::new();
+            // Writing to memory cannot fail; serde_json writes UTF-8.
+            let _ = write_plan(&compiled, &sources, &display, args.compact, &mut plan);
+            let plan = String::from_utf8_lossy(&plan);
             match std::fs::read_to_string(out) {
                 Ok(old) if old == plan => 0,
                 Ok(old) => {
@@ -116,7 +127,13 @@ pub(crate) fn run(args: BuildArgs) -> i32 {
 
 /// Whether the plan file `path` holds exactly the plan, compared while the plan streams (no
 /// copy of either in memory). Any read error counts as different.
-fn same_as_file(c: &Compiled, sources: &SourceMap, display: &str, path: &Path) -> bool {
+fn same_as_file(
+    c: &Compiled,
+    sources: &SourceMap,
+    display: &str,
+    compact: bool,
+    path: &Path,
+) -> bool {
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };
@@ -124,7 +141,7 @@ fn same_as_file(c: &Compiled, sources: &SourceMap, display: &str, path: &Path) -
         file: std::io::BufReader::new(file),
         buf: Vec::new(),
     };
-    if write_plan(c, sources, display, &mut cmp).is_err() {
+    if write_plan(c, sources, display, compact, &mut cmp).is_err() {
         return false;
     }
     // Equal only if the file has nothing left.
@@ -157,25 +174,50 @@ fn write_plan_file(
     c: &Compiled,
     sources: &SourceMap,
     display: &str,
+    compact: bool,
     out: &Path,
 ) -> std::io::Result<()> {
     let mut w = BufWriter::new(std::fs::File::create(out)?);
-    write_plan(c, sources, display, &mut w)?;
+    write_plan(c, sources, display, compact, &mut w)?;
     w.flush()
 }
 
-fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &BuildArgs) -> bool {
+/// Streams the plan in the line layout, or compact.
+fn write_plan(
+    c: &Compiled,
+    sources: &SourceMap,
+    display: &str,
+    compact: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
+    let input = plan_input(c, sources, display);
+    if compact {
+        plan::write_compact(&input, out)
+    } else {
+        plan::write(&input, out)
+    }
+}
+
+/// Prints diagnostics to stderr, for the commands whose stdout carries their output (`build`,
+/// `gen rust`, `graph`); whether they fail the command (errors, or warnings under `strict`).
+pub(crate) fn diags_to_stderr(
+    diags: &mut [Diagnostic],
+    sources: &SourceMap,
+    format: FormatArg,
+    color: ColorArg,
+    strict: bool,
+) -> bool {
     if diags.is_empty() {
         return false;
     }
     super::print_diagnostics(
         diags,
         sources,
-        args.format,
-        args.color,
+        format,
+        color,
         super::Stream::Stderr,
         false,
-        args.strict,
+        strict,
     )
 }
 

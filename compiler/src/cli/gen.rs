@@ -9,7 +9,6 @@
 use super::{ColorArg, FormatArg};
 use crate::back::rust::{self, GenFile, Runtime};
 use crate::compile::{compile_file, plan_text};
-use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use std::path::{Path, PathBuf};
 
@@ -104,7 +103,8 @@ fn run_rust(args: RustArgs) -> i32 {
             None
         }
     };
-    let failed = print_diags(&mut diags, &sources, &args);
+    let failed =
+        super::build::diags_to_stderr(&mut diags, &sources, args.format, args.color, args.strict);
     let io = diags.iter().any(|d| d.code == "AGC001");
     let Some(compiled) = compiled else {
         return if io { 2 } else { 1 };
@@ -193,19 +193,4 @@ fn check(files: &[GenFile], dir: &Path, display: &str) -> i32 {
         dir.display()
     );
     1
-}
-
-fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &RustArgs) -> bool {
-    if diags.is_empty() {
-        return false;
-    }
-    super::print_diagnostics(
-        diags,
-        sources,
-        args.format,
-        args.color,
-        super::Stream::Stderr,
-        false,
-        args.strict,
-    )
 }

@@ -95,7 +95,7 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
         }
         (None, None) => 2,
     };
-    print_diags(&mut diags, &sources, &args);
+    super::build::diags_to_stderr(&mut diags, &sources, args.format, args.color, false);
     if diags.iter().any(|d| d.code == "AGC001") {
         2
     } else {
@@ -286,19 +286,4 @@ fn write_out(out: Option<&Path>, text: &str) -> i32 {
             }
         },
     }
-}
-
-fn print_diags(diags: &mut [Diagnostic], sources: &SourceMap, args: &GraphArgs) {
-    if diags.is_empty() {
-        return;
-    }
-    super::print_diagnostics(
-        diags,
-        sources,
-        args.format,
-        args.color,
-        super::Stream::Stderr,
-        false,
-        false,
-    );
 }

@@ -29,7 +29,7 @@ use std::sync::Arc;
 #[derive(clap::Args, Debug)]
 pub(crate) struct RunArgs {
     /// The workflow document, or a plan written by `agc build` (`.json` with
-    /// `format: agc.plan/v1`).
+    /// `format: agc.plan/v2`, or v1).
     #[arg(required_unless_present = "resume", conflicts_with = "resume")]
     pub(super) file: Option<PathBuf>,
     /// Params as a JSON object.
@@ -203,7 +203,7 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
                 diags.push(Diagnostic::error(
                     "AGC302",
                     format!(
-                        "`{}/plan.json` is not an agc.plan/v1 plan: {e}",
+                        "`{}/plan.json` is not a readable agc plan: {e}",
                         dir.display()
                     ),
                 ));
@@ -479,14 +479,14 @@ pub(super) fn load_plan(
     let display = file.to_string_lossy().replace('\\', "/");
     if file.extension().and_then(|e| e.to_str()) == Some("json")
         && let Ok(text) = std::fs::read_to_string(file)
-        && text.contains("\"agc.plan/v1\"")
+        && text.contains("\"agc.plan/v")
     {
         return match Plan::from_json(&text) {
             Ok(p) => Some(p),
             Err(e) => {
                 diags.push(Diagnostic::error(
                     "AGC302",
-                    format!("`{display}` is not a valid agc.plan/v1 plan: {e}"),
+                    format!("`{display}` is not a valid agc plan: {e}"),
                 ));
                 None
             }

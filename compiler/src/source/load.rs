@@ -1,5 +1,6 @@
 //! Reading a file from disk into the [`SourceMap`] and loading its document.
 
+use super::json;
 use super::yaml::{self, Loaded};
 use super::{FileId, Limits, SourceFile, SourceMap, Span};
 use crate::diag::Diagnostic;
@@ -125,7 +126,11 @@ pub fn load_str(
     } else {
         0
     };
-    let mut loaded = yaml::load(id, text, offset, limits);
+    // JSON documents take the fast path; what it does not take, the YAML loader reads.
+    let fast = json::applies(&text[offset..])
+        .then(|| json::load(id, text, offset, limits))
+        .flatten();
+    let mut loaded = fast.unwrap_or_else(|| yaml::load(id, text, offset, limits));
     pre.append(&mut loaded.diags);
     loaded.diags = pre;
     (id, loaded)

@@ -7,6 +7,7 @@
 //! Columns are 1-based and counted in Unicode scalar values (code points), which is what editors,
 //! SARIF (`columnKind: unicodeCodePoints`) and ariadne (char index) agree on.
 
+pub mod json;
 pub mod limits;
 pub mod load;
 pub mod scalar;

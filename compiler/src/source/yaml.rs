@@ -12,8 +12,8 @@
 //! Scalars resolve by the YAML 1.2 core schema (module `resolve`); values and span nodes are
 //! assembled bottom up (module `build`).
 
-mod build;
-mod resolve;
+pub(super) mod build;
+pub(super) mod resolve;
 
 use super::tree::{Document, ScalarStyle, SpanNode};
 use super::{FileId, Limits, Span};
@@ -205,6 +205,13 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
     }
 }
 
+/// AGC011: a plain number that JSON cannot hold (the JSON reader reports it alike).
+pub(super) fn unrepresentable(raw: &str, why: &str, span: Span) -> Diagnostic {
+    Diagnostic::error("AGC011", format!("`{raw}` {why}"))
+        .at(span)
+        .with_help("quote the value if a string is meant")
+}
+
 fn next_char_end(text: &str, at: usize) -> usize {
     text[at.min(text.len())..]
         .chars()
@@ -310,11 +317,7 @@ impl Loader<'_> {
                 Ok(Some(v)) => v,
                 Ok(None) => Value::String(owned(raw)),
                 Err(why) => {
-                    self.diags.push(
-                        Diagnostic::error("AGC011", format!("`{raw}` {why}"))
-                            .at(span)
-                            .with_help("quote the value if a string is meant"),
-                    );
+                    self.diags.push(unrepresentable(&raw, why, span));
                     Value::Null
                 }
             },

@@ -2,7 +2,8 @@
 //!
 //! This is the portable contract between the compiler (which parses, checks and lowers) and
 //! everything that evaluates: the compiler's `agc eval`, the plan JSON, and generated runners.
-//! It serializes as tagged JSON (`{"id": 0, "kind": "binary", "op": "add", ...}`) in plans.
+//! In plans it serializes as compact tagged arrays (`["+", ["$", "params", "n"], 1]`, see
+//! [`wire`]); the reader also accepts the object form of `agc.plan/v1` plans.
 //!
 //! Invariants:
 //! - Every node has an `id` unique within its expression tree; the compiler keeps spans and
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod eval;
 pub mod functions;
+pub mod wire;
 
 /// Which language's semantics apply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -121,11 +123,10 @@ pub enum TemplatePart {
     Expr { expr: Expr },
 }
 
-/// A core expression node.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A core expression node. Its serde form is [`wire`]'s compact encoding.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Expr {
     pub id: NodeId,
-    #[serde(flatten)]
     pub kind: ExprKind,
 }
 
@@ -196,4 +197,51 @@ pub enum ExprKind {
     Template {
         parts: Vec<TemplatePart>,
     },
+}
+
+impl Expr {
+    /// Pushes the node's direct children onto `stack`, last first, so that popping visits them
+    /// in source order: the walk the checks use instead of recursion.
+    pub fn push_children<'e>(&'e self, stack: &mut Vec<&'e Expr>) {
+        match &self.kind {
+            ExprKind::Ident { .. } | ExprKind::Literal { .. } => {}
+            ExprKind::Member { target, .. } | ExprKind::Has { target, .. } => stack.push(target),
+            ExprKind::Index { target, index } => stack.extend([&**index, &**target]),
+            ExprKind::Call { target, args, .. } => {
+                stack.extend(args.iter().rev());
+                stack.extend(target.iter().map(|t| &**t));
+            }
+            ExprKind::Unary { operand, .. } => stack.push(operand),
+            ExprKind::Binary { left, right, .. } => stack.extend([&**right, &**left]),
+            ExprKind::Conditional {
+                cond,
+                then,
+                otherwise,
+            } => stack.extend([&**otherwise, &**then, &**cond]),
+            ExprKind::List { items } => stack.extend(items.iter().rev()),
+            ExprKind::Map { entries } => {
+                for (k, v) in entries.iter().rev() {
+                    stack.push(v);
+                    stack.push(k);
+                }
+            }
+            ExprKind::Comprehension {
+                range,
+                filter,
+                body,
+                ..
+            } => {
+                stack.push(body);
+                stack.extend(filter.iter().map(|f| &**f));
+                stack.push(range);
+            }
+            ExprKind::Template { parts } => {
+                for p in parts.iter().rev() {
+                    if let TemplatePart::Expr { expr } = p {
+                        stack.push(expr);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -1,14 +1,23 @@
-//! The `agc.plan/v1` plan as serde types: the contract between the compiler and everything
+//! The `agc.plan/v2` plan as serde types: the contract between the compiler and everything
 //! that runs a plan (the scheduler in this crate, `agc run`, generated runners, other hosts).
 //!
 //! The compiler writes plans with a streaming writer (`compiler/src/back/plan/`); these types
-//! read them back and write them again byte for byte (pretty JSON, 2-space indent, trailing
+//! read them back and write them again byte for byte (the line layout of [`layout`], trailing
 //! newline, see [`Plan::to_pretty_string`]). A test deserialises every golden plan and
 //! compares, so the writer and these types cannot drift. The JSON Schema of the format is
-//! `schemas/agc-plan-v1.schema.json`.
+//! `schemas/agc-plan-v1.schema.json` (it covers both formats).
 //!
-//! Stability: fields are only ever added (optional, skipped when absent), never renamed or
-//! removed, while the format stays `agc.plan/v1`. Unknown fields are ignored on read.
+//! Formats: `agc.plan/v2` is what the compiler writes (docs/plan-format.md): core expressions
+//! in the compact encoding of [`crate::expr::wire`], locations as `"line:column"` strings
+//! (`"path:line:column"` outside the plan's own source document), and fields at their default
+//! left out (`local_id` equal to the id, `origin_kind` equal to the kind, `required: true`,
+//! `join` all, one attempt, empty estimates, attributes, inputs and outputs, edge `outcomes`
+//! `["succeeded"]`, `implicit: false`). `agc.plan/v1` plans (the object forms, every field
+//! written) still load: the reader accepts both forms of every changed field. Any other format
+//! tag is refused with an error naming it.
+//!
+//! Stability: within a format, fields are only ever added (optional, skipped when absent),
+//! never renamed or removed. Unknown fields are ignored on read.
 //!
 //! Ids: nodes are referred to by their scoped id (`repair_loop/run_tests`); [`Plan::index`]
 //! builds the lookup tables the scheduler needs.
@@ -19,10 +28,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 mod index;
+pub mod layout;
 pub use index::PlanIndex;
 
-/// The format tag every plan carries.
-pub const FORMAT: &str = "agc.plan/v1";
+/// The format tag of the plans the compiler writes.
+pub const FORMAT: &str = "agc.plan/v2";
+
+/// Every format tag this runtime reads.
+pub const FORMATS_READ: [&str; 2] = ["agc.plan/v1", FORMAT];
 
 /// A whole plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -39,6 +52,7 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub attrs: Map<String, Value>,
     /// In execution order: topological, then declaration order.
+    #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,
     pub edges: Vec<Edge>,
     pub regions: Vec<Region>,
@@ -52,22 +66,40 @@ pub struct Plan {
 impl Plan {
     /// Reads a plan from JSON text, checking the format tag.
     pub fn from_json(text: &str) -> Result<Plan, PlanError> {
-        let plan: Plan = serde_json::from_str(text).map_err(|e| PlanError(e.to_string()))?;
-        if plan.format != FORMAT {
+        // The tag first, so that a plan of another format is refused by name rather than by
+        // the first field this runtime does not understand.
+        #[derive(Deserialize)]
+        struct Tag {
+            format: Option<String>,
+        }
+        if let Ok(Tag { format: Some(f) }) = serde_json::from_str::<Tag>(text)
+            && !FORMATS_READ.contains(&f.as_str())
+        {
             return Err(PlanError(format!(
-                "unsupported plan format `{}` (this runtime reads `{FORMAT}`)",
-                plan.format
+                "unsupported plan format `{f}` (this runtime reads {})",
+                FORMATS_READ.map(|f| format!("`{f}`")).join(" and ")
             )));
         }
+        let plan: Plan = serde_json::from_str(text).map_err(|e| PlanError(e.to_string()))?;
         Ok(plan)
     }
 
-    /// The plan as the compiler writes it: pretty JSON with a trailing newline.
+    /// The plan as the compiler writes it: the line layout of [`layout`] with a trailing
+    /// newline.
     pub fn to_pretty_string(&self) -> String {
+        let mut buf = Vec::new();
         // Serializing these types to memory cannot fail: every map key is a string.
-        let mut s = serde_json::to_string_pretty(self).expect("plan serializes");
-        s.push('\n');
-        s
+        layout::write_plan_layout(&mut buf, self).expect("plan serializes");
+        String::from_utf8(buf).expect("serde_json writes UTF-8")
+    }
+
+    /// The path of a location: its own, or the plan's source document when it has none.
+    pub fn location_path<'a>(&'a self, loc: &'a Location) -> &'a str {
+        if loc.path.is_empty() {
+            &self.source.path
+        } else {
+            &loc.path
+        }
     }
 
     /// The graph digest (`sha256-…`), when the dialect defines one.
@@ -79,6 +111,43 @@ impl Plan {
     pub fn index(&self) -> Result<PlanIndex, PlanError> {
         PlanIndex::new(self)
     }
+}
+
+/// Reads `nodes`, filling in the `local_id` and `origin_kind` a plan leaves out when they equal
+/// the id and the kind.
+fn read_nodes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Node>, D::Error> {
+    let mut nodes = Vec::<Node>::deserialize(d)?;
+    for n in &mut nodes {
+        if n.local_id.is_empty() {
+            n.local_id = n.id.clone();
+        }
+        if n.origin_kind.is_empty() {
+            n.origin_kind = n.kind.as_str().to_string();
+        }
+    }
+    Ok(nodes)
+}
+
+/// Writes `nodes` as the compiler does: `local_id` and `origin_kind` left out when they equal
+/// the id and the kind.
+fn write_nodes<S: serde::Serializer>(nodes: &[Node], s: S) -> Result<S::Ok, S::Error> {
+    struct Lean<'a>(&'a Node);
+    impl Serialize for Lean<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let n = self.0;
+            let mut v = serde_json::to_value(n).map_err(serde::ser::Error::custom)?;
+            if let Value::Object(m) = &mut v {
+                if n.local_id == n.id {
+                    m.shift_remove("local_id");
+                }
+                if n.origin_kind == n.kind.as_str() {
+                    m.shift_remove("origin_kind");
+                }
+            }
+            v.serialize(s)
+        }
+    }
+    s.collect_seq(nodes.iter().map(Lean))
 }
 
 /// A plan that cannot be read or is inconsistent.
@@ -133,6 +202,7 @@ pub struct Param {
     /// The declared value type (`string`, `integer`, `array`, `any`, ...).
     #[serde(rename = "type")]
     pub ty: String,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub required: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Value>,
@@ -164,12 +234,57 @@ pub enum ExprLang {
     Fact,
 }
 
-/// A source location: the path as given, 1-based line and column.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A source location: the path as given, 1-based line and column. An empty `path` is the
+/// plan's source document ([`Plan::location_path`]). Written `"line:column"`, or
+/// `"path:line:column"` when the path is not empty; `agc.plan/v1`'s object form
+/// `{"path", "line", "column"}` is read too.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Location {
     pub path: String,
     pub line: u32,
     pub column: u32,
+}
+
+impl Serialize for Location {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.path.is_empty() {
+            s.collect_str(&format_args!("{}:{}", self.line, self.column))
+        } else {
+            s.collect_str(&format_args!("{}:{}:{}", self.path, self.line, self.column))
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Location {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Form {
+            Text(String),
+            Object {
+                path: String,
+                line: u32,
+                column: u32,
+            },
+        }
+        match Form::deserialize(d)? {
+            Form::Object { path, line, column } => Ok(Location { path, line, column }),
+            Form::Text(t) => parse_location(&t).ok_or_else(|| {
+                serde::de::Error::custom(format!(
+                    "location `{t}` is not `line:column` or `path:line:column`"
+                ))
+            }),
+        }
+    }
+}
+
+/// `line:column` or `path:line:column` (the path may itself hold `:`).
+fn parse_location(t: &str) -> Option<Location> {
+    let mut it = t.rsplitn(3, ':');
+    let column = it.next()?.parse().ok()?;
+    let line = it.next()?.parse().ok()?;
+    let path = it.next().unwrap_or("").to_string();
+    Some(Location { path, line, column })
 }
 
 /// What a node does.
@@ -210,13 +325,36 @@ impl NodeKind {
     }
 }
 
+fn yes() -> bool {
+    true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn succeeded() -> Vec<Outcome> {
+    vec![Outcome::Succeeded]
+}
+
+fn is_succeeded(o: &[Outcome]) -> bool {
+    o == [Outcome::Succeeded]
+}
+
 /// When a node with several incoming edges becomes ready.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "mode", rename_all = "snake_case")]
 pub enum Join {
+    #[default]
     All,
     Any,
-    NOf { count: u32 },
+    NOf {
+        count: u32,
+    },
 }
 
 /// Where an input's value comes from (exactly one).
@@ -239,6 +377,7 @@ pub struct Input {
     pub name: String,
     #[serde(rename = "type")]
     pub ty: String,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub required: bool,
     #[serde(flatten)]
     pub source: InputSource,
@@ -255,17 +394,45 @@ pub struct Output {
     pub name: String,
     #[serde(rename = "type")]
     pub ty: String,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub required: bool,
     #[serde(flatten)]
     pub decl: Declared,
 }
 
-/// Attempts and the per-attempt timeout.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// Attempts and the per-attempt timeout (one attempt and no timeout when left out).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Retry {
     pub max_attempts: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<f64>,
+}
+
+impl Default for Retry {
+    fn default() -> Retry {
+        Retry {
+            max_attempts: 1,
+            timeout_seconds: None,
+        }
+    }
+}
+
+impl Retry {
+    fn is_default(&self) -> bool {
+        *self == Retry::default()
+    }
+}
+
+impl Join {
+    fn is_all(&self) -> bool {
+        *self == Join::All
+    }
+}
+
+impl Estimate {
+    fn is_empty(&self) -> bool {
+        self.cost_usd.is_none() && self.seconds.is_none()
+    }
 }
 
 /// Cost and time estimates.
@@ -282,16 +449,23 @@ pub struct Estimate {
 pub struct Node {
     /// Scoped id, unique in the plan (`repair_loop/run_tests`).
     pub id: String,
-    /// The id as written in its scope (what `nodes.<id>` reads).
+    /// The id as written in its scope (what `nodes.<id>` reads); the `id` when left out of
+    /// a plan (filled in when a [`Plan`] is read).
+    #[serde(default)]
     pub local_id: String,
     pub kind: NodeKind,
+    /// The dialect's own kind; the `kind` when left out of a plan (filled in when a [`Plan`]
+    /// is read).
+    #[serde(default)]
     pub origin_kind: String,
     /// Owner of the innermost region holding the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub region: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub inputs: Vec<Input>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -301,10 +475,14 @@ pub struct Node {
     /// `branches.<label>` (decision branches under `evaluator: expression`).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub exprs: Exprs,
+    #[serde(default, skip_serializing_if = "Join::is_all")]
     pub join: Join,
+    #[serde(default, skip_serializing_if = "Retry::is_default")]
     pub retry: Retry,
+    #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub attributes: Map<String, Value>,
     pub location: Location,
 }
@@ -345,6 +523,8 @@ pub struct Edge {
     pub from: String,
     pub to: String,
     pub kind: EdgeKind,
+    /// `["succeeded"]` when left out.
+    #[serde(default = "succeeded", skip_serializing_if = "is_succeeded")]
     pub outcomes: Vec<Outcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Expr>,
@@ -359,6 +539,7 @@ pub struct Edge {
     /// Named outcomes of the source that activate the edge.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub on: Vec<String>,
+    #[serde(default, skip_serializing_if = "is_false")]
     pub implicit: bool,
     pub location: Location,
 }
@@ -432,6 +613,7 @@ pub struct GraphOutput {
     pub name: String,
     #[serde(rename = "type")]
     pub ty: String,
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
     pub required: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<Expr>,

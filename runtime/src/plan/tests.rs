@@ -29,17 +29,20 @@ fn golden_plans_round_trip() {
 
 #[test]
 fn wrong_format_is_refused() {
+    // The tag is read first: a plan of another format is refused by name, whatever it holds.
     let err = Plan::from_json(r#"{"format":"agc.plan/v9"}"#).unwrap_err();
-    assert!(
-        err.0.contains("unknown field") || err.0.contains("missing field"),
-        "{err}"
+    assert_eq!(
+        err.0,
+        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1` and `agc.plan/v2`)"
     );
+    let err = Plan::from_json(r#"{"format":"agc.plan/v2"}"#).unwrap_err();
+    assert!(err.0.contains("missing field"), "{err}");
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/golden/plans/corpus-minimal.agraph.yaml.plan.json"),
     )
     .expect("plan");
-    let bad = text.replacen("agc.plan/v1", "agc.plan/v9", 1);
+    let bad = text.replacen("agc.plan/v2", "agc.plan/v9", 1);
     let err = Plan::from_json(&bad).unwrap_err();
     assert!(err.0.contains("unsupported plan format"), "{err}");
 }
@@ -51,10 +54,14 @@ fn input_sources_and_declarations_round_trip() {
     assert_eq!(input.source, InputSource::Value(Value::Null));
     assert_eq!(input.decl.enum_values, Some(vec![Value::from("a")]));
     assert_eq!(serde_json::to_string(&input).expect("ser"), json);
+    // `required: true` is the default: read when written (v1), left out when writing (v2).
     let implicit = r#"{"name":"y","type":"any","required":true,"implicit":true}"#;
     let input: Input = serde_json::from_str(implicit).expect("input");
     assert_eq!(input.source, InputSource::Implicit(true));
-    assert_eq!(serde_json::to_string(&input).expect("ser"), implicit);
+    assert!(input.required);
+    let lean = r#"{"name":"y","type":"any","implicit":true}"#;
+    assert_eq!(serde_json::to_string(&input).expect("ser"), lean);
+    assert_eq!(serde_json::from_str::<Input>(lean).expect("input"), input);
 }
 
 /// A hand-edited plan whose region lists disagree with the nodes' own `region`, or whose
@@ -83,4 +90,120 @@ fn inconsistent_regions_are_refused() {
     entry.entrypoints.push(body.clone());
     let err = entry.index().unwrap_err();
     assert!(err.0.contains("is inside a region"), "{err}");
+}
+
+/// A plan written by agc before the compact encoding (`agc.plan/v1`: object core expressions
+/// and locations, every default written) still loads, to the same plan as its v2 form.
+#[test]
+fn v1_plans_still_load() {
+    let v2_text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/golden/plans/corpus-test-repair-loop.agraph.yaml.plan.json"),
+    )
+    .expect("plan");
+    let v2 = Plan::from_json(&v2_text).expect("v2 plan");
+    let v1_text = v1_of(&v2);
+    assert!(v1_text.contains(r#""kind": "member""#), "{v1_text}");
+    let v1 = Plan::from_json(&v1_text).expect("v1 plan");
+    let mut v1_as_v2 = v1.clone();
+    v1_as_v2.format = FORMAT.to_string();
+    // Locations: v1 named the path everywhere; v2 leaves out the source document's.
+    let text = v1_as_v2
+        .to_pretty_string()
+        .replace(&format!("\"{}:", v2.source.path), "\"");
+    assert!(
+        text == v2_text,
+        "the v1 form does not read back to the v2 plan"
+    );
+}
+
+/// The v1 text of a plan: every field written, core expressions as tagged objects with ids,
+/// locations as objects.
+fn v1_of(plan: &Plan) -> String {
+    let mut v = serde_json::to_value(plan).expect("value");
+    v["format"] = Value::from("agc.plan/v1");
+    let path = plan.source.path.clone();
+    fn walk(v: &mut Value, path: &str, key: &str) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    walk(x, path, k);
+                }
+                if let Some(Value::Array(_)) = m.get("core") {
+                    let core: crate::expr::Expr =
+                        serde_json::from_value(m["core"].clone()).expect("core");
+                    m.insert("core".into(), legacy(&core));
+                }
+                if m.contains_key("kind") && m.contains_key("to") {
+                    m.entry("outcomes")
+                        .or_insert(serde_json::json!(["succeeded"]));
+                    m.entry("implicit").or_insert(Value::Bool(false));
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| walk(x, path, key)),
+            Value::String(s) if key == "location" => {
+                let (line, col) = s.rsplit_once(':').expect("line:col");
+                let (file, line) = line.rsplit_once(':').unwrap_or((path, line));
+                *v = serde_json::json!({"path": file, "line": line.parse::<u32>().unwrap(), "column": col.parse::<u32>().unwrap()});
+            }
+            _ => {}
+        }
+    }
+    walk(&mut v, &path, "");
+    for n in v["nodes"].as_array_mut().expect("nodes") {
+        let id = n["id"].clone();
+        let kind = n["kind"].clone();
+        let m = n.as_object_mut().expect("node");
+        m.entry("local_id").or_insert(id);
+        m.entry("origin_kind").or_insert(kind);
+        m.entry("inputs").or_insert(serde_json::json!([]));
+        m.entry("join")
+            .or_insert(serde_json::json!({"mode": "all"}));
+        m.entry("retry")
+            .or_insert(serde_json::json!({"max_attempts": 1}));
+    }
+    serde_json::to_string_pretty(&v).expect("text")
+}
+
+/// The v1 object form of a core expression.
+fn legacy(e: &crate::expr::Expr) -> Value {
+    use crate::expr::ExprKind as K;
+    let mut m = serde_json::Map::new();
+    m.insert("id".into(), Value::from(e.id));
+    let kind = match &e.kind {
+        K::Ident { name } => {
+            m.insert("name".into(), Value::from(name.clone()));
+            "ident"
+        }
+        K::Member { target, field } => {
+            m.insert("target".into(), legacy(target));
+            m.insert("field".into(), Value::from(field.clone()));
+            "member"
+        }
+        K::Literal { value } => {
+            m.insert(
+                "value".into(),
+                serde_json::to_value(value).expect("literal"),
+            );
+            "literal"
+        }
+        K::Binary { op, left, right } => {
+            m.insert("op".into(), serde_json::to_value(op).expect("op"));
+            m.insert("left".into(), legacy(left));
+            m.insert("right".into(), legacy(right));
+            "binary"
+        }
+        K::Call {
+            function,
+            target: None,
+            args,
+        } => {
+            m.insert("function".into(), Value::from(function.clone()));
+            m.insert("args".into(), args.iter().map(legacy).collect());
+            "call"
+        }
+        other => panic!("extend the v1 writer of this test for {other:?}"),
+    };
+    m.insert("kind".into(), Value::from(kind));
+    Value::Object(m)
 }

@@ -1,9 +1,14 @@
-//! The resolved JSON plan, format `agc.plan/v1` (schema: `schemas/agc-plan-v1.schema.json`).
+//! The resolved JSON plan, format `agc.plan/v2` (schema: `schemas/agc-plan-v1.schema.json`,
+//! which covers both formats; the encodings are described in `agc_runtime::plan`).
 //!
 //! Nodes are listed in execution order (topological, then declaration order) and referred to by
-//! their scoped ids everywhere, so a plan reads on its own. Locations are the relative path the
-//! user gave plus 1-based line and column; no absolute paths, no timestamps: the same input
-//! gives the same bytes.
+//! their scoped ids everywhere, so a plan reads on its own. Locations are 1-based
+//! `"line:column"` in the source document, `"path:line:column"` (the relative path the user
+//! gave) in any other file; no absolute paths, no timestamps: the same input gives the same
+//! bytes. Core expressions use the compact encoding of `agc_runtime::expr::wire`; fields at
+//! their default are left out (`local_id` equal to the id, `origin_kind` equal to the kind,
+//! `required: true`, `join` all, one attempt, empty estimate, attributes, inputs and outputs,
+//! edge `outcomes` `["succeeded"]`, `implicit: false`), as the runtime's types read them.
 //!
 //! The plan is never built as a whole: [`Plan`] implements [`Serialize`] and writes itself
 //! straight from the IR, element by element, so [`write`] streams a 100k-node plan with only
@@ -18,7 +23,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use std::io::{self, Write};
 
-pub const FORMAT: &str = "agc.plan/v1";
+pub use agc_runtime::plan::FORMAT;
 
 /// Everything the plan needs besides the IR.
 pub struct PlanInput<'a> {
@@ -44,10 +49,17 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Writes the plan to `out`: pretty JSON (2-space indent) with a trailing newline, the same
-/// bytes for the same input. `out` is written in many small pieces; give it a buffer.
+/// Writes the plan to `out` in the plan layout (`agc_runtime::plan::layout`: one node field,
+/// input, edge or link a line) with a trailing newline, the same bytes for the same input.
+/// `out` is written in many small pieces; give it a buffer.
 pub fn write<W: Write>(input: &PlanInput<'_>, out: &mut W) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &Plan::new(input))?;
+    agc_runtime::plan::layout::write_plan_layout(out, &Plan::new(input))
+}
+
+/// Writes the plan without line breaks or spaces (`agc build --compact`), with a trailing
+/// newline.
+pub fn write_compact<W: Write>(input: &PlanInput<'_>, out: &mut W) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &Plan::new(input))?;
     out.write_all(b"\n")
 }
 
@@ -69,6 +81,8 @@ pub fn build(input: &PlanInput<'_>) -> Value {
 struct Ctx<'a> {
     g: &'a Graph,
     sources: &'a SourceMap,
+    /// The source document's path: locations in it leave the path out.
+    path: &'a str,
 }
 
 impl<'a> Ctx<'a> {
@@ -122,7 +136,7 @@ where
     }
 }
 
-/// `{"path", "line", "column"}` of a span's start.
+/// `"line:column"` of a span's start, `"path:line:column"` outside the source document.
 struct Location<'a> {
     c: Ctx<'a>,
     span: Span,
@@ -132,15 +146,16 @@ impl Serialize for Location<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let f = self.c.sources.get(self.span.file);
         let lc = f.line_col(self.span.start);
-        let mut m = s.serialize_map(Some(3))?;
-        m.serialize_entry("path", &f.name)?;
-        m.serialize_entry("line", &lc.line)?;
-        m.serialize_entry("column", &lc.column)?;
-        m.end()
+        if f.name == self.c.path {
+            s.collect_str(&format_args!("{}:{}", lc.line, lc.column))
+        } else {
+            s.collect_str(&format_args!("{}:{}:{}", f.name, lc.line, lc.column))
+        }
     }
 }
 
-/// An expression: language, source text, core form (when any) and location.
+/// An expression: language, source text, core form (when any, in the compact encoding of
+/// `agc_runtime::expr::wire`) and location.
 struct Expr<'a> {
     c: Ctx<'a>,
     e: &'a IrExpr,
@@ -153,6 +168,12 @@ impl Serialize for Expr<'_> {
         m.serialize_entry("lang", &e.lang)?;
         m.serialize_entry("source", &e.source)?;
         if let Some(core) = &e.core {
+            // The compact encoding leaves ids out: readers number nodes in pre-order.
+            debug_assert!(
+                agc_runtime::expr::wire::is_preorder(core),
+                "core ids of `{}` are not pre-order",
+                e.source
+            );
             m.serialize_entry("core", core)?;
         }
         m.serialize_entry("location", &self.c.location(e.span))?;
@@ -175,12 +196,13 @@ impl Serialize for Plan<'_> {
         let c = Ctx {
             g,
             sources: input.sources,
+            path: input.path,
         };
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("format", FORMAT)?;
         m.serialize_entry("source", &SourceInfo(input))?;
         m.serialize_entry("graph", &GraphInfo(g))?;
-        m.serialize_entry("params", &g.params)?;
+        m.serialize_entry("params", &Seq(g.params.iter().map(ParamOut)))?;
         m.serialize_entry("entrypoints", &c.ids(&g.entrypoints))?;
         m.serialize_entry("constraints", &g.constraints)?;
         if !g.attrs.is_empty() {
@@ -246,36 +268,71 @@ impl Serialize for NodeOut<'_> {
         let n = c.g.node(self.id);
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("id", &n.scoped_id)?;
-        m.serialize_entry("local_id", &n.local_id)?;
+        if n.local_id != n.scoped_id {
+            m.serialize_entry("local_id", &n.local_id)?;
+        }
         m.serialize_entry("kind", &n.kind)?;
-        m.serialize_entry("origin_kind", &n.origin_kind)?;
+        if n.origin_kind != kind_name(n.kind) {
+            m.serialize_entry("origin_kind", &n.origin_kind)?;
+        }
         if let Some(r) = n.region {
             m.serialize_entry("region", c.id(c.g.region(r).owner))?;
         }
         if let Some(t) = &n.title {
             m.serialize_entry("title", t)?;
         }
-        let inputs = n.inputs.iter().map(|i| InputOut { c, i });
-        m.serialize_entry("inputs", &Seq(inputs))?;
-        let outputs = n.outputs.iter().map(|o| Port {
-            name: &o.name,
-            ty: &o.ty,
-            required: o.required,
-            decl: &o.decl,
-        });
-        m.serialize_entry("outputs", &Seq(outputs))?;
+        if !n.inputs.is_empty() {
+            let inputs = n.inputs.iter().map(|i| InputOut { c, i });
+            m.serialize_entry("inputs", &Seq(inputs))?;
+        }
+        if !n.outputs.is_empty() {
+            let outputs = n.outputs.iter().map(|o| Port {
+                name: &o.name,
+                ty: &o.ty,
+                required: o.required,
+                decl: &o.decl,
+            });
+            m.serialize_entry("outputs", &Seq(outputs))?;
+        }
         if let Some(gd) = &n.guard {
             m.serialize_entry("guard", &c.expr(gd))?;
         }
         if !n.exprs.is_empty() {
             m.serialize_entry("exprs", &expr_pairs(c, &n.exprs))?;
         }
-        m.serialize_entry("join", &n.join)?;
-        m.serialize_entry("retry", &n.retry)?;
-        m.serialize_entry("estimate", &n.estimate)?;
-        m.serialize_entry("attributes", &n.attrs)?;
+        if n.join != crate::ir::Join::All {
+            m.serialize_entry("join", &n.join)?;
+        }
+        if n.retry.max_attempts != 1 || n.retry.timeout_seconds.is_some() {
+            m.serialize_entry("retry", &n.retry)?;
+        }
+        if n.estimate.cost_usd.is_some() || n.estimate.seconds.is_some() {
+            m.serialize_entry("estimate", &n.estimate)?;
+        }
+        if !n.attrs.is_empty() {
+            m.serialize_entry("attributes", &n.attrs)?;
+        }
         m.serialize_entry("location", &c.location(c.g.spans.nodes[self.id.index()]))?;
         m.end()
+    }
+}
+
+/// A node kind as the plan spells it (`agc_runtime::plan::NodeKind::as_str`).
+fn kind_name(k: crate::ir::NodeKind) -> &'static str {
+    use crate::ir::NodeKind as K;
+    match k {
+        K::Task => "task",
+        K::Decision => "decision",
+        K::Gate => "gate",
+        K::Loop => "loop",
+        K::Map => "map",
+        K::Subgraph => "subgraph",
+        K::Wait => "wait",
+        K::StateUpdate => "state_update",
+        K::External => "external",
+        K::Fork => "fork",
+        K::Join => "join",
+        K::Terminal => "terminal",
     }
 }
 
@@ -291,7 +348,7 @@ impl Serialize for InputOut<'_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &i.name)?;
         m.serialize_entry("type", &i.ty)?;
-        m.serialize_entry("required", &i.required)?;
+        serialize_required(&mut m, i.required)?;
         match &i.source {
             InputSource::Expr { expr } => m.serialize_entry("from", &self.c.expr(expr))?,
             InputSource::Template { template } => {
@@ -322,8 +379,35 @@ impl Serialize for Port<'_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", self.name)?;
         m.serialize_entry("type", self.ty)?;
-        m.serialize_entry("required", &self.required)?;
+        serialize_required(&mut m, self.required)?;
         serialize_decl(&mut m, self.decl)?;
+        m.end()
+    }
+}
+
+/// `"required": false`; `true` is the default and left out.
+fn serialize_required<M: SerializeMap>(m: &mut M, required: bool) -> Result<(), M::Error> {
+    if required {
+        Ok(())
+    } else {
+        m.serialize_entry("required", &false)
+    }
+}
+
+/// A graph parameter: name, type, `required` when false, default, declaration.
+struct ParamOut<'a>(&'a crate::ir::Param);
+
+impl Serialize for ParamOut<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("name", &p.name)?;
+        m.serialize_entry("type", &p.ty)?;
+        serialize_required(&mut m, p.required)?;
+        if let Some(d) = &p.default {
+            m.serialize_entry("default", d)?;
+        }
+        serialize_decl(&mut m, &p.decl)?;
         m.end()
     }
 }
@@ -360,7 +444,9 @@ impl Serialize for EdgeOut<'_> {
         m.serialize_entry("from", c.id(e.from))?;
         m.serialize_entry("to", c.id(e.to))?;
         m.serialize_entry("kind", &e.kind)?;
-        m.serialize_entry("outcomes", &e.outcomes)?;
+        if e.outcomes != [crate::ir::Outcome::Succeeded] {
+            m.serialize_entry("outcomes", &e.outcomes)?;
+        }
         if let Some(gd) = &e.guard {
             m.serialize_entry("guard", &c.expr(gd))?;
         }
@@ -376,7 +462,9 @@ impl Serialize for EdgeOut<'_> {
         if !e.on.is_empty() {
             m.serialize_entry("on", &e.on)?;
         }
-        m.serialize_entry("implicit", &e.implicit)?;
+        if e.implicit {
+            m.serialize_entry("implicit", &true)?;
+        }
         m.serialize_entry("location", &c.location(self.span))?;
         m.end()
     }
@@ -484,7 +572,7 @@ impl Serialize for OutputDecl<'_> {
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("name", &o.name)?;
         m.serialize_entry("type", &o.ty)?;
-        m.serialize_entry("required", &o.required)?;
+        serialize_required(&mut m, o.required)?;
         if let Some(f) = &o.from {
             m.serialize_entry("from", &self.c.expr(f))?;
         }

@@ -194,6 +194,11 @@ fn graph() -> Graph {
 }
 
 fn with_plan<T>(digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T {
+    with_plan_at("dir/g.yaml", digest, f)
+}
+
+/// The plan of [`graph`] (written in `dir/g.yaml`) for a source document named `path`.
+fn with_plan_at<T>(path: &str, digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T {
     let g = graph();
     let mut sources = SourceMap::new();
     sources.add(SourceFile::new(
@@ -207,21 +212,30 @@ fn with_plan<T>(digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T 
         order: &order,
         bounds: &bounds,
         sources: &sources,
-        path: "dir/g.yaml",
+        path,
         digest,
     })
 }
 
 #[test]
-fn streamed_text_is_the_pretty_printed_value() {
+fn streamed_text_is_the_laid_out_value() {
     for digest in [None, Some("sha256-x")] {
         with_plan(digest, |input| {
             let text = to_string(input);
             let value = build(input);
-            assert_eq!(text, serde_json::to_string_pretty(&value).unwrap() + "\n");
+            let mut laid_out = Vec::new();
+            agc_runtime::plan::layout::write_plan_layout(&mut laid_out, &value).unwrap();
+            assert_eq!(text.as_bytes(), laid_out);
             let mut streamed = Vec::new();
             write(input, &mut streamed).unwrap();
             assert_eq!(streamed, text.as_bytes());
+            let mut compact = Vec::new();
+            write_compact(input, &mut compact).unwrap();
+            assert_eq!(
+                compact,
+                (serde_json::to_string(&value).unwrap() + "\n").as_bytes()
+            );
+            assert_eq!(compact.iter().filter(|&&b| b == b'\n').count(), 1);
             assert_eq!(
                 value["source"].get("graph_digest").is_some(),
                 digest.is_some()
@@ -271,20 +285,36 @@ fn fields_come_in_schema_order_with_locations() {
         assert_eq!(a["region"], "lp");
         assert_eq!(a["join"], json!({"mode": "n_of", "count": 2}));
         // Line 2 is `cdé` (5 bytes, 3 columns), so byte 9 is line 3, column 2.
-        assert_eq!(
-            a["inputs"][0]["from"]["location"],
-            json!({"path": "dir/g.yaml", "line": 3, "column": 2})
-        );
+        assert_eq!(a["inputs"][0]["from"]["location"], "3:2");
+        // `required: true` is the default and left out.
         assert_eq!(
             a["inputs"][3],
-            json!({"name": "i", "type": "any", "required": true, "implicit": true})
+            json!({"name": "i", "type": "any", "implicit": true})
         );
         assert_eq!(v["regions"][1]["parent"], "lp");
         assert_eq!(
             v["regions"][3],
-            json!({"owner": "sub", "kind": "parallel", "entrypoints": [], "nodes": [], "location": {"path": "dir/g.yaml", "line": 3, "column": 12}})
+            json!({"owner": "sub", "kind": "parallel", "entrypoints": [], "nodes": [], "location": "3:12"})
         );
         assert_eq!(v["edges"][1].get("guard"), None);
         assert_eq!(v["links"][0]["type"], "string");
+    });
+}
+
+/// Locations in another file than the plan's source document name their path.
+#[test]
+fn locations_outside_the_document_name_their_file() {
+    with_plan_at("other.yaml", None, |input| {
+        let v = build(input);
+        assert_eq!(
+            v["nodes"][0]["inputs"][0]["from"]["location"],
+            "dir/g.yaml:3:2"
+        );
+        let plan = agc_runtime::plan::Plan::from_json(&to_string(input)).expect("plan");
+        let loc = &plan.nodes[0].location;
+        assert_eq!(
+            (loc.path.as_str(), loc.line, loc.column),
+            ("dir/g.yaml", 1, 1)
+        );
     });
 }

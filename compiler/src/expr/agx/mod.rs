@@ -40,6 +40,125 @@ use chumsky::prelude::*;
 
 /// Parses `src[start..end]` into a checked AGX tree (spans are offsets into `src`).
 pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec<Error>> {
+    if let Some(ast) = simple_path(src, start, end).or_else(|| simple_comparison(src, start, end)) {
+        let mut errors = Vec::new();
+        check::check(&ast, src, &mut errors);
+        return if errors.is_empty() {
+            Ok(ast)
+        } else {
+            Err(errors)
+        };
+    }
+    parse_tokens(src, start, end)
+}
+
+/// The most common expression, a reference path `a.b.c` (ASCII names, no blanks, a root that
+/// is no keyword, fewer than 16 dots), read without the lexer and the combinators: the tree
+/// and spans the parser builds for it (a test compares them), at a fraction of the cost.
+/// `None` for anything else.
+fn simple_path(src: &str, start: usize, end: usize) -> Option<ast::Expr> {
+    let text = src.get(start..end)?;
+    let is_name = |s: &str| {
+        s.as_bytes()
+            .first()
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+            && s.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    };
+    // Long chains go to the parser, whose depth check reports them (AGC040).
+    if text.bytes().filter(|&b| b == b'.').count() >= 16 {
+        return None;
+    }
+    let mut parts = text.split('.');
+    let root = parts.next()?;
+    if !is_name(root)
+        || matches!(
+            root,
+            "true" | "false" | "null" | "and" | "or" | "not" | "in"
+        )
+    {
+        return None;
+    }
+    let mut at = start + root.len();
+    let mut e = ast::Expr::new(
+        ast::ExprKind::Ident(root.to_string()),
+        Local::from(start..at),
+    );
+    for field in parts {
+        if !is_name(field) {
+            return None;
+        }
+        at += 1 + field.len();
+        e = ast::Expr::new(
+            ast::ExprKind::Member {
+                target: Box::new(e),
+                field: field.to_string(),
+            },
+            Local::from(start..at),
+        );
+    }
+    Some(e)
+}
+
+/// The next most common shape, `PATH OP VALUE` with single blanks around a comparison
+/// operator and VALUE a decimal integer, `true`, `false`, `null` or a quoted string of name
+/// characters (`nodes.a.outputs.count > 3`, `x == 'detailed'`): the parser's tree and spans
+/// (tested), without the lexer and the combinators. `None` for anything else.
+fn simple_comparison(src: &str, start: usize, end: usize) -> Option<ast::Expr> {
+    use agc_runtime::expr::BinaryOp;
+    let text = src.get(start..end)?;
+    let mut parts = text.split(' ');
+    let (left, op, right) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let op = match op {
+        "==" => BinaryOp::Eq,
+        "!=" => BinaryOp::Ne,
+        "<" => BinaryOp::Lt,
+        "<=" => BinaryOp::Le,
+        ">" => BinaryOp::Gt,
+        ">=" => BinaryOp::Ge,
+        _ => return None,
+    };
+    let l = simple_path(src, start, start + left.len())?;
+    let r_start = end - right.len();
+    let kind = match right.as_bytes() {
+        b"true" => ast::ExprKind::Bool(true),
+        b"false" => ast::ExprKind::Bool(false),
+        b"null" => ast::ExprKind::Null,
+        [b'0'] => ast::ExprKind::Int {
+            value: Some(0),
+            negative: false,
+        },
+        [b'1'..=b'9', rest @ ..] if rest.len() < 18 && rest.iter().all(u8::is_ascii_digit) => {
+            ast::ExprKind::Int {
+                value: Some(right.parse().ok()?),
+                negative: false,
+            }
+        }
+        [q @ (b'\'' | b'"'), inner @ .., last]
+            if last == q
+                && inner
+                    .iter()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.')) =>
+        {
+            ast::ExprKind::Str(right[1..right.len() - 1].to_string())
+        }
+        _ => return None,
+    };
+    let r = ast::Expr::new(kind, Local::from(r_start..end));
+    Some(ast::Expr::new(
+        ast::ExprKind::Binary {
+            op,
+            left: Box::new(l),
+            right: Box::new(r),
+        },
+        Local::from(start..end),
+    ))
+}
+
+/// [`parse_range`] through the lexer and the parser.
+fn parse_tokens(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec<Error>> {
     let lexed = lexer::lex(src, start, end);
     if lexed.fatal {
         return Err(lexed.errors);

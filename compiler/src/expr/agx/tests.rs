@@ -365,3 +365,73 @@ fn failing_nested_calls_are_not_exponential() {
         started.elapsed()
     );
 }
+
+/// The path shortcut builds exactly what the parser builds, spans included, and leaves every
+/// other shape to the parser.
+#[test]
+fn simple_paths_match_the_parser() {
+    for (src, start, end) in [
+        ("nodes.a.outputs.result", 0, 22),
+        ("params.project", 0, 14),
+        ("x", 0, 1),
+        ("_a1.b_2.C", 0, 9),
+        ("nodes.in.outputs.true", 0, 21),
+        ("nodes.null.status", 0, 17),
+        ("${{ params.p }}", 4, 12),
+        ("((nodes.n7.outputs.count))", 2, 24),
+    ] {
+        let fast = super::simple_path(src, start, end).unwrap_or_else(|| panic!("{src}"));
+        let slow = super::parse_tokens(src, start, end).expect(src);
+        assert_eq!(fast, slow, "{src}");
+        assert_eq!(super::parse_range(src, start, end).expect(src), slow);
+    }
+    for src in [
+        "true.x", "in.a", "a..b", "a.", ".a", "a.1", "1.a", "a .b", "a.b ", " a", "a-b.c",
+        "a.b[0]", "a.b()", "é.a", "",
+    ] {
+        assert!(super::simple_path(src, 0, src.len()).is_none(), "{src}");
+    }
+}
+
+/// The comparison shortcut builds exactly what the parser builds, spans included.
+#[test]
+fn simple_comparisons_match_the_parser() {
+    for src in [
+        "nodes.a.outputs.count > 3",
+        "nodes.n37.outputs.decision == 'detailed'",
+        "self.outputs.count >= 0",
+        "a.b != \"q-1.x\"",
+        "a <= 123456789012345678",
+        "a < 10",
+        "a.b == true",
+        "a == false",
+        "a != null",
+        "a == ''",
+    ] {
+        let fast = super::simple_comparison(src, 0, src.len()).unwrap_or_else(|| panic!("{src}"));
+        let slow = super::parse_tokens(src, 0, src.len()).expect(src);
+        assert_eq!(fast, slow, "{src}");
+    }
+    for src in [
+        "a > -1",
+        "a > 3.5",
+        "a >  3",
+        "a > 'x y'",
+        "a > 01",
+        "a > 'x\\'y'",
+        "a > 'x",
+        "a => 3",
+        "a + 3",
+        "a > b",
+        "a > 3 ",
+        "true > 3",
+        "a > 1234567890123456789",
+        "a > 'é'",
+        "a > \"x'",
+    ] {
+        assert!(
+            super::simple_comparison(src, 0, src.len()).is_none(),
+            "{src}"
+        );
+    }
+}

@@ -73,7 +73,7 @@ pub fn find(expr: &Expr, spans: &[Span], scope: &Scope<'_>) -> Vec<HyphenPath> {
             out.push(found);
             continue;
         }
-        push_children(e, &mut stack);
+        e.push_children(&mut stack);
     }
     out
 }
@@ -160,48 +160,4 @@ fn matches(
         },
         parts: ops.iter().map(|o| o.id).collect(),
     })
-}
-
-fn push_children<'e>(e: &'e Expr, stack: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Ident { .. } | ExprKind::Literal { .. } => {}
-        ExprKind::Member { target, .. } => stack.push(target),
-        ExprKind::Index { target, index } => stack.extend([&**index, &**target]),
-        ExprKind::Call { target, args, .. } => {
-            stack.extend(args.iter().rev());
-            stack.extend(target.iter().map(|t| &**t));
-        }
-        ExprKind::Unary { operand, .. } => stack.push(operand),
-        ExprKind::Binary { left, right, .. } => stack.extend([&**right, &**left]),
-        ExprKind::Conditional {
-            cond,
-            then,
-            otherwise,
-        } => stack.extend([&**otherwise, &**then, &**cond]),
-        ExprKind::List { items } => stack.extend(items.iter().rev()),
-        ExprKind::Map { entries } => {
-            for (k, v) in entries.iter().rev() {
-                stack.push(v);
-                stack.push(k);
-            }
-        }
-        ExprKind::Has { target, .. } => stack.push(target),
-        ExprKind::Comprehension {
-            range,
-            filter,
-            body,
-            ..
-        } => {
-            stack.push(body);
-            stack.extend(filter.iter().map(|f| &**f));
-            stack.push(range);
-        }
-        ExprKind::Template { parts } => {
-            for p in parts.iter().rev() {
-                if let agc_runtime::expr::TemplatePart::Expr { expr } = p {
-                    stack.push(expr);
-                }
-            }
-        }
-    }
 }

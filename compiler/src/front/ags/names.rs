@@ -103,47 +103,9 @@ pub fn chains(expr: &Expr) -> Vec<Chain<'_>> {
                         _ => {}
                     }
                 }
-                stack.extend(target.iter().map(|t| &**t));
-                stack.extend(args.iter());
+                e.push_children(&mut stack);
             }
-            ExprKind::Literal { .. } => {}
-            ExprKind::Unary { operand, .. } => stack.push(operand),
-            ExprKind::Binary { left, right, .. } => {
-                stack.push(right);
-                stack.push(left);
-            }
-            ExprKind::Conditional {
-                cond,
-                then,
-                otherwise,
-            } => {
-                stack.extend([&**otherwise, &**then, &**cond]);
-            }
-            ExprKind::List { items } => stack.extend(items.iter()),
-            ExprKind::Map { entries } => {
-                for (k, v) in entries {
-                    stack.push(v);
-                    stack.push(k);
-                }
-            }
-            ExprKind::Has { target, .. } => stack.push(target),
-            ExprKind::Comprehension {
-                range,
-                filter,
-                body,
-                ..
-            } => {
-                stack.push(body);
-                stack.extend(filter.iter().map(|f| &**f));
-                stack.push(range);
-            }
-            ExprKind::Template { parts } => {
-                for p in parts.iter().rev() {
-                    if let agc_runtime::expr::TemplatePart::Expr { expr } = p {
-                        stack.push(expr);
-                    }
-                }
-            }
+            _ => e.push_children(&mut stack),
         }
     }
     out.sort_by_key(|c| c.node);

@@ -18,7 +18,7 @@ use hashbrown::HashTable;
 use serde_json::{Map, Value};
 
 /// One finished node on its way to its parent.
-pub(super) struct Built {
+pub(in crate::source) struct Built {
     pub value: Value,
     pub spans: SpanNode,
     /// Nodes in the subtree (charged again for each alias of it).
@@ -67,7 +67,7 @@ struct Frame {
 /// Invariant: for each open mapping, `entries[base..]` and `spans[spans_base..]` are its accepted
 /// entries, one span node per entry, in the same order (a sequence likewise with `items`).
 #[derive(Default)]
-pub(super) struct Builder {
+pub(in crate::source) struct Builder {
     /// Open collections, outermost first.
     stack: Vec<Frame>,
     /// Span nodes of the open collections' children.

@@ -18,7 +18,7 @@ pub(super) fn kind_of(v: &Value) -> &'static str {
 
 /// Resolves a plain scalar by the YAML 1.2 core schema: `Ok(None)` when it is a string (the
 /// caller keeps the text it owns), `Err` when it is a number that JSON cannot hold.
-pub(super) fn resolve_plain(s: &str) -> Result<Option<Value>, &'static str> {
+pub(in crate::source) fn resolve_plain(s: &str) -> Result<Option<Value>, &'static str> {
     match s {
         "" | "~" | "null" | "Null" | "NULL" => return Ok(Some(Value::Null)),
         "true" | "True" | "TRUE" => return Ok(Some(Value::Bool(true))),

@@ -27,7 +27,7 @@ pub use types::*;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// The plan this crate runs (format `agc.plan/v1`), byte for byte as `agc build` writes it.
+/// The plan this crate runs (format `agc.plan/v2`), byte for byte as `agc build` writes it.
 pub const PLAN_JSON: &str = include_str!("plan.json");
 
 /// The id of the graph.
@@ -40,7 +40,7 @@ pub const GRAPH_DIGEST: Option<&str> = Some("sha256-UVrM3iZ07z2EVF96uVF7QoRcbOw9
 /// The embedded plan, parsed.
 pub fn plan() -> Plan {
     // agc wrote the embedded plan; the test below reads it back.
-    Plan::from_json(PLAN_JSON).expect("the embedded plan is an agc.plan/v1")
+    Plan::from_json(PLAN_JSON).expect("the embedded plan is an agc plan")
 }
 
 /// The graph's outputs from a run's record, typed. Fails when one is missing or has another
