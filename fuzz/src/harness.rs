@@ -390,12 +390,17 @@ fn assert_inside(span: Option<agc::source::Span>, len: usize, what: &str) {
 }
 
 /// Target `agx`: the AGX parser (result or diagnostics with spans inside the input; what
-/// parses prints to text that parses back to the same printed form) and, on the same text,
+/// parses prints to text that parses back to the same printed form; where the path or
+/// comparison shortcut applies, the parser builds the same tree) and, on the same text,
 /// the `${{ }}` template parser.
 pub fn agx(data: &[u8]) {
     let Ok(src) = std::str::from_utf8(data) else {
         return;
     };
+    // The path and comparison shortcuts build what the parser builds, where they apply.
+    if let Err(m) = agc::expr::agx::shortcut_agrees(src) {
+        panic!("{m}");
+    }
     match agc::expr::parse_agx(src, &contiguous(src)) {
         Ok((expr, spans)) => {
             assert!(spans.iter().all(|s| s.end as usize <= src.len()));

@@ -52,6 +52,26 @@ pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec
     parse_tokens(src, start, end)
 }
 
+/// Differential check of the shortcuts (fuzzing and property tests): where `simple_path` or
+/// `simple_comparison` takes `src`, the parser must build the same tree with the same spans.
+/// `Err` describes a disagreement; `Ok(true)` when a shortcut applied, `Ok(false)` when not.
+#[doc(hidden)]
+pub fn shortcut_agrees(src: &str) -> Result<bool, String> {
+    let fast = simple_path(src, 0, src.len()).or_else(|| simple_comparison(src, 0, src.len()));
+    let Some(fast) = fast else {
+        return Ok(false);
+    };
+    match parse_tokens(src, 0, src.len()) {
+        Ok(slow) if slow == fast => Ok(true),
+        Ok(slow) => Err(format!(
+            "`{src}`: the shortcut built {fast:?}, the parser {slow:?}"
+        )),
+        Err(e) => Err(format!(
+            "`{src}`: the shortcut accepted what the parser refuses: {e:?}"
+        )),
+    }
+}
+
 /// The most common expression, a reference path `a.b.c` (ASCII names, no blanks, a root that
 /// is no keyword, fewer than 16 dots), read without the lexer and the combinators: the tree
 /// and spans the parser builds for it (a test compares them), at a fraction of the cost.

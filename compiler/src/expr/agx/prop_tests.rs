@@ -162,3 +162,66 @@ proptest! {
         let _ = super::super::parse_template(&s, &map);
     }
 }
+
+proptest! {
+    // Cheap cases (a few µs each) and rare near misses: many of them.
+    #![proptest_config(ProptestConfig::with_cases(8192))]
+
+    /// The path and comparison shortcuts of `parse_range` agree with the parser wherever
+    /// they apply. Inputs are mostly `PATH OP VALUE` and `PATH` shapes whose every piece may
+    /// be a near miss (keywords, digits, `-`, non-ASCII, doubled or missing blanks, leading
+    /// zeros, odd quotes, 19-digit numbers), plus free concatenations of those pieces.
+    #[test]
+    fn shortcuts_agree_with_the_parser(src in shortcut_shapes()) {
+        let agreed = super::shortcut_agrees(&src);
+        prop_assert!(agreed.is_ok(), "{}", agreed.unwrap_err());
+    }
+}
+
+fn path_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => "[a-zA-Z_][a-zA-Z0-9_]{0,4}",
+        1 => prop_oneof![
+            Just("in"), Just("true"), Just("null"), Just("and"), Just("not"), Just("1a"),
+            Just("a-b"), Just("é"), Just(""), Just("a b"),
+        ].prop_map(str::to_string),
+    ]
+}
+
+fn shortcut_shapes() -> impl Strategy<Value = String> {
+    let path = || proptest::collection::vec(path_piece(), 1..5).prop_map(|p| p.join("."));
+    let blank = prop_oneof![8 => Just(" "), 1 => Just(""), 1 => Just("  ")];
+    let op = prop_oneof![
+        Just("=="),
+        Just("!="),
+        Just("<"),
+        Just("<="),
+        Just(">"),
+        Just(">="),
+        Just("=>"),
+        Just("+"),
+        Just("="),
+    ];
+    let value = prop_oneof![
+        "-?[0-9]{1,3}",
+        "[0-9]{17,20}",
+        "0[0-9]{1,2}",
+        "[0-9]\\.[0-9]",
+        "'[a-zA-Z0-9_.-]{0,4}'",
+        "\"[a-zA-Z0-9_.-]{0,4}\"",
+        "['\"][a-z'\" \\\\é-]{0,4}['\"]?",
+        Just("true".to_string()),
+        Just("false".to_string()),
+        Just("null".to_string()),
+        path_piece(),
+    ];
+    let tail = prop_oneof![9 => Just(""), 1 => Just(" ")];
+    let comparison = (path(), blank.clone(), op, blank, value, tail)
+        .prop_map(|(l, b1, o, b2, v, t)| format!("{l}{b1}{o}{b2}{v}{t}"));
+    let pieces = proptest::collection::vec(
+        prop_oneof![path_piece(), Just(".".to_string()), Just(" ".to_string())],
+        1..8,
+    )
+    .prop_map(|p| p.concat());
+    prop_oneof![4 => comparison, 2 => path(), 1 => pieces]
+}
