@@ -500,7 +500,8 @@ impl<'d> Lowerer<'d> {
         let guard = node
             .get("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        let exprs = self.runtime_exprs(node, ptr);
+        let mut exprs = self.runtime_exprs(node, ptr);
+        exprs.extend(self.ladder_exprs(s, node, ptr));
         let span = self.doc().key_span(ptr);
         self.graph.add_node(
             Node {
@@ -573,6 +574,64 @@ impl<'d> Lowerer<'d> {
                     out.push((format!("branches.{label}"), e));
                 }
             }
+        }
+        out
+    }
+
+    /// The expressions of a node's human checkpoints and failure ladder, with defaults
+    /// merged (so read where the merged value came from: the node, or its scope's
+    /// `defaults`): `human.<i>.when`, `human.<i>.prompt`, `fallback.<i>.when`,
+    /// `escalation.message`.
+    fn ladder_exprs(
+        &self,
+        s: &Scope<'_>,
+        node: &Map<String, Value>,
+        ptr: &str,
+    ) -> Vec<(String, IrExpr)> {
+        let mut out = Vec::new();
+        let dflt = format!("{}/defaults", s.ptr);
+        // `human` is replaced whole; `failure` merges key by key.
+        let human_ptr = if node.contains_key("human") {
+            format!("{ptr}/human")
+        } else {
+            format!("{dflt}/human")
+        };
+        if let Some(Value::Array(list)) = defaults::merged(s, node, "human") {
+            for (i, h) in list.iter().enumerate() {
+                for (field, lang) in [("when", ExprLang::Agx), ("prompt", ExprLang::AgxTemplate)] {
+                    if h.get(field).is_some()
+                        && let Some(e) = self.expr(lang, &format!("{human_ptr}/{i}/{field}"))
+                    {
+                        out.push((format!("human.{i}.{field}"), e));
+                    }
+                }
+            }
+        }
+        let failure_ptr = |key: &str| {
+            if node.get("failure").and_then(|f| f.get(key)).is_some() {
+                format!("{ptr}/failure/{key}")
+            } else {
+                format!("{dflt}/failure/{key}")
+            }
+        };
+        if let Some(Value::Array(steps)) = defaults::field(s, node, "failure", "fallback") {
+            let at = failure_ptr("fallback");
+            for (i, step) in steps.iter().enumerate() {
+                if step.get("when").is_some()
+                    && let Some(e) = self.expr(ExprLang::Agx, &format!("{at}/{i}/when"))
+                {
+                    out.push((format!("fallback.{i}.when"), e));
+                }
+            }
+        }
+        if let Some(esc) = defaults::field(s, node, "failure", "escalation")
+            && esc.get("message").is_some()
+            && let Some(e) = self.expr(
+                ExprLang::AgxTemplate,
+                &format!("{}/message", failure_ptr("escalation")),
+            )
+        {
+            out.push(("escalation.message".into(), e));
         }
         out
     }

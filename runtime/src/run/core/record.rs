@@ -143,6 +143,7 @@ impl State {
                 )
             }),
             attempts: run.attempts.clone(),
+            fallback_used: run.ladder.as_ref().and_then(|l| l.fallback_used.clone()),
             escalated: run.escalated,
             human_events: run.human_events.clone(),
             decision: run.decision.clone(),
