@@ -308,7 +308,7 @@ impl State {
             .as_ref()
             .and_then(|l| l.failure.as_ref())
             .filter(|_| !matches!(stage, Stage::BeforeStart | Stage::BeforeSideEffects))
-            .map(|e| e.to_string());
+            .map(|e| e.message.clone());
         let cp = Checkpoint {
             id,
             name,

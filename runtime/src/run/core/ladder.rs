@@ -671,6 +671,17 @@ impl State {
         }
     }
 
+    /// A node that cannot go on by itself escalates (a loop's `on_max_iterations:
+    /// escalate`): `why` is the failure, `outputs` stand as its last outputs.
+    pub(crate) fn escalate_stuck(&mut self, r: usize, why: String, outputs: Map<String, Value>) {
+        self.runs[r].outputs = Some(outputs.clone());
+        let l = self.ladder(r);
+        l.failure = Some(HandlerError::new(FailureClass::ToolError, why));
+        l.last_outputs = Some(outputs);
+        l.last_fit = true;
+        self.escalate(r, true);
+    }
+
     /// `on_exhausted`: the ladder's last step.
     pub(crate) fn exhausted(&mut self, r: usize) {
         match self.failure_str(r, "on_exhausted").as_deref() {
