@@ -1,5 +1,6 @@
 //! `agc run FILE|PLAN.json [--params P.json] [--script S.yaml] [--run-dir D] [--record R.json]
-//! [--fixed-clock]` and `agc run --resume D [--decide GATE=approved|rejected]`.
+//! [--fixed-clock]` and `agc run --resume D [--decide NAME=approved|rejected]` (a gate's scope
+//! path, or a checkpoint's `NODE.CHECKPOINT`).
 //!
 //! Runs a plan on agc-runtime's blocking driver with the scripted handler (the way to dry-run
 //! and test a workflow before wiring real agents; format: `schemas/agc-run-script-v1.schema.json`,
@@ -53,8 +54,9 @@ pub(crate) struct RunArgs {
     /// Resume the run kept in this run directory.
     #[arg(long, value_name = "DIR")]
     pub(super) resume: Option<PathBuf>,
-    /// On resume: decide a gate awaiting a human (`GATE=approved` or `GATE=rejected`).
-    #[arg(long, value_name = "GATE=OUTCOME", requires = "resume")]
+    /// On resume: decide a gate (`GATE=approved` or `GATE=rejected`) or a human checkpoint
+    /// (`NODE.CHECKPOINT=approved`) that awaits a human.
+    #[arg(long, value_name = "NAME=OUTCOME", requires = "resume")]
     pub(super) decide: Vec<String>,
     /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
     /// the `sqlite` feature).
@@ -246,7 +248,7 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
                 outcome,
             }),
             _ => {
-                eprintln!("error: --decide takes GATE=approved or GATE=rejected, not `{d}`");
+                eprintln!("error: --decide takes NAME=approved or NAME=rejected, not `{d}`");
                 return 2;
             }
         }
@@ -340,10 +342,24 @@ fn finish_with(
     match record.status {
         RunStatus::Succeeded => 0,
         RunStatus::AwaitingHuman => {
-            if args.run_dir.is_none() {
-                eprintln!(
-                    "note: the run awaits a human; run with --run-dir to be able to resume it"
-                );
+            // Gates by scope path, checkpoints by `<scope path>.<id>`.
+            let names: Vec<String> = record
+                .nodes
+                .iter()
+                .filter(|n| n.status == agc_runtime::run::NodeStatus::AwaitingHuman)
+                .map(|n| n.awaiting.clone().unwrap_or_else(|| n.scope_path.clone()))
+                .collect();
+            match &args.run_dir {
+                None => eprintln!(
+                    "note: the run awaits a human at {}; run with --run-dir to be able to resume it",
+                    names.join(", ")
+                ),
+                Some(d) => eprintln!(
+                    "note: the run awaits a human at {}; decide with `agc run --resume {} --decide {}=approved` (or =rejected)",
+                    names.join(", "),
+                    d.display(),
+                    names.first().map_or("NAME", String::as_str)
+                ),
             }
             4
         }

@@ -75,7 +75,7 @@ pub(super) fn resume(
     ) {
         if !decisions.is_empty() {
             return Err(RunError::Resume(format!(
-                "the run already ended ({}); there is no gate to decide",
+                "the run already ended ({}); there is nothing to decide",
                 state.status().as_str()
             )));
         }

@@ -181,6 +181,14 @@ pub struct NodeRun {
     pub items: Option<u64>,
     #[serde(default, skip_serializing_if = "Usage::is_empty")]
     pub usage: Usage,
+    /// A node run `awaiting_human` at a checkpoint: the name a decision gives
+    /// (`publish.pre_upload`). A gate awaiting its decision is named by its scope path.
+    #[serde(
+        rename = "x-awaiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub awaiting: Option<String>,
 }
 
 /// One attempt of a node run.

@@ -150,6 +150,12 @@ impl State {
             iterations: run.iterations,
             items: run.items,
             usage: run.usage.clone(),
+            awaiting: run
+                .human
+                .as_ref()
+                .and_then(|h| h.ask.as_ref())
+                .filter(|_| run.status == crate::run::record::NodeStatus::AwaitingHuman)
+                .map(|a| a.cp.name.clone()),
         }
     }
 
