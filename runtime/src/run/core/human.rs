@@ -439,3 +439,7 @@ pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
         .map(str::to_string)
         .collect()
 }
+
+#[cfg(test)]
+#[path = "human_tests.rs"]
+mod tests;

@@ -28,17 +28,7 @@
 //!   over the last call's outputs, fit the declarations: succeeded. Otherwise the next step.
 //! - `skip`: the node is skipped (`skip_reason: fallback`).
 //!
-//! Escalation (`failure.escalation`, once per node run; `escalated: true` from then on):
-//! the node's `on_escalation` checkpoints, then the hand-off: `to: node` runs that node's
-//! call like an alternate; `to: human` is the `escalation` hand-off unless a declared
-//! `on_escalation` checkpoint was asked already; `supervisor` and `external` are the handler's:
-//! the same `escalation` hand-off with `escalate_to` set (a handler that routes it answers,
-//! else the run waits for a decision like for a human). Approved with fitting outputs
-//! (merged over the last call's): succeeded. Rejected, or nothing settled: `on_exhausted`.
-//!
-//! `on_exhausted`: `fail`, `skip`, `succeed_degraded` (RT042), `escalate` (the escalation
-//! above when it has not happened yet, with an implicit `to: human` when the node has no
-//! `escalation` block; then, or if it already happened, `failed`).
+//! Escalation and `on_exhausted`: see `escalation`.
 //!
 //! `timeout_action` for an attempt that timed out: `fail` (the default: an ordinary failure
 //! of class `timeout`, retried only when `retry_on` lists it), `retry` (retried whatever
@@ -80,22 +70,22 @@ pub(crate) struct Ladder {
     pub(crate) candidate: Option<Candidate>,
     /// The last completed call's outputs, and whether they fit the declarations.
     pub(crate) last_outputs: Option<Map<String, Value>>,
-    last_fit: bool,
+    pub(crate) last_fit: bool,
     /// The failure being handled.
     pub(crate) failure: Option<HandlerError>,
     pub(crate) phase: Phase,
     /// Another node's call made as this run's attempt: (plan node, its inputs).
     pub(crate) call: Option<(usize, Map<String, Value>)>,
-    escalation_done: bool,
+    pub(crate) escalation_done: bool,
     /// A declared `on_escalation` checkpoint was asked.
-    escalation_asked: bool,
+    pub(crate) escalation_asked: bool,
     pub(crate) fallback_used: Option<String>,
     /// The current attempt's criteria results (recorded when it closes).
     pub(crate) success: Option<CriteriaResults>,
     /// When the current attempt's call returned (its `finished_at`).
     pub(crate) returned_at: Option<String>,
     /// Why the last criteria evaluation failed (escalation `include`).
-    failed_criteria: Vec<String>,
+    pub(crate) failed_criteria: Vec<String>,
 }
 
 impl State {
@@ -105,11 +95,11 @@ impl State {
     }
 
     /// The node's `failure` block (defaults merged).
-    fn failure_block(&self, r: usize) -> Option<&Value> {
+    pub(crate) fn failure_block(&self, r: usize) -> Option<&Value> {
         self.plan.nodes[self.runs[r].node].attributes.get("failure")
     }
 
-    fn failure_str(&self, r: usize, key: &str) -> Option<String> {
+    pub(crate) fn failure_str(&self, r: usize, key: &str) -> Option<String> {
         self.failure_block(r)
             .and_then(|f| f.get(key))
             .and_then(Value::as_str)
@@ -137,7 +127,7 @@ impl State {
     }
 
     /// Puts run `r` back among the ready runs (its launch continues where it stands).
-    fn requeue(&mut self, r: usize) {
+    pub(crate) fn requeue(&mut self, r: usize) {
         let node = self.runs[r].node;
         self.runs[r].status = NodeStatus::Ready;
         if super::needs_slot(self.plan.nodes[node].kind) {
@@ -249,7 +239,7 @@ impl State {
     }
 
     /// `after_outputs` checkpoints from index `from`, then the criteria.
-    fn review(&mut self, r: usize, from: usize) {
+    pub(crate) fn review(&mut self, r: usize, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::AfterOutputs, from) {
             return self.ask(r, Stage::AfterOutputs, Some(i), 0, HandOff::default());
         }
@@ -279,7 +269,7 @@ impl State {
     }
 
     /// `on_criteria_failure` checkpoints from index `from`, then the failed attempt.
-    fn criteria_failure(&mut self, r: usize, from: usize) {
+    pub(crate) fn criteria_failure(&mut self, r: usize, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::OnCriteriaFailure, from) {
             return self.ask(r, Stage::OnCriteriaFailure, Some(i), 0, HandOff::default());
         }
@@ -292,7 +282,7 @@ impl State {
     }
 
     /// The candidate outputs are the node's: the attempt succeeded.
-    fn accept(&mut self, r: usize) {
+    pub(crate) fn accept(&mut self, r: usize) {
         let l = self.ladder(r);
         let cand = l.candidate.take();
         if let Phase::Fallback(_) = l.phase {
@@ -303,7 +293,7 @@ impl State {
         self.succeed_with(r, cand.outputs);
     }
 
-    fn succeed_with(&mut self, r: usize, outputs: Map<String, Value>) {
+    pub(crate) fn succeed_with(&mut self, r: usize, outputs: Map<String, Value>) {
         if let Some(Value::String(d)) = outputs.get("decision") {
             self.runs[r].decision = Some(d.clone());
         }
@@ -326,7 +316,7 @@ impl State {
     }
 
     /// `on_failure` checkpoints from index `from`, then retry or the ladder.
-    fn failure_checkpoints(&mut self, r: usize, from: usize) {
+    pub(crate) fn failure_checkpoints(&mut self, r: usize, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::OnFailure, from) {
             return self.ask(r, Stage::OnFailure, Some(i), 0, HandOff::default());
         }
@@ -447,7 +437,7 @@ impl State {
 
     /// Another node's call as this run's next attempt (`alternate_node`, escalation
     /// `to: node`). False (AGC308) when it cannot be made.
-    fn call_other(&mut self, r: usize, name: &str, phase: Phase, what: &str) -> bool {
+    pub(crate) fn call_other(&mut self, r: usize, name: &str, phase: Phase, what: &str) -> bool {
         let scope = self.runs[r].scope;
         let kind = self.scopes[scope].kind;
         let found = self.idx.scope_nodes[kind]
@@ -547,192 +537,6 @@ impl State {
                 self.ladder(r).fallback_used = Some("relax_criteria".into());
                 self.succeed_with(r, last);
                 true
-            }
-        }
-    }
-
-    /// The escalation (once per run): declared `on_escalation` checkpoints, then the
-    /// hand-off. `forced`: escalate even without an `escalation` block (`on_exhausted:
-    /// escalate`, `timeout_action: escalate`), to a human.
-    pub(crate) fn escalate(&mut self, r: usize, forced: bool) {
-        let has_block = self
-            .failure_block(r)
-            .is_some_and(|f| f.get("escalation").is_some());
-        if self.ladder(r).escalation_done || !(has_block || forced) {
-            return self.exhausted(r);
-        }
-        self.ladder(r).escalation_done = true;
-        self.runs[r].escalated = true;
-        self.escalation_checkpoints(r, 0);
-    }
-
-    fn escalation_checkpoints(&mut self, r: usize, from: usize) {
-        if let Some(i) = self.next_checkpoint(r, Stage::OnEscalation, from) {
-            self.ladder(r).escalation_asked = true;
-            let hand_off = self.hand_off_material(r);
-            return self.ask(r, Stage::OnEscalation, Some(i), 0, hand_off);
-        }
-        let esc = self
-            .failure_block(r)
-            .and_then(|f| f.get("escalation"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        match esc.get("to").and_then(Value::as_str).unwrap_or("human") {
-            "node" => {
-                let name = esc.get("node").and_then(Value::as_str).unwrap_or("");
-                if !self.call_other(r, name, Phase::EscalationNode, "escalation") {
-                    self.exhausted(r);
-                }
-            }
-            "human" if self.ladder(r).escalation_asked => self.exhausted(r),
-            to => {
-                let mut hand_off = self.hand_off_material(r);
-                hand_off.escalate_to = Some(to.to_string());
-                self.ask(r, Stage::OnEscalation, None, 0, hand_off);
-            }
-        }
-    }
-
-    /// An escalation's rendered `message`, `roles` and `include` material.
-    fn hand_off_material(&mut self, r: usize) -> HandOff {
-        let esc = self
-            .failure_block(r)
-            .and_then(|f| f.get("escalation"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let node = self.runs[r].node;
-        let prompt = match self.plan.nodes[node]
-            .exprs
-            .get("escalation.message")
-            .cloned()
-        {
-            Some(e) => {
-                let seen = self.runs[r]
-                    .ladder
-                    .as_ref()
-                    .and_then(|l| l.last_outputs.clone());
-                match self.eval_seeing(r, &e, seen) {
-                    Ok(Value::String(s)) => Some(s),
-                    Ok(v) => Some(v.to_string()),
-                    Err(err) => {
-                        self.diag(
-                            "RT062",
-                            "warning",
-                            format!("the escalation message could not be rendered: {err}"),
-                            Some(r),
-                        );
-                        None
-                    }
-                }
-            }
-            None => esc
-                .get("message")
-                .and_then(Value::as_str)
-                .map(str::to_string),
-        };
-        let include = match esc.get("include") {
-            Some(v) => super::human::strings(Some(v)),
-            None => vec!["failed_criteria".into(), "diagnostics".into()],
-        };
-        let mut material = Map::new();
-        for what in include {
-            let v = match what.as_str() {
-                "inputs" => self.runs[r].inputs.clone().map(Value::Object),
-                "outputs" => self.runs[r]
-                    .ladder
-                    .as_ref()
-                    .and_then(|l| l.last_outputs.clone())
-                    .map(Value::Object),
-                "failed_criteria" => self.runs[r]
-                    .ladder
-                    .as_ref()
-                    .map(|l| Value::from(l.failed_criteria.clone())),
-                "diagnostics" => {
-                    let path = &self.runs[r].path;
-                    Some(Value::from(
-                        self.diagnostics
-                            .iter()
-                            .filter(|d| d.node_id.as_ref() == Some(path))
-                            .map(|d| format!("{}: {}", d.code, d.message))
-                            .collect::<Vec<_>>(),
-                    ))
-                }
-                _ => None,
-            };
-            if let Some(v) = v {
-                material.insert(what, v);
-            }
-        }
-        HandOff {
-            prompt,
-            escalate_to: None,
-            roles: super::human::strings(esc.get("roles")),
-            include: material,
-        }
-    }
-
-    /// A node that cannot go on by itself escalates (a loop's `on_max_iterations:
-    /// escalate`): `why` is the failure, `outputs` stand as its last outputs.
-    pub(crate) fn escalate_stuck(&mut self, r: usize, why: String, outputs: Map<String, Value>) {
-        self.runs[r].outputs = Some(outputs.clone());
-        let l = self.ladder(r);
-        l.failure = Some(HandlerError::new(FailureClass::ToolError, why));
-        l.last_outputs = Some(outputs);
-        l.last_fit = true;
-        self.escalate(r, true);
-    }
-
-    /// `on_exhausted`: the ladder's last step.
-    pub(crate) fn exhausted(&mut self, r: usize) {
-        match self.failure_str(r, "on_exhausted").as_deref() {
-            Some("skip") => {
-                self.runs[r].skip_reason = Some("on_exhausted".into());
-                self.terminate(r, NodeStatus::Skipped);
-            }
-            Some("succeed_degraded") => self.succeed_degraded(r),
-            Some("escalate") if !self.ladder(r).escalation_done => self.escalate(r, true),
-            _ => self.terminate(r, NodeStatus::Failed),
-        }
-    }
-
-    /// Succeeded degraded (RT042): the last call's outputs that fit, else none.
-    fn succeed_degraded(&mut self, r: usize) {
-        let err = self.runs[r]
-            .ladder
-            .as_ref()
-            .and_then(|l| l.failure.as_ref())
-            .map_or_else(|| "it failed".to_string(), |e| e.to_string());
-        self.diag(
-            "RT042",
-            "warning",
-            format!("the node failed ({err}) and succeeds degraded"),
-            Some(r),
-        );
-        self.runs[r].degraded = true;
-        self.runs[r].outputs.get_or_insert_with(Map::new);
-        self.terminate(r, NodeStatus::Succeeded);
-    }
-
-    /// Merges `given` over the last call's outputs; `Some` when the result fits the
-    /// declarations (else a warning with the check's code).
-    fn settle(&mut self, r: usize, given: Map<String, Value>) -> Option<Map<String, Value>> {
-        let mut merged = self.runs[r]
-            .ladder
-            .as_ref()
-            .and_then(|l| l.last_outputs.clone())
-            .unwrap_or_default();
-        merged.extend(given);
-        let kind = self.plan.nodes[self.runs[r].node].kind;
-        match self.check_outputs(r, &merged, kind) {
-            Ok(()) => Some(merged),
-            Err((code, msg)) => {
-                self.diag(
-                    code,
-                    "warning",
-                    format!("the human's answer does not settle the node: {msg}"),
-                    Some(r),
-                );
-                None
             }
         }
     }

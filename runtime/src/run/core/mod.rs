@@ -31,12 +31,15 @@ mod criteria;
 mod dialects;
 mod edges;
 mod env;
+mod escalation;
 mod finish;
 mod human;
 mod ladder;
 mod launch;
 mod record;
 mod regions;
+#[cfg(test)]
+mod sim;
 
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
