@@ -338,6 +338,21 @@ fn agc304_a_script_key_that_names_no_node_warns() {
         err.contains("AGC304") && err.contains("colect_changes"),
         "{err}"
     );
+    // A checkpoint answer whose id the node does not have.
+    let shipped =
+        std::fs::read_to_string("tests/golden/runs/scripts/checkpoints.script.yaml").unwrap();
+    let typo = shipped.replace("      retry_ok:", "      retry_okay:");
+    assert_ne!(typo, shipped);
+    let s = write(&dir, "c.yaml", &typo);
+    let graph = "tests/golden/runs/graphs/checkpoints.agraph.yaml";
+    let o = agc(&["run", graph, "--script", &s, "-q"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("AGC304")
+            && err.contains("answers checkpoint `retry_okay`")
+            && err.contains("confirm, retry_ok"),
+        "{err}"
+    );
 }
 
 /// Every script we ship or test with fits the published script schema.

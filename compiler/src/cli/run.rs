@@ -605,7 +605,7 @@ pub(super) fn load_script(
                     Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
                         .at(doc.span(&ptr))
                         .with_help(
-                            "an entry has outputs, decision, fail, delay_ms, usage or results",
+                            "an entry has outputs, decision, fail, delay_ms, usage, results or checkpoints",
                         ),
                 );
                 bad = true;
@@ -630,15 +630,17 @@ pub(super) fn load_script(
     }
 }
 
-/// AGC304: a script key that names no node of the plan (a typo would silently never match).
+/// AGC304: a script key that names no node of the plan, or a checkpoint answer that names
+/// no checkpoint of those nodes (a typo would silently never match).
 pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
-    for key in script.nodes.keys() {
+    for (key, entry) in &script.nodes {
         let plain = agc_runtime::run::strip_indices(key);
-        let known = plan
+        let nodes: Vec<_> = plan
             .nodes
             .iter()
-            .any(|n| n.id == plain || n.local_id == plain);
-        if !known {
+            .filter(|n| n.id == plain || n.local_id == plain)
+            .collect();
+        if nodes.is_empty() {
             diags.push(Diagnostic::warning(
                 "AGC304",
                 format!(
@@ -646,6 +648,29 @@ pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Di
                     plan.graph.id
                 ),
             ));
+            continue;
+        }
+        let mut ids: Vec<String> = vec!["escalation".into(), "takeover".into()];
+        for n in &nodes {
+            ids.extend(agc_runtime::run::core::checkpoint_ids(n));
+        }
+        let answered = entry.checkpoints.iter().flatten().chain(
+            entry
+                .results
+                .iter()
+                .flatten()
+                .flat_map(|r| r.checkpoints.iter().flatten()),
+        );
+        for (id, _) in answered {
+            if !ids.contains(id) {
+                diags.push(Diagnostic::warning(
+                    "AGC304",
+                    format!(
+                        "the script's entry `{key}` answers checkpoint `{id}`, which `{plain}` does not have (it has: {})",
+                        ids.join(", ")
+                    ),
+                ));
+            }
         }
     }
 }

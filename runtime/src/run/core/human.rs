@@ -206,25 +206,12 @@ impl State {
         v
     }
 
-    /// Declared checkpoint `i`'s id: its `id`, else its stage; `_<i>` when an earlier one
-    /// has the same.
+    /// Declared checkpoint `i`'s id (see [`checkpoint_ids`]).
     pub(crate) fn checkpoint_id(&self, r: usize, i: usize) -> String {
-        let Some(list) = self.declared(r) else {
-            return format!("checkpoint_{i}");
-        };
-        let id_of = |h: &Value| {
-            h.get("id")
-                .or_else(|| h.get("at"))
-                .and_then(Value::as_str)
-                .unwrap_or("checkpoint")
-                .to_string()
-        };
-        let id = id_of(&list[i]);
-        if list[..i].iter().any(|h| id_of(h) == id) {
-            format!("{id}_{i}")
-        } else {
-            id
-        }
+        checkpoint_ids(&self.plan.nodes[self.runs[r].node])
+            .into_iter()
+            .nth(i)
+            .unwrap_or_else(|| format!("checkpoint_{i}"))
     }
 
     /// Asks declared checkpoint `index` (or, `None`, the hand-off of `stage`) for run `r`.
@@ -428,6 +415,36 @@ impl State {
             at,
         });
     }
+}
+
+/// The ids of a node's declared checkpoints, in order: each one's `id`, else its stage
+/// (`at`); `_<index>` appended when an earlier one has the same. The ladder's hand-offs are
+/// `escalation` and `takeover`.
+pub fn checkpoint_ids(node: &crate::plan::Node) -> Vec<String> {
+    let list = node
+        .attributes
+        .get("human")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let id_of = |h: &Value| {
+        h.get("id")
+            .or_else(|| h.get("at"))
+            .and_then(Value::as_str)
+            .unwrap_or("checkpoint")
+            .to_string()
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let id = id_of(h);
+            if list[..i].iter().any(|e| id_of(e) == id) {
+                format!("{id}_{i}")
+            } else {
+                id
+            }
+        })
+        .collect()
 }
 
 /// A JSON array of strings (other items dropped).

@@ -43,6 +43,7 @@ mod sim;
 
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
+pub use human::checkpoint_ids;
 
 use super::event::Event;
 use super::handler::{Checkpoint, Usage};
