@@ -14,6 +14,13 @@
 //! Unscripted nodes: tasks return a placeholder for each required output (by type); gates
 //! pause for a human; decisions fail (a decision needs a scripted label).
 //!
+//! Checkpoints: an entry's `checkpoints.<id>` answers the node's human checkpoint `<id>` (and
+//! `escalation` / `takeover`, the failure ladder's hand-offs) like a gate entry: `decision`,
+//! `outputs`, `results` (counted per `<entry>.<id>`, logged under
+//! `<run id>:<checkpoint name>`). An unanswered checkpoint is pending. A call another node
+//! makes for this run (a fallback `alternate_node`) uses that node's entry, looked up by the
+//! path it has in the same scope instance.
+//!
 //! Strings in `outputs` may hold `${{ path }}` placeholders, a dotted path (with `[n]`
 //! indices) over `inputs`, `item`, `iteration` and `attempt`: `${{ inputs.page.path }}`.
 //! A string that is exactly one placeholder takes the value's JSON type.
