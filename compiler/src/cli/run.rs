@@ -394,8 +394,22 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
 /// Progress lines on stderr.
 struct Lines;
 
+/// A call's result that leaves its node running (a retry follows, a checkpoint was
+/// answered) is not news: progress shows terminal statuses and pauses only.
+fn settled(p: &Progress) -> bool {
+    match p {
+        Progress::Finished { status, .. } => {
+            status.is_terminal() || *status == agc_runtime::run::NodeStatus::AwaitingHuman
+        }
+        _ => true,
+    }
+}
+
 impl Observer for Lines {
     fn report(&self, p: &Progress) {
+        if !settled(p) {
+            return;
+        }
         match p {
             Progress::Started {
                 path,
@@ -438,6 +452,9 @@ struct BarCounts {
 impl Observer for Bar {
     fn report(&self, p: &Progress) {
         use std::io::Write;
+        if !settled(p) {
+            return;
+        }
         let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         let last = match p {
             Progress::Started { path, .. } => {

@@ -250,7 +250,12 @@ fn drive(
                         state.step(started);
                         if let Some(obs) = &opts.observer {
                             obs.report(&Progress::Started {
-                                path: call.path.clone(),
+                                // A checkpoint's question shows as its name.
+                                path: call
+                                    .checkpoint
+                                    .as_ref()
+                                    .map_or(&call.path, |c| &c.name)
+                                    .clone(),
                                 attempt: call.attempt,
                                 resumed: call.resumed,
                             });
