@@ -6,7 +6,8 @@ use super::super::sim::*;
 use crate::run::event::CallResult;
 use crate::run::handler::GateOutcome;
 use crate::run::record::RunStatus;
-use serde_json::json;
+use serde_json::{Value, json};
+use std::sync::Arc;
 
 #[test]
 fn an_alternate_node_makes_the_call_after_the_retries_and_its_outputs_are_the_nodes() {
@@ -330,4 +331,168 @@ fn timeout_actions() {
     });
     assert_eq!(statuses(&sim.node("a")), ["timeout"]);
     assert_eq!(sim.st.awaiting_gates(), ["a.escalation"]);
+}
+
+/// One random node: (attempts, fallback steps, escalation, on_exhausted, timeout_action,
+/// checkpoints (stage, mode, required), judged, predecessor).
+type Spec = (
+    u32,
+    Vec<u8>,
+    u8,
+    u8,
+    u8,
+    Vec<(u8, u8, bool)>,
+    bool,
+    Option<usize>,
+);
+
+fn spec() -> impl proptest::strategy::Strategy<Value = Spec> {
+    use proptest::prelude::*;
+    (
+        1u32..3,
+        proptest::collection::vec(0u8..5, 0..3),
+        0u8..4,
+        0u8..4,
+        0u8..4,
+        proptest::collection::vec((0u8..6, 0u8..4, any::<bool>()), 0..3),
+        any::<bool>(),
+        proptest::option::of(0usize..8),
+    )
+}
+
+fn hash(parts: &[&str], seed: u64) -> u64 {
+    let mut h: u64 = seed ^ 0x9e37_79b9_7f4a_7c15;
+    for b in parts.iter().flat_map(|p| p.bytes().chain([0])) {
+        h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+    }
+    h
+}
+
+fn random_plan(specs: &[Spec], max_par: u32) -> Arc<crate::plan::Plan> {
+    let n = specs.len();
+    let mut nodes = Vec::new();
+    let mut edges = Vec::new();
+    let mut entries = Vec::new();
+    for (i, (attempts, steps, esc, exhausted, timeout, human, judged, pred)) in
+        specs.iter().enumerate()
+    {
+        let other = format!("n{}", (i + 1) % n);
+        let fallback: Vec<Value> = steps
+            .iter()
+            .map(|s| match s {
+                0 => json!({"strategy": "skip"}),
+                1 => json!({"strategy": "alternate_node", "node": other}),
+                2 => json!({"strategy": "human_takeover"}),
+                3 => json!({"strategy": "degrade_outputs", "outputs": ["n"]}),
+                _ => json!({"strategy": "relax_criteria", "criteria": ["big"]}),
+            })
+            .collect();
+        let on_exhausted = ["fail", "skip", "escalate", "succeed_degraded"][*exhausted as usize];
+        let timeout_action = ["fail", "retry", "escalate", "partial"][*timeout as usize];
+        let mut failure = json!({
+            "fallback": fallback,
+            "on_exhausted": on_exhausted,
+            "timeout_action": timeout_action,
+        });
+        match esc {
+            1 => failure["escalation"] = json!({"to": "human"}),
+            2 => failure["escalation"] = json!({"to": "node", "node": other}),
+            3 => failure["escalation"] = json!({"to": "supervisor"}),
+            _ => {}
+        }
+        let stages = [
+            "before_start",
+            "before_side_effects",
+            "after_outputs",
+            "on_criteria_failure",
+            "on_failure",
+            "on_escalation",
+        ];
+        let human: Vec<Value> = human
+            .iter()
+            .map(|(st, m, req)| {
+                let mode = ["approve", "review", "input", "notify"][*m as usize];
+                json!({"at": stages[*st as usize], "mode": mode, "required": req})
+            })
+            .collect();
+        let mut attributes = json!({"failure": failure, "human": human});
+        let mut exprs = json!({});
+        if *judged {
+            attributes["success"] = json!({"criteria": [
+                {"id": "big", "kind": "expression", "description": "d"}]});
+            exprs = json!({"criteria.big": n_at_least(3)});
+        }
+        let id = format!("n{i}");
+        nodes.push(task(&id, attributes, exprs, *attempts));
+        match pred.map(|p| p % n).filter(|&p| p < i) {
+            Some(p) => edges.push(json!({
+                "from": format!("n{p}"), "to": id, "kind": "sequence",
+                "outcomes": ["succeeded"], "implicit": false, "location": loc()
+            })),
+            None => entries.push(id),
+        }
+    }
+    let entries: Vec<&str> = entries.iter().map(String::as_str).collect();
+    plan(nodes, &entries, json!(edges), max_par)
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(150))]
+
+    /// Random ladders and checkpoints, random answers and decisions: the run always ends
+    /// (every decision made), every node run is terminal, attempts stay within the ladder's
+    /// bounds, and the journal replays to the same record.
+    #[test]
+    fn random_ladders_and_checkpoints_always_end(
+        specs in proptest::collection::vec(spec(), 1..5),
+        seed in proptest::prelude::any::<u64>(),
+        max_par in 1u32..3,
+    ) {
+        use crate::run::handler::{FailureClass, HandlerError};
+        let p = random_plan(&specs, max_par);
+        let mut sim = Sim::run(Arc::clone(&p), move |c: &Call| {
+            let attempt = c.attempt.to_string();
+            match &c.checkpoint {
+                Some(k) => match hash(&[&k.name, &attempt], seed) % 4 {
+                    0 => answer(Some(GateOutcome::Approved), json!({})),
+                    1 => answer(Some(GateOutcome::Approved), json!({"n": 4})),
+                    2 => answer(Some(GateOutcome::Rejected), json!({})),
+                    _ => answer(None, json!({})),
+                },
+                None => match hash(&[&c.path, &attempt, &c.node.to_string()], seed) % 5 {
+                    0 => fail(),
+                    1 => CallResult::TimedOut { seconds: 1.0 },
+                    2 => CallResult::Failed(HandlerError::new(FailureClass::Transient, "t")),
+                    k => done(k as i64),
+                },
+            }
+        });
+        let mut rounds = 0;
+        while sim.st.status() == RunStatus::AwaitingHuman {
+            rounds += 1;
+            proptest::prop_assert!(rounds < 50, "the run keeps pausing");
+            for name in sim.st.awaiting_gates() {
+                let o = if hash(&[&name], seed) % 3 == 0 {
+                    GateOutcome::Rejected
+                } else {
+                    GateOutcome::Approved
+                };
+                sim.decide(&name, o, json!({}));
+            }
+        }
+        let status = sim.st.status();
+        proptest::prop_assert!(
+            matches!(status, RunStatus::Succeeded | RunStatus::Failed | RunStatus::Partial),
+            "run ended {status:?}"
+        );
+        for (path, s) in sim.st.node_statuses() {
+            proptest::prop_assert!(s.is_terminal(), "{path} ended {s:?}");
+        }
+        for r in &sim.st.runs {
+            let (attempts, steps, ..) = &specs[r.node];
+            let bound = *attempts as usize + steps.len() + 1;
+            proptest::prop_assert!(r.attempts.len() <= bound, "{}: {} attempts", r.path, r.attempts.len());
+        }
+        sim.replays();
+    }
 }
