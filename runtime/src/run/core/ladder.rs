@@ -209,9 +209,38 @@ impl State {
 
     /// A completed call: outputs checked, then reviewed, then judged.
     pub(crate) fn completed(&mut self, r: usize, c: Completion) {
-        let kind = self.plan.nodes[self.runs[r].node].kind;
+        let node = &self.plan.nodes[self.runs[r].node];
+        let kind = node.kind;
+        let reviewed = node.attributes.contains_key("human");
         let now = self.now.clone();
         let checked = self.check_outputs(r, &c.outputs, kind);
+        // The common way (no checkpoints, nothing failed before): judged at once, and no copy
+        // of the outputs is kept unless the criteria fail.
+        if checked.is_ok() && !reviewed && self.runs[r].ladder.is_none() {
+            match self.evaluate_criteria(r, &c.outputs, &[]) {
+                Some((results, failures)) if !results.passed => {
+                    let l = self.ladder(r);
+                    l.returned_at = Some(now);
+                    l.last_outputs = Some(c.outputs.clone());
+                    l.last_fit = true;
+                    l.success = Some(results);
+                    l.failed_criteria = failures;
+                    l.candidate = Some(Candidate {
+                        outputs: c.outputs,
+                        usage: c.usage,
+                    });
+                    self.criteria_failure(r, 0);
+                }
+                verdict => {
+                    if let Some((results, _)) = verdict {
+                        self.ladder(r).success = Some(results);
+                    }
+                    self.close_attempt(r, AttemptStatus::Succeeded, &c.usage, None);
+                    self.succeed_with(r, c.outputs);
+                }
+            }
+            return;
+        }
         let l = self.ladder(r);
         l.returned_at = Some(now);
         l.last_outputs = Some(c.outputs.clone());
