@@ -328,3 +328,27 @@ fn a_checkpoint_the_handler_cannot_present_waits_for_a_decision() {
     sim.decide("a.go", GateOutcome::Rejected, json!({}));
     assert_eq!(sim.record()["nodes"], before["nodes"]);
 }
+
+#[test]
+fn an_input_checkpoint_supplies_values_into_the_outputs() {
+    let human = json!([{"id": "fill", "at": "after_outputs", "mode": "input",
+        "collect": {"note": {"type": "string"}}}]);
+    let sim = Sim::run(one(checked(human, json!({}), 1), vec![]), |c| {
+        match &c.checkpoint {
+            Some(k) => {
+                assert_eq!(k.mode, "input");
+                answer(
+                    Some(GateOutcome::Approved),
+                    json!({"note": "from a person"}),
+                )
+            }
+            None => done(1),
+        }
+    });
+    let a = sim.node("a");
+    assert_eq!(a["outputs"], json!({"n": 1, "note": "from a person"}));
+    assert_eq!(
+        events(&a),
+        [("fill".into(), "after_outputs".into(), "provided".into())]
+    );
+}
