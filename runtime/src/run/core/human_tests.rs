@@ -352,3 +352,56 @@ fn an_input_checkpoint_supplies_values_into_the_outputs() {
         [("fill".into(), "after_outputs".into(), "provided".into())]
     );
 }
+
+/// A map item cancelled while its checkpoint waits (`fail_fast` after a sibling failed) takes
+/// no decision: the run ends, and a late decision changes nothing.
+#[test]
+fn a_cancelled_run_takes_no_decision() {
+    let item = json!({
+        "id": "mp/item", "local_id": "item", "region": "mp", "kind": "task",
+        "origin_kind": "task", "retry": {"max_attempts": 1},
+        "attributes": {"human": [{"id": "go", "at": "before_start", "mode": "approve"}]},
+        "location": loc()
+    });
+    let mut owner = task("mp", json!({}), json!({}), 1);
+    owner["kind"] = json!("map");
+    owner["outputs"] = json!([]);
+    let p: crate::plan::Plan = serde_json::from_value(json!({
+        "format": "agc.plan/v2",
+        "source": {"dialect": "ags", "path": "t.yaml"},
+        "graph": {"id": "t", "title": null},
+        "params": [], "entrypoints": ["mp"], "constraints": {"max_parallel_nodes": 2},
+        "nodes": [owner, item], "edges": [], "links": [],
+        "regions": [{"owner": "mp", "kind": "map",
+            "over": expr("[0, 1]", json!(["list", 0, 1])), "as": "it", "index_as": "index", "max_items": 5,
+            "max_parallel": 2, "on_item_failure": "fail_fast", "collect": {},
+            "entrypoints": ["mp/item"], "nodes": ["mp/item"], "location": loc()}],
+        "bounds": {"max_node_executions": 0.0, "projected_cost_usd": 0.0,
+                   "projected_wall_clock_seconds": 0.0, "unestimated_nodes": 0}
+    }))
+    .expect("plan");
+    // Item 0 waits at its checkpoint; item 1's is approved and its call fails.
+    let mut sim = Sim::run(std::sync::Arc::new(p), |c| {
+        match (&c.checkpoint, c.path.as_str()) {
+            (Some(_), "mp[0].item") => answer(None, json!({})),
+            (Some(_), _) => answer(Some(GateOutcome::Approved), json!({})),
+            (None, _) => CallResult::Failed(HandlerError::new(FailureClass::ToolError, "no")),
+        }
+    });
+    assert_eq!(sim.st.status(), RunStatus::Failed);
+    assert_eq!(
+        sim.st.node_status("mp[0].item"),
+        Some(NodeStatus::Cancelled)
+    );
+    let before = sim.record();
+    sim.decide("mp[0].item.go", GateOutcome::Approved, json!({}));
+    assert_eq!(
+        sim.st.node_status("mp[0].item"),
+        Some(NodeStatus::Cancelled)
+    );
+    assert_eq!(sim.record()["nodes"], before["nodes"]);
+    assert_eq!(
+        sim.calls.iter().filter(|c| c.checkpoint.is_none()).count(),
+        1
+    );
+}

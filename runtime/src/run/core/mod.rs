@@ -410,7 +410,10 @@ impl State {
                 }
             }
             Event::Decided { path, response, .. } => {
-                if let Some(r) = self.waiting.remove(&path) {
+                // A run cancelled while it waited (a failed map sibling) takes no decision.
+                if let Some(r) = self.waiting.remove(&path)
+                    && self.runs[r].status == NodeStatus::AwaitingHuman
+                {
                     self.wake();
                     self.checkpoint_decided(r, response);
                 } else if let Some(&r) = self.by_path.get(&path)
