@@ -405,3 +405,46 @@ fn a_cancelled_run_takes_no_decision() {
         1
     );
 }
+
+/// A checkpoint question in flight when the process died is asked again on resume, under
+/// the same name.
+#[test]
+fn a_question_in_flight_is_asked_again_after_a_crash() {
+    use super::super::{Command, State};
+    let human = json!([{"id": "go", "at": "before_start", "mode": "approve"}]);
+    let p = one(checked(human, json!({}), 1), vec![]);
+    let mut st = State::new(std::sync::Arc::clone(&p)).unwrap();
+    let started = Event::Started {
+        run_id: "r".into(),
+        graph_id: "t".into(),
+        graph_digest: None,
+        params: serde_json::Map::new(),
+        context: serde_json::Map::new(),
+        at: "2026-01-01T00:00:00Z".into(),
+    };
+    let asked: Vec<Command> = st.step(started.clone());
+    let Some(Command::Call(first)) = asked.first() else {
+        panic!("the checkpoint is asked first: {asked:?}")
+    };
+    let call_started = Event::CallStarted {
+        path: first.path.clone(),
+        attempt: first.attempt,
+        at: "2026-01-01T00:00:01Z".into(),
+    };
+    // The process dies here; a new one replays the journal and resumes.
+    let mut again = State::new(p).unwrap();
+    again.step(started);
+    again.step(call_started);
+    let cmds = again.step(Event::Resumed {
+        at: "2026-01-01T00:00:02Z".into(),
+    });
+    let Some(Command::Call(call)) = cmds.first() else {
+        panic!("the question is asked again: {cmds:?}")
+    };
+    assert!(call.resumed);
+    assert_eq!(call.attempt, first.attempt);
+    assert_eq!(
+        call.checkpoint.as_ref().map(|c| c.name.as_str()),
+        Some("a.go")
+    );
+}
