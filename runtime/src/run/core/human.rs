@@ -403,6 +403,49 @@ impl State {
         self.resume_after(r, &ask, approved, resp.outputs);
     }
 
+    /// An approved `input` checkpoint's values against its `collect` declarations (type,
+    /// `enum`, `schema`; a value without a `default` is required unless `required: false`):
+    /// `Some((code, message))` when they do not fit.
+    pub(crate) fn collect_misfit(
+        &self,
+        r: usize,
+        ask: &Ask,
+        values: &Map<String, Value>,
+    ) -> Option<(&'static str, String)> {
+        if ask.cp.mode != "input" {
+            return None;
+        }
+        let collect = self
+            .declared(r)?
+            .get(ask.index?)?
+            .get("collect")?
+            .as_object()?;
+        for (name, spec) in collect {
+            let ty = spec.get("type").and_then(Value::as_str).unwrap_or("any");
+            let decl: crate::plan::Declared =
+                serde_json::from_value(spec.clone()).unwrap_or_default();
+            match values.get(name) {
+                Some(v) => {
+                    if let Err(m) = super::check(v, ty, &decl) {
+                        let why = if decl.redact {
+                            format!("the value does not fit `{ty}` (redacted)")
+                        } else {
+                            m.message
+                        };
+                        return Some((m.code, format!("collected `{name}`: {why}")));
+                    }
+                }
+                None if spec.get("required").and_then(Value::as_bool) != Some(false)
+                    && spec.get("default").is_none() =>
+                {
+                    return Some(("RT033", format!("collected `{name}` is missing")));
+                }
+                None => {}
+            }
+        }
+        None
+    }
+
     fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
         let at = Some(self.now.clone());
         self.runs[r].human_events.push(HumanEvent {

@@ -351,6 +351,31 @@ fn an_input_checkpoint_supplies_values_into_the_outputs() {
         events(&a),
         [("fill".into(), "after_outputs".into(), "provided".into())]
     );
+
+    // Values are checked against `collect`: a wrong type, or a required value missing,
+    // fails the attempt.
+    for (given, code) in [(json!({"note": 5}), "RT031"), (json!({}), "RT033")] {
+        let human = json!([{"id": "fill", "at": "after_outputs", "mode": "input",
+            "collect": {"note": {"type": "string"}}}]);
+        let answered = given.clone();
+        let sim = Sim::run(
+            one(checked(human, json!({}), 1), vec![]),
+            move |c| match &c.checkpoint {
+                Some(_) => answer(Some(GateOutcome::Approved), answered.clone()),
+                None => done(1),
+            },
+        );
+        let a = sim.node("a");
+        assert_eq!(a["status"], "failed", "{given}");
+        let r = sim.record();
+        let codes: Vec<&str> = r["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert!(codes.contains(&code), "{given}: {codes:?}");
+    }
 }
 
 /// A map item cancelled while its checkpoint waits (`fail_fast` after a sibling failed) takes

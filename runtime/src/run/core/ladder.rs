@@ -595,7 +595,10 @@ impl State {
                 self.terminate(r, NodeStatus::Failed);
             }
             Stage::AfterOutputs | Stage::OnCriteriaFailure => {
-                if !outputs.is_empty() {
+                let misfit = approved
+                    .then(|| self.collect_misfit(r, ask, &outputs))
+                    .flatten();
+                if !outputs.is_empty() || misfit.is_some() {
                     let kind = self.plan.nodes[self.runs[r].node].kind;
                     let mut merged = self
                         .ladder(r)
@@ -604,7 +607,11 @@ impl State {
                         .map(|c| c.outputs.clone())
                         .unwrap_or_default();
                     merged.extend(outputs);
-                    if let Err((code, msg)) = self.check_outputs(r, &merged, kind) {
+                    let checked = match misfit {
+                        Some(m) => Err(m),
+                        None => self.check_outputs(r, &merged, kind),
+                    };
+                    if let Err((code, msg)) = checked {
                         self.diag(code, "error", format!("the edited outputs: {msg}"), Some(r));
                         let usage = self.ladder(r).candidate.take().map(|c| c.usage);
                         let mut err = HandlerError::new(FailureClass::ValidationError, msg);
@@ -633,7 +640,14 @@ impl State {
             Stage::OnFailure if approved => self.failure_checkpoints(r, next),
             Stage::OnFailure => self.exhausted(r),
             Stage::Takeover | Stage::OnEscalation => {
-                let settled = if approved {
+                let misfit = approved
+                    .then(|| self.collect_misfit(r, ask, &outputs))
+                    .flatten();
+                if let Some((code, msg)) = &misfit {
+                    let msg = format!("the human's answer does not settle the node: {msg}");
+                    self.diag(code, "warning", msg, Some(r));
+                }
+                let settled = if approved && misfit.is_none() {
                     self.settle(r, outputs)
                 } else {
                     None
