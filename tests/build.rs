@@ -98,3 +98,78 @@ fn check_opts(path: &Path) -> CheckOptions {
         ..CheckOptions::default()
     }
 }
+
+/// The checkpoints' and the ladder's expressions reach the plan under their keys, read where
+/// the merged value came from: a node's own block, or its scope's `defaults`.
+#[test]
+fn checkpoint_and_ladder_expressions_are_lowered_with_defaults_merged() {
+    let dir = std::env::temp_dir().join(format!("agc-build-ladder-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = dir.join("ladder.agraph.yaml");
+    std::fs::write(
+        &doc,
+        r#"ags_version: "1.0"
+kind: AgenticGraph
+id: t/ladder
+title: t
+objective: t
+requires_conformance: 3
+constraints: { max_cost_usd: 1.0 }
+defaults:
+  human:
+    - id: look
+      at: after_outputs
+      mode: review
+      when: self.outputs.n > 1
+      prompt: "n is ${{ self.outputs.n }}"
+  failure:
+    escalation:
+      to: human
+      message: "${{ self.id }} failed"
+entrypoints: [a]
+nodes:
+  a:
+    type: task
+    title: a
+    description: a
+    outputs:
+      n: { type: integer, description: n }
+    failure:
+      fallback:
+        - strategy: skip
+          when: self.outputs.n == 0
+outputs:
+  n: { type: integer, description: n, from: nodes.a.outputs.n }
+"#,
+    )
+    .unwrap();
+    let plan: serde_json::Value = serde_json::from_str(&build(&doc)).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let exprs = &plan["nodes"][0]["exprs"];
+    let keys: Vec<&str> = exprs
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "human.0.when",
+            "human.0.prompt",
+            "fallback.0.when",
+            "escalation.message"
+        ]
+    );
+    assert_eq!(exprs["human.0.when"]["source"], "self.outputs.n > 1");
+    // Read at the defaults (line 13), not at the node.
+    assert!(
+        exprs["human.0.when"]["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("13:"),
+        "{}",
+        exprs["human.0.when"]["location"]
+    );
+    assert_eq!(exprs["escalation.message"]["lang"], "agx-template");
+}

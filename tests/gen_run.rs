@@ -78,6 +78,25 @@ impl Handlers for Typed {
             note: None,
         }))
     }
+
+    fn checkpoint(
+        &self,
+        ctx: &Context,
+        checkpoint: &runner::Checkpoint,
+    ) -> Result<Option<runner::GateResponse>, Failure> {
+        assert_eq!(ctx.node_id, "draft_notes");
+        Ok(
+            (self.decide && checkpoint.id == "proofread").then(|| runner::GateResponse {
+                outcome: Some(runner::GateOutcome::Approved),
+                outputs: serde_json::json!({"notes": "proofread"})
+                    .as_object()
+                    .cloned()
+                    .unwrap_or_default(),
+                actor: Some("editor".into()),
+                note: None,
+            }),
+        )
+    }
 }
 
 fn options() -> RunOptions {
@@ -149,4 +168,50 @@ fn a_gate_answering_none_pauses_and_resume_decides() {
     )
     .expect("the run resumes");
     assert_eq!(done.status, runner::RunStatus::Succeeded, "{done:#?}");
+}
+
+/// The typed hook answers checkpoints through the runtime's one dispatch; without an answer
+/// the checkpoint is pending.
+#[test]
+fn the_typed_checkpoint_hook_answers_or_leaves_pending() {
+    use agc_runtime::run::{CallContext, CallResult, dispatch};
+    let plan = runner::plan();
+    let node = plan
+        .nodes
+        .iter()
+        .find(|n| n.id == "draft_notes")
+        .expect("draft_notes");
+    let cx = CallContext {
+        run_id: "run-1".into(),
+        node_id: node.id.clone(),
+        scope_path: "draft_notes".into(),
+        kind: node.kind,
+        attempt: 1,
+        idempotency_key: "run-1:draft_notes".into(),
+        item: None,
+        iteration: None,
+        resumed: false,
+        deadline: None,
+    };
+    let cp = runner::Checkpoint {
+        id: "proofread".into(),
+        name: "draft_notes.proofread".into(),
+        stage: "after_outputs".into(),
+        mode: "review".into(),
+        required: true,
+        ..runner::Checkpoint::default()
+    };
+    let inputs = serde_json::Map::new();
+    let ask = |decide: bool| {
+        let h = runner::Typed(Typed { decide });
+        match dispatch(&h, &cx, node, node.kind, Some(&cp), &inputs) {
+            Ok(CallResult::Gate(r)) => r,
+            other => panic!("a checkpoint answers a gate response, not {other:?}"),
+        }
+    };
+    let answered = ask(true);
+    assert_eq!(answered.outcome, Some(runner::GateOutcome::Approved));
+    assert_eq!(answered.outputs["notes"], "proofread");
+    assert_eq!(answered.actor.as_deref(), Some("editor"));
+    assert_eq!(ask(false), runner::GateResponse::pending());
 }

@@ -443,11 +443,13 @@ fn a_plan_without_handled_nodes_generates_no_unused_code() {
         "use crate::types::*",
         "fn decode",
         "fn complete",
-        "GateResponse",
+        "GateOutcome",
         "match node",
     ] {
         assert!(!handler.contains(absent), "`{absent}` in\n{handler}");
     }
+    // Every runner can answer checkpoints (any node may have them).
+    assert!(handler.contains("fn checkpoint("), "{handler}");
     let lib = &files
         .iter()
         .find(|f| f.path == "src/lib.rs")

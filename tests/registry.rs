@@ -120,6 +120,7 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC365", "restate/tests/restate.rs cli_errors_*"),
     ("AGC305", "runtime/src/run/core/back_tests.rs"),
     ("AGC306", "runtime/src/run/core/back_tests.rs"),
+    ("AGC308", "runtime/src/run/core/ladder_tests.rs"),
     (
         "AGC307",
         "tests/run.rs awp-support-triage (its golden record)",

@@ -219,6 +219,109 @@ fn agc303_pause_then_resume_with_a_decision() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// Checkpoints are decided by name (`NODE.CHECKPOINT`), once: a decision for one that no
+/// longer waits is refused with the names that do.
+#[test]
+fn agc303_checkpoints_are_decided_by_name_once() {
+    let dir = tmp("agc303-checkpoints");
+    let run = dir.join("run");
+    let run = run.to_str().unwrap();
+    let graph = "tests/golden/runs/graphs/checkpoints.agraph.yaml";
+    // Without the `confirm` answer, ship's `before_side_effects` checkpoint waits too.
+    let shipped =
+        std::fs::read_to_string("tests/golden/runs/scripts/checkpoints.script.yaml").unwrap();
+    let unconfirmed = shipped.replace("      confirm: { decision: approved }\n", "");
+    assert_ne!(unconfirmed, shipped);
+    let s = write(&dir, "s.yaml", &unconfirmed);
+    let args = [
+        "run",
+        graph,
+        "--script",
+        &s,
+        "--run-dir",
+        run,
+        "--fixed-clock",
+    ];
+    let o = agc(&args);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("awaits a human at plan_work.go")
+            && err.contains("--decide plan_work.go=approved"),
+        "{err}"
+    );
+    let record = || -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(Path::new(run).join("record.json")).unwrap())
+            .unwrap()
+    };
+    assert_eq!(record()["nodes"][0]["x-awaiting"], "plan_work.go");
+    let o = agc(&[
+        "run",
+        "--resume",
+        run,
+        "--decide",
+        "plan_work.go=approved",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    // Decided already: refused, naming what waits now.
+    let o = agc(&[
+        "run",
+        "--resume",
+        run,
+        "--decide",
+        "plan_work.go=approved",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(
+        err.contains("AGC303")
+            && err.contains("no gate or checkpoint named `plan_work.go`")
+            && err.contains("awaiting: ship.confirm"),
+        "{err}"
+    );
+    // The second time `confirm` is asked (before the retry) it is `ship.confirm#1`; its
+    // plain name decides it too.
+    let o = agc(&[
+        "run",
+        "--resume",
+        run,
+        "--decide",
+        "ship.confirm=approved",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    assert_eq!(record()["nodes"][2]["x-awaiting"], "ship.confirm#1");
+    let o = agc(&[
+        "run",
+        "--resume",
+        run,
+        "--decide",
+        "ship.confirm=approved",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let ship = &record()["nodes"][2];
+    let outcomes: Vec<&str> = ship["human_events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["checkpoint_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["confirm", "retry_ok", "confirm"]);
+    let o = agc(&[
+        "run",
+        "--resume",
+        run,
+        "--decide",
+        "ship.confirm=approved",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nothing to decide"), "{}", stderr(&o));
+}
+
 #[test]
 fn agc304_a_script_key_that_names_no_node_warns() {
     let dir = tmp("agc304");
@@ -233,6 +336,21 @@ fn agc304_a_script_key_that_names_no_node_warns() {
     let err = stderr(&o);
     assert!(
         err.contains("AGC304") && err.contains("colect_changes"),
+        "{err}"
+    );
+    // A checkpoint answer whose id the node does not have.
+    let shipped =
+        std::fs::read_to_string("tests/golden/runs/scripts/checkpoints.script.yaml").unwrap();
+    let typo = shipped.replace("      retry_ok:", "      retry_okay:");
+    assert_ne!(typo, shipped);
+    let s = write(&dir, "c.yaml", &typo);
+    let graph = "tests/golden/runs/graphs/checkpoints.agraph.yaml";
+    let o = agc(&["run", graph, "--script", &s, "-q"]);
+    let err = stderr(&o);
+    assert!(
+        err.contains("AGC304")
+            && err.contains("answers checkpoint `retry_okay`")
+            && err.contains("confirm, retry_ok"),
         "{err}"
     );
 }

@@ -118,6 +118,7 @@ mod tests {
             resumed: false,
             timeout_seconds: None,
             script,
+            checkpoint: None,
         }
     }
 

@@ -4,8 +4,7 @@
 
 use crate::handlers::Handlers;
 use crate::wire::{TaskAnswer, TaskSpec};
-use agc_runtime::plan::NodeKind;
-use agc_runtime::run::{CallContext, CallResult, Clock, FailureClass, SystemClock};
+use agc_runtime::run::{CallContext, CallResult, Clock, FailureClass, SystemClock, dispatch};
 use restate_sdk::prelude::*;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -60,16 +59,14 @@ async fn call(handler: Arc<dyn agc_runtime::run::Handler>, spec: TaskSpec) -> Ca
         deadline: timeout.map(|t| started + t),
     };
     let job = tokio::task::spawn_blocking(move || {
-        let node = &spec.node;
-        match spec.kind {
-            NodeKind::Gate => handler.gate(&cx, node, &spec.inputs).map(CallResult::Gate),
-            NodeKind::Decision => handler
-                .decision(&cx, node, &spec.inputs)
-                .map(CallResult::Completed),
-            _ => handler
-                .task(&cx, node, &spec.inputs)
-                .map(CallResult::Completed),
-        }
+        dispatch(
+            &*handler,
+            &cx,
+            &spec.node,
+            spec.kind,
+            spec.checkpoint.as_ref(),
+            &spec.inputs,
+        )
         .unwrap_or_else(CallResult::Failed)
     });
     let joined = match timeout {

@@ -5,7 +5,7 @@
 //! documents it field by field, and a change here is a change of that contract.
 
 use agc_runtime::plan::{Node, NodeKind};
-use agc_runtime::run::{CallResult, GateOutcome};
+use agc_runtime::run::{CallResult, Checkpoint, GateOutcome};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -56,6 +56,10 @@ pub struct TaskSpec {
     pub timeout_seconds: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<Value>,
+    /// Set: the call asks the handler about a human checkpoint of the node
+    /// (`Handler::checkpoint`) instead of running it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<Checkpoint>,
 }
 
 /// Output of `AgcTask/execute`: the call's result and when the worker had it.
@@ -92,7 +96,7 @@ pub struct StatusView {
     /// The last node run that finished.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<String>,
-    /// Gates waiting for a decision (scope paths).
+    /// Gates (scope paths) and checkpoints (`<scope path>.<id>`) waiting for a decision.
     #[serde(default)]
     pub awaiting: Vec<String>,
     /// The run record, written when the run pauses or ends.

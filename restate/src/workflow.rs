@@ -29,7 +29,7 @@ pub struct AgcRun {
 
 const STATUS: &str = "status";
 
-/// The promise a gate waits on.
+/// The promise a gate (or a checkpoint, by its name) waits on.
 pub(crate) fn gate_key(path: &str) -> String {
     format!("gate:{path}")
 }
@@ -50,8 +50,8 @@ impl AgcRun {
         drive(&ctx, input.into_inner(), &self.harness).await
     }
 
-    /// Decides a gate that awaits a human. 404 when no such gate awaits, 409 when the gate
-    /// was already decided.
+    /// Decides a gate or a human checkpoint that awaits a human (by the name `status`
+    /// lists). 404 when nothing of that name awaits, 409 when it was already decided.
     #[handler]
     async fn decide(
         &self,
@@ -65,10 +65,7 @@ impl AgcRun {
             .await?
             .is_some()
         {
-            return Err(terminal(
-                409,
-                format!("gate `{}` was already decided", d.gate),
-            ));
+            return Err(terminal(409, format!("`{}` was already decided", d.gate)));
         }
         let view = ctx
             .get::<Json<StatusView>>(STATUS)
@@ -79,7 +76,7 @@ impl AgcRun {
             return Err(terminal(
                 404,
                 format!(
-                    "no gate `{}` is awaiting a decision (awaiting: {})",
+                    "no gate or checkpoint `{}` is awaiting a decision (awaiting: {})",
                     d.gate,
                     if view.awaiting.is_empty() {
                         "none".to_string()
@@ -232,6 +229,7 @@ async fn drive(
                     resumed: call.resumed,
                     timeout_seconds: call.timeout_seconds.or(input.call_timeout_seconds),
                     script: input.script.clone(),
+                    checkpoint: call.checkpoint.map(|c| *c),
                 };
                 let (path, attempt) = (call.path, call.attempt);
                 let p = path.clone();

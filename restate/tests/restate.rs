@@ -102,7 +102,8 @@ fn run_case(server: &Server, case: &Case, out: &Path) -> String {
     for d in decide {
         args.extend(["--decide", d]);
     }
-    assert_eq!(agc(&args), 0, "{name}: finishes after the decision");
+    let exit = case.resume.map_or(0, |r| r.1);
+    assert_eq!(agc(&args), exit, "{name}: finishes after the decision");
     std::fs::read_to_string(&record).unwrap()
 }
 
@@ -557,5 +558,72 @@ fn cli_errors_have_their_codes() {
         2
     );
     drop(worker);
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+#[test]
+fn a_checkpoint_pause_is_decided_once() {
+    let Some(server) = Server::start("checkpoint") else {
+        return;
+    };
+    let logs = temp_dir("checkpoint-logs");
+    let worker = Worker::start(0, &logs);
+    server.register(&worker.url());
+    let out = temp_dir("checkpoint-out");
+    let record = out.join("record.json").display().to_string();
+    let graph = resolve("tests/golden/runs/graphs/checkpoints.agraph.yaml");
+    let script = script_path("checkpoints");
+    let code = agc(&[
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 4, "the run pauses at the unanswered checkpoint");
+    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
+    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
+    let (_, view) = http("POST", &status_url, None).unwrap();
+    assert!(
+        view.contains("plan_work.go"),
+        "status lists the checkpoint: {view}"
+    );
+    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
+    let body = json!({"gate": "plan_work.go", "outcome": "approved", "actor": "ops"}).to_string();
+    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    assert_eq!(status, 200, "{text}");
+    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    assert_eq!(status, 409, "a second decision is refused: {text}");
+    wait_until("the run to leave the checkpoint", 120, || {
+        http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
+    });
+    let code = agc(&[
+        "run",
+        "--resume",
+        &run_id,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 0, "the run finishes after the decision");
+    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    assert_eq!(rec["status"], "succeeded");
+    let go = &rec["nodes"][0]["human_events"][1];
+    assert_eq!(
+        (go["checkpoint_id"].as_str(), go["actor"].as_str()),
+        (Some("go"), Some("ops"))
+    );
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&logs);
 }

@@ -105,12 +105,17 @@ pub fn cases() -> Vec<Case> {
             "repair-loop-green",
             OK,
         ),
-        case(
-            "repair-loop-cap",
-            "corpus:examples/test-repair-loop.agraph.yaml",
-            "repair-loop-cap",
-            FAILED,
-        ),
+        // The loop hits max_iterations and escalates to a human (its `failure.escalation`):
+        // the run pauses on `repair_loop.escalation`; rejected, the loop fails.
+        Case {
+            resume: Some((&["repair_loop.escalation=rejected"], 1, "failed")),
+            ..case(
+                "repair-loop-cap",
+                "corpus:examples/test-repair-loop.agraph.yaml",
+                "repair-loop-cap",
+                (4, "awaiting_human"),
+            )
+        },
         case(
             "repair-loop-budget",
             "corpus:examples/test-repair-loop.agraph.yaml",
@@ -153,6 +158,23 @@ pub fn cases() -> Vec<Case> {
             "library-release",
             OK,
         ),
+        // The release goes through remediation, where a human takes over (fallback
+        // `human_takeover`), or declines to and the escalation pauses the run.
+        case(
+            "library-takeover",
+            "corpus:examples/library-v1-release.agraph.yaml",
+            "library-takeover",
+            OK,
+        ),
+        Case {
+            resume: Some((&["remediate_gaps.escalation=rejected"], 1, "failed")),
+            ..case(
+                "library-escalated",
+                "corpus:examples/library-v1-release.agraph.yaml",
+                "library-escalated",
+                (4, "awaiting_human"),
+            )
+        },
         case(
             "library-rejected",
             "corpus:examples/library-v1-release.agraph.yaml",
@@ -257,5 +279,23 @@ pub fn cases() -> Vec<Case> {
             "approve-all",
             OK,
         ),
+        // Every fallback strategy: alternate_node, degrade_outputs (the run ends partial),
+        // relax_criteria, human_takeover, skip.
+        case(
+            "ladder-fallbacks",
+            "tests/golden/runs/graphs/ladder-fallbacks.agraph.yaml",
+            "ladder-fallbacks",
+            (1, "partial"),
+        ),
+        // Checkpoints at every stage; the unanswered `go` pauses the run until decided.
+        Case {
+            resume: Some((&["plan_work.go=approved"], 0, "succeeded")),
+            ..case(
+                "checkpoints",
+                "tests/golden/runs/graphs/checkpoints.agraph.yaml",
+                "checkpoints",
+                (4, "awaiting_human"),
+            )
+        },
     ]
 }

@@ -1,5 +1,6 @@
 //! `agc run FILE|PLAN.json [--params P.json] [--script S.yaml] [--run-dir D] [--record R.json]
-//! [--fixed-clock]` and `agc run --resume D [--decide GATE=approved|rejected]`.
+//! [--fixed-clock]` and `agc run --resume D [--decide NAME=approved|rejected]` (a gate's scope
+//! path, or a checkpoint's `NODE.CHECKPOINT`).
 //!
 //! Runs a plan on agc-runtime's blocking driver with the scripted handler (the way to dry-run
 //! and test a workflow before wiring real agents; format: `schemas/agc-run-script-v1.schema.json`,
@@ -53,8 +54,9 @@ pub(crate) struct RunArgs {
     /// Resume the run kept in this run directory.
     #[arg(long, value_name = "DIR")]
     pub(super) resume: Option<PathBuf>,
-    /// On resume: decide a gate awaiting a human (`GATE=approved` or `GATE=rejected`).
-    #[arg(long, value_name = "GATE=OUTCOME", requires = "resume")]
+    /// On resume: decide a gate (`GATE=approved` or `GATE=rejected`) or a human checkpoint
+    /// (`NODE.CHECKPOINT=approved`) that awaits a human.
+    #[arg(long, value_name = "NAME=OUTCOME", requires = "resume")]
     pub(super) decide: Vec<String>,
     /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
     /// the `sqlite` feature).
@@ -246,7 +248,7 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
                 outcome,
             }),
             _ => {
-                eprintln!("error: --decide takes GATE=approved or GATE=rejected, not `{d}`");
+                eprintln!("error: --decide takes NAME=approved or NAME=rejected, not `{d}`");
                 return 2;
             }
         }
@@ -340,10 +342,24 @@ fn finish_with(
     match record.status {
         RunStatus::Succeeded => 0,
         RunStatus::AwaitingHuman => {
-            if args.run_dir.is_none() {
-                eprintln!(
-                    "note: the run awaits a human; run with --run-dir to be able to resume it"
-                );
+            // Gates by scope path, checkpoints by `<scope path>.<id>`.
+            let names: Vec<String> = record
+                .nodes
+                .iter()
+                .filter(|n| n.status == agc_runtime::run::NodeStatus::AwaitingHuman)
+                .map(|n| n.awaiting.clone().unwrap_or_else(|| n.scope_path.clone()))
+                .collect();
+            match &args.run_dir {
+                None => eprintln!(
+                    "note: the run awaits a human at {}; run with --run-dir to be able to resume it",
+                    names.join(", ")
+                ),
+                Some(d) => eprintln!(
+                    "note: the run awaits a human at {}; decide with `agc run --resume {} --decide {}=approved` (or =rejected)",
+                    names.join(", "),
+                    d.display(),
+                    names.first().map_or("NAME", String::as_str)
+                ),
             }
             4
         }
@@ -378,8 +394,22 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
 /// Progress lines on stderr.
 struct Lines;
 
+/// A call's result that leaves its node running (a retry follows, a checkpoint was
+/// answered) is not news: progress shows terminal statuses and pauses only.
+fn settled(p: &Progress) -> bool {
+    match p {
+        Progress::Finished { status, .. } => {
+            status.is_terminal() || *status == agc_runtime::run::NodeStatus::AwaitingHuman
+        }
+        _ => true,
+    }
+}
+
 impl Observer for Lines {
     fn report(&self, p: &Progress) {
+        if !settled(p) {
+            return;
+        }
         match p {
             Progress::Started {
                 path,
@@ -422,6 +452,9 @@ struct BarCounts {
 impl Observer for Bar {
     fn report(&self, p: &Progress) {
         use std::io::Write;
+        if !settled(p) {
+            return;
+        }
         let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
         let last = match p {
             Progress::Started { path, .. } => {
@@ -589,7 +622,7 @@ pub(super) fn load_script(
                     Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
                         .at(doc.span(&ptr))
                         .with_help(
-                            "an entry has outputs, decision, fail, delay_ms, usage or results",
+                            "an entry has outputs, decision, fail, delay_ms, usage, results or checkpoints",
                         ),
                 );
                 bad = true;
@@ -614,15 +647,17 @@ pub(super) fn load_script(
     }
 }
 
-/// AGC304: a script key that names no node of the plan (a typo would silently never match).
+/// AGC304: a script key that names no node of the plan, or a checkpoint answer that names
+/// no checkpoint of those nodes (a typo would silently never match).
 pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
-    for key in script.nodes.keys() {
+    for (key, entry) in &script.nodes {
         let plain = agc_runtime::run::strip_indices(key);
-        let known = plan
+        let nodes: Vec<_> = plan
             .nodes
             .iter()
-            .any(|n| n.id == plain || n.local_id == plain);
-        if !known {
+            .filter(|n| n.id == plain || n.local_id == plain)
+            .collect();
+        if nodes.is_empty() {
             diags.push(Diagnostic::warning(
                 "AGC304",
                 format!(
@@ -630,6 +665,29 @@ pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Di
                     plan.graph.id
                 ),
             ));
+            continue;
+        }
+        let mut ids: Vec<String> = vec!["escalation".into(), "takeover".into()];
+        for n in &nodes {
+            ids.extend(agc_runtime::run::core::checkpoint_ids(n));
+        }
+        let answered = entry.checkpoints.iter().flatten().chain(
+            entry
+                .results
+                .iter()
+                .flatten()
+                .flat_map(|r| r.checkpoints.iter().flatten()),
+        );
+        for (id, _) in answered {
+            if !ids.contains(id) {
+                diags.push(Diagnostic::warning(
+                    "AGC304",
+                    format!(
+                        "the script's entry `{key}` answers checkpoint `{id}`, which `{plain}` does not have (it has: {})",
+                        ids.join(", ")
+                    ),
+                ));
+            }
         }
     }
 }

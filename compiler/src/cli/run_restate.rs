@@ -1,7 +1,8 @@
 //! `agc run FILE --engine restate --ingress URL [--admin URL]`: submits a run to a Restate
 //! server where an agc worker is registered, follows it with progress, and writes the run
 //! record as `agc run` does locally. `agc run --engine restate --ingress URL --resume RUN
-//! [--decide GATE=approved|rejected]` decides gates of a paused run and follows it again.
+//! [--decide NAME=approved|rejected]` decides gates and checkpoints of a paused run and follows it
+//! again.
 //!
 //! The worker (crate `agc-restate`) runs the same scheduler core as the local driver; this
 //! side only speaks JSON over HTTP (the contract is in `docs/restate.md`).
@@ -204,8 +205,9 @@ fn follow(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
                         .map(|a| a.iter().filter_map(Value::as_str).collect())
                         .unwrap_or_default();
                     eprintln!(
-                        "run {run_id} awaits a human at {}; decide with `agc run --engine restate --ingress {ingress} --resume {run_id} --decide GATE=approved`",
-                        gates.join(", ")
+                        "run {run_id} awaits a human at {}; decide with `agc run --engine restate --ingress {ingress} --resume {run_id} --decide {}=approved`",
+                        gates.join(", "),
+                        gates.first().copied().unwrap_or("NAME")
                     );
                     4
                 }
@@ -269,7 +271,7 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
             _ => {
                 return Err(Diagnostic::error(
                     "AGC365",
-                    format!("--decide takes GATE=approved or GATE=rejected, not `{d}`"),
+                    format!("--decide takes NAME=approved or NAME=rejected, not `{d}`"),
                 ));
             }
         }
@@ -299,7 +301,7 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
                     Diagnostic::error(
                         "AGC362",
                         format!(
-                            "no gate named `{gate}` is awaiting a decision in run {run_id} (awaiting: {})",
+                            "no gate or checkpoint named `{gate}` is awaiting a decision in run {run_id} (awaiting: {})",
                             if awaiting.is_empty() {
                                 "none".to_string()
                             } else {

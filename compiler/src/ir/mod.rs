@@ -182,7 +182,9 @@ pub struct Node {
     pub guard: Option<IrExpr>,
     /// Expressions the runtime evaluates for the node beyond its guard, by key:
     /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
-    /// `regex` criterion's text), `branches.<label>` (a decision branch's `when` under
+    /// `regex` criterion's text), `human.<i>.when` / `human.<i>.prompt` (checkpoint `i`),
+    /// `fallback.<i>.when`, `escalation.message` (with defaults merged),
+    /// `branches.<label>` (a decision branch's `when` under
     /// `evaluator: expression`). The rest of each block stays in `attrs`.
     pub exprs: Vec<(String, IrExpr)>,
     pub join: Join,

@@ -472,7 +472,9 @@ pub struct Node {
     pub guard: Option<Expr>,
     /// Expressions the runtime evaluates beyond the guard: `criteria.<id>` (an `expression`
     /// success criterion), `criteria.<id>.target` (a `regex` criterion's text),
-    /// `branches.<label>` (decision branches under `evaluator: expression`).
+    /// `branches.<label>` (decision branches under `evaluator: expression`), `human.<i>.when` /
+    /// `human.<i>.prompt` (checkpoint `i` of the merged `human` list), `fallback.<i>.when`,
+    /// `escalation.message`.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub exprs: Exprs,
     #[serde(default, skip_serializing_if = "Join::is_all")]

@@ -202,6 +202,21 @@ fn legacy(e: &crate::expr::Expr) -> Value {
             m.insert("args".into(), args.iter().map(legacy).collect());
             "call"
         }
+        K::Template { parts } => {
+            let parts: Vec<Value> = parts
+                .iter()
+                .map(|p| match p {
+                    crate::expr::TemplatePart::Text { text } => {
+                        serde_json::json!({"part": "text", "text": text})
+                    }
+                    crate::expr::TemplatePart::Expr { expr } => {
+                        serde_json::json!({"part": "expr", "expr": legacy(expr)})
+                    }
+                })
+                .collect();
+            m.insert("parts".into(), Value::from(parts));
+            "template"
+        }
         other => panic!("extend the v1 writer of this test for {other:?}"),
     };
     m.insert("kind".into(), Value::from(kind));

@@ -16,7 +16,7 @@ use std::time::Duration;
 /// What the driver reports while running (progress lines, a progress bar).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Progress {
-    /// A call was handed to a worker.
+    /// A call was handed to a worker (`path` is a checkpoint's name when the call asks one).
     Started {
         path: String,
         attempt: u32,

@@ -10,7 +10,7 @@ use super::event::{CallResult, Decision, Event};
 use super::handler::{CallContext, GateResponse, Handler, HandlerError};
 use super::journal::Journal;
 use super::record::{RunRecord, RunStatus};
-use crate::plan::{NodeKind, Plan};
+use crate::plan::Plan;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
@@ -75,7 +75,7 @@ pub(super) fn resume(
     ) {
         if !decisions.is_empty() {
             return Err(RunError::Resume(format!(
-                "the run already ended ({}); there is no gate to decide",
+                "the run already ended ({}); there is nothing to decide",
                 state.status().as_str()
             )));
         }
@@ -99,7 +99,7 @@ pub(super) fn resume(
             .cloned()
             .ok_or_else(|| {
                 RunError::Resume(format!(
-                    "no gate named `{}` is awaiting a decision (awaiting: {})",
+                    "no gate or checkpoint named `{}` is awaiting a decision (awaiting: {})",
                     d.gate,
                     if awaiting.is_empty() {
                         "none".to_string()
@@ -250,7 +250,12 @@ fn drive(
                         state.step(started);
                         if let Some(obs) = &opts.observer {
                             obs.report(&Progress::Started {
-                                path: call.path.clone(),
+                                // A checkpoint's question shows as its name.
+                                path: call
+                                    .checkpoint
+                                    .as_ref()
+                                    .map_or(&call.path, |c| &c.name)
+                                    .clone(),
                                 attempt: call.attempt,
                                 resumed: call.resumed,
                             });
@@ -439,14 +444,15 @@ impl Pool {
 /// One handler call, with panics caught and turned into failures.
 fn invoke(handler: &dyn Handler, plan: &Plan, call: &Call, cx: &CallContext) -> CallResult {
     let node = &plan.nodes[call.node];
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match call.kind {
-        NodeKind::Gate => handler.gate(cx, node, &call.inputs).map(CallResult::Gate),
-        NodeKind::Decision => handler
-            .decision(cx, node, &call.inputs)
-            .map(CallResult::Completed),
-        _ => handler
-            .task(cx, node, &call.inputs)
-            .map(CallResult::Completed),
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        super::handler::dispatch(
+            handler,
+            cx,
+            node,
+            call.kind,
+            call.checkpoint.as_deref(),
+            &call.inputs,
+        )
     }));
     match r {
         Ok(Ok(res)) => res,

@@ -4,6 +4,7 @@
 // call, never in a hot loop, so boxing it would only make handlers clumsier to write.
 #![allow(clippy::result_large_err)]
 
+use super::event::CallResult;
 use crate::plan::{Node, NodeKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -151,6 +152,46 @@ impl GateResponse {
     }
 }
 
+/// A human checkpoint a node run reached, or a hand-off of its failure ladder (an escalation,
+/// a `human_takeover`): what [`Handler::checkpoint`] is asked. The answer is a
+/// [`GateResponse`]: approved or rejected now (with edited or supplied `outputs`), or pending,
+/// which pauses the run until a decision arrives for [`Checkpoint::name`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// The checkpoint's `id` (its stage when it has none); `escalation` and `takeover` for
+    /// the ladder's hand-offs.
+    pub id: String,
+    /// The name a decision names it by: the node run's scope path and the id
+    /// (`publish.pre_upload`), with `#n` from the second time the same run asks it.
+    pub name: String,
+    /// `before_start`, `before_side_effects`, `after_outputs`, `on_criteria_failure`,
+    /// `on_failure`, `on_escalation` or `human_takeover`.
+    pub stage: String,
+    /// `approve`, `review`, `input` or `notify` (notify never blocks).
+    pub mode: String,
+    /// False: an answer is welcome but the run does not wait for one.
+    pub required: bool,
+    /// The rendered `prompt` (an escalation's rendered `message`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<String>,
+    /// The outputs under review (`after_outputs`, `on_criteria_failure`), else the last
+    /// attempt's outputs, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outputs: Option<Map<String, Value>>,
+    /// Escalations: `human`, `supervisor` or `external`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub escalate_to: Option<String>,
+    /// What failed (failure stages and hand-offs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// An escalation's `include` material by name (`inputs`, `outputs`, `failed_criteria`,
+    /// `diagnostics`; the runtime keeps no transcript).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub include: Map<String, Value>,
+}
+
 /// AGS failure classes (`failure.retry.retry_on` matches them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -244,5 +285,41 @@ pub trait Handler: Send + Sync {
         _inputs: &Map<String, Value>,
     ) -> Result<GateResponse, HandlerError> {
         Ok(GateResponse::pending())
+    }
+
+    /// A human checkpoint or a ladder hand-off of `node` (see [`Checkpoint`]). Defaults to
+    /// pending: a required checkpoint pauses the run until a decision is supplied on resume;
+    /// an optional one is recorded and not waited for. `cx.attempt` is the attempt the
+    /// checkpoint belongs to (the one about to start for `before_*`).
+    fn checkpoint(
+        &self,
+        _cx: &CallContext,
+        _node: &Node,
+        _checkpoint: &Checkpoint,
+        _inputs: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        Ok(GateResponse::pending())
+    }
+}
+
+/// Makes one call on `handler`: the one dispatch every driver uses, so a call means the same
+/// everywhere. `checkpoint` set: [`Handler::checkpoint`]; else by `kind`.
+pub fn dispatch(
+    handler: &dyn Handler,
+    cx: &CallContext,
+    node: &Node,
+    kind: NodeKind,
+    checkpoint: Option<&Checkpoint>,
+    inputs: &Map<String, Value>,
+) -> Result<CallResult, HandlerError> {
+    match (checkpoint, kind) {
+        (Some(c), _) => handler
+            .checkpoint(cx, node, c, inputs)
+            .map(CallResult::Gate),
+        (None, NodeKind::Gate) => handler.gate(cx, node, inputs).map(CallResult::Gate),
+        (None, NodeKind::Decision) => handler
+            .decision(cx, node, inputs)
+            .map(CallResult::Completed),
+        (None, _) => handler.task(cx, node, inputs).map(CallResult::Completed),
     }
 }

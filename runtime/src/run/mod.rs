@@ -40,7 +40,8 @@ pub use event::{CallResult, Decision, Event};
 pub use exec::bind_params;
 pub use exec::strip_indices;
 pub use handler::{
-    CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
+    CallContext, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse, Handler,
+    HandlerError, Usage, dispatch,
 };
 pub use journal::{Journal, JournalError, JsonlJournal, MemoryJournal, NullJournal};
 #[cfg(feature = "sqlite")]

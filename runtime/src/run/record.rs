@@ -165,6 +165,10 @@ pub struct NodeRun {
     pub outputs: Option<Map<String, Value>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attempts: Vec<Attempt>,
+    /// The fallback strategy that settled the node (`alternate_node`, `degrade_outputs`,
+    /// `relax_criteria`, `human_takeover`, `skip`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_used: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub escalated: bool,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -177,6 +181,14 @@ pub struct NodeRun {
     pub items: Option<u64>,
     #[serde(default, skip_serializing_if = "Usage::is_empty")]
     pub usage: Usage,
+    /// A node run `awaiting_human` at a checkpoint: the name a decision gives
+    /// (`publish.pre_upload`). A gate awaiting its decision is named by its scope path.
+    #[serde(
+        rename = "x-awaiting",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub awaiting: Option<String>,
 }
 
 /// One attempt of a node run.
@@ -189,8 +201,50 @@ pub struct Attempt {
     pub finished_at: Option<String>,
     #[serde(default, skip_serializing_if = "Usage::is_empty")]
     pub usage: Usage,
+    /// The success criteria as evaluated on this attempt's outputs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<CriteriaResults>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The node whose call this attempt ran, when it is not the node itself (a fallback
+    /// `alternate_node`, an escalation `to: node`).
+    #[serde(rename = "x-node", default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
+}
+
+/// An attempt's success criteria results (`criteria_results` in the run schema).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CriteriaResults {
+    pub passed: bool,
+    pub mode: String,
+    pub results: Vec<CriterionResult>,
+}
+
+/// One criterion's verdict on one attempt.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CriterionResult {
+    pub id: String,
+    pub kind: String,
+    /// `required` or `advisory`.
+    pub severity: String,
+    pub passed: bool,
+    /// What was seen: the matched text, the expression's value, a schema error, or who
+    /// vouched for a criterion the runtime does not evaluate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub evidence_truncated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evaluated_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// Not evaluated by agc-runtime: a handler that completes vouches for it.
+    #[serde(
+        rename = "x-vouched",
+        default,
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub vouched: bool,
 }
 
 /// How an attempt ended.
@@ -205,9 +259,12 @@ pub enum AttemptStatus {
     Cancelled,
 }
 
-/// A human interaction at a gate.
+/// A human interaction at a gate or a checkpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct HumanEvent {
+    /// The checkpoint's id (none for a gate's own decision).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint_id: Option<String>,
     pub at_stage: String,
     pub mode: String,
     pub outcome: String,

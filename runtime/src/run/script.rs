@@ -14,6 +14,13 @@
 //! Unscripted nodes: tasks return a placeholder for each required output (by type); gates
 //! pause for a human; decisions fail (a decision needs a scripted label).
 //!
+//! Checkpoints: an entry's `checkpoints.<id>` answers the node's human checkpoint `<id>` (and
+//! `escalation` / `takeover`, the failure ladder's hand-offs) like a gate entry: `decision`,
+//! `outputs`, `results` (counted per `<entry>.<id>`, logged under
+//! `<run id>:<checkpoint name>`). An unanswered checkpoint is pending. A call another node
+//! makes for this run (a fallback `alternate_node`) uses that node's entry, looked up by the
+//! path it has in the same scope instance.
+//!
 //! Strings in `outputs` may hold `${{ path }}` placeholders, a dotted path (with `[n]`
 //! indices) over `inputs`, `item`, `iteration` and `attempt`: `${{ inputs.page.path }}`.
 //! A string that is exactly one placeholder takes the value's JSON type.
@@ -23,7 +30,8 @@
 #![allow(clippy::result_large_err)]
 
 use super::handler::{
-    CallContext, Completion, FailureClass, GateOutcome, GateResponse, Handler, HandlerError, Usage,
+    CallContext, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse, Handler,
+    HandlerError, Usage,
 };
 use crate::plan::{Node, NodeKind};
 use serde::{Deserialize, Serialize};
@@ -67,6 +75,12 @@ pub struct Entry {
     /// Per-call results, in order; the last repeats.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<Entry>>,
+    /// Answers to the node's human checkpoints by checkpoint id (`pre_upload`; `escalation`
+    /// and `takeover` for the failure ladder's hand-offs): `decision` (`approved`,
+    /// `rejected`, `pending`), `outputs` (a review's edits, an input's values, a hand-off's
+    /// outputs), `results` per time asked. An unanswered checkpoint is pending.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoints: Option<indexmap::IndexMap<String, Entry>>,
 }
 
 /// An injected failure: a message, or a class and a message.
@@ -155,9 +169,19 @@ impl ScriptHandler {
             .clone()
     }
 
-    /// The entry for a call: scope path with `/`, then plan id, then local id.
+    /// The entry for a call: scope path with `/`, then plan id, then local id. A call of
+    /// another node made for this run (a fallback `alternate_node`) is looked up by the path
+    /// that node has in the same scope instance.
     fn entry(&self, cx: &CallContext, node: &Node) -> Option<(String, &Entry)> {
-        let slashed = cx.scope_path.replace('.', "/");
+        let (prefix, last) = match cx.scope_path.rsplit_once('.') {
+            Some((p, l)) => (format!("{p}/"), l),
+            None => (String::new(), cx.scope_path.as_str()),
+        };
+        let slashed = if last.split('#').next() == Some(node.local_id.as_str()) {
+            cx.scope_path.replace('.', "/")
+        } else {
+            format!("{}{}", prefix.replace('.', "/"), node.local_id)
+        };
         [slashed.as_str(), node.id.as_str(), node.local_id.as_str()]
             .into_iter()
             .find_map(|k| self.script.nodes.get(k).map(|e| (k.to_string(), e)))
@@ -166,9 +190,19 @@ impl ScriptHandler {
     /// The result for this call, and logs it.
     fn pick(&self, cx: &CallContext, node: &Node) -> Option<Entry> {
         let found = self.entry(cx, node);
+        self.pick_from(cx, found, cx.idempotency_key.clone())
+    }
+
+    /// The result from `found` (entry name and entry) for the call logged under `key`.
+    fn pick_from(
+        &self,
+        cx: &CallContext,
+        found: Option<(String, &Entry)>,
+        key: String,
+    ) -> Option<Entry> {
         let name = found.as_ref().map(|(k, _)| k.clone());
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let id = (cx.idempotency_key.clone(), cx.attempt);
+        let id = (key.clone(), cx.attempt);
         let counter = name.clone().unwrap_or_default();
         let ordinal = match st.seen.get(&id) {
             Some(&o) => o,
@@ -180,7 +214,7 @@ impl ScriptHandler {
             }
         };
         let inv = Invocation {
-            key: cx.idempotency_key.clone(),
+            key,
             attempt: cx.attempt,
             path: cx.scope_path.clone(),
             entry: name,
@@ -273,30 +307,62 @@ impl Handler for ScriptHandler {
         let Some(entry) = self.pick(cx, node) else {
             return Ok(GateResponse::pending());
         };
-        self.common(&entry)?;
-        let scope = template_scope(cx, inputs);
-        let outputs = entry
-            .outputs
-            .iter()
-            .flatten()
-            .map(|(k, v)| (k.clone(), render(v, &scope)))
-            .collect();
-        let outcome = match entry.decision.as_deref() {
-            None | Some("pending") => None,
-            Some(d) => Some(GateOutcome::parse(d).ok_or_else(|| {
-                HandlerError::new(
-                    FailureClass::ValidationError,
-                    format!("gate decision `{d}` is not approved, rejected or pending"),
-                )
-            })?),
-        };
-        Ok(GateResponse {
-            outcome,
-            outputs,
-            actor: outcome.map(|_| "script".to_string()),
-            note: None,
-        })
+        answer(self.common(&entry).map(|()| entry), cx, inputs)
     }
+
+    /// The node entry's `checkpoints.<id>` answer; none: pending. Each time a checkpoint is
+    /// asked counts as one call of `<entry>.<id>` (its `results` advance).
+    fn checkpoint(
+        &self,
+        cx: &CallContext,
+        node: &Node,
+        checkpoint: &Checkpoint,
+        inputs: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        let found = self.entry(cx, node).and_then(|(k, e)| {
+            let a = e.checkpoints.as_ref()?.get(&checkpoint.id)?;
+            Some((format!("{k}.{}", checkpoint.id), a))
+        });
+        if found.is_none() {
+            return Ok(GateResponse::pending());
+        }
+        let key = format!("{}:{}", cx.run_id, checkpoint.name);
+        let Some(entry) = self.pick_from(cx, found, key) else {
+            return Ok(GateResponse::pending());
+        };
+        answer(self.common(&entry).map(|()| entry), cx, inputs)
+    }
+}
+
+/// A gate's or checkpoint's answer from its script entry.
+fn answer(
+    entry: Result<Entry, HandlerError>,
+    cx: &CallContext,
+    inputs: &Map<String, Value>,
+) -> Result<GateResponse, HandlerError> {
+    let entry = entry?;
+    let scope = template_scope(cx, inputs);
+    let outputs = entry
+        .outputs
+        .iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), render(v, &scope)))
+        .collect();
+    let outcome = match entry.decision.as_deref() {
+        None | Some("pending") => None,
+        Some(d) => Some(GateOutcome::parse(d).ok_or_else(|| {
+            HandlerError::new(
+                FailureClass::ValidationError,
+                format!("decision `{d}` is not approved, rejected or pending"),
+            )
+        })?),
+    };
+    Ok(GateResponse {
+        outcome,
+        outputs,
+        actor: outcome.map(|_| "script".to_string()),
+        note: None,
+    })
 }
 
 /// Placeholder outputs for an unscripted task: one per required output, by type.

@@ -16,7 +16,8 @@ pub(super) static CODES: &[CodeInfo] = &[
         explanation: "`agc run --script S.yaml` reads a scripted handler: a mapping with an \
 optional `format: agc.script/v1` and `nodes`, a mapping from a node key (a scope path such as \
 `render_pages[2]/render`, a plan id such as `render_pages/render`, or a local id) to an entry \
-with `outputs`, `decision`, `fail`, `delay_ms`, `usage` or `results`. The diagnostic points at \
+with `outputs`, `decision`, `fail`, `delay_ms`, `usage`, `results` or `checkpoints` (answers \
+to the node's human checkpoints by id). The diagnostic points at \
 the key or entry that does not fit and says what was expected. The format is documented by \
 `schemas/agc-run-script-v1.schema.json` and `docs/run.md`. Nothing runs while the script is \
 invalid; agc exits with status 2.",
@@ -53,9 +54,10 @@ that runs it.",
         explanation: "`agc run --resume DIR` replays the journal in DIR and continues. It is \
 refused when the journal is empty or damaged, when the journal was written for a different \
 graph (its `graph_digest` differs from the plan's, AGS RT053: a changed graph cannot continue a \
-run of the old one), or when `--decide GATE=...` names no gate that is awaiting a decision \
-(the message lists the gates that are). A run that already ended is not resumed again; its \
-record is written as it stands.",
+run of the old one), or when `--decide NAME=...` names no gate (by scope path) or human \
+checkpoint (by `NODE.CHECKPOINT`) that is awaiting a decision (the message lists what is): a \
+checkpoint or gate that was decided already is not decided again. A run that already ended is \
+not resumed again; its record is written as it stands.",
     },
     CodeInfo {
         code: "AGC304",
@@ -107,5 +109,19 @@ evaluated; AWP `set_state` is). A subgraph instance whose graph the plan does no
 `subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
 ends with no body and no outputs. Script the nodes that follow such a construct as the real \
 run would see them.",
+    },
+    CodeInfo {
+        code: "AGC308",
+        origin: "agc",
+        severity: Warning,
+        summary: "a failure-ladder step cannot be carried out and is skipped",
+        explanation: "When a node's attempts are exhausted, agc-runtime walks its `failure` \
+block: the `fallback` steps in order, then the `escalation`, then `on_exhausted`. A step that \
+cannot be carried out is reported in the run record with this warning and passed over, so the \
+ladder goes on to the next step: an `alternate_node` (or an escalation `to: node`) that names \
+no node of the same scope, or a node that makes no call of its own (a loop, map, subgraph or \
+gate), or whose inputs cannot be resolved at that point; or a fallback strategy the runtime \
+does not know. The compiler checks the names (AG113, AG151); this warning covers what only \
+the run can see, such as an alternate whose inputs read a node that has not run.",
     },
 ];

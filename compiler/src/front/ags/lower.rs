@@ -8,6 +8,9 @@
 //! fragment used twice per level, nested deeply, would otherwise multiply.
 
 use super::defaults::{self, merged};
+
+#[path = "lower_exprs.rs"]
+mod exprs;
 use super::edges::EffEdge;
 use super::node_type;
 use super::refs::Workspace;
@@ -500,7 +503,8 @@ impl<'d> Lowerer<'d> {
         let guard = node
             .get("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        let exprs = self.runtime_exprs(node, ptr);
+        let mut exprs = self.runtime_exprs(node, ptr);
+        exprs.extend(self.ladder_exprs(s, node, ptr));
         let span = self.doc().key_span(ptr);
         self.graph.add_node(
             Node {
@@ -525,56 +529,6 @@ impl<'d> Lowerer<'d> {
             },
             span,
         )
-    }
-
-    /// The expressions the runtime evaluates besides the guard (see `ir::Node::exprs`):
-    /// `expression` criteria, `regex` criteria targets, and decision branch conditions under
-    /// `evaluator: expression`.
-    fn runtime_exprs(&self, node: &Map<String, Value>, ptr: &str) -> Vec<(String, IrExpr)> {
-        let mut out = Vec::new();
-        let criteria = node
-            .get("success")
-            .and_then(|s| s.get("criteria"))
-            .and_then(Value::as_array);
-        for (i, c) in criteria.into_iter().flatten().enumerate() {
-            let Some(id) = c.get("id").and_then(Value::as_str) else {
-                continue;
-            };
-            let cptr = format!("{ptr}/success/criteria/{i}");
-            match c.get("kind").and_then(Value::as_str) {
-                Some("expression") if c.get("expr").is_some() => {
-                    if let Some(e) = self.expr(ExprLang::Agx, &format!("{cptr}/expr")) {
-                        out.push((format!("criteria.{id}"), e));
-                    }
-                }
-                Some("regex") if c.get("target").is_some() => {
-                    if let Some(e) = self.expr(ExprLang::Agx, &format!("{cptr}/target")) {
-                        out.push((format!("criteria.{id}.target"), e));
-                    }
-                }
-                _ => {}
-            }
-        }
-        let decision = node.get("decision");
-        if decision
-            .and_then(|d| d.get("evaluator"))
-            .and_then(Value::as_str)
-            == Some("expression")
-        {
-            let branches = decision
-                .and_then(|d| d.get("branches"))
-                .and_then(Value::as_array);
-            for (i, b) in branches.into_iter().flatten().enumerate() {
-                if let (Some(label), Some(_)) =
-                    (b.get("label").and_then(Value::as_str), b.get("when"))
-                    && let Some(e) =
-                        self.expr(ExprLang::Agx, &format!("{ptr}/decision/branches/{i}/when"))
-                {
-                    out.push((format!("branches.{label}"), e));
-                }
-            }
-        }
-        out
     }
 
     fn region_kind(

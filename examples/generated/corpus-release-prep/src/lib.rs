@@ -21,7 +21,9 @@ pub use agc_runtime::run::{
     Decision, GateOutcome, Journal, JsonlJournal, MemoryJournal, RunError, RunOptions, RunRecord,
     RunStatus,
 };
-pub use handler::{Answer, Context, Failure, FailureClass, Handlers, Typed};
+pub use handler::{
+    Answer, Checkpoint, Context, Failure, FailureClass, GateResponse, Handlers, Typed,
+};
 pub use types::*;
 
 use serde_json::{Map, Value};

@@ -20,62 +20,91 @@ use super::State;
 use super::check::check;
 use super::env::Anchor;
 use crate::plan::Declared;
-use crate::run::record::NodeStatus;
+use crate::run::record::{CriteriaResults, CriterionResult, NodeStatus};
 use serde_json::{Map, Value};
 
 impl State {
-    /// `Some(failed criteria)` when the node's success block does not hold for `outputs`.
-    pub(super) fn failed_criteria(
+    /// The node's success criteria judged on `outputs` (`None` without a success block):
+    /// every criterion's result with its evidence, and the failures of the required ones
+    /// (`relaxed` criteria count as advisory).
+    pub(super) fn evaluate_criteria(
         &mut self,
         r: usize,
         outputs: &Map<String, Value>,
-    ) -> Option<String> {
+        relaxed: &[String],
+    ) -> Option<(CriteriaResults, Vec<String>)> {
         let plan = std::sync::Arc::clone(&self.plan);
         let node = &plan.nodes[self.runs[r].node];
         let success = node.attributes.get("success")?;
         let criteria = success.get("criteria")?.as_array()?;
         let scope = self.runs[r].scope;
+        // Evidence never shows a redacted value: criteria that may read one show none.
+        let secret_output = |name: Option<&str>| {
+            node.outputs
+                .iter()
+                .any(|o| o.decl.redact && name.is_none_or(|n| n == o.name))
+        };
+        let secrets = secret_output(None) || node.inputs.iter().any(|i| i.decl.redact);
         // The criteria see this attempt's outputs as `self.outputs`.
         let saved = self.runs[r].outputs.replace(outputs.clone());
         let mut passed = 0usize;
         let mut required = 0usize;
         let mut failures = Vec::new();
+        let mut results = Vec::new();
         for c in criteria {
             let id = c.get("id").and_then(Value::as_str).unwrap_or("?");
-            let advisory = c.get("severity").and_then(Value::as_str) == Some("advisory");
-            let verdict: Option<Result<(), String>> = match c.get("kind").and_then(Value::as_str) {
-                Some("expression") => node.exprs.get(&format!("criteria.{id}")).map(|e| {
-                    let anchor = Anchor {
-                        run: Some(r),
-                        inputs: None,
-                    };
+            let kind = c.get("kind").and_then(Value::as_str).unwrap_or("?");
+            let advisory = c.get("severity").and_then(Value::as_str) == Some("advisory")
+                || relaxed.iter().any(|x| x == id);
+            let anchor = Anchor {
+                run: Some(r),
+                inputs: None,
+            };
+            // (passed, evidence, why it failed) or an error; `None`: the handler's kind.
+            type Verdict = Result<(bool, String, String), String>;
+            let verdict: Option<Verdict> = match kind {
+                "expression" => node.exprs.get(&format!("criteria.{id}")).map(|e| {
                     match self.eval_bool(scope, e, &anchor) {
-                        Ok(true) => Ok(()),
-                        Ok(false) => Err("its expression is false".to_string()),
+                        Ok(b) => Ok((
+                            b,
+                            format!("the expression is {b}"),
+                            "its expression is false".to_string(),
+                        )),
                         Err(err) => Err(err),
                     }
                 }),
-                Some("regex") => c.get("pattern").and_then(Value::as_str).map(|pattern| {
-                    let text = match node.exprs.get(&format!("criteria.{id}.target")) {
-                        Some(e) => {
-                            let anchor = Anchor {
-                                run: Some(r),
-                                inputs: None,
-                            };
-                            self.eval(scope, e, &anchor)
-                        }
-                        None => c
-                            .get("output")
-                            .and_then(Value::as_str)
+                "regex" => c.get("pattern").and_then(Value::as_str).map(|pattern| {
+                    let output = c.get("output").and_then(Value::as_str);
+                    let target = node.exprs.get(&format!("criteria.{id}.target"));
+                    let hide = match target {
+                        Some(_) => secrets,
+                        None => secret_output(output),
+                    };
+                    let text = match target {
+                        Some(e) => self.eval(scope, e, &anchor),
+                        None => output
                             .and_then(|o| outputs.get(o))
                             .cloned()
                             .ok_or_else(|| "the output it inspects is missing".to_string()),
                     };
                     let flags = c.get("flags").and_then(Value::as_str).unwrap_or("");
+                    let negate = c.get("negate").and_then(Value::as_bool).unwrap_or(false);
                     match text {
                         Ok(Value::String(s)) => match regex_of(pattern, flags) {
-                            Ok(re) if re.is_match(&s) => Ok(()),
-                            Ok(_) => Err(format!("the text does not match `{pattern}`")),
+                            Ok(re) => {
+                                let found = re.find(&s).map(|m| m.as_str().to_string());
+                                let evidence = match (&found, hide) {
+                                    (_, true) => super::record::REDACTED.to_string(),
+                                    (Some(m), false) => format!("matched `{m}`"),
+                                    (None, false) => format!("no match for `{pattern}`"),
+                                };
+                                let why = if negate {
+                                    format!("the text matches `{pattern}`")
+                                } else {
+                                    format!("the text does not match `{pattern}`")
+                                };
+                                Ok((found.is_some() != negate, evidence, why))
+                            }
                             Err(e) => Err(format!("`{pattern}` is not a valid pattern: {e}")),
                         },
                         Ok(other) => Err(format!(
@@ -85,42 +114,82 @@ impl State {
                         Err(e) => Err(e),
                     }
                 }),
-                Some("json_schema") => c.get("schema").map(|schema| {
+                "json_schema" => c.get("schema").map(|schema| {
                     let decl = Declared {
                         schema: Some(schema.clone()),
                         ..Declared::default()
                     };
-                    match c
-                        .get("output")
-                        .and_then(Value::as_str)
-                        .and_then(|o| outputs.get(o))
-                    {
-                        Some(v) => check(v, "any", &decl).map_err(|m| m.message),
+                    let output = c.get("output").and_then(Value::as_str);
+                    match output.and_then(|o| outputs.get(o)) {
+                        Some(v) => Ok(match check(v, "any", &decl) {
+                            Ok(()) => (
+                                true,
+                                "the output fits the schema".to_string(),
+                                String::new(),
+                            ),
+                            Err(_) if secret_output(output) => (
+                                false,
+                                super::record::REDACTED.to_string(),
+                                "the output does not fit the schema".to_string(),
+                            ),
+                            Err(m) => (false, m.message.clone(), m.message),
+                        }),
                         None => Err("the output it inspects is missing".to_string()),
                     }
                 }),
                 // The handler's kinds: completing vouches for them.
                 _ => None,
             };
+            let (ok, evidence, why, error, vouched) = match verdict {
+                None => (
+                    true,
+                    "not evaluated by agc-runtime: the handler vouched for it by completing"
+                        .to_string(),
+                    String::new(),
+                    None,
+                    true,
+                ),
+                Some(Ok((ok, evidence, why))) => (ok, evidence, why, None, false),
+                Some(Err(e)) => (false, String::new(), e.clone(), Some(e), false),
+            };
+            let (evidence, truncated) = truncate(evidence);
+            results.push(CriterionResult {
+                id: id.to_string(),
+                kind: kind.to_string(),
+                severity: if advisory { "advisory" } else { "required" }.into(),
+                passed: ok,
+                evidence: (!evidence.is_empty()).then_some(evidence),
+                evidence_truncated: truncated,
+                evaluated_at: Some(self.now.clone()),
+                error,
+                vouched,
+            });
             if advisory {
                 continue;
             }
             required += 1;
-            match verdict {
-                None | Some(Ok(())) => passed += 1,
-                Some(Err(why)) => failures.push(format!("`{id}`: {why}")),
+            if ok {
+                passed += 1;
+            } else {
+                failures.push(format!("`{id}`: {why}"));
             }
         }
         self.runs[r].outputs = saved;
-        let needed = match success.get("mode").and_then(Value::as_str) {
-            Some("any") => required.min(1),
-            Some("n_of") => success
+        let mode = success.get("mode").and_then(Value::as_str).unwrap_or("all");
+        let needed = match mode {
+            "any" => required.min(1),
+            "n_of" => success
                 .get("count")
                 .and_then(Value::as_u64)
                 .map_or(required, |n| (n as usize).min(required)),
             _ => required,
         };
-        (passed < needed).then(|| format!("success criteria failed: {}", failures.join("; ")))
+        let verdict = CriteriaResults {
+            passed: passed >= needed,
+            mode: mode.to_string(),
+            results,
+        };
+        Some((verdict, failures))
     }
 
     /// An `evaluator: expression` decision: selects its branch without a call. Returns
@@ -193,6 +262,16 @@ impl State {
             }
         }
         true
+    }
+}
+
+/// Evidence is cut at this many characters (`evidence_truncated`).
+const EVIDENCE_MAX: usize = 500;
+
+fn truncate(s: String) -> (String, bool) {
+    match s.char_indices().nth(EVIDENCE_MAX) {
+        Some((i, _)) => (s[..i].to_string(), true),
+        None => (s, false),
     }
 }
 

@@ -10,22 +10,30 @@ use crate::run::record::{Attempt, AttemptStatus, HumanEvent, NodeStatus};
 use serde_json::{Map, Value};
 
 impl State {
-    /// Starts ready run `r`.
+    /// Starts ready run `r` (or continues it: a parked call, the work after `before_start`).
     pub(super) fn launch(&mut self, r: usize) {
+        if self.runs[r].parked {
+            return self.send(r);
+        }
         let node = self.runs[r].node;
         let kind = self.plan.nodes[node].kind;
         let now = self.now.clone();
         self.runs[r].status = NodeStatus::Running;
         self.runs[r].started_at.get_or_insert(now);
-        let inputs = match self.resolve_inputs(r) {
-            Ok(i) => i,
-            Err(msg) => {
-                self.diag("RT033", "error", msg, Some(r));
-                self.terminate(r, NodeStatus::Failed);
-                return;
-            }
-        };
-        self.runs[r].inputs = Some(inputs);
+        if self.runs[r].inputs.is_none() {
+            let inputs = match self.resolve_inputs_of(r, node) {
+                Ok(i) => i,
+                Err(msg) => {
+                    self.diag("RT033", "error", msg, Some(r));
+                    self.terminate(r, NodeStatus::Failed);
+                    return;
+                }
+            };
+            self.runs[r].inputs = Some(inputs);
+        }
+        if self.before_start(r, 0) {
+            return;
+        }
         match kind {
             NodeKind::Loop => self.start_loop(r),
             NodeKind::Map => self.start_map(r),
@@ -74,8 +82,9 @@ impl State {
         }
     }
 
-    /// Issues the next attempt of `r`, if the run's budgets allow.
-    fn new_attempt(&mut self, r: usize) {
+    /// Issues the next attempt of `r`, if the run's budgets allow (after its
+    /// `before_side_effects` checkpoints).
+    pub(super) fn new_attempt(&mut self, r: usize) {
         if let Some(max) = self
             .plan
             .constraints
@@ -104,19 +113,24 @@ impl State {
                 return;
             }
         }
+        if self.before_side_effects(r, 0) {
+            return;
+        }
         self.executions += 1;
-        self.running += 1;
         let run = &mut self.runs[r];
         run.attempt += 1;
-        run.dispatched = true;
         run.attempt_started = None;
-        run.status = NodeStatus::Running;
-        self.issue(r, false);
+        self.send(r);
     }
 
-    /// Resolves `r`'s declared inputs once (retries reuse them).
-    fn resolve_inputs(&mut self, r: usize) -> Result<Map<String, Value>, String> {
-        let node = &self.plan.nodes[self.runs[r].node];
+    /// Resolves plan node `node`'s declared inputs in run `r`'s scope, `r` being `self`
+    /// (once per run: retries reuse them; a fallback node's for its call).
+    pub(super) fn resolve_inputs_of(
+        &mut self,
+        r: usize,
+        node: usize,
+    ) -> Result<Map<String, Value>, String> {
+        let node = &self.plan.nodes[node];
         let scope = self.runs[r].scope;
         let mut out = Map::new();
         let params = match self.scopes[scope].vars.get("params") {
@@ -173,42 +187,11 @@ impl State {
 
     /// A call for `r` returned.
     pub(super) fn finished_call(&mut self, r: usize, result: CallResult) {
+        if self.asking(r) {
+            return self.ask_returned(r, result);
+        }
         match result {
-            CallResult::Completed(c) => {
-                let kind = self.plan.nodes[self.runs[r].node].kind;
-                let checked = self.check_outputs(r, &c.outputs, kind).and_then(|()| {
-                    match self.failed_criteria(r, &c.outputs) {
-                        Some(msg) => Err(("criteria", msg)),
-                        None => Ok(()),
-                    }
-                });
-                match checked {
-                    Ok(()) => {
-                        self.close_attempt(r, AttemptStatus::Succeeded, &c.usage, None);
-                        if let Some(Value::String(d)) = c.outputs.get("decision") {
-                            self.runs[r].decision = Some(d.clone());
-                        }
-                        self.runs[r].outputs = Some(c.outputs);
-                        self.terminate(r, NodeStatus::Succeeded);
-                    }
-                    Err(("criteria", msg)) => {
-                        let mut err = HandlerError::new(FailureClass::CriteriaFailed, msg);
-                        err.usage = c.usage;
-                        self.attempt_failed(r, err, AttemptStatus::Failed);
-                    }
-                    Err((code, msg)) => {
-                        let class = if code == "RT033" {
-                            FailureClass::OutputMissing
-                        } else {
-                            FailureClass::ValidationError
-                        };
-                        self.diag(code, "error", msg.clone(), Some(r));
-                        let mut err = HandlerError::new(class, msg);
-                        err.usage = c.usage;
-                        self.attempt_failed(r, err, AttemptStatus::Failed);
-                    }
-                }
-            }
+            CallResult::Completed(c) => self.completed(r, c),
             CallResult::Gate(resp) => {
                 // The gate's attempt is recorded when the decision arrives (now or on resume).
                 self.runs[r].status = NodeStatus::AwaitingHuman;
@@ -226,8 +209,9 @@ impl State {
         }
     }
 
-    /// Records the current attempt as finished.
-    fn close_attempt(
+    /// Records the current attempt as finished (its criteria results, the other node whose
+    /// call it was, and when that call returned come from the ladder's bookkeeping).
+    pub(super) fn close_attempt(
         &mut self,
         r: usize,
         status: AttemptStatus,
@@ -236,20 +220,27 @@ impl State {
     ) {
         let now = self.now.clone();
         self.usage.add(usage);
+        let (success, returned, other) = match self.runs[r].ladder.as_mut() {
+            Some(l) => (l.success.take(), l.returned_at.take(), l.call.take()),
+            None => (None, None, None),
+        };
+        let node = other.map(|(n, _)| self.plan.nodes[n].local_id.clone());
         let run = &mut self.runs[r];
         run.usage.add(usage);
         run.attempts.push(Attempt {
             attempt: run.attempt,
             status,
             started_at: run.attempt_started.clone().unwrap_or_else(|| now.clone()),
-            finished_at: Some(now),
+            finished_at: Some(returned.unwrap_or(now)),
             usage: usage.clone(),
+            success,
             error,
+            node,
         });
     }
 
-    /// The failure ladder: retry, then `on_exhausted`.
-    fn attempt_failed(&mut self, r: usize, err: HandlerError, status: AttemptStatus) {
+    /// A failed attempt: closed, then the failure stages and the ladder (`ladder.rs`).
+    pub(super) fn attempt_failed(&mut self, r: usize, err: HandlerError, status: AttemptStatus) {
         let status = match (status, err.class) {
             (AttemptStatus::Failed, FailureClass::Timeout) => AttemptStatus::Timeout,
             (AttemptStatus::Failed, FailureClass::BudgetExceeded) => AttemptStatus::BudgetExceeded,
@@ -257,6 +248,19 @@ impl State {
             (s, _) => s,
         };
         self.close_attempt(r, status, &err.usage.clone(), Some(err.to_string()));
+        self.after_failure(r, err);
+    }
+
+    /// Retry (`retry_on`, `max_attempts`, `timeout_action`), else the fallbacks.
+    pub(super) fn retry_or_ladder(&mut self, r: usize) {
+        let Some(anyway) = self.timeout_action(r) else {
+            return;
+        };
+        let class = self.runs[r]
+            .ladder
+            .as_ref()
+            .and_then(|l| l.failure.as_ref())
+            .map_or(FailureClass::ToolError, |e| e.class);
         let node = &self.plan.nodes[self.runs[r].node];
         let failure = node.attributes.get("failure");
         let retry_on: Vec<String> = failure
@@ -276,44 +280,16 @@ impl State {
                     "criteria_failed".into(),
                 ]
             });
-        let retryable = retry_on
-            .iter()
-            .any(|c| c == "any" || c == err.class.as_str());
+        let retryable = anyway || retry_on.iter().any(|c| c == "any" || c == class.as_str());
         if retryable && self.runs[r].attempt < node.retry.max_attempts.max(1) {
             self.new_attempt(r);
             return;
         }
-        let on_exhausted = failure
-            .and_then(|f| f.get("on_exhausted"))
-            .and_then(Value::as_str)
-            .unwrap_or("fail")
-            .to_string();
-        match on_exhausted.as_str() {
-            "skip" => {
-                self.runs[r].skip_reason = Some("on_exhausted".into());
-                self.terminate(r, NodeStatus::Skipped);
-            }
-            "succeed_degraded" => {
-                self.diag(
-                    "RT042",
-                    "warning",
-                    format!("the node failed ({err}) and succeeds degraded"),
-                    Some(r),
-                );
-                self.runs[r].degraded = true;
-                self.runs[r].outputs.get_or_insert_with(Map::new);
-                self.terminate(r, NodeStatus::Succeeded);
-            }
-            "escalate" => {
-                self.runs[r].escalated = true;
-                self.terminate(r, NodeStatus::Failed);
-            }
-            _ => self.terminate(r, NodeStatus::Failed),
-        }
+        self.fallbacks(r, 0);
     }
 
     /// Checks a completion's outputs against the node's declared outputs.
-    fn check_outputs(
+    pub(super) fn check_outputs(
         &self,
         r: usize,
         outputs: &Map<String, Value>,
@@ -364,6 +340,7 @@ impl State {
         let now = self.now.clone();
         let run = &mut self.runs[r];
         run.human_events.push(HumanEvent {
+            checkpoint_id: None,
             at_stage: "gate".into(),
             mode,
             outcome: outcome.as_str().into(),

@@ -31,16 +31,22 @@ mod criteria;
 mod dialects;
 mod edges;
 mod env;
+mod escalation;
 mod finish;
+mod human;
+mod ladder;
 mod launch;
 mod record;
 mod regions;
+#[cfg(test)]
+mod sim;
 
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
+pub use human::checkpoint_ids;
 
 use super::event::Event;
-use super::handler::Usage;
+use super::handler::{Checkpoint, Usage};
 use super::record::{Attempt, EdgeTaken, HumanEvent, NodeStatus, RunDiagnostic, RunStatus};
 use crate::plan::{NodeKind, Plan, PlanIndex};
 use serde_json::{Map, Value};
@@ -71,6 +77,9 @@ pub struct Call {
     pub resumed: bool,
     /// The node's `retry.timeout_seconds`.
     pub timeout_seconds: Option<f64>,
+    /// Set: the call asks the handler about this human checkpoint (or ladder hand-off)
+    /// instead of running the node (`Handler::checkpoint`).
+    pub checkpoint: Option<Box<Checkpoint>>,
 }
 
 /// Loop or map bookkeeping on the run that owns the region.
@@ -130,6 +139,12 @@ pub(crate) struct Run {
     pub(crate) container: Option<Box<Container>>,
     /// How many times a back edge re-armed this node in its scope before this run (0 first).
     pub(crate) pass: u32,
+    /// A call is prepared but waits in the ready set for a slot (see `ladder::send`).
+    pub(crate) parked: bool,
+    /// Human checkpoints asked or awaited (boxed: most runs have none).
+    pub(crate) human: Option<Box<human::Asks>>,
+    /// Failure-ladder and output-review bookkeeping (boxed: most runs never need it).
+    pub(crate) ladder: Option<Box<ladder::Ladder>>,
 }
 
 impl Run {
@@ -162,6 +177,9 @@ impl Run {
             usage: Usage::default(),
             container: None,
             pass: 0,
+            parked: false,
+            human: None,
+            ladder: None,
         }
     }
 }
@@ -248,6 +266,8 @@ pub struct State {
     has_back: bool,
     /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
     pub(crate) dialect_state: Option<Map<String, Value>>,
+    /// Checkpoints awaiting a decision, by name (`publish.pre_upload`).
+    pub(crate) waiting: HashMap<String, usize>,
 }
 
 impl State {
@@ -300,6 +320,7 @@ impl State {
             started: false,
             has_back: plan_has_back,
             dialect_state: None,
+            waiting: HashMap::new(),
         })
     }
 
@@ -328,12 +349,16 @@ impl State {
         self.by_path.get(path).map(|&r| self.runs[r].status)
     }
 
-    /// Scope paths of gates waiting for a human, in run order.
+    /// What waits for a human, in run order: gates by scope path, checkpoints by name
+    /// (`publish.pre_upload`). A decision names one of these.
     pub fn awaiting_gates(&self) -> Vec<String> {
         self.runs
             .iter()
             .filter(|r| r.status == NodeStatus::AwaitingHuman)
-            .map(|r| r.path.clone())
+            .map(|r| match r.human.as_ref().and_then(|h| h.ask.as_ref()) {
+                Some(a) => a.cp.name.clone(),
+                None => r.path.clone(),
+            })
             .collect()
     }
 
@@ -362,6 +387,7 @@ impl State {
             Event::CallStarted { path, attempt, at } => {
                 if let Some(&r) = self.by_path.get(&path)
                     && self.runs[r].attempt == attempt
+                    && !self.asking(r)
                 {
                     let run = &mut self.runs[r];
                     run.attempt_started = Some(at.clone());
@@ -376,7 +402,7 @@ impl State {
             } => {
                 if let Some(&r) = self.by_path.get(&path)
                     && self.runs[r].dispatched
-                    && self.runs[r].attempt == attempt
+                    && self.call_attempt(r) == attempt
                 {
                     self.runs[r].dispatched = false;
                     self.running = self.running.saturating_sub(1);
@@ -384,13 +410,17 @@ impl State {
                 }
             }
             Event::Decided { path, response, .. } => {
-                if let Some(&r) = self.by_path.get(&path)
+                // A run cancelled while it waited (a failed map sibling) takes no decision.
+                if let Some(r) = self.waiting.remove(&path)
                     && self.runs[r].status == NodeStatus::AwaitingHuman
                 {
-                    if self.status == RunStatus::AwaitingHuman {
-                        self.status = RunStatus::Running;
-                        self.finished_at = None;
-                    }
+                    self.wake();
+                    self.checkpoint_decided(r, response);
+                } else if let Some(&r) = self.by_path.get(&path)
+                    && self.runs[r].status == NodeStatus::AwaitingHuman
+                    && !self.asking(r)
+                {
+                    self.wake();
                     self.gate_answered(r, response);
                 }
             }
@@ -399,6 +429,14 @@ impl State {
         self.check_wall_clock();
         self.pump();
         std::mem::take(&mut self.out)
+    }
+
+    /// A decision arrived: a paused run runs again.
+    fn wake(&mut self) {
+        if self.status == RunStatus::AwaitingHuman {
+            self.status = RunStatus::Running;
+            self.finished_at = None;
+        }
     }
 
     /// Ended or paused.
@@ -442,22 +480,52 @@ impl State {
         }
     }
 
-    /// Emits the call for run `r`'s current attempt.
+    /// Emits the call run `r` has outstanding: a checkpoint's question, the current
+    /// attempt of another node's call (a fallback or escalation node), or its own attempt.
     fn issue(&mut self, r: usize, resumed: bool) {
         let run = &self.runs[r];
-        let node = &self.plan.nodes[run.node];
         let scope = &self.scopes[run.scope];
+        let ask = run.human.as_ref().and_then(|h| h.ask.as_ref());
+        let other = run.ladder.as_ref().and_then(|l| l.call.as_ref());
+        let (node, inputs, attempt, checkpoint) = match (ask, other) {
+            (Some(a), _) => (
+                run.node,
+                run.inputs.clone(),
+                a.attempt,
+                Some(Box::new(a.cp.clone())),
+            ),
+            (None, Some((n, inputs))) => (*n, Some(inputs.clone()), run.attempt, None),
+            (None, None) => (run.node, run.inputs.clone(), run.attempt, None),
+        };
+        let timeout_seconds = match checkpoint {
+            Some(_) => None,
+            None => self.plan.nodes[node].retry.timeout_seconds,
+        };
         self.out.push(Command::Call(Call {
             path: run.path.clone(),
-            node: run.node,
-            kind: node.kind,
-            attempt: run.attempt,
-            inputs: run.inputs.clone().unwrap_or_default(),
+            node,
+            kind: self.plan.nodes[node].kind,
+            attempt,
+            inputs: inputs.unwrap_or_default(),
             item: scope.item,
             iteration: scope.iteration,
             resumed,
-            timeout_seconds: node.retry.timeout_seconds,
+            timeout_seconds,
+            checkpoint,
         }));
+    }
+
+    /// A checkpoint question is outstanding or awaited for run `r`.
+    pub(crate) fn asking(&self, r: usize) -> bool {
+        self.runs[r].human.as_ref().is_some_and(|h| h.ask.is_some())
+    }
+
+    /// The attempt number run `r`'s outstanding call carries.
+    fn call_attempt(&self, r: usize) -> u32 {
+        match self.runs[r].human.as_ref().and_then(|h| h.ask.as_ref()) {
+            Some(a) => a.attempt,
+            None => self.runs[r].attempt,
+        }
     }
 
     fn diag(&mut self, code: &str, severity: &str, message: String, node: Option<usize>) {
@@ -507,7 +575,8 @@ impl State {
         for r in 0..self.runs.len() {
             let run = &mut self.runs[r];
             if !run.status.is_terminal() {
-                if run.dispatched {
+                let asking = run.human.as_ref().is_some_and(|h| h.ask.is_some());
+                if run.dispatched && !asking {
                     run.attempts.push(Attempt {
                         attempt: run.attempt,
                         status: super::record::AttemptStatus::Cancelled,
@@ -517,7 +586,9 @@ impl State {
                             .unwrap_or_else(|| self.now.clone()),
                         finished_at: Some(self.now.clone()),
                         usage: Usage::default(),
+                        success: None,
                         error: Some("the run was stopped".into()),
+                        node: None,
                     });
                 }
                 run.dispatched = false;
@@ -608,8 +679,11 @@ impl State {
         let node = run.node;
         run.status = status;
         run.finished_at = Some(now);
+        run.parked = false;
         if was_ready {
-            self.ready_set(node).remove(&(node, r));
+            // A parked call waits in `ready` whatever the node's kind.
+            self.ready.remove(&(node, r));
+            self.ready_free.remove(&(node, r));
         }
         self.done.push_back(r);
     }

@@ -143,12 +143,19 @@ impl State {
                 )
             }),
             attempts: run.attempts.clone(),
+            fallback_used: run.ladder.as_ref().and_then(|l| l.fallback_used.clone()),
             escalated: run.escalated,
             human_events: run.human_events.clone(),
             decision: run.decision.clone(),
             iterations: run.iterations,
             items: run.items,
             usage: run.usage.clone(),
+            awaiting: run
+                .human
+                .as_ref()
+                .and_then(|h| h.ask.as_ref())
+                .filter(|_| run.status == crate::run::record::NodeStatus::AwaitingHuman)
+                .map(|a| a.cp.name.clone()),
         }
     }
 

@@ -177,9 +177,16 @@ impl State {
         );
         match what.as_str() {
             "succeed" => self.finish_loop(r, NodeStatus::Succeeded),
+            // The loop's escalation decides (`failure.escalation`, else a human), with the
+            // collected outputs standing (ladder.rs).
             "escalate" => {
-                self.runs[r].escalated = true;
-                self.finish_loop(r, NodeStatus::Failed)
+                let outputs = self.runs[r]
+                    .container
+                    .as_ref()
+                    .and_then(|c| c.previous.clone())
+                    .unwrap_or_default();
+                let why = format!("the loop reached max_iterations ({max})");
+                self.escalate_stuck(r, why, outputs);
             }
             _ => self.finish_loop(r, NodeStatus::Failed),
         }

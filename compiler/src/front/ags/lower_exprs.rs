@@ -1,0 +1,123 @@
+//! The expressions lowering keeps for the runtime beyond a node's guard (`ir::Node::exprs`):
+//! success criteria, expression-evaluated decision branches, and the human checkpoints' and
+//! failure ladder's conditions and templates.
+
+use super::Lowerer;
+use crate::front::ags::defaults;
+use crate::front::ags::scope::Scope;
+use crate::ir::{ExprLang, IrExpr};
+use serde_json::{Map, Value};
+
+impl Lowerer<'_> {
+    /// The expressions the runtime evaluates besides the guard (see `ir::Node::exprs`):
+    /// `expression` criteria, `regex` criteria targets, and decision branch conditions under
+    /// `evaluator: expression`.
+    pub(super) fn runtime_exprs(
+        &self,
+        node: &Map<String, Value>,
+        ptr: &str,
+    ) -> Vec<(String, IrExpr)> {
+        let mut out = Vec::new();
+        let criteria = node
+            .get("success")
+            .and_then(|s| s.get("criteria"))
+            .and_then(Value::as_array);
+        for (i, c) in criteria.into_iter().flatten().enumerate() {
+            let Some(id) = c.get("id").and_then(Value::as_str) else {
+                continue;
+            };
+            let cptr = format!("{ptr}/success/criteria/{i}");
+            match c.get("kind").and_then(Value::as_str) {
+                Some("expression") if c.get("expr").is_some() => {
+                    if let Some(e) = self.expr(ExprLang::Agx, &format!("{cptr}/expr")) {
+                        out.push((format!("criteria.{id}"), e));
+                    }
+                }
+                Some("regex") if c.get("target").is_some() => {
+                    if let Some(e) = self.expr(ExprLang::Agx, &format!("{cptr}/target")) {
+                        out.push((format!("criteria.{id}.target"), e));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let decision = node.get("decision");
+        if decision
+            .and_then(|d| d.get("evaluator"))
+            .and_then(Value::as_str)
+            == Some("expression")
+        {
+            let branches = decision
+                .and_then(|d| d.get("branches"))
+                .and_then(Value::as_array);
+            for (i, b) in branches.into_iter().flatten().enumerate() {
+                if let (Some(label), Some(_)) =
+                    (b.get("label").and_then(Value::as_str), b.get("when"))
+                    && let Some(e) =
+                        self.expr(ExprLang::Agx, &format!("{ptr}/decision/branches/{i}/when"))
+                {
+                    out.push((format!("branches.{label}"), e));
+                }
+            }
+        }
+        out
+    }
+
+    /// The expressions of a node's human checkpoints and failure ladder, with defaults
+    /// merged (so read where the merged value came from: the node, or its scope's
+    /// `defaults`): `human.<i>.when`, `human.<i>.prompt`, `fallback.<i>.when`,
+    /// `escalation.message`.
+    pub(super) fn ladder_exprs(
+        &self,
+        s: &Scope<'_>,
+        node: &Map<String, Value>,
+        ptr: &str,
+    ) -> Vec<(String, IrExpr)> {
+        let mut out = Vec::new();
+        let dflt = format!("{}/defaults", s.ptr);
+        // `human` is replaced whole; `failure` merges key by key.
+        let human_ptr = if node.contains_key("human") {
+            format!("{ptr}/human")
+        } else {
+            format!("{dflt}/human")
+        };
+        if let Some(Value::Array(list)) = defaults::merged(s, node, "human") {
+            for (i, h) in list.iter().enumerate() {
+                for (field, lang) in [("when", ExprLang::Agx), ("prompt", ExprLang::AgxTemplate)] {
+                    if h.get(field).is_some()
+                        && let Some(e) = self.expr(lang, &format!("{human_ptr}/{i}/{field}"))
+                    {
+                        out.push((format!("human.{i}.{field}"), e));
+                    }
+                }
+            }
+        }
+        let failure_ptr = |key: &str| {
+            if node.get("failure").and_then(|f| f.get(key)).is_some() {
+                format!("{ptr}/failure/{key}")
+            } else {
+                format!("{dflt}/failure/{key}")
+            }
+        };
+        if let Some(Value::Array(steps)) = defaults::field(s, node, "failure", "fallback") {
+            let at = failure_ptr("fallback");
+            for (i, step) in steps.iter().enumerate() {
+                if step.get("when").is_some()
+                    && let Some(e) = self.expr(ExprLang::Agx, &format!("{at}/{i}/when"))
+                {
+                    out.push((format!("fallback.{i}.when"), e));
+                }
+            }
+        }
+        if let Some(esc) = defaults::field(s, node, "failure", "escalation")
+            && esc.get("message").is_some()
+            && let Some(e) = self.expr(
+                ExprLang::AgxTemplate,
+                &format!("{}/message", failure_ptr("escalation")),
+            )
+        {
+            out.push(("escalation.message".into(), e));
+        }
+        out
+    }
+}

@@ -1,0 +1,505 @@
+//! Human checkpoints (AGS `human[]` on a node, `defaults.human` replaced whole) and the
+//! failure ladder's human hand-offs (an escalation, a `human_takeover`): asking, waiting,
+//! answering, recording.
+//!
+//! - A checkpoint applies at its stage (`at`) when its `when` holds (evaluated when the stage
+//!   is reached; an evaluation error counts as true, RT062 warning: a human check is never
+//!   dropped by an error). Several at one stage are asked one after another, in declared
+//!   order.
+//! - Asking is a call: [`crate::run::Handler::checkpoint`] gets a [`Checkpoint`] (rendered
+//!   `prompt`, the outputs under review, ...). It answers approved or rejected now, or
+//!   pending. Pending on a `required` checkpoint (the default) puts the node run
+//!   `awaiting_human`; the run pauses (exit 4) until a decision names the checkpoint:
+//!   `<scope path>.<id>` (`publish.pre_upload`), with `#n` from the second time the same run
+//!   asks it (`review.check#1`). `required: false` and no answer: recorded with outcome
+//!   `notified` and not waited for. `mode: notify` never blocks: whatever the handler
+//!   answers, the event is `notified` and the node goes on.
+//! - A handler that fails to answer (an error, a timeout) cannot present the checkpoint:
+//!   RT015 (warning) and the checkpoint counts as unanswered (a required one waits for a
+//!   decision on resume, so a broken channel never skips a human check).
+//! - The id is the checkpoint's `id`, else its stage; a repeated one gets `_<index>`. The
+//!   hand-offs are `escalation` and `takeover` (mode `input`, required).
+//! - Every answer is one `human_events` entry: `approved`, `rejected`, `edited` (review with
+//!   outputs), `provided` (input or a hand-off with outputs) or `notified`. What an answer
+//!   does at each stage is the ladder's (`ladder.rs`, `resume_after`).
+
+use super::State;
+use super::env::Anchor;
+use crate::plan::Expr;
+use crate::run::event::CallResult;
+use crate::run::handler::{Checkpoint, GateOutcome, GateResponse};
+use crate::run::record::{HumanEvent, NodeStatus};
+use serde_json::{Map, Value};
+
+/// Where in a node's execution a checkpoint is asked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    BeforeStart,
+    BeforeSideEffects,
+    AfterOutputs,
+    OnCriteriaFailure,
+    OnFailure,
+    OnEscalation,
+    /// A fallback `human_takeover` step (not a checkpoint stage of AGS; recorded under this
+    /// name).
+    Takeover,
+}
+
+impl Stage {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Stage::BeforeStart => "before_start",
+            Stage::BeforeSideEffects => "before_side_effects",
+            Stage::AfterOutputs => "after_outputs",
+            Stage::OnCriteriaFailure => "on_criteria_failure",
+            Stage::OnFailure => "on_failure",
+            Stage::OnEscalation => "on_escalation",
+            Stage::Takeover => "human_takeover",
+        }
+    }
+
+    /// Stages whose checkpoints see the outputs under review as `self.outputs`.
+    fn sees_candidate(self) -> bool {
+        matches!(self, Stage::AfterOutputs | Stage::OnCriteriaFailure)
+    }
+}
+
+/// A question outstanding (or awaited) for one node run.
+#[derive(Clone, Debug)]
+pub(crate) struct Ask {
+    /// What the handler is asked (and what the decision names).
+    pub(crate) cp: Checkpoint,
+    pub(crate) stage: Stage,
+    /// Index in the node's `human` list; `None` for a hand-off.
+    pub(crate) index: Option<usize>,
+    /// A takeover's fallback step.
+    pub(crate) step: usize,
+    /// The attempt the question belongs to (the call carries it).
+    pub(crate) attempt: u32,
+}
+
+/// A node run's checkpoint bookkeeping.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Asks {
+    pub(crate) ask: Option<Ask>,
+    /// Times each id was asked in this run (later names get `#n`).
+    asked: Vec<(String, u32)>,
+    /// `before_start` is behind the run.
+    pub(crate) started: bool,
+    /// The attempt number whose `before_side_effects` checkpoints were passed.
+    pub(crate) cleared: u32,
+}
+
+/// The parts of a hand-off question that are not a declared checkpoint's.
+#[derive(Default)]
+pub(crate) struct HandOff {
+    pub(crate) prompt: Option<String>,
+    pub(crate) escalate_to: Option<String>,
+    pub(crate) roles: Vec<String>,
+    pub(crate) include: Map<String, Value>,
+}
+
+impl State {
+    /// Run `r`'s checkpoint bookkeeping, created on first use.
+    pub(crate) fn asks(&mut self, r: usize) -> &mut Asks {
+        self.runs[r].human.get_or_insert_with(Box::default)
+    }
+
+    /// The node's declared checkpoints (`human`, defaults merged).
+    fn declared(&self, r: usize) -> Option<&Vec<Value>> {
+        self.plan.nodes[self.runs[r].node]
+            .attributes
+            .get("human")
+            .and_then(Value::as_array)
+    }
+
+    /// The next declared checkpoint of `stage` from list index `from` whose `when` holds.
+    pub(crate) fn next_checkpoint(&mut self, r: usize, stage: Stage, from: usize) -> Option<usize> {
+        let list = self.declared(r)?.clone();
+        for (i, h) in list.iter().enumerate().skip(from) {
+            if h.get("at").and_then(Value::as_str) != Some(stage.as_str()) {
+                continue;
+            }
+            let Some(e) = self.human_expr(r, i, "when") else {
+                if h.get("when").is_some() {
+                    self.diag(
+                        "RT062",
+                        "warning",
+                        format!("checkpoint {i}'s `when` has no compiled form; it is asked"),
+                        Some(r),
+                    );
+                }
+                return Some(i);
+            };
+            let seen = self.outputs_at(r, stage);
+            match self.eval_seeing(r, &e, seen) {
+                Ok(Value::Bool(false)) => {}
+                Ok(Value::Bool(true)) => return Some(i),
+                Ok(other) => {
+                    self.diag(
+                        "RT062",
+                        "warning",
+                        format!(
+                            "checkpoint `{}`'s `when` is {}, not a boolean; it is asked",
+                            self.checkpoint_id(r, i),
+                            super::env::kind_name(&other)
+                        ),
+                        Some(r),
+                    );
+                    return Some(i);
+                }
+                Err(err) => {
+                    self.diag(
+                        "RT062",
+                        "warning",
+                        format!(
+                            "checkpoint `{}`'s `when` failed and counts as true: {err}",
+                            self.checkpoint_id(r, i)
+                        ),
+                        Some(r),
+                    );
+                    return Some(i);
+                }
+            }
+        }
+        None
+    }
+
+    /// `human.<i>.<field>` from the node's compiled expressions.
+    fn human_expr(&self, r: usize, i: usize, field: &str) -> Option<Expr> {
+        self.plan.nodes[self.runs[r].node]
+            .exprs
+            .get(&format!("human.{i}.{field}"))
+            .cloned()
+    }
+
+    /// The outputs a stage's expressions see as `self.outputs`.
+    fn outputs_at(&self, r: usize, stage: Stage) -> Option<Map<String, Value>> {
+        let l = self.runs[r].ladder.as_ref()?;
+        if stage.sees_candidate() {
+            l.candidate.as_ref().map(|c| c.outputs.clone())
+        } else {
+            l.last_outputs.clone()
+        }
+    }
+
+    /// Evaluates `e` for run `r` with `outputs` (if any) as its `self.outputs`.
+    pub(crate) fn eval_seeing(
+        &mut self,
+        r: usize,
+        e: &Expr,
+        outputs: Option<Map<String, Value>>,
+    ) -> Result<Value, String> {
+        let scope = self.runs[r].scope;
+        let saved = match outputs {
+            Some(o) => Some(self.runs[r].outputs.replace(o)),
+            None => None,
+        };
+        let anchor = Anchor {
+            run: Some(r),
+            inputs: self.runs[r].inputs.as_ref(),
+        };
+        let v = self.eval(scope, e, &anchor);
+        if let Some(old) = saved {
+            self.runs[r].outputs = old;
+        }
+        v
+    }
+
+    /// Declared checkpoint `i`'s id (see [`checkpoint_ids`]).
+    pub(crate) fn checkpoint_id(&self, r: usize, i: usize) -> String {
+        checkpoint_ids(&self.plan.nodes[self.runs[r].node])
+            .into_iter()
+            .nth(i)
+            .unwrap_or_else(|| format!("checkpoint_{i}"))
+    }
+
+    /// Asks declared checkpoint `index` (or, `None`, the hand-off of `stage`) for run `r`.
+    pub(crate) fn ask(
+        &mut self,
+        r: usize,
+        stage: Stage,
+        index: Option<usize>,
+        step: usize,
+        hand_off: HandOff,
+    ) {
+        let (id, mode, required, prompt, roles) = match index {
+            Some(i) => {
+                let h = self.declared(r).and_then(|l| l.get(i)).cloned();
+                let h = h.unwrap_or(Value::Null);
+                let prompt = match self.human_expr(r, i, "prompt") {
+                    Some(e) => {
+                        let seen = self.outputs_at(r, stage);
+                        match self.eval_seeing(r, &e, seen) {
+                            Ok(Value::String(s)) => Some(s),
+                            Ok(other) => Some(other.to_string()),
+                            Err(err) => {
+                                self.diag(
+                                    "RT062",
+                                    "warning",
+                                    format!("a checkpoint prompt could not be rendered: {err}"),
+                                    Some(r),
+                                );
+                                h.get("prompt").and_then(Value::as_str).map(str::to_string)
+                            }
+                        }
+                    }
+                    None => h.get("prompt").and_then(Value::as_str).map(str::to_string),
+                };
+                (
+                    self.checkpoint_id(r, i),
+                    h.get("mode")
+                        .and_then(Value::as_str)
+                        .unwrap_or("approve")
+                        .to_string(),
+                    h.get("required").and_then(Value::as_bool).unwrap_or(true),
+                    prompt,
+                    strings(h.get("roles")),
+                )
+            }
+            None => (
+                match stage {
+                    Stage::Takeover => "takeover".to_string(),
+                    _ => "escalation".to_string(),
+                },
+                "input".to_string(),
+                true,
+                hand_off.prompt,
+                hand_off.roles,
+            ),
+        };
+        let attempt = match stage {
+            Stage::BeforeStart | Stage::BeforeSideEffects => self.runs[r].attempt + 1,
+            _ => self.runs[r].attempt.max(1),
+        };
+        let path = self.runs[r].path.clone();
+        let asks = self.asks(r);
+        let n = match asks.asked.iter_mut().find(|(k, _)| *k == id) {
+            Some((_, n)) => {
+                *n += 1;
+                *n - 1
+            }
+            None => {
+                asks.asked.push((id.clone(), 1));
+                0
+            }
+        };
+        let name = if n == 0 {
+            format!("{path}.{id}")
+        } else {
+            format!("{path}.{id}#{n}")
+        };
+        let outputs = self.outputs_at(r, stage);
+        let error = self.runs[r]
+            .ladder
+            .as_ref()
+            .and_then(|l| l.failure.as_ref())
+            .filter(|_| !matches!(stage, Stage::BeforeStart | Stage::BeforeSideEffects))
+            .map(|e| e.message.clone());
+        let cp = Checkpoint {
+            id,
+            name,
+            stage: stage.as_str().into(),
+            mode,
+            required,
+            prompt,
+            roles,
+            outputs,
+            escalate_to: hand_off.escalate_to,
+            error,
+            include: hand_off.include,
+        };
+        self.asks(r).ask = Some(super::human::Ask {
+            cp,
+            stage,
+            index,
+            step,
+            attempt,
+        });
+        self.runs[r].status = NodeStatus::Running;
+        self.send(r);
+    }
+
+    /// The handler answered run `r`'s question (or failed to).
+    pub(crate) fn ask_returned(&mut self, r: usize, result: CallResult) {
+        let id = self.runs[r]
+            .human
+            .as_ref()
+            .and_then(|h| h.ask.as_ref())
+            .map(|a| a.cp.id.clone())
+            .unwrap_or_default();
+        let why = match result {
+            CallResult::Gate(resp) => return self.answer(r, resp, true),
+            CallResult::Failed(e) => e.to_string(),
+            CallResult::TimedOut { seconds } => format!("no answer within {seconds} s"),
+            CallResult::Completed(_) => "the handler answered with a task's completion".into(),
+        };
+        self.diag(
+            "RT015",
+            "warning",
+            format!("checkpoint `{id}` could not be presented: {why}"),
+            Some(r),
+        );
+        self.answer(r, GateResponse::pending(), false)
+    }
+
+    /// A decision arrived for run `r`'s awaited question.
+    pub(crate) fn checkpoint_decided(&mut self, r: usize, resp: GateResponse) {
+        if resp.outcome.is_none() {
+            // Still no answer: keep waiting.
+            let name = self.runs[r]
+                .human
+                .as_ref()
+                .and_then(|h| h.ask.as_ref())
+                .map(|a| a.cp.name.clone());
+            if let Some(name) = name {
+                self.waiting.insert(name, r);
+            }
+            return;
+        }
+        self.runs[r].status = NodeStatus::Running;
+        self.answer(r, resp, true);
+    }
+
+    /// An answer (or its absence) to run `r`'s question: wait, or record and go on.
+    fn answer(&mut self, r: usize, resp: GateResponse, presented: bool) {
+        let Some(ask) = self.runs[r].human.as_ref().and_then(|h| h.ask.clone()) else {
+            return;
+        };
+        let notify = ask.cp.mode == "notify";
+        let outcome = match (resp.outcome, notify) {
+            (_, true) => {
+                if presented {
+                    self.record_event(r, &ask, "notified", &resp);
+                }
+                self.asks(r).ask = None;
+                return self.resume_after(r, &ask, true, Map::new());
+            }
+            (None, false) if !ask.cp.required => {
+                let resp = GateResponse {
+                    note: Some("optional checkpoint: no answer, not waited for".into()),
+                    ..resp
+                };
+                self.record_event(r, &ask, "notified", &resp);
+                self.asks(r).ask = None;
+                return self.resume_after(r, &ask, true, Map::new());
+            }
+            (None, false) => {
+                self.runs[r].status = NodeStatus::AwaitingHuman;
+                self.waiting.insert(ask.cp.name.clone(), r);
+                return;
+            }
+            (Some(o), false) => o,
+        };
+        let approved = outcome == GateOutcome::Approved;
+        let recorded = match (approved, resp.outputs.is_empty(), ask.cp.mode.as_str()) {
+            (false, _, _) => "rejected",
+            (true, true, _) => "approved",
+            (true, false, "review") => "edited",
+            (true, false, _) => "provided",
+        };
+        self.record_event(r, &ask, recorded, &resp);
+        self.asks(r).ask = None;
+        self.resume_after(r, &ask, approved, resp.outputs);
+    }
+
+    /// An approved `input` checkpoint's values against its `collect` declarations (type,
+    /// `enum`, `schema`; a value without a `default` is required unless `required: false`):
+    /// `Some((code, message))` when they do not fit.
+    pub(crate) fn collect_misfit(
+        &self,
+        r: usize,
+        ask: &Ask,
+        values: &Map<String, Value>,
+    ) -> Option<(&'static str, String)> {
+        if ask.cp.mode != "input" {
+            return None;
+        }
+        let collect = self
+            .declared(r)?
+            .get(ask.index?)?
+            .get("collect")?
+            .as_object()?;
+        for (name, spec) in collect {
+            let ty = spec.get("type").and_then(Value::as_str).unwrap_or("any");
+            let decl: crate::plan::Declared =
+                serde_json::from_value(spec.clone()).unwrap_or_default();
+            match values.get(name) {
+                Some(v) => {
+                    if let Err(m) = super::check(v, ty, &decl) {
+                        let why = if decl.redact {
+                            format!("the value does not fit `{ty}` (redacted)")
+                        } else {
+                            m.message
+                        };
+                        return Some((m.code, format!("collected `{name}`: {why}")));
+                    }
+                }
+                None if spec.get("required").and_then(Value::as_bool) != Some(false)
+                    && spec.get("default").is_none() =>
+                {
+                    return Some(("RT033", format!("collected `{name}` is missing")));
+                }
+                None => {}
+            }
+        }
+        None
+    }
+
+    fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
+        let at = Some(self.now.clone());
+        self.runs[r].human_events.push(HumanEvent {
+            checkpoint_id: Some(ask.cp.id.clone()),
+            at_stage: ask.stage.as_str().into(),
+            mode: ask.cp.mode.clone(),
+            outcome: outcome.into(),
+            actor: resp.actor.clone(),
+            note: resp.note.clone(),
+            at,
+        });
+    }
+}
+
+/// The ids of a node's declared checkpoints, in order: each one's `id`, else its stage
+/// (`at`); `_<index>` appended when an earlier one has the same. The ladder's hand-offs are
+/// `escalation` and `takeover`.
+pub fn checkpoint_ids(node: &crate::plan::Node) -> Vec<String> {
+    let list = node
+        .attributes
+        .get("human")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let id_of = |h: &Value| {
+        h.get("id")
+            .or_else(|| h.get("at"))
+            .and_then(Value::as_str)
+            .unwrap_or("checkpoint")
+            .to_string()
+    };
+    list.iter()
+        .enumerate()
+        .map(|(i, h)| {
+            let id = id_of(h);
+            if list[..i].iter().any(|e| id_of(e) == id) {
+                format!("{id}_{i}")
+            } else {
+                id
+            }
+        })
+        .collect()
+}
+
+/// A JSON array of strings (other items dropped).
+pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "human_tests.rs"]
+mod tests;
