@@ -6,6 +6,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// Gives the current time as RFC 3339 UTC text.
 pub trait Clock: Send + Sync {
     fn now(&self) -> String;
+
+    /// A virtual clock ([`FixedClock`]) is never waited on: a driver that must wait for a
+    /// timer moves it to the timer's time ([`Clock::advance_to`]) instead of sleeping.
+    fn is_virtual(&self) -> bool {
+        false
+    }
+
+    /// Virtual clocks: the next reading is at least `at` (RFC 3339); never moves back.
+    /// Real clocks ignore it.
+    fn advance_to(&self, _at: &str) {}
 }
 
 /// The system clock (second precision is not enough to order events; this prints
@@ -21,10 +31,11 @@ impl Clock for SystemClock {
 }
 
 /// A fixed clock: starts at `start` and advances one second per reading, so every event
-/// has a distinct, reproducible time.
+/// has a distinct, reproducible time. It is virtual: waiting for a timer jumps it to the
+/// timer's time ([`Clock::advance_to`]), so timed runs are fast and reproducible too.
 #[derive(Debug)]
 pub struct FixedClock {
-    start: jiff::Timestamp,
+    start: Mutex<jiff::Timestamp>,
     ticks: AtomicU64,
 }
 
@@ -45,7 +56,7 @@ impl FixedClock {
 
     pub fn starting_at(start: jiff::Timestamp) -> FixedClock {
         FixedClock {
-            start,
+            start: Mutex::new(start),
             ticks: AtomicU64::new(0),
         }
     }
@@ -59,12 +70,31 @@ impl Default for FixedClock {
 
 impl Clock for FixedClock {
     fn now(&self) -> String {
+        let start = self.start.lock().unwrap_or_else(|p| p.into_inner());
         let n = self.ticks.fetch_add(1, Ordering::SeqCst) as i64;
-        let ts = self
-            .start
+        let ts = start
             .checked_add(jiff::SignedDuration::from_secs(n))
-            .unwrap_or(self.start);
+            .unwrap_or(*start);
         format!("{ts}")
+    }
+
+    fn is_virtual(&self) -> bool {
+        true
+    }
+
+    fn advance_to(&self, at: &str) {
+        let Ok(at) = at.parse::<jiff::Timestamp>() else {
+            return;
+        };
+        let mut start = self.start.lock().unwrap_or_else(|p| p.into_inner());
+        let n = self.ticks.load(Ordering::SeqCst) as i64;
+        let next = start
+            .checked_add(jiff::SignedDuration::from_secs(n))
+            .unwrap_or(*start);
+        if at > next {
+            *start = at;
+            self.ticks.store(0, Ordering::SeqCst);
+        }
     }
 }
 

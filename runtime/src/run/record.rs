@@ -177,6 +177,13 @@ pub struct NodeRun {
     pub items: Option<u64>,
     #[serde(default, skip_serializing_if = "Usage::is_empty")]
     pub usage: Usage,
+    /// A compensation run: the scope path of the node run it compensates.
+    #[serde(
+        rename = "x-compensates",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub compensates: Option<String>,
 }
 
 /// One attempt of a node run.

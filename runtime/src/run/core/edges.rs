@@ -9,6 +9,9 @@ use std::sync::Arc;
 impl State {
     /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
     pub(super) fn propagate(&mut self, r: usize) {
+        if self.compensation_done(r) {
+            return;
+        }
         let plan = Arc::clone(&self.plan);
         let idx = Arc::clone(&self.idx);
         let node = self.runs[r].node;

@@ -66,8 +66,9 @@ impl State {
                 self.runs[r].outputs = Some(outputs);
                 self.terminate(r, NodeStatus::Succeeded);
             }
+            NodeKind::Wait => self.start_wait(r),
             // Structural nodes do no work of their own.
-            NodeKind::Wait | NodeKind::Fork | NodeKind::Join => {
+            NodeKind::Fork | NodeKind::Join => {
                 self.runs[r].outputs = Some(Map::new());
                 self.terminate(r, NodeStatus::Succeeded);
             }
@@ -75,12 +76,15 @@ impl State {
     }
 
     /// Issues the next attempt of `r`, if the run's budgets allow.
-    fn new_attempt(&mut self, r: usize) {
-        if let Some(max) = self
-            .plan
-            .constraints
-            .get("max_node_executions")
-            .and_then(Value::as_u64)
+    pub(super) fn new_attempt(&mut self, r: usize) {
+        // Compensation calls are exempt from the run's budgets (see `compensate`).
+        let exempt = self.compensation.active;
+        if !exempt
+            && let Some(max) = self
+                .plan
+                .constraints
+                .get("max_node_executions")
+                .and_then(Value::as_u64)
             && self.executions >= max
         {
             self.halt(format!(
@@ -90,11 +94,12 @@ impl State {
             ));
             return;
         }
-        if let Some(max) = self
-            .plan
-            .constraints
-            .get("max_cost_usd")
-            .and_then(Value::as_f64)
+        if !exempt
+            && let Some(max) = self
+                .plan
+                .constraints
+                .get("max_cost_usd")
+                .and_then(Value::as_f64)
         {
             let spent = self.usage.cost_usd.unwrap_or(0.0);
             if spent > max {
@@ -212,6 +217,9 @@ impl State {
             CallResult::Gate(resp) => {
                 // The gate's attempt is recorded when the decision arrives (now or on resume).
                 self.runs[r].status = NodeStatus::AwaitingHuman;
+                if resp.outcome.is_none() {
+                    self.arm_gate_timeout(r);
+                }
                 self.gate_answered(r, resp);
             }
             CallResult::Failed(err) => self.attempt_failed(r, err, AttemptStatus::Failed),
@@ -227,7 +235,7 @@ impl State {
     }
 
     /// Records the current attempt as finished.
-    fn close_attempt(
+    pub(super) fn close_attempt(
         &mut self,
         r: usize,
         status: AttemptStatus,
@@ -249,7 +257,7 @@ impl State {
     }
 
     /// The failure ladder: retry, then `on_exhausted`.
-    fn attempt_failed(&mut self, r: usize, err: HandlerError, status: AttemptStatus) {
+    pub(super) fn attempt_failed(&mut self, r: usize, err: HandlerError, status: AttemptStatus) {
         let status = match (status, err.class) {
             (AttemptStatus::Failed, FailureClass::Timeout) => AttemptStatus::Timeout,
             (AttemptStatus::Failed, FailureClass::BudgetExceeded) => AttemptStatus::BudgetExceeded,
@@ -280,7 +288,7 @@ impl State {
             .iter()
             .any(|c| c == "any" || c == err.class.as_str());
         if retryable && self.runs[r].attempt < node.retry.max_attempts.max(1) {
-            self.new_attempt(r);
+            self.retry_later(r);
             return;
         }
         let on_exhausted = failure
