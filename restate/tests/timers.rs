@@ -103,8 +103,8 @@ fn a_gate_timeout_races_its_promise_and_approves() {
     let out = temp_dir("gate-timeout-out");
     let record = out.join("record.json").display().to_string();
     let (graph, script) = (
-        path("restate/tests/fixtures/gate-timeout.agraph.yaml"),
-        path("restate/tests/fixtures/gate-timeout.script.yaml"),
+        path("tests/golden/runs/graphs/gate-timeout.agraph.yaml"),
+        path("tests/golden/runs/scripts/gate-timeout.script.yaml"),
     );
     let code = agc(&[
         "run",

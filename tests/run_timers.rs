@@ -1,0 +1,127 @@
+//! `agc run` and a gate's timeout on the local engine (`gate-timeout`: `timeout_seconds: 3`,
+//! `on_timeout: approve`, nobody answers):
+//! - under `--fixed-clock` nobody can answer in virtual time: the timeout fires at once, three
+//!   virtual seconds later, and the progress lines say what the gate waits for;
+//! - with the system clock the run pauses (exit 4) and is not watched: a resume before the
+//!   timeout pauses again and may still decide; after it, a `--decide` is refused and a plain
+//!   resume applies the timeout.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const GRAPH: &str = "tests/golden/runs/graphs/gate-timeout.agraph.yaml";
+const SCRIPT: &str = "tests/golden/runs/scripts/gate-timeout.script.yaml";
+
+fn agc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("agc runs")
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("agc-timers-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn record(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("record.json")).unwrap()).unwrap()
+}
+
+fn gate(rec: &Value) -> &Value {
+    rec["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node_id"] == "sign_off")
+        .expect("the gate's run")
+}
+
+#[test]
+fn a_fixed_clock_lets_the_timeout_fire_at_once() {
+    let dir = tmp("fixed");
+    let d = dir.display().to_string();
+    let started = Instant::now();
+    let o = agc(&[
+        "run",
+        GRAPH,
+        "--script",
+        SCRIPT,
+        "--fixed-clock",
+        "--run-dir",
+        &d,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(started.elapsed() < Duration::from_secs(3), "nothing slept");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("waiting  sign_off until 2026-01-01T00:00:07Z (the human's timeout)"),
+        "{err}"
+    );
+    let rec = record(&dir);
+    let g = gate(&rec);
+    assert_eq!(g["decision"], "approved");
+    assert_eq!(g["human_events"][0]["outcome"], "timed_out");
+    assert_eq!(g["finished_at"], "2026-01-01T00:00:07Z");
+    assert_eq!(rec["status"], "succeeded");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_paused_run_applies_its_timeout_when_resumed_after_it() {
+    let dir = tmp("late");
+    let d = dir.display().to_string();
+    let o = agc(&["run", GRAPH, "--script", SCRIPT, "-q", "--run-dir", &d]);
+    // The gate's three seconds started before this.
+    let paused_at = Instant::now();
+    assert_eq!(o.status.code(), Some(4), "the run pauses at the gate");
+    assert_eq!(gate(&record(&dir))["status"], "awaiting_human");
+    // Too early: the timeout is not due, so the run pauses again.
+    if paused_at.elapsed() < Duration::from_secs(2) {
+        let o = agc(&["run", "--resume", &d, "-q"]);
+        assert_eq!(o.status.code(), Some(4), "still paused before the timeout");
+    }
+    std::thread::sleep(Duration::from_secs(3).saturating_sub(paused_at.elapsed()));
+    // Too late: the timeout fell due while nobody watched; a decision is refused.
+    let o = agc(&["run", "--resume", &d, "--decide", "sign_off=rejected", "-q"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("gate `sign_off` timed out at"), "{err}");
+    let o = agc(&["run", "--resume", &d, "-q"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rec = record(&dir);
+    let g = gate(&rec);
+    assert_eq!(g["decision"], "approved");
+    assert_eq!(g["human_events"][0]["outcome"], "timed_out");
+    assert_eq!(rec["status"], "succeeded");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_decision_before_the_timeout_wins() {
+    let dir = tmp("early");
+    let d = dir.display().to_string();
+    let o = agc(&["run", GRAPH, "--script", SCRIPT, "-q", "--run-dir", &d]);
+    assert_eq!(o.status.code(), Some(4));
+    let o = agc(&["run", "--resume", &d, "--decide", "sign_off=rejected", "-q"]);
+    assert_eq!(o.status.code(), Some(1), "the human rejected it in time");
+    let rec = record(&dir);
+    let g = gate(&rec);
+    assert_eq!(g["human_events"].as_array().unwrap().len(), 1);
+    assert_eq!(g["human_events"][0]["outcome"], "rejected");
+    let _ = std::fs::remove_dir_all(&dir);
+}
