@@ -62,8 +62,9 @@ pub fn cases() -> Vec<Case> {
             )
         },
         // AWP: jq switch cases and mappings over the workflow state, reducers, a parallel
-        // region, `end`'s output mapping; two timed waits (an `until` time and a 5m duration:
-        // the fixed clock jumps to them); AGC307 for the unloaded sub-workflow.
+        // region whose `n_of_m` join (n: 1) cancels the history branch once the logs branch
+        // succeeded, `end`'s output mapping; two timed waits (an `until` time and a 5m
+        // duration: the fixed clock jumps to them); AGC307 for the unloaded sub-workflow.
         Case {
             params: Some("examples/awp/support-triage.params.json"),
             ..case(

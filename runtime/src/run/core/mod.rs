@@ -37,6 +37,7 @@ mod edges;
 mod env;
 mod finish;
 mod launch;
+mod parallel;
 mod record;
 mod regions;
 mod timers;
