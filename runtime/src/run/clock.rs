@@ -1,7 +1,7 @@
 //! Injected time and ids, so the core stays pure and runs can be made byte-identical.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Gives the current time as RFC 3339 UTC text.
 pub trait Clock: Send + Sync {
@@ -35,9 +35,12 @@ impl Clock for SystemClock {
 /// timer's time ([`Clock::advance_to`]), so timed runs are fast and reproducible too.
 #[derive(Debug)]
 pub struct FixedClock {
-    start: Mutex<jiff::Timestamp>,
-    ticks: AtomicU64,
+    /// The next reading, in nanoseconds since the Unix epoch (one atomic: a reading and a
+    /// jump never interleave badly).
+    next: AtomicI64,
 }
+
+const SECOND: i64 = 1_000_000_000;
 
 impl FixedClock {
     /// Starts at 2026-01-01T00:00:00Z.
@@ -56,10 +59,18 @@ impl FixedClock {
 
     pub fn starting_at(start: jiff::Timestamp) -> FixedClock {
         FixedClock {
-            start: Mutex::new(start),
-            ticks: AtomicU64::new(0),
+            next: AtomicI64::new(nanos(start)),
         }
     }
+}
+
+/// `t` in nanoseconds since the epoch, saturating (i64 nanoseconds reach the year 2262).
+fn nanos(t: jiff::Timestamp) -> i64 {
+    i64::try_from(t.as_nanosecond()).unwrap_or(if t.as_second() < 0 {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
 }
 
 impl Default for FixedClock {
@@ -70,11 +81,8 @@ impl Default for FixedClock {
 
 impl Clock for FixedClock {
     fn now(&self) -> String {
-        let start = self.start.lock().unwrap_or_else(|p| p.into_inner());
-        let n = self.ticks.fetch_add(1, Ordering::SeqCst) as i64;
-        let ts = start
-            .checked_add(jiff::SignedDuration::from_secs(n))
-            .unwrap_or(*start);
+        let n = self.next.fetch_add(SECOND, Ordering::SeqCst);
+        let ts = jiff::Timestamp::from_nanosecond(i128::from(n)).unwrap_or(jiff::Timestamp::MAX);
         format!("{ts}")
     }
 
@@ -83,17 +91,8 @@ impl Clock for FixedClock {
     }
 
     fn advance_to(&self, at: &str) {
-        let Ok(at) = at.parse::<jiff::Timestamp>() else {
-            return;
-        };
-        let mut start = self.start.lock().unwrap_or_else(|p| p.into_inner());
-        let n = self.ticks.load(Ordering::SeqCst) as i64;
-        let next = start
-            .checked_add(jiff::SignedDuration::from_secs(n))
-            .unwrap_or(*start);
-        if at > next {
-            *start = at;
-            self.ticks.store(0, Ordering::SeqCst);
+        if let Ok(at) = at.parse::<jiff::Timestamp>() {
+            self.next.fetch_max(nanos(at), Ordering::SeqCst);
         }
     }
 }

@@ -95,6 +95,12 @@ impl Compensation {
         }
     }
 
+    /// Whether any node of the plan has a compensation (successes are tracked only then).
+    #[inline]
+    pub(crate) fn tracks(&self) -> bool {
+        self.targets.is_some()
+    }
+
     /// Position and compensated run of compensation run `r`.
     pub(crate) fn of_run(&self, r: usize) -> Option<(u64, usize)> {
         if self.runs.is_empty() {

@@ -9,10 +9,12 @@ use std::sync::Arc;
 impl State {
     /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
     pub(super) fn propagate(&mut self, r: usize) {
-        if self.compensation_done(r) {
+        if self.compensation.active && self.compensation_done(r) {
             return;
         }
-        self.branch_ended(r);
+        if self.counting_forks {
+            self.branch_ended(r);
+        }
         let plan = Arc::clone(&self.plan);
         let idx = Arc::clone(&self.idx);
         let node = self.runs[r].node;

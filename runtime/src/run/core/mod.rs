@@ -258,6 +258,8 @@ pub struct State {
     started: bool,
     /// The plan has back edges (their bookkeeping is kept only then).
     has_back: bool,
+    /// The plan has AWP parallels joined by `any` / `n_of_m` (see `parallel`).
+    counting_forks: bool,
     /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
     pub(crate) dialect_state: Option<Map<String, Value>>,
     /// Backoff, wait and human-timeout timers (see `timers`).
@@ -274,6 +276,7 @@ impl State {
             .edges
             .iter()
             .any(|e| e.kind == crate::plan::EdgeKind::Back);
+        let counting_forks = parallel::has_counting_forks(&plan);
         let mut pos = vec![0; plan.nodes.len()];
         for nodes in &idx.scope_nodes {
             for (i, &n) in nodes.iter().enumerate() {
@@ -317,6 +320,7 @@ impl State {
             start_ts: None,
             started: false,
             has_back: plan_has_back,
+            counting_forks,
             dialect_state: None,
         })
     }
@@ -582,7 +586,9 @@ impl State {
                 self.scope_done(s);
                 continue;
             }
-            if let Some(r) = self.next_due_retry() {
+            if self.timers.has_due_retries()
+                && let Some(r) = self.next_due_retry()
+            {
                 self.new_attempt(r);
                 continue;
             }
@@ -659,8 +665,10 @@ impl State {
         if was_ready {
             self.ready_set(node).remove(&(node, r));
         }
-        self.disarm(r);
-        if status == NodeStatus::Succeeded {
+        if self.timers.owns_any() {
+            self.disarm(r);
+        }
+        if status == NodeStatus::Succeeded && self.compensation.tracks() {
             self.note_success(r);
         }
         self.done.push_back(r);

@@ -148,8 +148,20 @@ pub(crate) struct Timers {
 
 impl Timers {
     /// Something the run waits on besides calls and humans: a backoff, a wait, a due retry.
+    #[inline]
     pub(crate) fn hold_run(&self) -> bool {
         self.busy > 0 || !self.due_retries.is_empty()
+    }
+
+    /// Some run holds a timer or a due retry (else nothing needs disarming).
+    #[inline]
+    pub(crate) fn owns_any(&self) -> bool {
+        !self.by_run.is_empty() || !self.due_retries.is_empty()
+    }
+
+    #[inline]
+    pub(crate) fn has_due_retries(&self) -> bool {
+        !self.due_retries.is_empty()
     }
 }
 
@@ -202,9 +214,6 @@ impl State {
 
     /// Cancels `r`'s timer and forgets a due retry of it (the run ended or was answered).
     pub(super) fn disarm(&mut self, r: usize) {
-        if self.timers.by_run.is_empty() && self.timers.due_retries.is_empty() {
-            return;
-        }
         if let Some(&id) = self.timers.by_run.get(&r) {
             self.take(id);
             self.out.push(Command::CancelTimer { id });
