@@ -216,3 +216,7 @@ impl State {
             .is_some_and(|r| self.runs[r].status == NodeStatus::AwaitingHuman)
     }
 }
+
+#[cfg(test)]
+#[path = "compensate_tests.rs"]
+mod tests;

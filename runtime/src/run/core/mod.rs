@@ -780,4 +780,6 @@ fn needs_slot(kind: NodeKind) -> bool {
 }
 
 #[cfg(test)]
+mod sim_tests;
+#[cfg(test)]
 mod tests;
