@@ -1,10 +1,12 @@
-//! `agc run` and a gate's timeout on the local engine (`gate-timeout`: `timeout_seconds: 3`,
+//! `agc run` and timers on the local engine. A gate's timeout (`gate-timeout`: `timeout_seconds: 3`,
 //! `on_timeout: approve`, nobody answers):
 //! - under `--fixed-clock` nobody can answer in virtual time: the timeout fires at once, three
 //!   virtual seconds later, and the progress lines say what the gate waits for;
 //! - with the system clock the run pauses (exit 4) and is not watched: a resume before the
 //!   timeout pauses again and may still decide; after it, a `--decide` is refused and a plain
-//!   resume applies the timeout.
+//!   resume applies the timeout;
+//! - with the system clock a retry's backoff that ends while another call runs starts the
+//!   retry then.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -123,5 +125,83 @@ fn a_decision_before_the_timeout_wins() {
     let g = gate(&rec);
     assert_eq!(g["human_events"].as_array().unwrap().len(), 1);
     assert_eq!(g["human_events"][0]["outcome"], "rejected");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With the system clock, a backoff that ends while another call runs starts its retry then
+/// (the driver waits for calls and timers together), not after the slow call.
+#[test]
+fn a_backoff_ends_while_another_call_runs() {
+    let dir = tmp("overlap");
+    std::fs::create_dir_all(&dir).unwrap();
+    let graph = dir.join("g.agraph.yaml");
+    std::fs::write(
+        &graph,
+        r#"ags_version: "1.0"
+kind: AgenticGraph
+id: agc-tests/overlap
+title: A retry beside a slow call
+version: 0.1.0
+requires_conformance: 3
+objective: A backoff ends while another call is still running.
+constraints: { max_parallel_nodes: 2, max_cost_usd: 1.0 }
+entrypoints: [flaky, slow]
+nodes:
+  flaky:
+    type: task
+    title: Flaky
+    description: Fails once.
+    failure:
+      retry: { max_attempts: 2, backoff: fixed, initial_delay_seconds: 0.5, jitter: false, retry_on: [transient] }
+  slow:
+    type: task
+    title: Slow
+    description: Takes its time.
+"#,
+    )
+    .unwrap();
+    let script = dir.join("s.yaml");
+    std::fs::write(
+        &script,
+        "format: agc.script/v1\nnodes:\n  flaky:\n    results:\n      - fail: { class: transient, message: down }\n      - {}\n  slow: { delay_ms: 2500 }\n",
+    )
+    .unwrap();
+    let run_dir = dir.join("run");
+    let o = agc(&[
+        "run",
+        &graph.display().to_string(),
+        "--script",
+        &script.display().to_string(),
+        "-q",
+        "--run-dir",
+        &run_dir.display().to_string(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let rec = record(&run_dir);
+    let node = |id: &str| {
+        rec["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["node_id"] == id)
+            .unwrap()
+            .clone()
+    };
+    let (flaky, slow) = (node("flaky"), node("slow"));
+    let retried = flaky["attempts"][1]["started_at"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let slow_done = slow["finished_at"].as_str().unwrap().to_string();
+    // Same-precision UTC times (the system clock's): text order is time order.
+    assert!(
+        retried < slow_done,
+        "the retry ({retried}) waited for the slow call ({slow_done})"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
