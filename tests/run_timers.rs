@@ -1,5 +1,5 @@
-//! `agc run` and timers on the local engine. A gate's timeout (`gate-timeout`: `timeout_seconds: 3`,
-//! `on_timeout: approve`, nobody answers):
+//! `agc run` and timers on the local engine. A gate's timeout (`gate-timeout`:
+//! `timeout_seconds: 3`, `on_timeout: approve`, nobody answers):
 //! - under `--fixed-clock` nobody can answer in virtual time: the timeout fires at once, three
 //!   virtual seconds later, and the progress lines say what the gate waits for;
 //! - with the system clock the run pauses (exit 4) and is not watched: a resume before the
