@@ -6,7 +6,8 @@
 //!   timeout pauses again and may still decide; after it, a `--decide` is refused and a plain
 //!   resume applies the timeout;
 //! - with the system clock a retry's backoff that ends while another call runs starts the
-//!   retry then.
+//!   retry then;
+//! - compensation nodes check clean (they read what they undo and need no incoming edge).
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -204,4 +205,18 @@ nodes:
         "the retry ({retried}) waited for the slow call ({slow_done})"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Compensation nodes pass `agc check --strict`: one may read the node it compensates and
+/// that node's predecessors (AG201), and nothing needs to reach it (no AG903).
+#[test]
+fn compensation_nodes_read_what_they_undo_and_need_no_edge() {
+    let o = agc(&[
+        "check",
+        "--strict",
+        "tests/golden/runs/graphs/deploy-compensated.agraph.yaml",
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("AG201") && !err.contains("AG903"), "{err}");
 }
