@@ -387,12 +387,15 @@ impl State {
                 ..
             } => self.start(run_id, params, context, at),
             Event::CallStarted { path, attempt, at } => {
-                if let Some(&r) = self.by_path.get(&path)
-                    && self.runs[r].attempt == attempt
-                {
-                    let run = &mut self.runs[r];
-                    run.attempt_started = Some(at.clone());
-                    run.started_at.get_or_insert(at);
+                if let Some(&r) = self.by_path.get(&path) {
+                    if self.runs[r].attempt + 1 == attempt && self.timers.owns_any() {
+                        self.backoff_journaled_over(r);
+                    }
+                    if self.runs[r].attempt == attempt {
+                        let run = &mut self.runs[r];
+                        run.attempt_started = Some(at.clone());
+                        run.started_at.get_or_insert(at);
+                    }
                 }
             }
             Event::CallFinished {

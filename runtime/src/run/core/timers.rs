@@ -272,6 +272,20 @@ impl State {
         }
     }
 
+    /// A journal written before retries waited (agc before timers) starts the next attempt
+    /// right after the failure: replayed, that backoff is over and the attempt is issued, so
+    /// the journal's own events for it apply. (A driver only journals the calls the core
+    /// issued, so this never happens outside such a replay.)
+    pub(super) fn backoff_journaled_over(&mut self, r: usize) {
+        let Some(&id) = self.timers.by_run.get(&r) else {
+            return;
+        };
+        if matches!(self.timers.pending[&id].purpose, Purpose::Backoff) {
+            self.take(id);
+            self.new_attempt(r);
+        }
+    }
+
     /// A retry whose backoff is over, when a slot is free.
     pub(super) fn next_due_retry(&mut self) -> Option<usize> {
         if self.running >= self.max_parallel {

@@ -379,3 +379,50 @@ fn a_wait_until_a_past_time_completes_at_once() {
     assert!(s.timers.is_empty());
     assert_eq!(s.st.status(), RunStatus::Succeeded);
 }
+
+#[test]
+fn a_journal_from_before_backoff_replays_its_immediate_retries() {
+    // What agc wrote before retries waited: attempt 2 starts right after attempt 1 failed.
+    let p = retrying(json!({"backoff": "fixed", "jitter": false}), 2);
+    let mut st = State::new(p).expect("state");
+    let events = vec![
+        Event::Started {
+            run_id: "r".into(),
+            graph_id: "t".into(),
+            graph_digest: None,
+            params: Default::default(),
+            context: Default::default(),
+            at: at(0),
+        },
+        Event::CallStarted {
+            path: "a".into(),
+            attempt: 1,
+            at: at(1),
+        },
+        Event::CallFinished {
+            path: "a".into(),
+            attempt: 1,
+            result: fail(),
+            at: at(2),
+        },
+        Event::CallStarted {
+            path: "a".into(),
+            attempt: 2,
+            at: at(3),
+        },
+        Event::CallFinished {
+            path: "a".into(),
+            attempt: 2,
+            result: ok(),
+            at: at(4),
+        },
+    ];
+    for ev in events {
+        st.step(ev);
+    }
+    assert_eq!(st.status(), RunStatus::Succeeded);
+    assert!(st.pending_timers().is_empty());
+    let rec = st.record(&Harness::default());
+    assert_eq!(rec.nodes[0].attempts.len(), 2);
+    assert_eq!(rec.nodes[0].attempts[1].started_at, at(3));
+}
