@@ -126,6 +126,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/run.rs awp-support-triage (its golden record)",
     ),
     (
+        "AGC315",
+        "tests/run.rs deploy-rollback-fails (its golden record); runtime/src/run/core/timers_tests.rs",
+    ),
+    (
         "AGC223",
         "tests/agh.rs the_resolved_form_fills_defaults_and_keys_sources_upstreams_way",
     ),

@@ -1,7 +1,8 @@
 //! Durability: a run killed with SIGKILL in the middle of a map is resumed from its journal;
 //! the final record equals the uninterrupted run's (timestamps aside), and the scripted
 //! handler's invocation log shows that no call that had completed ran again. Run with the
-//! JSONL journal, and with the SQLite journal when built with `--features sqlite`.
+//! JSONL journal, and with the SQLite journal when built with `--features sqlite`. A run
+//! killed while it waits out a retry's backoff resumes the wait and runs the retry once.
 
 use serde_json::Value;
 use std::collections::HashMap;
@@ -149,4 +150,114 @@ fn kill_9_then_resume_with_the_jsonl_journal() {
 #[test]
 fn kill_9_then_resume_with_the_sqlite_journal() {
     kill_and_resume("sqlite");
+}
+
+const FLAKY: &str = "tests/golden/runs/graphs/flaky-fetch.agraph.yaml";
+const FLAKY_SCRIPT: &str = "tests/golden/runs/scripts/flaky-fetch.script.yaml";
+
+fn journal(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("journal.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Seconds from `a` to `b` (RFC 3339), through the runtime's timer arithmetic.
+fn seconds_between(a: &Value, b: &Value) -> f64 {
+    let t = agc_runtime::run::core::Timer {
+        id: 0,
+        path: String::new(),
+        fire_at: b.as_str().unwrap().to_string(),
+        kind: agc_runtime::run::core::TimerKind::Backoff,
+    };
+    agc_runtime::run::timer_queue::until(&t, a.as_str().unwrap()).as_secs_f64()
+}
+
+/// A run killed while it waits out a retry's 2 s backoff (the real clock: the driver sleeps):
+/// the resumed run re-arms the timer at the same time, waits what is left of it, then runs
+/// the retry once; the first attempt never runs again, and the record matches an
+/// uninterrupted run's (times and run id aside).
+#[test]
+fn kill_9_during_a_backoff_then_resume() {
+    let run = |dir: &Path| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_agc"));
+        c.args(["run", FLAKY, "--script", FLAKY_SCRIPT, "-q", "--run-dir"])
+            .arg(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        c
+    };
+    let whole = tmp("backoff-whole");
+    assert_eq!(run(&whole).status().unwrap().code(), Some(0));
+
+    let dir = tmp("backoff-killed");
+    let mut child = run(&dir).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    // Killed once the failed first attempt is journaled: the driver is sleeping.
+    while !journal(&dir)
+        .iter()
+        .any(|e| e["event"] == "call_finished" && e["path"] == "fetch")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "the first attempt never finished"
+        );
+        assert!(child.try_wait().unwrap().is_none(), "the run ended early");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        !dir.join("record.json").exists(),
+        "killed during the backoff"
+    );
+    assert_eq!(invocations(&dir).len(), 1, "only the first attempt ran");
+
+    let status = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["run", "-q", "--resume"])
+        .arg(&dir)
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "the resumed run succeeds");
+    let without_id = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("run_id");
+        untimed(&v)
+    };
+    let rec = record(&dir);
+    assert_eq!(without_id(rec.clone()), without_id(record(&whole)));
+    // The retry started no earlier than the backoff allowed.
+    let attempts = &rec["nodes"][0]["attempts"];
+    let (failed_at, retried_at) = (&attempts[0]["finished_at"], &attempts[1]["started_at"]);
+    assert!(
+        seconds_between(failed_at, retried_at) >= 2.0,
+        "retried {retried_at} after failing {failed_at}"
+    );
+    // One timer fired, and every call ran once, none resumed (none was in flight).
+    let fired = journal(&dir)
+        .iter()
+        .filter(|e| e["event"] == "timer_fired")
+        .count();
+    assert_eq!(fired, 1);
+    let calls: Vec<(String, u64, bool)> = invocations(&dir)
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap().to_string(),
+                i["attempt"].as_u64().unwrap(),
+                i["resumed"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("fetch".to_string(), 1, false),
+            ("fetch".to_string(), 2, false),
+            ("publish".to_string(), 1, false)
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&whole);
 }

@@ -1,5 +1,5 @@
-//! Durable operations in flight (task calls and gate promises), and the order in which the
-//! workflow consumes their results.
+//! Durable operations in flight (task calls, gate promises, timers' sleeps), and the order in
+//! which the workflow consumes their results.
 //!
 //! The scheduler core must see results in the same order on every replay. Restate replays a
 //! "first completed of several" by the futures' order, not by the order they completed, so
@@ -25,6 +25,8 @@ pub(crate) enum Outcome {
         path: String,
         decision: GateDecision,
     },
+    /// A durable sleep for a timer ended.
+    Timer { id: u64 },
 }
 
 type Fut<'a> = Pin<Box<dyn DurableFuture<Output = Result<Outcome, TerminalError>> + Send + 'a>>;
@@ -59,6 +61,18 @@ impl<'a> InFlight<'a> {
     pub(crate) fn push_call(&mut self, path: &str, attempt: u32, fut: Fut<'a>) {
         let i = self.futures.push(fut);
         self.keys.insert(i, format!("call:{attempt}:{path}"));
+    }
+
+    pub(crate) fn push_timer(&mut self, id: u64, fut: Fut<'a>) {
+        let i = self.futures.push(fut);
+        self.keys.insert(i, format!("timer:{id}"));
+    }
+
+    /// Calls whose results are not yet consumed.
+    pub(crate) fn calls(&self) -> usize {
+        let call = |k: &String| k.starts_with("call:");
+        self.keys.values().filter(|k| call(k)).count()
+            + self.stash.keys().filter(|k| call(k)).count()
     }
 
     pub(crate) fn push_gate(&mut self, path: &str, fut: Fut<'a>) {

@@ -4,6 +4,13 @@
 //! results from durable calls to `AgcTask`, decisions from durable promises), so a replay
 //! after a crash rebuilds the same state and issues no completed call again.
 //!
+//! Timers (retry backoff, timed waits, human timeouts): with live times each is a durable
+//! sleep (`ctx.sleep`) raced with the calls and gate promises in flight, so a gate's promise
+//! and its timeout race and a timer survives a worker crash. With `fixed_clock` (virtual
+//! time, as the local driver's fixed clock) no sleep is taken: a timer fires once no call is
+//! outstanding, its event stamped at its `fire_at`, a pure function of the journaled state,
+//! so both engines give the same records.
+//!
 //! Shared handlers: `decide` resolves a gate's promise (a second decision is refused with
 //! 409), `status` reports progress, awaiting gates and, once the run pauses or ends, its
 //! record.
@@ -13,8 +20,9 @@ use crate::wire::{GateDecision, RunInput, StatusView, TASK_SERVICE, TaskAnswer, 
 use agc_runtime::plan::{FORMAT, Plan};
 use agc_runtime::run::core::{Command, State};
 use agc_runtime::run::record::Harness;
+use agc_runtime::run::timer_queue::{later, until};
 use agc_runtime::run::{
-    Clock, Event, FixedClock, GateResponse, RunStatus, SystemClock, bind_params,
+    Clock, Event, FixedClock, GateResponse, RunStatus, SystemClock, TimerQueue, bind_params,
 };
 use restate_sdk::context::{DurableFuture, RequestTarget};
 use restate_sdk::prelude::*;
@@ -126,12 +134,31 @@ impl Times {
             Times::Fixed(c) => c.now(),
             Times::Live(last) => {
                 if let Some(o) = observed
-                    && o > last.as_str()
+                    && later(o, last)
                 {
                     *last = o.to_string();
                 }
                 last.clone()
             }
+        }
+    }
+
+    /// The time a timer fires: virtual time jumps to `fire_at`; live time is at least it.
+    fn fire(&mut self, fire_at: &str) -> String {
+        match self {
+            Times::Fixed(c) => {
+                c.advance_to(fire_at);
+                c.now()
+            }
+            Times::Live(_) => self.now(Some(fire_at)),
+        }
+    }
+
+    /// The latest live time (what a sleep's length is measured from).
+    fn current(&self) -> &str {
+        match self {
+            Times::Fixed(_) => "",
+            Times::Live(last) => last,
         }
     }
 }
@@ -189,6 +216,8 @@ async fn drive(
     };
     let mut queue: VecDeque<Event> = VecDeque::from([started]);
     let mut inflight = InFlight::new();
+    let mut timers = TimerQueue::new();
+    let fixed = input.fixed_clock;
     let mut view = StatusView {
         status: RunStatus::Running.as_str().into(),
         ..StatusView::default()
@@ -210,7 +239,26 @@ async fn drive(
                 view.last = Some(path);
             }
             for cmd in cmds {
-                let Command::Call(call) = cmd else { continue };
+                let call = match cmd {
+                    Command::Call(call) => call,
+                    Command::Timer(t) => {
+                        if !fixed {
+                            let id = t.id;
+                            let fut = ctx
+                                .sleep(until(&t, times.current()))
+                                .map_ok(move |()| Outcome::Timer { id });
+                            inflight.push_timer(id, Box::pin(fut));
+                        }
+                        timers.arm(t);
+                        continue;
+                    }
+                    Command::CancelTimer { id } => {
+                        // A live sleep cannot be withdrawn: its firing is dropped below.
+                        timers.cancel(id);
+                        continue;
+                    }
+                    Command::Finish { .. } => continue,
+                };
                 let at = times.now(None);
                 state.step(Event::CallStarted {
                     path: call.path.clone(),
@@ -246,6 +294,22 @@ async fn drive(
                     });
                 inflight.push_call(&path, attempt, Box::pin(fut));
             }
+        }
+        // Virtual time: a timer fires once no call is outstanding (as the local driver).
+        if fixed
+            && matches!(
+                state.status(),
+                RunStatus::Running | RunStatus::AwaitingHuman
+            )
+            && inflight.calls() == 0
+            && let Some(t) = timers.pop_earliest()
+        {
+            queue.push_back(Event::TimerFired {
+                at: times.fire(&t.fire_at),
+                id: t.id,
+                path: t.path,
+            });
+            continue;
         }
         // Every gate awaiting a human waits on its durable promise.
         view.awaiting = state.awaiting_gates();
@@ -312,6 +376,16 @@ async fn drive(
                     },
                     at: times.now(decision.at.as_deref()),
                 });
+            }
+            Ok(Outcome::Timer { id }) => {
+                // A cancelled timer's sleep still ends: nothing to tell the core then.
+                if let Some(t) = timers.take(id) {
+                    queue.push_back(Event::TimerFired {
+                        at: times.fire(&t.fire_at),
+                        id,
+                        path: t.path,
+                    });
+                }
             }
             Err(e) => return Err(e.into()),
         }

@@ -62,7 +62,9 @@ pub fn cases() -> Vec<Case> {
             )
         },
         // AWP: jq switch cases and mappings over the workflow state, reducers, a parallel
-        // region, `end`'s output mapping; AGC307 for the waits and the unloaded sub-workflow.
+        // region whose `n_of_m` join (n: 1) cancels the history branch once the logs branch
+        // succeeded, `end`'s output mapping; two timed waits (an `until` time and a 5m
+        // duration: the fixed clock jumps to them); AGC307 for the unloaded sub-workflow.
         Case {
             params: Some("examples/awp/support-triage.params.json"),
             ..case(
@@ -92,6 +94,30 @@ pub fn cases() -> Vec<Case> {
                 OK,
             )
         },
+        // Timers and compensation: a fetch retried after exponential backoff (5 s, 10 s),
+        // then signed off.
+        case(
+            "deploy-signed-off",
+            "tests/golden/runs/graphs/deploy-compensated.agraph.yaml",
+            "deploy-signed-off",
+            OK,
+        ),
+        // Nobody signs off: the gate's `on_timeout: fail` fires after 3600 s (virtual time)
+        // and the run fails; the deployment, then the staging, are compensated.
+        case(
+            "deploy-timed-out",
+            "tests/golden/runs/graphs/deploy-compensated.agraph.yaml",
+            "deploy-timed-out",
+            FAILED,
+        ),
+        // The sign-off is rejected; the roll-back fails after its retry (AGC315) and the
+        // staging is still undone.
+        case(
+            "deploy-rollback-fails",
+            "tests/golden/runs/graphs/deploy-compensated.agraph.yaml",
+            "deploy-rollback-fails",
+            FAILED,
+        ),
         // AWP: a loop through a switch (a back edge without a bound), first match wins.
         case(
             "awp-until-done",

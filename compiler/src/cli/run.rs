@@ -391,6 +391,16 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
     opts
 }
 
+/// What a timer waits for, in a progress line.
+fn waiting_for(kind: agc_runtime::run::core::TimerKind) -> &'static str {
+    use agc_runtime::run::core::TimerKind;
+    match kind {
+        TimerKind::Backoff => "retry backoff",
+        TimerKind::Wait => "wait",
+        TimerKind::HumanTimeout => "the human's timeout",
+    }
+}
+
 /// Progress lines on stderr.
 struct Lines;
 
@@ -430,6 +440,9 @@ impl Observer for Lines {
             Progress::Finished { path, status } => {
                 eprintln!("  finished {path}: {}", status.as_str());
             }
+            Progress::Waiting { path, until, kind } => {
+                eprintln!("  waiting  {path} until {until} ({})", waiting_for(*kind));
+            }
             Progress::Run { status } => eprintln!("run {}", status.as_str()),
         }
     }
@@ -467,6 +480,9 @@ impl Observer for Bar {
                     c.failed += 1;
                 }
                 format!("{path}: {}", status.as_str())
+            }
+            Progress::Waiting { path, until, kind } => {
+                format!("{path} waits until {until} ({})", waiting_for(*kind))
             }
             Progress::Run { status } => {
                 eprintln!(

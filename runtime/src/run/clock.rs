@@ -1,11 +1,21 @@
 //! Injected time and ids, so the core stays pure and runs can be made byte-identical.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 
 /// Gives the current time as RFC 3339 UTC text.
 pub trait Clock: Send + Sync {
     fn now(&self) -> String;
+
+    /// A virtual clock ([`FixedClock`]) is never waited on: a driver that must wait for a
+    /// timer moves it to the timer's time ([`Clock::advance_to`]) instead of sleeping.
+    fn is_virtual(&self) -> bool {
+        false
+    }
+
+    /// Virtual clocks: the next reading is at least `at` (RFC 3339); never moves back.
+    /// Real clocks ignore it.
+    fn advance_to(&self, _at: &str) {}
 }
 
 /// The system clock (second precision is not enough to order events; this prints
@@ -21,12 +31,16 @@ impl Clock for SystemClock {
 }
 
 /// A fixed clock: starts at `start` and advances one second per reading, so every event
-/// has a distinct, reproducible time.
+/// has a distinct, reproducible time. It is virtual: waiting for a timer jumps it to the
+/// timer's time ([`Clock::advance_to`]), so timed runs are fast and reproducible too.
 #[derive(Debug)]
 pub struct FixedClock {
-    start: jiff::Timestamp,
-    ticks: AtomicU64,
+    /// The next reading, in nanoseconds since the Unix epoch (one atomic: a reading and a
+    /// jump never interleave badly).
+    next: AtomicI64,
 }
+
+const SECOND: i64 = 1_000_000_000;
 
 impl FixedClock {
     /// Starts at 2026-01-01T00:00:00Z.
@@ -45,10 +59,18 @@ impl FixedClock {
 
     pub fn starting_at(start: jiff::Timestamp) -> FixedClock {
         FixedClock {
-            start,
-            ticks: AtomicU64::new(0),
+            next: AtomicI64::new(nanos(start)),
         }
     }
+}
+
+/// `t` in nanoseconds since the epoch, saturating (i64 nanoseconds reach the year 2262).
+fn nanos(t: jiff::Timestamp) -> i64 {
+    i64::try_from(t.as_nanosecond()).unwrap_or(if t.as_second() < 0 {
+        i64::MIN
+    } else {
+        i64::MAX
+    })
 }
 
 impl Default for FixedClock {
@@ -59,12 +81,19 @@ impl Default for FixedClock {
 
 impl Clock for FixedClock {
     fn now(&self) -> String {
-        let n = self.ticks.fetch_add(1, Ordering::SeqCst) as i64;
-        let ts = self
-            .start
-            .checked_add(jiff::SignedDuration::from_secs(n))
-            .unwrap_or(self.start);
+        let n = self.next.fetch_add(SECOND, Ordering::SeqCst);
+        let ts = jiff::Timestamp::from_nanosecond(i128::from(n)).unwrap_or(jiff::Timestamp::MAX);
         format!("{ts}")
+    }
+
+    fn is_virtual(&self) -> bool {
+        true
+    }
+
+    fn advance_to(&self, at: &str) {
+        if let Ok(at) = at.parse::<jiff::Timestamp>() {
+            self.next.fetch_max(nanos(at), Ordering::SeqCst);
+        }
     }
 }
 

@@ -24,6 +24,12 @@ pub enum Progress {
     },
     /// A node run reached a terminal status (or started waiting for a human).
     Finished { path: String, status: NodeStatus },
+    /// A node run waits for a timer (a retry's backoff, a timed wait, a human's timeout).
+    Waiting {
+        path: String,
+        until: String,
+        kind: super::core::TimerKind,
+    },
     /// The run ended or paused.
     Run { status: RunStatus },
 }

@@ -2,7 +2,7 @@
 //!
 //! Everything that changes a run's state from outside the pure core is an [`Event`]: the run
 //! starting (with its params and the clock's time), a call being issued, a call's result, a
-//! human's decision, a resume. The core is deterministic, so replaying the journal's events
+//! human's decision, a resume, a timer falling due. The core is deterministic, so replaying the journal's events
 //! through [`super::core::State::step`] rebuilds the state exactly.
 
 use super::handler::{Completion, GateOutcome, GateResponse, HandlerError};
@@ -43,8 +43,13 @@ pub enum Event {
         response: GateResponse,
         at: String,
     },
-    /// The run was resumed from its journal; calls in flight are issued again.
+    /// The run was resumed from its journal; calls in flight are issued again (and timers
+    /// still pending are handed to the driver again).
     Resumed { at: String },
+    /// A timer the core asked for ([`super::core::Command::Timer`]) fell due. A timer the
+    /// core no longer waits on (cancelled, or already fired) is ignored, so a driver that
+    /// cannot cancel a timer may still deliver it.
+    TimerFired { id: u64, path: String, at: String },
 }
 
 impl Event {
@@ -55,7 +60,8 @@ impl Event {
             | Event::CallStarted { at, .. }
             | Event::CallFinished { at, .. }
             | Event::Decided { at, .. }
-            | Event::Resumed { at } => at,
+            | Event::Resumed { at }
+            | Event::TimerFired { at, .. } => at,
         }
     }
 }

@@ -4,12 +4,13 @@
 // call, never in a hot loop, so boxing it would only make handlers clumsier to write.
 #![allow(clippy::result_large_err)]
 
-use super::core::{Call, Command, State, check};
+use super::core::{Call, Command, State, TimerKind, check};
 use super::driver::{Progress, RunError, RunOptions};
 use super::event::{CallResult, Decision, Event};
 use super::handler::{CallContext, GateResponse, Handler, HandlerError};
 use super::journal::Journal;
-use super::record::{RunRecord, RunStatus};
+use super::record::{NodeStatus, RunRecord, RunStatus};
+use super::timer_queue::{TimerQueue, fire, until};
 use crate::plan::Plan;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -82,9 +83,16 @@ pub(super) fn resume(
         return Ok(state.record(&opts.harness));
     }
     let awaiting = state.awaiting_gates();
-    let mut next = vec![Event::Resumed {
-        at: opts.clock.now(),
-    }];
+    let resumed_at = opts.clock.now();
+    // Human timeouts that fell due while the run was paused apply first: a decision for
+    // such a gate came too late.
+    let timed_out: Vec<(String, String)> = state
+        .pending_timers()
+        .into_iter()
+        .filter(|t| t.kind == TimerKind::HumanTimeout && until(t, &resumed_at).is_zero())
+        .map(|t| (t.path, t.fire_at))
+        .collect();
+    let mut next = vec![Event::Resumed { at: resumed_at }];
     for d in decisions {
         let path = awaiting
             .iter()
@@ -108,6 +116,11 @@ pub(super) fn resume(
                     }
                 ))
             })?;
+        if let Some((_, at)) = timed_out.iter().find(|(p, _)| *p == path) {
+            return Err(RunError::Resume(format!(
+                "gate `{path}` timed out at {at}, while the run was paused: its `on_timeout` applies; resume without deciding it"
+            )));
+        }
         next.push(Event::Decided {
             path,
             response: GateResponse::decided(d.outcome),
@@ -212,7 +225,15 @@ pub fn bind_params(
     }
 }
 
-/// Feeds `first` and then call results to the core until the run ends or pauses.
+/// Feeds `first` and then call results and timers to the core until the run ends or
+/// pauses.
+///
+/// Timers: the driver waits for calls and timers together (a virtual clock never waits: a
+/// timer fires once no call is outstanding, the clock jumping to its time). A run that
+/// pauses for a human is left paused even when a human timeout is pending (the local engine
+/// does not watch paused runs: `agc run --resume` applies the timeouts that fell due),
+/// except that timeouts already due fire at once, and a virtual clock lets time pass to
+/// them instead of pausing.
 fn drive(
     mut state: State,
     first: Vec<Event>,
@@ -223,18 +244,23 @@ fn drive(
     let plan = Arc::clone(state.plan());
     let mut pool = Pool::new(opts.threads.max(1), handler, Arc::clone(&plan));
     let mut queue: std::collections::VecDeque<Event> = first.into();
+    let mut timers = TimerQueue::new();
+    let clock = &*opts.clock;
     loop {
         while let Some(ev) = queue.pop_front() {
             journal.append(&ev)?;
             let finished = match &ev {
                 Event::CallFinished { path, .. } | Event::Decided { path, .. } => {
-                    Some(path.clone())
+                    Some((path.clone(), false))
                 }
+                // A timer ends a wait or a human's time; a backoff's end is no news.
+                Event::TimerFired { path, .. } => Some((path.clone(), true)),
                 _ => None,
             };
             let cmds = state.step(ev);
-            if let (Some(path), Some(obs)) = (finished, &opts.observer)
+            if let (Some((path, timer)), Some(obs)) = (finished, &opts.observer)
                 && let Some(status) = state.node_status(&path)
+                && !(timer && status == NodeStatus::Running)
             {
                 obs.report(&Progress::Finished { path, status });
             }
@@ -244,7 +270,7 @@ fn drive(
                         let started = Event::CallStarted {
                             path: call.path.clone(),
                             attempt: call.attempt,
-                            at: opts.clock.now(),
+                            at: clock.now(),
                         };
                         journal.append(&started)?;
                         state.step(started);
@@ -263,6 +289,17 @@ fn drive(
                         let cx = context(&state, &plan, &call, opts);
                         pool.submit(call, cx);
                     }
+                    Command::Timer(t) => {
+                        if let Some(obs) = &opts.observer {
+                            obs.report(&Progress::Waiting {
+                                path: t.path.clone(),
+                                until: t.fire_at.clone(),
+                                kind: t.kind,
+                            });
+                        }
+                        timers.arm(t);
+                    }
+                    Command::CancelTimer { id } => timers.cancel(id),
                     Command::Finish { status } => {
                         if let Some(obs) = &opts.observer {
                             obs.report(&Progress::Run { status });
@@ -271,16 +308,51 @@ fn drive(
                 }
             }
         }
-        if state.status() != RunStatus::Running || pool.outstanding() == 0 {
-            break;
+        match state.status() {
+            RunStatus::Running => {}
+            RunStatus::AwaitingHuman => {
+                let next = if clock.is_virtual() {
+                    timers.pop_earliest()
+                } else {
+                    timers.pop_due(&clock.now())
+                };
+                match next {
+                    Some(t) => {
+                        queue.push_back(fire(clock, t));
+                        continue;
+                    }
+                    None => break,
+                }
+            }
+            _ => break,
         }
-        let (path, attempt, result) = pool.next();
-        queue.push_back(Event::CallFinished {
-            path,
-            attempt,
-            result,
-            at: opts.clock.now(),
-        });
+        if pool.outstanding() == 0 {
+            let Some(t) = timers.pop_earliest() else {
+                break;
+            };
+            if !clock.is_virtual() {
+                std::thread::sleep(until(&t, &clock.now()));
+            }
+            queue.push_back(fire(clock, t));
+            continue;
+        }
+        let deadline = match timers.earliest() {
+            Some(t) if !clock.is_virtual() => Some(Instant::now() + until(t, &clock.now())),
+            _ => None,
+        };
+        match pool.next(deadline) {
+            Some((path, attempt, result)) => queue.push_back(Event::CallFinished {
+                path,
+                attempt,
+                result,
+                at: clock.now(),
+            }),
+            None => {
+                if let Some(t) = timers.pop_earliest() {
+                    queue.push_back(fire(clock, t));
+                }
+            }
+        }
     }
     pool.shutdown();
     Ok(state.record(&opts.harness))
@@ -381,18 +453,22 @@ impl Pool {
         self.pending.len()
     }
 
-    /// The next finished (or timed-out) call.
-    fn next(&mut self) -> (String, u32, CallResult) {
+    /// The next finished (or timed-out) call; `None` once `until` has passed first.
+    fn next(&mut self, until: Option<Instant>) -> Option<(String, u32, CallResult)> {
         loop {
             let earliest = self
                 .pending
                 .iter()
                 .filter_map(|(&id, (_, _, d, _))| d.map(|d| (d, id)))
                 .min();
-            let got = match earliest {
-                Some((deadline, _)) => self
+            let limit = match (earliest.map(|(d, _)| d), until) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            let got = match limit {
+                Some(limit) => self
                     .results
-                    .recv_timeout(deadline.saturating_duration_since(Instant::now())),
+                    .recv_timeout(limit.saturating_duration_since(Instant::now())),
                 None => self
                     .results
                     .recv()
@@ -401,36 +477,43 @@ impl Pool {
             match got {
                 Ok((id, result)) => {
                     if let Some((path, attempt, _, _)) = self.pending.remove(&id) {
-                        return (path, attempt, result);
+                        return Some((path, attempt, result));
                     }
                     // An abandoned call answered late: ignore it.
                 }
                 Err(RecvTimeoutError::Timeout) => {
-                    let Some((_, id)) = earliest else { continue };
+                    let now = Instant::now();
+                    let Some((deadline, id)) = earliest.filter(|&(d, _)| d <= now) else {
+                        if until.is_some_and(|u| u <= now) {
+                            return None;
+                        }
+                        continue;
+                    };
+                    debug_assert!(deadline <= now);
                     if let Some((path, attempt, _, started)) = self.pending.remove(&id) {
                         self.spawn_worker();
                         let seconds = started.elapsed().as_secs_f64();
-                        return (
+                        return Some((
                             path,
                             attempt,
                             CallResult::TimedOut {
                                 seconds: (seconds * 1000.0).round() / 1000.0,
                             },
-                        );
+                        ));
                     }
                 }
                 Err(RecvTimeoutError::Disconnected) => {
                     // Cannot happen while the pool holds a sender; answer every pending call.
                     let (&id, _) = self.pending.iter().next().expect("pending call");
                     let (path, attempt, _, _) = self.pending.remove(&id).expect("pending call");
-                    return (
+                    return Some((
                         path,
                         attempt,
                         CallResult::Failed(HandlerError::new(
                             super::handler::FailureClass::Transient,
                             "the worker pool stopped",
                         )),
-                    );
+                    ));
                 }
             }
         }

@@ -21,6 +21,10 @@
 //!   no threads; time and ids arrive inside events. Same events, same state.
 //! - [`Clock`] / [`IdSource`]: injected; [`FixedClock`] and [`FixedIds`] make records
 //!   byte-identical across runs.
+//! - Timers (retry backoff, timed waits, human timeouts): the core asks for them
+//!   ([`core::Command::Timer`]) and learns they fell due from [`Event::TimerFired`]. A driver
+//!   waits for them with a real clock and jumps a virtual one ([`FixedClock`]) to them; it
+//!   does not wait on a paused run's timeouts (see `docs/run.md`).
 
 pub mod clock;
 pub mod core;
@@ -33,6 +37,7 @@ pub mod journal;
 pub mod journal_sqlite;
 pub mod record;
 pub mod script;
+pub mod timer_queue;
 
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
 pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
@@ -47,3 +52,4 @@ pub use journal::{Journal, JournalError, JsonlJournal, MemoryJournal, NullJourna
 #[cfg(feature = "sqlite")]
 pub use journal_sqlite::SqliteJournal;
 pub use record::{NodeStatus, RunRecord, RunStatus};
+pub use timer_queue::TimerQueue;

@@ -189,6 +189,13 @@ pub struct NodeRun {
         skip_serializing_if = "Option::is_none"
     )]
     pub awaiting: Option<String>,
+    /// A compensation run: the scope path of the node run it compensates.
+    #[serde(
+        rename = "x-compensates",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub compensates: Option<String>,
 }
 
 /// One attempt of a node run.

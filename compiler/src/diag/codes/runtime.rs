@@ -102,9 +102,11 @@ decision; the dialects that allow cycles leave the limit to the host.",
         severity: Warning,
         summary: "the runtime does not carry out this construct",
         explanation: "A few constructs have no effect under agc-runtime, and the run record says \
-so at the start of the run rather than skipping them silently. A `wait` node (AWP `wait`: a \
-duration, a time or a signal) completes at once: `agc run` is a dry run and never sleeps or \
-listens for signals. An agh `transform` node succeeds with no outputs (its `map` is not \
+so at the start of the run rather than skipping them silently. A `wait` node without a time \
+to wait for (an AWP `wait` for a signal, an agh `watch-source` or `watch-events`) completes at \
+once: agc-runtime does not listen for signals or watch sources. (A `wait` with a `duration`, \
+`duration_ms` or `until` is carried out: it is a timer, and `--fixed-clock` runs jump their \
+clock to it instead of sleeping.) An agh `transform` node succeeds with no outputs (its `map` is not \
 evaluated; AWP `set_state` is). A subgraph instance whose graph the plan does not hold (AWP \
 `subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
 ends with no body and no outputs. Script the nodes that follow such a construct as the real \
@@ -123,5 +125,20 @@ no node of the same scope, or a node that makes no call of its own (a loop, map,
 gate), or whose inputs cannot be resolved at that point; or a fallback strategy the runtime \
 does not know. The compiler checks the names (AG113, AG151); this warning covers what only \
 the run can see, such as an alternate whose inputs read a node that has not run.",
+    },
+    CodeInfo {
+        code: "AGC315",
+        origin: "agc",
+        severity: Warning,
+        summary: "a compensation failed or could not run",
+        explanation: "When a run ends `failed`, agc-runtime compensates every node run that \
+succeeded and whose node names `failure.compensation: <node>`: the compensation node's call \
+runs once per compensated run, one at a time, in reverse completion order, with its inputs \
+resolved in the scope of the run it undoes (AGS FINALIZE). The record lists each as a node run \
+with scope path `compensate.<path>` and `x-compensates`. This warning names a compensation that \
+ended `failed` (after its own retries), one whose inputs did not resolve, or a compensation node \
+that makes no call (a loop, map or subgraph cannot compensate). The remaining compensations \
+still run, so as much as possible is undone, and the run stays `failed`. Check the compensation \
+node's record entry for the error, then undo by hand what it could not.",
     },
 ];

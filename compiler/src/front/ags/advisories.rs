@@ -156,8 +156,11 @@ impl Checker<'_> {
                 }
             }
         }
+        // A compensation node runs only to undo what another node did (agc-runtime runs it
+        // when the run fails): nothing needs to reach it.
+        let compensating: Vec<&str> = s.compensations().map(|(_, c)| c).collect();
         for (i, (id, _)) in index.iter().enumerate() {
-            if !seen[i] {
+            if !seen[i] && !compensating.contains(id) {
                 self.warn_key(
                     "AG903",
                     &s.node_ptr(id),

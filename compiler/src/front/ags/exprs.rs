@@ -292,12 +292,19 @@ impl Checker<'_> {
     /// AG201 for every read of another node whose anchor is known.
     fn predecessor_rule(&mut self, scope: &Scope<'_>, reads: &[(Option<String>, NodeRead)]) {
         let index = &scope.graph().index;
-        let edges: Vec<(u32, u32)> = scope
+        let mut edges: Vec<(u32, u32)> = scope
             .graph()
             .edges
             .iter()
             .map(|e| (index[e.from] as u32, index[e.to] as u32))
             .collect();
+        // A compensation runs after the node it undoes succeeded, in that node's scope: it
+        // may read the node and everything before it.
+        edges.extend(
+            scope
+                .compensations()
+                .filter_map(|(n, c)| Some((*index.get(n)? as u32, *index.get(c)? as u32))),
+        );
         let mut queries = Vec::new();
         let mut which = Vec::new();
         for (i, (anchor, read)) in reads.iter().enumerate() {

@@ -86,6 +86,14 @@ impl<'a> Scope<'a> {
             .filter_map(|(i, v)| v.as_object().map(|o| (i, o)))
     }
 
+    /// `(node, its compensation node)` for every node with `failure.compensation`.
+    pub fn compensations(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        self.nodes().filter_map(|(id, n)| {
+            let c = n.get("failure")?.get("compensation")?.as_str()?;
+            Some((id.as_str(), c))
+        })
+    }
+
     pub fn entrypoints(&self) -> impl Iterator<Item = (usize, &'a str)> + 'a {
         strings(self.obj.get("entrypoints"))
     }

@@ -68,20 +68,29 @@ fn drive(plan: Arc<Plan>, params: Map<String, Value>, outputs: impl Fn(usize) ->
     let mut calls = 0;
     while let Some(ev) = queue.pop() {
         for c in st.step(ev) {
-            if let Command::Call(call) = c {
-                let Value::Object(o) = outputs(calls) else {
-                    panic!("outputs are an object")
-                };
-                calls += 1;
-                queue.push(Event::CallFinished {
-                    path: call.path,
-                    attempt: call.attempt,
-                    result: CallResult::Completed(Completion {
-                        outputs: o,
-                        usage: Default::default(),
-                    }),
-                    at: "2026-01-01T00:00:01Z".into(),
-                });
+            match c {
+                Command::Call(call) => {
+                    let Value::Object(o) = outputs(calls) else {
+                        panic!("outputs are an object")
+                    };
+                    calls += 1;
+                    queue.push(Event::CallFinished {
+                        path: call.path,
+                        attempt: call.attempt,
+                        result: CallResult::Completed(Completion {
+                            outputs: o,
+                            usage: Default::default(),
+                        }),
+                        at: "2026-01-01T00:00:01Z".into(),
+                    });
+                }
+                // A retry's backoff: fired at once (one call at a time, nothing to order).
+                Command::Timer(t) => queue.push(Event::TimerFired {
+                    id: t.id,
+                    path: t.path,
+                    at: t.fire_at,
+                }),
+                _ => {}
             }
         }
         assert!(calls < 100, "the run does not end");

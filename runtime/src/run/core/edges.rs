@@ -9,6 +9,12 @@ use std::sync::Arc;
 impl State {
     /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
     pub(super) fn propagate(&mut self, r: usize) {
+        if self.compensation.active && self.compensation_done(r) {
+            return;
+        }
+        if self.counting_forks {
+            self.branch_ended(r);
+        }
         let plan = Arc::clone(&self.plan);
         let idx = Arc::clone(&self.idx);
         let node = self.runs[r].node;
@@ -146,7 +152,15 @@ impl State {
         let (a, res) = (run.active, run.resolved);
         let inactive = res - a;
         let unresolved = total - res;
-        let (ready, skip) = match node.join {
+        // An AWP parallel's synthetic join (`fork/join`) has one edge, from its fork: its
+        // `any` / `n_of_m` counts the fork's branches (see `parallel`), not its edges.
+        let join =
+            if node.kind == crate::plan::NodeKind::Join && node.attributes.contains_key("fork") {
+                crate::plan::Join::All
+            } else {
+                node.join
+            };
+        let (ready, skip) = match join {
             crate::plan::Join::All => (res == total && a == total, inactive > 0),
             crate::plan::Join::Any => (a >= 1, res == total && a == 0),
             crate::plan::Join::NOf { count } => (a >= count, a + unresolved < count),

@@ -12,6 +12,8 @@ impl State {
     /// `failed` when a failure was not absorbed by a failure edge, `partial` when a node
     /// succeeded degraded, else `succeeded`.
     ///
+    /// A failed run compensates first (see `compensate`); the last compensation finishes it.
+    ///
     /// The graph's declared outputs are bound first; a required one left unbound is `RT041`
     /// and makes a run that would have succeeded `partial`.
     pub(super) fn finish_run(&mut self) {
@@ -38,6 +40,9 @@ impl State {
             RunStatus::Succeeded
         };
         self.finished_at = Some(self.now.clone());
+        if self.status == RunStatus::Failed && self.begin_compensation() {
+            return;
+        }
         self.out.push(Command::Finish {
             status: self.status,
         });

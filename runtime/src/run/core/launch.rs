@@ -74,8 +74,9 @@ impl State {
                 self.runs[r].outputs = Some(outputs);
                 self.terminate(r, NodeStatus::Succeeded);
             }
+            NodeKind::Wait => self.start_wait(r),
             // Structural nodes do no work of their own.
-            NodeKind::Wait | NodeKind::Fork | NodeKind::Join => {
+            NodeKind::Fork | NodeKind::Join => {
                 self.runs[r].outputs = Some(Map::new());
                 self.terminate(r, NodeStatus::Succeeded);
             }
@@ -85,11 +86,14 @@ impl State {
     /// Issues the next attempt of `r`, if the run's budgets allow (after its
     /// `before_side_effects` checkpoints).
     pub(super) fn new_attempt(&mut self, r: usize) {
-        if let Some(max) = self
-            .plan
-            .constraints
-            .get("max_node_executions")
-            .and_then(Value::as_u64)
+        // Compensation calls are exempt from the run's budgets (see `compensate`).
+        let exempt = self.compensation.active;
+        if !exempt
+            && let Some(max) = self
+                .plan
+                .constraints
+                .get("max_node_executions")
+                .and_then(Value::as_u64)
             && self.executions >= max
         {
             self.halt(format!(
@@ -99,11 +103,12 @@ impl State {
             ));
             return;
         }
-        if let Some(max) = self
-            .plan
-            .constraints
-            .get("max_cost_usd")
-            .and_then(Value::as_f64)
+        if !exempt
+            && let Some(max) = self
+                .plan
+                .constraints
+                .get("max_cost_usd")
+                .and_then(Value::as_f64)
         {
             let spent = self.usage.cost_usd.unwrap_or(0.0);
             if spent > max {
@@ -195,6 +200,9 @@ impl State {
             CallResult::Gate(resp) => {
                 // The gate's attempt is recorded when the decision arrives (now or on resume).
                 self.runs[r].status = NodeStatus::AwaitingHuman;
+                if resp.outcome.is_none() {
+                    self.arm_gate_timeout(r);
+                }
                 self.gate_answered(r, resp);
             }
             CallResult::Failed(err) => self.attempt_failed(r, err, AttemptStatus::Failed),
@@ -282,7 +290,7 @@ impl State {
             });
         let retryable = anyway || retry_on.iter().any(|c| c == "any" || c == class.as_str());
         if retryable && self.runs[r].attempt < node.retry.max_attempts.max(1) {
-            self.new_attempt(r);
+            self.retry_later(r);
             return;
         }
         self.fallbacks(r, 0);

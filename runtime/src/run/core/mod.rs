@@ -24,9 +24,13 @@
 //!   still pending runs (it is recorded `cancelled`).
 //! - Back edges (other dialects' bounded cycles) are followed up to their bound, re-arming
 //!   the cycle as a new pass (see `back`).
+//! - Time: retry backoff, timed waits and human timeouts are timers the core asks its
+//!   driver for and learns about by events (see `timers`).
+//! - A run that ends `failed` first compensates what succeeded (see `compensate`).
 
 mod back;
 mod check;
+mod compensate;
 mod criteria;
 mod dialects;
 mod edges;
@@ -36,14 +40,17 @@ mod finish;
 mod human;
 mod ladder;
 mod launch;
+mod parallel;
 mod record;
 mod regions;
 #[cfg(test)]
 mod sim;
+mod timers;
 
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
 pub use human::checkpoint_ids;
+pub use timers::{OnTimeout, Timer, TimerKind};
 
 use super::event::Event;
 use super::handler::{Checkpoint, Usage};
@@ -58,6 +65,11 @@ use std::sync::Arc;
 pub enum Command {
     /// Call the handler.
     Call(Call),
+    /// Fire [`Event::TimerFired`] for this timer once its time has come.
+    Timer(Timer),
+    /// The core no longer waits on this timer: the driver may forget it (a firing that
+    /// still arrives is ignored).
+    CancelTimer { id: u64 },
     /// The run ended or paused (`awaiting_human`); no more commands until a new event.
     Finish { status: RunStatus },
 }
@@ -264,10 +276,16 @@ pub struct State {
     started: bool,
     /// The plan has back edges (their bookkeeping is kept only then).
     has_back: bool,
+    /// The plan has AWP parallels joined by `any` / `n_of_m` (see `parallel`).
+    counting_forks: bool,
     /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
     pub(crate) dialect_state: Option<Map<String, Value>>,
     /// Checkpoints awaiting a decision, by name (`publish.pre_upload`).
     pub(crate) waiting: HashMap<String, usize>,
+    /// Backoff, wait and human-timeout timers (see `timers`).
+    pub(crate) timers: timers::Timers,
+    /// What to undo when the run fails (see `compensate`).
+    pub(crate) compensation: compensate::Compensation,
 }
 
 impl State {
@@ -278,6 +296,7 @@ impl State {
             .edges
             .iter()
             .any(|e| e.kind == crate::plan::EdgeKind::Back);
+        let counting_forks = parallel::has_counting_forks(&plan);
         let mut pos = vec![0; plan.nodes.len()];
         for nodes in &idx.scope_nodes {
             for (i, &n) in nodes.iter().enumerate() {
@@ -291,6 +310,8 @@ impl State {
             .unwrap_or(1)
             .max(1) as usize;
         Ok(State {
+            compensation: compensate::Compensation::for_plan(&plan),
+            timers: timers::Timers::default(),
             plan,
             idx: Arc::new(idx),
             pos: Arc::new(pos),
@@ -319,6 +340,7 @@ impl State {
             start_ts: None,
             started: false,
             has_back: plan_has_back,
+            counting_forks,
             dialect_state: None,
             waiting: HashMap::new(),
         })
@@ -373,7 +395,12 @@ impl State {
     /// Applies one event; returns what to do next.
     pub fn step(&mut self, event: Event) -> Vec<Command> {
         self.now = event.at().to_string();
-        if self.is_over() && !matches!(event, Event::Resumed { .. } | Event::Decided { .. }) {
+        // A paused run still takes decisions, resumes and (human) timeouts.
+        if self.is_over()
+            && !matches!(event, Event::Resumed { .. } | Event::Decided { .. })
+            && !(self.status == RunStatus::AwaitingHuman
+                && matches!(event, Event::TimerFired { .. }))
+        {
             return Vec::new();
         }
         match event {
@@ -385,13 +412,15 @@ impl State {
                 ..
             } => self.start(run_id, params, context, at),
             Event::CallStarted { path, attempt, at } => {
-                if let Some(&r) = self.by_path.get(&path)
-                    && self.runs[r].attempt == attempt
-                    && !self.asking(r)
-                {
-                    let run = &mut self.runs[r];
-                    run.attempt_started = Some(at.clone());
-                    run.started_at.get_or_insert(at);
+                if let Some(&r) = self.by_path.get(&path) {
+                    if self.runs[r].attempt + 1 == attempt && self.timers.owns_any() {
+                        self.backoff_journaled_over(r);
+                    }
+                    if self.runs[r].attempt == attempt && !self.asking(r) {
+                        let run = &mut self.runs[r];
+                        run.attempt_started = Some(at.clone());
+                        run.started_at.get_or_insert(at);
+                    }
                 }
             }
             Event::CallFinished {
@@ -425,6 +454,7 @@ impl State {
                 }
             }
             Event::Resumed { .. } => self.resumed(),
+            Event::TimerFired { id, path, .. } => self.timer_fired(id, &path),
         }
         self.check_wall_clock();
         self.pump();
@@ -478,6 +508,7 @@ impl State {
         for r in pending {
             self.issue(r, true);
         }
+        self.reissue_timers();
     }
 
     /// Emits the call run `r` has outstanding: a checkpoint's question, the current
@@ -541,7 +572,8 @@ impl State {
 
     /// `max_wall_clock_seconds`, checked against event times.
     fn check_wall_clock(&mut self) {
-        if self.is_over() {
+        // Compensation is exempt: the run already failed, and its undo must finish.
+        if self.is_over() || self.compensation.active {
             return;
         }
         let Some(limit) = self
@@ -601,9 +633,13 @@ impl State {
         self.done.clear();
         self.empty.clear();
         self.running = 0;
+        self.disarm_all();
         self.status = RunStatus::Failed;
         self.finished_at = Some(self.now.clone());
         self.out.retain(|c| !matches!(c, Command::Call(_)));
+        if self.begin_compensation() {
+            return;
+        }
         self.out.push(Command::Finish {
             status: RunStatus::Failed,
         });
@@ -623,28 +659,48 @@ impl State {
                 self.scope_done(s);
                 continue;
             }
+            if self.timers.has_due_retries()
+                && let Some(r) = self.next_due_retry()
+            {
+                self.new_attempt(r);
+                continue;
+            }
             if let Some(r) = self.next_ready() {
                 self.launch(r);
                 continue;
             }
             break;
         }
-        if self.running == 0 && self.ready.is_empty() && self.ready_free.is_empty() {
+        if self.running == 0
+            && self.ready.is_empty()
+            && self.ready_free.is_empty()
+            && !self.timers.hold_run()
+        {
             let root_open = self.scopes.first().map_or(0, |s| s.open);
-            if root_open == 0 {
+            if self.compensation.active {
+                // The compensation in progress drives the end; it may await a human.
+                if self.compensation_paused() {
+                    self.pause();
+                }
+            } else if root_open == 0 {
                 self.finish_run();
             } else if self
                 .runs
                 .iter()
                 .any(|r| r.status == NodeStatus::AwaitingHuman)
             {
-                self.status = RunStatus::AwaitingHuman;
-                self.finished_at = Some(self.now.clone());
-                self.out.push(Command::Finish {
-                    status: RunStatus::AwaitingHuman,
-                });
+                self.pause();
             }
         }
+    }
+
+    /// Nothing can go on without a human: the run pauses (`awaiting_human`).
+    fn pause(&mut self) {
+        self.status = RunStatus::AwaitingHuman;
+        self.finished_at = Some(self.now.clone());
+        self.out.push(Command::Finish {
+            status: RunStatus::AwaitingHuman,
+        });
     }
 
     /// The next ready run that may start now: containers and structural nodes always, calls
@@ -684,6 +740,12 @@ impl State {
             // A parked call waits in `ready` whatever the node's kind.
             self.ready.remove(&(node, r));
             self.ready_free.remove(&(node, r));
+        }
+        if self.timers.owns_any() {
+            self.disarm(r);
+        }
+        if status == NodeStatus::Succeeded && self.compensation.tracks() {
+            self.note_success(r);
         }
         self.done.push_back(r);
     }
@@ -777,7 +839,7 @@ impl State {
             let r = first + i;
             if no_edges && !self.runs[r].triggered {
                 self.runs[r].triggered = true;
-                self.runs[r].skip_reason = Some("unreachable".into());
+                self.runs[r].skip_reason = Some(self.unreachable_reason(n).into());
                 self.terminate(r, NodeStatus::Skipped);
             }
         }
@@ -793,5 +855,7 @@ fn needs_slot(kind: NodeKind) -> bool {
     )
 }
 
+#[cfg(test)]
+mod sim_tests;
 #[cfg(test)]
 mod tests;

@@ -2,7 +2,8 @@
 //!
 //! Node runs are listed in a structural order that does not depend on which call happened
 //! to finish first: by enclosing instance (owner node, then item or iteration index), then
-//! plan order. Edges taken follow their source run in the same order.
+//! plan order; compensation runs last, in the order they ran. Edges taken follow their
+//! source run in the same order.
 
 use super::State;
 use crate::run::record::{Harness, NodeRun, RunRecord};
@@ -156,6 +157,10 @@ impl State {
                 .and_then(|h| h.ask.as_ref())
                 .filter(|_| run.status == crate::run::record::NodeStatus::AwaitingHuman)
                 .map(|a| a.cp.name.clone()),
+            compensates: self
+                .compensation
+                .of_run(r)
+                .map(|(_, c)| self.runs[c].path.clone()),
         }
     }
 
@@ -186,7 +191,12 @@ impl State {
         }
         self.runs
             .iter()
-            .map(|run| {
+            .enumerate()
+            .map(|(r, run)| {
+                // Compensations come last, in the order they ran.
+                if let Some((order, _)) = self.compensation.of_run(r) {
+                    return vec![u64::MAX, order];
+                }
                 let mut k = scope_keys[run.scope].clone();
                 k.push(run.node as u64);
                 k.push(u64::from(run.pass));

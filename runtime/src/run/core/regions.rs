@@ -577,7 +577,7 @@ impl State {
 
     /// A fork owning a parallel region (AWP `parallel`): its branches run as one instance
     /// (scope paths `fork.branch_node`) seeing the graph's params; the fork ends when every
-    /// branch has (all branches run, also under an `n_of_m` join).
+    /// branch has, or when an `any` / `n_of_m` join is met (see `parallel`).
     pub(super) fn start_parallel(&mut self, r: usize) {
         let region = self.region_of(r);
         let prefix = format!("{}.", self.runs[r].path);
@@ -598,7 +598,7 @@ impl State {
         let RegionKind::Subgraph { outputs, .. } = &region.kind else {
             // A parallel region: no outputs of its own.
             self.runs[r].outputs = Some(Map::new());
-            let failed = self.scopes[s].failed;
+            let failed = self.parallel_failed(r, s);
             self.terminate(
                 r,
                 if failed {

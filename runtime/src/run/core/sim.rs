@@ -1,7 +1,9 @@
 //! A synchronous driver of the pure core for the ladder and checkpoint tests: plans built
-//! from JSON, calls answered by a closure, decisions fed as events.
+//! from JSON, calls answered by a closure, decisions fed as events. Timers (retry backoff)
+//! fire as the fixed-clock driver fires them: once no call is outstanding, the clock jumping
+//! to their time.
 
-use super::{Call, Command, State};
+use super::{Call, Command, State, Timer};
 use crate::plan::Plan;
 use crate::run::event::{CallResult, Event};
 use crate::run::handler::{Completion, FailureClass, GateOutcome, GateResponse, HandlerError};
@@ -100,6 +102,8 @@ pub(super) struct Sim {
     pub(super) calls: Vec<Call>,
     events: Vec<Event>,
     inflight: VecDeque<Call>,
+    /// Timers armed and not yet fired or cancelled.
+    timers: Vec<Timer>,
     answer: Answer,
     tick: u32,
 }
@@ -111,6 +115,7 @@ impl Sim {
             calls: Vec::new(),
             events: Vec::new(),
             inflight: VecDeque::new(),
+            timers: Vec::new(),
             answer: Box::new(answer),
             tick: 0,
         };
@@ -134,16 +139,24 @@ impl Sim {
     pub(super) fn step(&mut self, ev: Event) {
         self.events.push(ev.clone());
         for c in self.st.step(ev) {
-            if let Command::Call(call) = c {
-                let started = Event::CallStarted {
-                    path: call.path.clone(),
-                    attempt: call.attempt,
-                    at: self.at(),
-                };
-                self.events.push(started.clone());
-                self.st.step(started);
-                self.calls.push(call.clone());
-                self.inflight.push_back(call);
+            match c {
+                Command::Call(call) => {
+                    let started = Event::CallStarted {
+                        path: call.path.clone(),
+                        attempt: call.attempt,
+                        at: self.at(),
+                    };
+                    self.events.push(started.clone());
+                    self.st.step(started);
+                    self.calls.push(call.clone());
+                    self.inflight.push_back(call);
+                }
+                Command::Timer(t) => {
+                    self.timers.retain(|x| x.id != t.id);
+                    self.timers.push(t);
+                }
+                Command::CancelTimer { id } => self.timers.retain(|x| x.id != id),
+                Command::Finish { .. } => {}
             }
         }
         assert!(
@@ -158,19 +171,41 @@ impl Sim {
         self.drain();
     }
 
-    /// Answers calls until none is outstanding.
+    /// Answers calls until none is outstanding, firing timers when only they are left.
     pub(super) fn drain(&mut self) {
-        while let Some(call) = self.inflight.pop_front() {
-            let result = (self.answer)(&call);
-            let ev = Event::CallFinished {
-                path: call.path.clone(),
-                attempt: call.attempt,
-                result,
-                at: self.at(),
-            };
-            self.step(ev);
-            assert!(self.calls.len() < 200, "the run does not end");
+        loop {
+            if let Some(call) = self.inflight.pop_front() {
+                let result = (self.answer)(&call);
+                let ev = Event::CallFinished {
+                    path: call.path.clone(),
+                    attempt: call.attempt,
+                    result,
+                    at: self.at(),
+                };
+                self.step(ev);
+                assert!(self.calls.len() < 200, "the run does not end");
+            } else if !self.timers.is_empty() {
+                self.fire();
+            } else {
+                break;
+            }
         }
+    }
+
+    /// Fires the earliest timer, the clock jumping to its time (never back).
+    fn fire(&mut self) {
+        let when = |t: &Timer| t.fire_at.parse::<jiff::Timestamp>().expect("fire_at");
+        self.timers.sort_by_key(when);
+        let t = self.timers.remove(0);
+        let start: jiff::Timestamp = "2026-01-01T00:00:00Z".parse().expect("start");
+        let secs = when(&t).duration_since(start).as_secs_f64().ceil() as u32;
+        self.tick = self.tick.max(secs.saturating_sub(1));
+        let at = self.at();
+        self.step(Event::TimerFired {
+            id: t.id,
+            path: t.path,
+            at,
+        });
     }
 
     pub(super) fn decide(&mut self, name: &str, outcome: GateOutcome, outputs: Value) {

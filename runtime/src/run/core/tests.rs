@@ -193,19 +193,36 @@ fn drive(plan: Plan, items: usize, seed: u64, fail_pct: u64) -> (Vec<Event>, Sta
         at: "2026-01-01T00:00:00Z".into(),
     }];
     let mut inflight: std::collections::VecDeque<Call> = Default::default();
+    // Timers (retry backoff) fire, earliest first, once no call is in flight.
+    let mut timers: Vec<Timer> = Vec::new();
     let mut i = 0;
     while i < events.len() {
         let cmds = st.step(events[i].clone());
         i += 1;
         for c in cmds {
-            if let Command::Call(call) = c {
-                events.push(Event::CallStarted {
-                    path: call.path.clone(),
-                    attempt: call.attempt,
-                    at: "2026-01-01T00:00:01Z".into(),
-                });
-                inflight.push_back(call);
+            match c {
+                Command::Call(call) => {
+                    events.push(Event::CallStarted {
+                        path: call.path.clone(),
+                        attempt: call.attempt,
+                        at: "2026-01-01T00:00:01Z".into(),
+                    });
+                    inflight.push_back(call);
+                }
+                Command::Timer(t) => timers.push(t),
+                Command::CancelTimer { id } => timers.retain(|t| t.id != id),
+                Command::Finish { .. } => {}
             }
+        }
+        if i == events.len() && inflight.is_empty() && !timers.is_empty() {
+            timers.sort_by(|a, b| a.fire_at.cmp(&b.fire_at).then(a.id.cmp(&b.id)));
+            let t = timers.remove(0);
+            events.push(Event::TimerFired {
+                id: t.id,
+                path: t.path,
+                at: t.fire_at,
+            });
+            continue;
         }
         assert!(
             inflight.len() <= st.max_parallel(),

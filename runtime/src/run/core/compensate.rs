@@ -1,0 +1,222 @@
+//! Compensation (AGS §17 FINALIZE): undoing what succeeded when the run fails.
+//!
+//! Decisions:
+//! - When the run ends `failed` (a failure nothing absorbed, `policy.on_node_failure:
+//!   halt`, a constraint crossed: RT061), every node run that succeeded and whose node sets
+//!   `failure.compensation: <node>` is compensated: the compensation node's call runs once
+//!   for it, one at a time, in reverse completion order. A run that succeeded degraded
+//!   (`on_exhausted: succeed_degraded`) did not complete its work and is not compensated.
+//!   Runs that end `succeeded` or `partial` compensate nothing.
+//! - The compensation call's inputs resolve in the scope instance of the run it
+//!   compensates: `nodes.<id>` reads that run and its siblings, a map item's body sees its
+//!   item, a loop body its iteration.
+//! - In the record, a compensation is a node run of the compensation node with scope path
+//!   `compensate.<compensated path>` and `x-compensates: <compensated path>`, listed after
+//!   every other node run, in the order they ran. The compensation node's own run in its
+//!   scope (no incoming edges, not an entrypoint) is skipped with reason `compensation`: it
+//!   never runs otherwise. Scripts address a compensation by the compensation node's id,
+//!   or one of them as `compensate/<compensated path>`.
+//! - Compensation calls take the failure ladder like any call (retries, backoff,
+//!   `on_exhausted`) and count in `node_executions` and usage, but are exempt from
+//!   `max_node_executions`, `max_cost_usd` and `max_wall_clock_seconds`: an undo must not be
+//!   refused because the run that needs it ran out of budget.
+//! - A compensation that fails (or cannot start: an input that does not resolve, a node
+//!   kind that makes no call) is reported (AGC315, a warning) and the remaining
+//!   compensations still run, undoing as much as possible. The run stays `failed`.
+
+use super::{Command, Run, State};
+use crate::plan::{NodeKind, Plan};
+use crate::run::record::{NodeStatus, RunStatus};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Which plan node compensates which.
+#[derive(Debug)]
+struct Targets {
+    /// Per plan node, the node that compensates it.
+    of: Vec<Option<usize>>,
+    /// Per plan node, whether some node names it as its compensation.
+    is_target: Vec<bool>,
+}
+
+/// Compensation bookkeeping.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Compensation {
+    /// `None` when no node of the plan has a compensation (nothing is tracked then).
+    targets: Option<Arc<Targets>>,
+    /// Succeeded runs that have a compensation, in completion order.
+    completed: Vec<usize>,
+    /// While compensating: the runs still to compensate, the next one last.
+    queue: Vec<usize>,
+    /// The run is compensating (its status is `running` until the last one ends).
+    pub(crate) active: bool,
+    /// The compensation run in progress.
+    current: Option<usize>,
+    /// Compensation run → (its position among compensations, the run it compensates).
+    runs: HashMap<usize, (u64, usize)>,
+}
+
+impl Compensation {
+    /// The compensation targets of `plan` (`failure.compensation`, a node of the same scope).
+    pub(crate) fn for_plan(plan: &Plan) -> Compensation {
+        let named: Vec<Option<&str>> = plan
+            .nodes
+            .iter()
+            .map(|n| {
+                n.attributes
+                    .get("failure")
+                    .and_then(|f| f.get("compensation"))
+                    .and_then(Value::as_str)
+            })
+            .collect();
+        if named.iter().all(Option::is_none) {
+            return Compensation::default();
+        }
+        let by_scope: HashMap<(Option<&str>, &str), usize> = plan
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| ((n.region.as_deref(), n.local_id.as_str()), i))
+            .collect();
+        let mut is_target = vec![false; plan.nodes.len()];
+        let of = named
+            .iter()
+            .zip(&plan.nodes)
+            .map(|(c, n)| {
+                let t = by_scope.get(&(n.region.as_deref(), (*c)?)).copied()?;
+                is_target[t] = true;
+                Some(t)
+            })
+            .collect();
+        Compensation {
+            targets: Some(Arc::new(Targets { of, is_target })),
+            ..Compensation::default()
+        }
+    }
+
+    /// Whether any node of the plan has a compensation (successes are tracked only then).
+    #[inline]
+    pub(crate) fn tracks(&self) -> bool {
+        self.targets.is_some()
+    }
+
+    /// Position and compensated run of compensation run `r`.
+    pub(crate) fn of_run(&self, r: usize) -> Option<(u64, usize)> {
+        if self.runs.is_empty() {
+            return None;
+        }
+        self.runs.get(&r).copied()
+    }
+}
+
+impl State {
+    /// Why a node that nothing reaches is skipped: `compensation` for compensation nodes
+    /// (they run only to compensate), else `unreachable`.
+    pub(super) fn unreachable_reason(&self, node: usize) -> &'static str {
+        match &self.compensation.targets {
+            Some(t) if t.is_target[node] => "compensation",
+            _ => "unreachable",
+        }
+    }
+
+    /// Run `r` succeeded: remembered when its node has a compensation.
+    pub(super) fn note_success(&mut self, r: usize) {
+        let Some(t) = &self.compensation.targets else {
+            return;
+        };
+        let run = &self.runs[r];
+        if t.of[run.node].is_some() && !run.degraded && self.compensation.of_run(r).is_none() {
+            self.compensation.completed.push(r);
+        }
+    }
+
+    /// The run ends `failed`: starts compensating, if anything needs it. Returns false when
+    /// nothing does (the caller finishes the run).
+    pub(super) fn begin_compensation(&mut self) -> bool {
+        if self.compensation.active || self.compensation.completed.is_empty() {
+            return false;
+        }
+        self.compensation.queue = std::mem::take(&mut self.compensation.completed);
+        self.compensation.active = true;
+        self.status = RunStatus::Running;
+        self.finished_at = None;
+        self.next_compensation();
+        true
+    }
+
+    /// Starts the next compensation, or ends the run when none is left.
+    fn next_compensation(&mut self) {
+        let targets = Arc::clone(self.compensation.targets.as_ref().expect("targets"));
+        while let Some(c) = self.compensation.queue.pop() {
+            let Some(node) = targets.of[self.runs[c].node] else {
+                continue;
+            };
+            let kind = self.plan.nodes[node].kind;
+            let path = format!("compensate.{}", self.runs[c].path);
+            if !matches!(
+                kind,
+                NodeKind::Task | NodeKind::Decision | NodeKind::Gate | NodeKind::External
+            ) {
+                let msg = format!(
+                    "`{}` cannot compensate `{}`: a {} node makes no call",
+                    self.plan.nodes[node].id,
+                    self.runs[c].path,
+                    kind.as_str()
+                );
+                self.diag("AGC315", "warning", msg, None);
+                continue;
+            }
+            let r = self.runs.len();
+            let mut run = Run::pending(node, self.runs[c].scope, path.clone());
+            run.triggered = true;
+            self.runs.push(run);
+            self.by_path.insert(path, r);
+            let order = self.compensation.runs.len() as u64;
+            self.compensation.runs.insert(r, (order, c));
+            self.compensation.current = Some(r);
+            self.launch(r);
+            return;
+        }
+        self.compensation.current = None;
+        self.compensation.active = false;
+        self.status = RunStatus::Failed;
+        self.finished_at = Some(self.now.clone());
+        self.out.push(Command::Finish {
+            status: RunStatus::Failed,
+        });
+    }
+
+    /// Compensation run `r` ended (it has no edges to resolve): reports a failure, goes on.
+    /// Returns false when `r` is not a compensation run.
+    pub(super) fn compensation_done(&mut self, r: usize) -> bool {
+        if !self.compensation.active {
+            return false;
+        }
+        let Some((_, c)) = self.compensation.of_run(r) else {
+            return false;
+        };
+        let status = self.runs[r].status;
+        if status != NodeStatus::Succeeded {
+            let msg = format!(
+                "the compensation of `{}` ended {}; the run stays failed and the other compensations still run",
+                self.runs[c].path,
+                status.as_str()
+            );
+            self.diag("AGC315", "warning", msg, Some(r));
+        }
+        self.next_compensation();
+        true
+    }
+
+    /// While compensating: the run pauses when the compensation in progress awaits a human.
+    pub(super) fn compensation_paused(&self) -> bool {
+        self.compensation
+            .current
+            .is_some_and(|r| self.runs[r].status == NodeStatus::AwaitingHuman)
+    }
+}
+
+#[cfg(test)]
+#[path = "compensate_tests.rs"]
+mod tests;

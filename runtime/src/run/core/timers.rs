@@ -1,0 +1,576 @@
+//! Timers in the pure core: retry backoff, timed `wait` nodes and human timeouts.
+//!
+//! The core never reads a clock. When something must wait, it computes when the wait ends
+//! from the current event's time (`fire_at`), keeps the timer in its state and asks the
+//! driver for it ([`Command::Timer`]); the driver answers with [`Event::TimerFired`] once
+//! that time has come, journaled like every event, so a replay rebuilds the same timers.
+//!
+//! Decisions:
+//! - Timer ids count up per run (a replay gives the same ids); a run owns at most one timer.
+//! - Cancelling: a timer is cancelled when the run that owns it ends, when its gate gets a
+//!   decision, and when the whole run stops. The core tells the driver
+//!   ([`Command::CancelTimer`]) so it stops waiting, and ignores a firing for a timer it no
+//!   longer holds, so correctness never depends on the driver honouring a cancel (a durable
+//!   sleep on Restate cannot be withdrawn).
+//! - Pauses: backoff and wait timers keep the run running (the driver waits for them). A
+//!   human timeout does not: a run whose only open work is gates awaiting humans pauses
+//!   (`awaiting_human`) with their timeouts pending, and a timeout that fires during the
+//!   pause resumes the run like a decision does.
+//! - On resume, every pending timer is handed to the driver again with its `fire_at`
+//!   unchanged: a timer armed before a crash falls due when it would have.
+//! - Retry backoff, AGS `failure.retry`: `backoff` `none|fixed|linear|exponential` (default
+//!   `exponential`), `initial_delay_seconds` (default 2), `max_delay_seconds` (default 60);
+//!   the delay after attempt k is 0, initial, initial × k or initial × 2^(k−1), capped.
+//!   `jitter` (default true) scales it by a factor in [0.5, 1) taken from a hash of (run id,
+//!   scope path, k): deterministic, so a replay arms the same timer, yet runs with different
+//!   ids spread out as jitter is meant to. AWP `retry`: `initial_interval` ×
+//!   `backoff_coefficient`^(k−1), capped by `max_interval` (defaults 0 and 1: no delay), no
+//!   jitter. Other dialects retry at once. Delays are whole milliseconds, at most a year; a
+//!   zero delay retries at once, with no timer.
+//! - A retry whose backoff is over waits for a free slot (`max_parallel_nodes`) like a
+//!   ready call; due retries start before new ready calls.
+//! - Wait nodes: AWP `wait` with a duration (`duration_ms`, else `duration`) or an `until`
+//!   time succeeds when its timer fires (an `until` already past: at once). Signal waits and
+//!   agh watch sources still complete at once (AGC307 says so).
+//! - Human timeouts: see [`State::arm_gate_timeout`] and [`State::arm_human_timeout`].
+
+use super::{Command, State};
+use crate::plan::Node;
+use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
+use crate::run::record::{AttemptStatus, HumanEvent, NodeStatus, RunStatus};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The longest delay the core arms (a year), so `fire_at` never overflows.
+const MAX_DELAY_MS: u64 = 365 * 24 * 3600 * 1000;
+
+/// What a timer is for (drivers may show it; only the core acts on it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimerKind {
+    /// The pause before a retry.
+    Backoff,
+    /// A timed `wait` node.
+    Wait,
+    /// How long a human may take to answer (a gate's `timeout_seconds`).
+    HumanTimeout,
+}
+
+/// A timer the driver must fire ([`crate::run::Event::TimerFired`]) once `fire_at` (RFC 3339)
+/// has come.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timer {
+    pub id: u64,
+    /// The scope path of the node run that owns it.
+    pub path: String,
+    pub fire_at: String,
+    pub kind: TimerKind,
+}
+
+/// AGS `on_timeout` (gates, human checkpoints) and `policy.on_human_timeout`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnTimeout {
+    Fail,
+    Hold,
+    Escalate,
+    Approve,
+}
+
+impl OnTimeout {
+    pub fn parse(s: &str) -> Option<OnTimeout> {
+        Some(match s {
+            "fail" => OnTimeout::Fail,
+            "hold" => OnTimeout::Hold,
+            "escalate" => OnTimeout::Escalate,
+            "approve" => OnTimeout::Approve,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OnTimeout::Fail => "fail",
+            OnTimeout::Hold => "hold",
+            OnTimeout::Escalate => "escalate",
+            OnTimeout::Approve => "approve",
+        }
+    }
+}
+
+/// The human interaction a timeout bounds: the stage (`gate`, or a checkpoint's `at`) and
+/// its mode, as the record's human event names them.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct HumanWait {
+    pub(crate) stage: String,
+    pub(crate) mode: String,
+}
+
+#[derive(Clone, Debug)]
+enum Purpose {
+    Backoff,
+    Wait,
+    Human {
+        wait: HumanWait,
+        seconds: f64,
+        on_timeout: OnTimeout,
+    },
+}
+
+impl Purpose {
+    fn kind(&self) -> TimerKind {
+        match self {
+            Purpose::Backoff => TimerKind::Backoff,
+            Purpose::Wait => TimerKind::Wait,
+            Purpose::Human { .. } => TimerKind::HumanTimeout,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Pending {
+    run: usize,
+    fire_at: String,
+    purpose: Purpose,
+}
+
+/// The timers a run holds.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Timers {
+    next_id: u64,
+    pending: BTreeMap<u64, Pending>,
+    by_run: HashMap<usize, u64>,
+    /// Pending backoff and wait timers: while there is one, the run is not paused.
+    busy: usize,
+    /// Retries whose backoff is over, waiting for a slot, by (plan node, run).
+    due_retries: BTreeSet<(usize, usize)>,
+}
+
+impl Timers {
+    /// Something the run waits on besides calls and humans: a backoff, a wait, a due retry.
+    #[inline]
+    pub(crate) fn hold_run(&self) -> bool {
+        self.busy > 0 || !self.due_retries.is_empty()
+    }
+
+    /// Some run holds a timer or a due retry (else nothing needs disarming).
+    #[inline]
+    pub(crate) fn owns_any(&self) -> bool {
+        !self.by_run.is_empty() || !self.due_retries.is_empty()
+    }
+
+    #[inline]
+    pub(crate) fn has_due_retries(&self) -> bool {
+        !self.due_retries.is_empty()
+    }
+}
+
+impl State {
+    /// Every timer the run waits on, in id order (drivers use it after replaying a journal).
+    pub fn pending_timers(&self) -> Vec<Timer> {
+        self.timers
+            .pending
+            .iter()
+            .map(|(&id, p)| self.timer_of(id, p))
+            .collect()
+    }
+
+    fn timer_of(&self, id: u64, p: &Pending) -> Timer {
+        Timer {
+            id,
+            path: self.runs[p.run].path.clone(),
+            fire_at: p.fire_at.clone(),
+            kind: p.purpose.kind(),
+        }
+    }
+
+    /// Arms `r`'s timer, `delay_ms` after the current event.
+    fn arm(&mut self, r: usize, delay_ms: u64, purpose: Purpose) {
+        self.disarm(r);
+        let fire_at = after(&self.now, delay_ms.min(MAX_DELAY_MS));
+        let id = self.timers.next_id;
+        self.timers.next_id += 1;
+        if !matches!(purpose, Purpose::Human { .. }) {
+            self.timers.busy += 1;
+        }
+        let p = Pending {
+            run: r,
+            fire_at,
+            purpose,
+        };
+        self.out.push(Command::Timer(self.timer_of(id, &p)));
+        self.timers.pending.insert(id, p);
+        self.timers.by_run.insert(r, id);
+    }
+
+    fn take(&mut self, id: u64) -> Option<Pending> {
+        let p = self.timers.pending.remove(&id)?;
+        self.timers.by_run.remove(&p.run);
+        if !matches!(p.purpose, Purpose::Human { .. }) {
+            self.timers.busy -= 1;
+        }
+        Some(p)
+    }
+
+    /// Cancels `r`'s timer and forgets a due retry of it (the run ended or was answered).
+    pub(super) fn disarm(&mut self, r: usize) {
+        if let Some(&id) = self.timers.by_run.get(&r) {
+            self.take(id);
+            self.out.push(Command::CancelTimer { id });
+        }
+        let node = self.runs[r].node;
+        self.timers.due_retries.remove(&(node, r));
+    }
+
+    /// Cancels every timer (the run stopped).
+    pub(super) fn disarm_all(&mut self) {
+        let ids: Vec<u64> = self.timers.pending.keys().copied().collect();
+        for &id in &ids {
+            self.take(id);
+        }
+        // Timers armed earlier in this very step never reach the driver.
+        self.out
+            .retain(|c| !matches!(c, Command::Timer(t) if ids.contains(&t.id)));
+        self.out
+            .extend(ids.into_iter().map(|id| Command::CancelTimer { id }));
+        self.timers.due_retries.clear();
+    }
+
+    /// After a resume: the driver gets every pending timer again.
+    pub(super) fn reissue_timers(&mut self) {
+        let timers: Vec<Timer> = self
+            .timers
+            .pending
+            .iter()
+            .map(|(&id, p)| self.timer_of(id, p))
+            .collect();
+        self.out.extend(timers.into_iter().map(Command::Timer));
+    }
+
+    /// A timer fell due. Stale firings (cancelled or already fired timers) are ignored.
+    pub(super) fn timer_fired(&mut self, id: u64, path: &str) {
+        match self.timers.pending.get(&id) {
+            Some(p) if self.runs[p.run].path == path => {}
+            _ => return,
+        }
+        let Some(p) = self.take(id) else { return };
+        let r = p.run;
+        match p.purpose {
+            Purpose::Backoff => {
+                let node = self.runs[r].node;
+                self.timers.due_retries.insert((node, r));
+            }
+            Purpose::Wait => {
+                self.runs[r].outputs = Some(Map::new());
+                self.terminate(r, NodeStatus::Succeeded);
+            }
+            Purpose::Human {
+                wait,
+                seconds,
+                on_timeout,
+            } => self.human_timed_out(r, &wait, seconds, on_timeout),
+        }
+    }
+
+    /// A journal written before retries waited (agc before timers) starts the next attempt
+    /// right after the failure: replayed, that backoff is over and the attempt is issued, so
+    /// the journal's own events for it apply. (A driver only journals the calls the core
+    /// issued, so this never happens outside such a replay.)
+    pub(super) fn backoff_journaled_over(&mut self, r: usize) {
+        let Some(&id) = self.timers.by_run.get(&r) else {
+            return;
+        };
+        if matches!(self.timers.pending[&id].purpose, Purpose::Backoff) {
+            self.take(id);
+            self.new_attempt(r);
+        }
+    }
+
+    /// A retry whose backoff is over, when a slot is free.
+    pub(super) fn next_due_retry(&mut self) -> Option<usize> {
+        if self.running >= self.max_parallel {
+            return None;
+        }
+        self.timers.due_retries.pop_first().map(|(_, r)| r)
+    }
+
+    /// The failure ladder's retry: the next attempt of `r`, after its backoff.
+    pub(super) fn retry_later(&mut self, r: usize) {
+        match self.backoff_ms(r) {
+            0 => self.new_attempt(r),
+            ms => self.arm(r, ms, Purpose::Backoff),
+        }
+    }
+
+    /// The delay before the attempt after `r`'s current one (see the module docs).
+    fn backoff_ms(&self, r: usize) -> u64 {
+        let run = &self.runs[r];
+        let node = &self.plan.nodes[run.node];
+        let k = run.attempt.max(1);
+        let ms = match self.plan.source.dialect.as_str() {
+            "ags" => {
+                let retry = node.attributes.get("failure").and_then(|f| f.get("retry"));
+                let num = |key: &str, default: f64| {
+                    retry
+                        .and_then(|r| r.get(key))
+                        .and_then(Value::as_f64)
+                        .unwrap_or(default)
+                        .max(0.0)
+                };
+                let initial = num("initial_delay_seconds", 2.0);
+                let max = num("max_delay_seconds", 60.0);
+                let backoff = retry
+                    .and_then(|r| r.get("backoff"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("exponential");
+                let base = match backoff {
+                    "none" => 0.0,
+                    "fixed" => initial,
+                    "linear" => initial * f64::from(k),
+                    _ => initial * 2f64.powi((k - 1).min(64) as i32),
+                }
+                .min(max);
+                let jitter = retry
+                    .and_then(|r| r.get("jitter"))
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true);
+                let factor = if jitter {
+                    0.5 + 0.5 * unit_hash(&self.run_id, &run.path, k)
+                } else {
+                    1.0
+                };
+                base * factor * 1000.0
+            }
+            "awp" => {
+                let retry = node.attributes.get("retry");
+                let field = |key: &str| retry.and_then(|r| r.get(key));
+                let initial = field("initial_interval").and_then(awp_ms).unwrap_or(0) as f64;
+                let coef = field("backoff_coefficient")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(1.0)
+                    .max(0.0);
+                let d = initial * coef.powi((k - 1).min(1000) as i32);
+                match field("max_interval").and_then(awp_ms) {
+                    Some(m) => d.min(m as f64),
+                    None => d,
+                }
+            }
+            _ => 0.0,
+        };
+        if ms.is_finite() {
+            (ms.round() as u64).min(MAX_DELAY_MS)
+        } else {
+            MAX_DELAY_MS
+        }
+    }
+
+    /// Starts wait node `r`: a timer when it has a duration or a time to wait for, else it
+    /// succeeds at once.
+    pub(super) fn start_wait(&mut self, r: usize) {
+        let node = &self.plan.nodes[self.runs[r].node];
+        match wait_ms(node, &self.now) {
+            Some(ms) if ms > 0 => self.arm(r, ms, Purpose::Wait),
+            _ => {
+                self.runs[r].outputs = Some(Map::new());
+                self.terminate(r, NodeStatus::Succeeded);
+            }
+        }
+    }
+
+    /// Gate `r` awaits a human: arms its timeout. The gate's `timeout_seconds` (else
+    /// `policy.default_human_timeout_seconds`) and `on_timeout` (else
+    /// `policy.on_human_timeout`, default `hold`); see [`State::arm_human_timeout`].
+    pub(super) fn arm_gate_timeout(&mut self, r: usize) {
+        let node = &self.plan.nodes[self.runs[r].node];
+        let gate = node.attributes.get("gate");
+        let policy = self.plan.attrs.get("policy");
+        let pick = |key: &str, fallback: &str| {
+            gate.and_then(|g| g.get(key))
+                .or_else(|| policy.and_then(|p| p.get(fallback)))
+        };
+        let Some(seconds) =
+            pick("timeout_seconds", "default_human_timeout_seconds").and_then(Value::as_f64)
+        else {
+            return;
+        };
+        let on_timeout = pick("on_timeout", "on_human_timeout")
+            .and_then(Value::as_str)
+            .and_then(OnTimeout::parse)
+            .unwrap_or(OnTimeout::Hold);
+        let mode = gate
+            .and_then(|g| g.get("mode"))
+            .and_then(Value::as_str)
+            .unwrap_or("approve")
+            .to_string();
+        let wait = HumanWait {
+            stage: "gate".into(),
+            mode,
+        };
+        self.arm_human_timeout(r, wait, seconds, on_timeout);
+    }
+
+    /// Bounds a human interaction of run `r` (which awaits the human) by `seconds`. When the
+    /// timer fires before an answer, the record gets a human event `timed_out` at
+    /// `wait.stage`, and `on_timeout` applies:
+    /// - `hold`: nothing is armed; the run waits for the human for ever;
+    /// - `approve`: the gate is approved (its `decision` is `approved`);
+    /// - `fail`: the attempt fails with class `timeout` (attempt status `timeout`), and the
+    ///   failure ladder applies (a `retry_on` listing `timeout` asks again);
+    /// - `escalate`: the node is marked escalated and fails (unless a failure edge or the
+    ///   ladder absorbs it, the run fails).
+    ///
+    /// Returns whether a timer was armed. A human checkpoint other than a gate can use it
+    /// for `fail` and `escalate`; `approve` needs the checkpoint's own continuation, so for
+    /// other stages it arms nothing and returns false (the caller decides).
+    pub(crate) fn arm_human_timeout(
+        &mut self,
+        r: usize,
+        wait: HumanWait,
+        seconds: f64,
+        on_timeout: OnTimeout,
+    ) -> bool {
+        if on_timeout == OnTimeout::Hold
+            || !(seconds.is_finite() && seconds > 0.0)
+            || (on_timeout == OnTimeout::Approve && wait.stage != "gate")
+        {
+            return false;
+        }
+        let ms = (seconds * 1000.0).round() as u64;
+        self.arm(
+            r,
+            ms,
+            Purpose::Human {
+                wait,
+                seconds,
+                on_timeout,
+            },
+        );
+        true
+    }
+
+    fn human_timed_out(&mut self, r: usize, wait: &HumanWait, seconds: f64, on: OnTimeout) {
+        if self.runs[r].status != NodeStatus::AwaitingHuman {
+            return;
+        }
+        if self.status == RunStatus::AwaitingHuman {
+            self.status = RunStatus::Running;
+            self.finished_at = None;
+        }
+        let note = format!("no answer within {seconds} s; on_timeout: {}", on.as_str());
+        if on == OnTimeout::Approve {
+            // The gate's own answer path, then its event says whose answer it was.
+            self.gate_answered(
+                r,
+                GateResponse {
+                    outcome: Some(GateOutcome::Approved),
+                    outputs: Map::new(),
+                    actor: None,
+                    note: Some(note),
+                },
+            );
+            if let Some(ev) = self.runs[r].human_events.last_mut() {
+                ev.outcome = "timed_out".into();
+            }
+            return;
+        }
+        let now = self.now.clone();
+        self.runs[r].human_events.push(HumanEvent {
+            checkpoint_id: None,
+            at_stage: wait.stage.clone(),
+            mode: wait.mode.clone(),
+            outcome: "timed_out".into(),
+            actor: None,
+            note: Some(note),
+            at: Some(now),
+        });
+        let err = HandlerError::new(
+            FailureClass::Timeout,
+            format!("no human answer within {seconds} s"),
+        );
+        // The attempt that asked ends here; the run is no longer waiting for anyone.
+        self.runs[r].status = NodeStatus::Running;
+        if on == OnTimeout::Escalate {
+            self.close_attempt(
+                r,
+                AttemptStatus::Timeout,
+                &Usage::default(),
+                Some(err.to_string()),
+            );
+            self.runs[r].escalated = true;
+            self.terminate(r, NodeStatus::Failed);
+        } else {
+            self.attempt_failed(r, err, AttemptStatus::Timeout);
+        }
+    }
+}
+
+/// `at` (RFC 3339) plus `ms`; `at` itself when it is not a timestamp.
+fn after(at: &str, ms: u64) -> String {
+    let Ok(t) = at.parse::<jiff::Timestamp>() else {
+        return at.to_string();
+    };
+    t.checked_add(jiff::SignedDuration::from_millis(ms as i64))
+        .map_or_else(|_| at.to_string(), |t| t.to_string())
+}
+
+/// A number in [0, 1) from a hash of (run id, path, attempt): FNV-1a, 53 bits.
+fn unit_hash(run_id: &str, path: &str, attempt: u32) -> f64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = run_id
+        .bytes()
+        .chain([0])
+        .chain(path.bytes())
+        .chain([0])
+        .chain(attempt.to_le_bytes());
+    for b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    (h >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// An AWP duration: a number of milliseconds, or `^\d+\s*(ms|s|m|h)?$` (a bare number is
+/// milliseconds), the reference engine's grammar.
+pub(crate) fn awp_ms(v: &Value) -> Option<u64> {
+    if let Some(n) = v.as_u64() {
+        return Some(n);
+    }
+    let s = v.as_str()?.trim().to_ascii_lowercase();
+    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
+    let n: u64 = s[..digits].parse().ok()?;
+    let unit = match s[digits..].trim() {
+        "" | "ms" => 1,
+        "s" => 1000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        _ => return None,
+    };
+    n.checked_mul(unit)
+}
+
+/// A wait node's delay from `now`: AWP `wait` with a duration (`attributes.wait.ms`) or an
+/// `until` time. `None` for waits without a time (signals, agh watch sources).
+pub(crate) fn wait_ms(node: &Node, now: &str) -> Option<u64> {
+    let w = node.attributes.get("wait")?;
+    match w.get("kind").and_then(Value::as_str) {
+        Some("duration") => w.get("ms").and_then(Value::as_u64),
+        Some("until") => {
+            let until: jiff::Timestamp = w.get("until")?.as_str()?.parse().ok()?;
+            let Ok(now) = now.parse::<jiff::Timestamp>() else {
+                return Some(0);
+            };
+            let ms = until.duration_since(now).as_millis().max(0);
+            Some(u64::try_from(ms).unwrap_or(u64::MAX))
+        }
+        _ => None,
+    }
+}
+
+/// Whether a wait node waits for a time (and so is carried out by a timer).
+pub(crate) fn is_timed_wait(node: &Node) -> bool {
+    // Any valid time will do: only the kind and the value's shape matter here.
+    wait_ms(node, "1970-01-01T00:00:00Z").is_some()
+}
+
+#[cfg(test)]
+#[path = "timers_tests.rs"]
+mod tests;
