@@ -4,9 +4,9 @@
 use agc_runtime::plan::{Node, Plan};
 use agc_runtime::run::record::AttemptStatus;
 use agc_runtime::run::{
-    CallContext, Completion, Decision, FailureClass, FixedClock, FixedIds, GateOutcome,
-    GateResponse, Handler, HandlerError, MemoryJournal, NodeStatus, RunOptions, RunStatus, resume,
-    run,
+    CallContext, Completion, Decision, Event, FailureClass, FixedClock, FixedIds, GateOutcome,
+    GateResponse, Handler, HandlerError, Journal, JournalError, MemoryJournal, NodeStatus,
+    RunOptions, RunStatus, resume, run,
 };
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -310,4 +310,97 @@ fn a_gate_pauses_the_run_and_a_decision_resumes_it() {
     // Resuming a finished run changes nothing.
     let again = resume(p, Arc::new(Pausing), &mut journal, &[], &opts()).unwrap();
     assert_eq!(again, rec);
+}
+
+/// A journal that remembers which events are durable (flushed), shared with the handler.
+#[derive(Clone, Default)]
+struct Watched(Arc<std::sync::Mutex<(Vec<Event>, Vec<Event>)>>);
+
+impl Journal for Watched {
+    fn append(&mut self, event: &Event) -> Result<(), JournalError> {
+        self.0.lock().unwrap().0.push(event.clone());
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), JournalError> {
+        let mut g = self.0.lock().unwrap();
+        let batch = std::mem::take(&mut g.0);
+        g.1.extend(batch);
+        Ok(())
+    }
+
+    fn load(&mut self) -> Result<Vec<Event>, JournalError> {
+        Ok(self.0.lock().unwrap().1.clone())
+    }
+}
+
+/// Checks, at every call, that the call's own start is already durable.
+struct Durable {
+    journal: Watched,
+    calls: AtomicUsize,
+    undurable: std::sync::Mutex<Vec<String>>,
+}
+
+impl Handler for Durable {
+    fn task(
+        &self,
+        cx: &CallContext,
+        _n: &Node,
+        _i: &Map<String, Value>,
+    ) -> Result<Completion, HandlerError> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        let flushed = self.journal.0.lock().unwrap().1.iter().any(|e| {
+            matches!(e, Event::CallStarted { path, attempt, .. }
+                if *path == cx.scope_path && *attempt == cx.attempt)
+        });
+        if !flushed {
+            self.undurable.lock().unwrap().push(cx.scope_path.clone());
+        }
+        let mut outputs = Map::new();
+        outputs.insert("n".into(), json!(1));
+        Ok(Completion {
+            outputs,
+            usage: Default::default(),
+        })
+    }
+}
+
+/// The journal rule: the driver flushes a batch of events before it makes any call that
+/// follows from them, whether the call runs on its own thread (one call at a time, no
+/// deadline) or on a worker (a map with `max_parallel` 3); and every event reaches the journal.
+#[test]
+fn every_call_starts_after_its_start_is_durable() {
+    let chain = plan(
+        vec![
+            node("a", "task", None, json!([])),
+            node("b", "task", None, json!([])),
+            node("c", "task", None, json!([])),
+        ],
+        vec![seq("a", "b"), seq("b", "c")],
+        vec![],
+        1,
+    );
+    for (p, calls) in [(chain, 3), (map_plan(6, 3, "continue"), 6)] {
+        let mut journal = Watched::default();
+        let h = Arc::new(Durable {
+            journal: journal.clone(),
+            calls: AtomicUsize::new(0),
+            undurable: Default::default(),
+        });
+        let rec = run(p, Map::new(), h.clone(), &mut journal, &opts()).unwrap();
+        assert_eq!(rec.status, RunStatus::Succeeded);
+        assert_eq!(h.calls.load(Ordering::SeqCst), calls);
+        assert_eq!(*h.undurable.lock().unwrap(), Vec::<String>::new());
+        let g = journal.0.lock().unwrap();
+        assert!(
+            g.0.is_empty(),
+            "events left unflushed at the end: {:?}",
+            g.0
+        );
+        let finished =
+            g.1.iter()
+                .filter(|e| matches!(e, Event::CallFinished { .. }))
+                .count();
+        assert_eq!(finished, calls);
+    }
 }

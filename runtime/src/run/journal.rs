@@ -1,13 +1,19 @@
 //! Journals: where a run's events are appended, durably, before the next command is issued.
 //!
-//! - [`JsonlJournal`]: the default, one JSON event per line in a file. Each append is written
-//!   and flushed to the operating system before `append` returns, so a `kill -9` at any moment
-//!   loses nothing already appended (set `sync` to also `fsync`, for power loss). A last line
-//!   cut short by a crash is ignored on load; a damaged line anywhere else is an error.
+//! The driver appends the events of one batch (an answer, the calls it starts, their
+//! `call_started` events, ...), then calls [`Journal::flush`], and only then issues the
+//! batch's commands: whatever a crash loses was never acted on, so a resumed run repeats
+//! nothing it should not.
+//!
+//! - [`JsonlJournal`]: the default, one JSON event per line in a file. Appends collect in a
+//!   buffer; `flush` writes them to the operating system in one write, so a `kill -9` after
+//!   `flush` loses nothing (set `sync` to also `fsync`, for power loss). A last line cut short
+//!   by a crash is ignored on load; a damaged line anywhere else is an error.
 //! - [`MemoryJournal`]: in memory (tests, embedding hosts that persist elsewhere).
 //! - [`NullJournal`]: keeps nothing (benchmarks with the journal off; such a run cannot be
 //!   resumed).
-//! - `SqliteJournal` (cargo feature `sqlite`): a table in a SQLite database.
+//! - `SqliteJournal` (cargo feature `sqlite`): a table in a SQLite database, one transaction
+//!   per flushed batch.
 
 use super::event::Event;
 use std::fs::{File, OpenOptions};
@@ -28,8 +34,15 @@ impl std::error::Error for JournalError {}
 
 /// An append-only log of a run's events.
 pub trait Journal: Send {
-    /// Appends one event; when this returns `Ok`, the event survives the process dying.
+    /// Appends one event. It must survive the process dying once [`Journal::flush`] returns
+    /// `Ok` (a journal may also make it durable at once).
     fn append(&mut self, event: &Event) -> Result<(), JournalError>;
+    /// Makes every event appended so far durable. The driver calls it before it issues the
+    /// commands that follow those events. The default does nothing: for journals whose
+    /// `append` is durable by itself.
+    fn flush(&mut self) -> Result<(), JournalError> {
+        Ok(())
+    }
     /// Every event appended so far, in order.
     fn load(&mut self) -> Result<Vec<Event>, JournalError>;
 }
@@ -39,9 +52,10 @@ pub trait Journal: Send {
 pub struct JsonlJournal {
     path: PathBuf,
     file: File,
-    /// `fsync` after every append (off by default: a flush survives `kill -9`).
+    /// `fsync` on every flush (off by default: a flush survives `kill -9`).
     pub sync: bool,
-    line: Vec<u8>,
+    /// Lines appended since the last flush.
+    pending: Vec<u8>,
 }
 
 impl JsonlJournal {
@@ -70,7 +84,7 @@ impl JsonlJournal {
             path: path.to_path_buf(),
             file,
             sync: false,
-            line: Vec::with_capacity(256),
+            pending: Vec::with_capacity(4096),
         })
     }
 
@@ -79,17 +93,33 @@ impl JsonlJournal {
     }
 }
 
+impl Drop for JsonlJournal {
+    /// Events appended and never flushed are written on the way out (a driver flushes
+    /// before acting, so these are at most a finished run's last events).
+    fn drop(&mut self) {
+        let _ = Journal::flush(self);
+    }
+}
+
 impl Journal for JsonlJournal {
     fn append(&mut self, event: &Event) -> Result<(), JournalError> {
-        self.line.clear();
-        serde_json::to_writer(&mut self.line, event)
+        serde_json::to_writer(&mut self.pending, event)
             .map_err(|e| JournalError(format!("cannot encode event: {e}")))?;
-        self.line.push(b'\n');
+        self.pending.push(b'\n');
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), JournalError> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
         let err = |e: std::io::Error| {
             JournalError(format!("cannot write journal {}: {e}", self.path.display()))
         };
-        self.file.write_all(&self.line).map_err(err)?;
-        self.file.flush().map_err(err)?;
+        // One write for the batch: a crash inside it leaves whole lines and at most one
+        // line cut short, which `open` and `load` drop.
+        self.file.write_all(&self.pending).map_err(err)?;
+        self.pending.clear();
         if self.sync {
             self.file.sync_data().map_err(err)?;
         }
@@ -97,6 +127,7 @@ impl Journal for JsonlJournal {
     }
 
     fn load(&mut self) -> Result<Vec<Event>, JournalError> {
+        self.flush()?;
         let f = File::open(&self.path).map_err(|e| {
             JournalError(format!("cannot read journal {}: {e}", self.path.display()))
         })?;
@@ -187,6 +218,29 @@ mod tests {
         std::fs::write(&path, "garbage\n{\"event\":\"resumed\",\"at\":\"x\"}\n").unwrap();
         let mut j = JsonlJournal::open(&path).unwrap();
         assert!(j.load().unwrap_err().0.contains("line 1"));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// Appends reach the file at `flush`, all of the batch at once.
+    #[test]
+    fn appends_reach_the_file_when_flushed() {
+        let dir = std::env::temp_dir().join(format!("agc-jsonl-batch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let ev = Event::Resumed {
+            at: "2026-01-01T00:00:00Z".into(),
+        };
+        let mut j = JsonlJournal::open(&path).unwrap();
+        j.append(&ev).unwrap();
+        j.append(&ev).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
+        j.flush().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 2);
+        j.append(&ev).unwrap();
+        // What is loaded includes what was appended, flushed or not.
+        assert_eq!(j.load().unwrap().len(), 3);
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,6 +1,6 @@
 //! A journal in a SQLite database (cargo feature `sqlite`, SQLite bundled through
-//! `rusqlite`): one row per event in table `agc_events`, each insert its own transaction, so
-//! an event is durable when `append` returns.
+//! `rusqlite`): one row per event in table `agc_events`. The events appended between two
+//! flushes go in one transaction, committed by `flush` (the driver flushes before it acts).
 
 use super::event::Event;
 use super::journal::{Journal, JournalError};
@@ -10,6 +10,8 @@ use std::path::Path;
 /// Events as rows of a SQLite table.
 pub struct SqliteJournal {
     conn: Connection,
+    /// A transaction is open (events appended since the last flush).
+    open: bool,
 }
 
 fn err(e: rusqlite::Error) -> JournalError {
@@ -29,7 +31,14 @@ impl SqliteJournal {
              );",
         )
         .map_err(err)?;
-        Ok(SqliteJournal { conn })
+        Ok(SqliteJournal { conn, open: false })
+    }
+}
+
+impl Drop for SqliteJournal {
+    /// Commits what was appended and never flushed (see `JsonlJournal`'s drop).
+    fn drop(&mut self) {
+        let _ = Journal::flush(self);
     }
 }
 
@@ -37,13 +46,27 @@ impl Journal for SqliteJournal {
     fn append(&mut self, event: &Event) -> Result<(), JournalError> {
         let body = serde_json::to_string(event)
             .map_err(|e| JournalError(format!("cannot encode event: {e}")))?;
+        if !self.open {
+            self.conn.execute_batch("BEGIN").map_err(err)?;
+            self.open = true;
+        }
         self.conn
-            .execute("INSERT INTO agc_events (body) VALUES (?1)", [body])
+            .prepare_cached("INSERT INTO agc_events (body) VALUES (?1)")
+            .and_then(|mut st| st.execute([body]))
             .map_err(err)?;
         Ok(())
     }
 
+    fn flush(&mut self) -> Result<(), JournalError> {
+        if self.open {
+            self.conn.execute_batch("COMMIT").map_err(err)?;
+            self.open = false;
+        }
+        Ok(())
+    }
+
     fn load(&mut self) -> Result<Vec<Event>, JournalError> {
+        self.flush()?;
         let mut stmt = self
             .conn
             .prepare("SELECT seq, body FROM agc_events ORDER BY seq")
@@ -80,6 +103,7 @@ mod tests {
         {
             let mut j = SqliteJournal::open(&path).expect("open");
             j.append(&ev).expect("append");
+            j.flush().expect("flush");
             j.append(&ev).expect("append");
         }
         let mut j = SqliteJournal::open(&path).expect("reopen");

@@ -11,9 +11,11 @@
 //!   (after a crash, or to supply gate decisions). Both block until the run ends or pauses
 //!   (`awaiting_human`) and return the [`RunRecord`]. Handlers run on a bounded pool of
 //!   worker threads ([`RunOptions::threads`]); a call past its deadline fails its attempt
-//!   with `timeout` and its thread is abandoned.
-//! - [`Journal`]: every [`Event`] is appended (and flushed) before the next command is
-//!   issued. `resume` replays the journal through the core: completed nodes never run again;
+//!   with `timeout` and its thread is abandoned. When the plan runs one call at a time
+//!   (`max_parallel_nodes: 1`, AGS's default), a call without a deadline runs on the
+//!   driver's own thread instead (same events, same record, no thread hand-off).
+//! - [`Journal`]: every [`Event`] is appended, and the batch flushed
+//!   ([`Journal::flush`]), before any command that follows from it is issued. `resume` replays the journal through the core: completed nodes never run again;
 //!   a call that was in flight is issued again with the same attempt number and idempotency
 //!   key and `resumed: true`. A journal whose `graph_digest` differs from the plan's is
 //!   refused ([`RunError::DigestMismatch`], AGS RT053).
