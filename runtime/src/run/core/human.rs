@@ -106,7 +106,7 @@ impl State {
     }
 
     /// The node's declared checkpoints (`human`, defaults merged).
-    fn declared(&self, r: usize) -> Option<&Vec<Value>> {
+    pub(super) fn declared(&self, r: usize) -> Option<&Vec<Value>> {
         self.plan.nodes[self.runs[r].node]
             .attributes
             .get("human")
@@ -357,12 +357,15 @@ impl State {
             }
             return;
         }
+        // Answered in time: its timeout no longer applies.
+        self.disarm(r);
         self.runs[r].status = NodeStatus::Running;
         self.answer(r, resp, true);
     }
 
-    /// An answer (or its absence) to run `r`'s question: wait, or record and go on.
-    fn answer(&mut self, r: usize, resp: GateResponse, presented: bool) {
+    /// An answer (or its absence) to run `r`'s question: wait (with its timeout armed), or
+    /// record and go on.
+    pub(super) fn answer(&mut self, r: usize, resp: GateResponse, presented: bool) {
         let Some(ask) = self.runs[r].human.as_ref().and_then(|h| h.ask.clone()) else {
             return;
         };
@@ -387,6 +390,7 @@ impl State {
             (None, false) => {
                 self.runs[r].status = NodeStatus::AwaitingHuman;
                 self.waiting.insert(ask.cp.name.clone(), r);
+                self.arm_checkpoint_timeout(r, &ask);
                 return;
             }
             (Some(o), false) => o,
@@ -446,7 +450,7 @@ impl State {
         None
     }
 
-    fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
+    pub(super) fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
         let at = Some(self.now.clone());
         self.runs[r].human_events.push(HumanEvent {
             checkpoint_id: Some(ask.cp.id.clone()),

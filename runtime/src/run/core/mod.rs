@@ -41,6 +41,7 @@ mod env;
 mod escalation;
 mod finish;
 mod human;
+mod human_timeout;
 mod ladder;
 mod launch;
 mod parallel;
