@@ -22,6 +22,8 @@
 //! - Every answer is one `human_events` entry: `approved`, `rejected`, `edited` (review with
 //!   outputs), `provided` (input or a hand-off with outputs) or `notified`. What an answer
 //!   does at each stage is the ladder's (`ladder.rs`, `resume_after`).
+//! - A question awaiting a decision may time out (`timeout_seconds`, `on_timeout`, the
+//!   policy's defaults): `timed_out`, then `on_timeout` at its stage (`human_timeout.rs`).
 
 use super::State;
 use super::env::Anchor;
