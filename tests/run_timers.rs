@@ -5,6 +5,7 @@
 //! - with the system clock the run pauses (exit 4) and is not watched: a resume before the
 //!   timeout pauses again and may still decide; after it, a `--decide` is refused and a plain
 //!   resume applies the timeout;
+//! - the same for a human checkpoint's timeout (`on_timeout: fail`), decided by its name;
 //! - with the system clock a retry's backoff that ends while another call runs starts the
 //!   retry then;
 //! - compensation nodes check clean (they read what they undo and need no incoming edge).
@@ -126,6 +127,117 @@ fn a_decision_before_the_timeout_wins() {
     let g = gate(&rec);
     assert_eq!(g["human_events"].as_array().unwrap().len(), 1);
     assert_eq!(g["human_events"][0]["outcome"], "rejected");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+const CHECKPOINT_GRAPH: &str = r#"ags_version: "1.0"
+kind: AgenticGraph
+id: agc-tests/checkpoint-timeout
+title: An upload that needs a confirmation within three seconds
+version: 0.1.0
+requires_conformance: 3
+objective: A checkpoint whose timeout fails the node when nobody confirms in time.
+constraints: { max_cost_usd: 1.0 }
+entrypoints: [publish]
+nodes:
+  publish:
+    type: task
+    title: Publish
+    description: Uploads the release.
+    human:
+      - id: pre_upload
+        at: before_side_effects
+        mode: approve
+        timeout_seconds: 3
+        on_timeout: fail
+"#;
+
+/// A checkpoint's timeout on a paused run, with the system clock: a decision in time wins; a
+/// decision after it is refused, and a plain resume applies `on_timeout: fail` (the node
+/// fails without making its call).
+#[test]
+fn a_checkpoint_timeout_applies_on_resume_and_refuses_a_late_decision() {
+    let dir = tmp("checkpoint");
+    std::fs::create_dir_all(&dir).unwrap();
+    let graph = dir.join("g.agraph.yaml");
+    std::fs::write(&graph, CHECKPOINT_GRAPH).unwrap();
+    let script = dir.join("s.yaml");
+    std::fs::write(&script, "format: agc.script/v1\nnodes: {}\n").unwrap();
+    let (graph, script) = (graph.display().to_string(), script.display().to_string());
+    let publish = |rec: &Value| {
+        rec["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["node_id"] == "publish")
+            .expect("the node's run")
+            .clone()
+    };
+    // In time: the decision wins.
+    let early = dir.join("early").display().to_string();
+    let o = agc(&[
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "-q",
+        "--run-dir",
+        &early,
+    ]);
+    assert_eq!(o.status.code(), Some(4), "the run pauses at the checkpoint");
+    let o = agc(&[
+        "run",
+        "--resume",
+        &early,
+        "--decide",
+        "publish.pre_upload=approved",
+        "-q",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let p = publish(&record(Path::new(&early)));
+    assert_eq!(p["status"], "succeeded");
+    assert_eq!(p["human_events"].as_array().unwrap().len(), 1);
+    assert_eq!(p["human_events"][0]["outcome"], "approved");
+    // Too late: refused by name, then the timeout applies.
+    let late = dir.join("late").display().to_string();
+    let o = agc(&["run", &graph, "--script", &script, "-q", "--run-dir", &late]);
+    let paused_at = Instant::now();
+    assert_eq!(o.status.code(), Some(4));
+    assert_eq!(
+        publish(&record(Path::new(&late)))["status"],
+        "awaiting_human"
+    );
+    std::thread::sleep(Duration::from_secs(3).saturating_sub(paused_at.elapsed()));
+    let o = agc(&[
+        "run",
+        "--resume",
+        &late,
+        "--decide",
+        "publish.pre_upload=approved",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("checkpoint `publish.pre_upload` timed out at"),
+        "{err}"
+    );
+    let o = agc(&["run", "--resume", &late, "-q"]);
+    assert_eq!(o.status.code(), Some(1), "on_timeout: fail");
+    let rec = record(Path::new(&late));
+    let p = publish(&rec);
+    assert_eq!(p["status"], "failed");
+    assert!(p.get("attempts").is_none(), "the upload was never made");
+    let ev = &p["human_events"][0];
+    assert_eq!(ev["checkpoint_id"], "pre_upload");
+    assert_eq!(ev["at_stage"], "before_side_effects");
+    assert_eq!(ev["outcome"], "timed_out");
+    assert_eq!(rec["status"], "failed");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -2,7 +2,9 @@
 //! - a worker killed with `kill -9` while a retry waits out its backoff: after the restart the
 //!   sleep ends where it would have, the retry runs once, and the first attempt never again;
 //! - a gate's timeout races its promise: nobody decides, the run shows `awaiting_human`, then
-//!   the timeout approves the gate and the run succeeds.
+//!   the timeout approves the gate and the run succeeds;
+//! - so does a human checkpoint's (`on_timeout: approve`): the node makes its call, and a
+//!   decision that comes after the timeout is refused.
 //!
 //! (The fixed-clock scenarios of `tests/run_cases`, timers and compensation included, run on
 //! Restate in `restate.rs`.)
@@ -149,6 +151,104 @@ fn a_gate_timeout_races_its_promise_and_approves() {
     let waited = seconds_between(&gate["started_at"], &gate["finished_at"]);
     assert!(waited >= 2.9, "the gate timed out after {waited} s");
     assert_eq!(rec["outputs"]["url"], "https://example.org/app-1.0");
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
+const CHECKPOINT_GRAPH: &str = r#"ags_version: "1.0"
+kind: AgenticGraph
+id: agc-tests/checkpoint-timeout
+title: An upload nobody objects to within three seconds
+version: 0.1.0
+requires_conformance: 3
+objective: A checkpoint whose timeout approves the upload when nobody answers in time.
+constraints: { max_cost_usd: 1.0 }
+entrypoints: [publish]
+nodes:
+  publish:
+    type: task
+    title: Publish
+    description: Uploads the release.
+    outputs:
+      url: { type: string, description: Where it is. }
+    human:
+      - id: pre_upload
+        at: before_side_effects
+        mode: approve
+        timeout_seconds: 3
+        on_timeout: approve
+"#;
+
+#[test]
+fn a_checkpoint_timeout_races_its_promise_and_approves() {
+    let Some(server) = Server::start("checkpoint-timeout") else {
+        return;
+    };
+    let logs = temp_dir("checkpoint-timeout-logs");
+    let worker = Worker::start(0, &logs);
+    server.register(&worker.url());
+    let out = temp_dir("checkpoint-timeout-out");
+    let record = out.join("record.json").display().to_string();
+    let graph = out.join("g.agraph.yaml");
+    std::fs::write(&graph, CHECKPOINT_GRAPH).unwrap();
+    let script = out.join("s.yaml");
+    std::fs::write(
+        &script,
+        "format: agc.script/v1\nnodes:\n  publish:\n    outputs: { url: \"https://example.org/r\" }\n",
+    )
+    .unwrap();
+    let (graph, script) = (graph.display().to_string(), script.display().to_string());
+    let code = agc(&[
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 4, "the run shows the pause while the timeout runs");
+    let paused: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let run_id = paused["run_id"].as_str().unwrap().to_string();
+    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
+    wait_until("the timeout to end the pause", 60, || {
+        http("POST", &status_url, None).is_ok_and(|(_, t)| {
+            serde_json::from_str::<Value>(&t).is_ok_and(|v| v["status"] == "succeeded")
+        })
+    });
+    // Too late: the checkpoint no longer awaits anyone.
+    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
+    let body = serde_json::json!({"gate": "publish.pre_upload", "outcome": "rejected"});
+    let (status, text) = http("POST", &decide, Some(&body.to_string())).unwrap();
+    assert_eq!(status, 404, "{text}");
+    let code = agc(&[
+        "run",
+        "--resume",
+        &run_id,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 0);
+    let rec: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let node = &rec["nodes"][0];
+    let ev = &node["human_events"][0];
+    assert_eq!(ev["checkpoint_id"], "pre_upload");
+    assert_eq!(ev["at_stage"], "before_side_effects");
+    assert_eq!(ev["outcome"], "timed_out");
+    let waited = seconds_between(&node["started_at"], &ev["at"]);
+    assert!(waited >= 2.9, "the checkpoint timed out after {waited} s");
+    assert_eq!(node["attempts"][0]["status"], "succeeded", "the upload ran");
+    assert_eq!(node["outputs"]["url"], "https://example.org/r");
     drop(worker);
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&logs);

@@ -313,6 +313,27 @@ pub fn cases() -> Vec<Case> {
             "ladder-fallbacks",
             (1, "partial"),
         ),
+        // Checkpoint timeouts (fixed clock: a pending timeout fires instead of pausing): an
+        // unproofread draft stands (`approve`), an unconfirmed upload escalates to a person
+        // who uploads by hand (`escalate`), an unsigned announcement fails its attempt
+        // `timeout` and is retried (`fail`).
+        case(
+            "checkpoint-timeouts",
+            "tests/golden/runs/graphs/checkpoint-timeouts.agraph.yaml",
+            "checkpoint-timeouts",
+            OK,
+        ),
+        // The escalation's hand-off has no timeout (the policy holds): the run pauses after
+        // the confirmation timed out; rejected, the upload fails.
+        Case {
+            resume: Some((&["upload.escalation=rejected"], 1, "failed")),
+            ..case(
+                "checkpoint-timeouts-held",
+                "tests/golden/runs/graphs/checkpoint-timeouts.agraph.yaml",
+                "checkpoint-timeouts-held",
+                (4, "awaiting_human"),
+            )
+        },
         // Checkpoints at every stage; the unanswered `go` pauses the run until decided.
         Case {
             resume: Some((&["plan_work.go=approved"], 0, "succeeded")),

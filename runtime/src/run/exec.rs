@@ -85,12 +85,15 @@ pub(super) fn resume(
     let awaiting = state.awaiting_gates();
     let resumed_at = opts.clock.now();
     // Human timeouts that fell due while the run was paused apply first: a decision for
-    // such a gate came too late.
-    let timed_out: Vec<(String, String)> = state
+    // such a gate or checkpoint (named as decisions name it) came too late.
+    let timed_out: Vec<(String, &str, String)> = state
         .pending_timers()
         .into_iter()
         .filter(|t| t.kind == TimerKind::HumanTimeout && until(t, &resumed_at).is_zero())
-        .map(|t| (t.path, t.fire_at))
+        .filter_map(|t| {
+            let (name, what) = state.awaited_by(t.id)?;
+            Some((name, what, t.fire_at))
+        })
         .collect();
     let mut next = vec![Event::Resumed { at: resumed_at }];
     for d in decisions {
@@ -116,9 +119,9 @@ pub(super) fn resume(
                     }
                 ))
             })?;
-        if let Some((_, at)) = timed_out.iter().find(|(p, _)| *p == path) {
+        if let Some((_, what, at)) = timed_out.iter().find(|(p, _, _)| *p == path) {
             return Err(RunError::Resume(format!(
-                "gate `{path}` timed out at {at}, while the run was paused: its `on_timeout` applies; resume without deciding it"
+                "{what} `{path}` timed out at {at}, while the run was paused: its `on_timeout` applies; resume without deciding it"
             )));
         }
         next.push(Event::Decided {

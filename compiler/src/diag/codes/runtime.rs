@@ -56,8 +56,11 @@ refused when the journal is empty or damaged, when the journal was written for a
 graph (its `graph_digest` differs from the plan's, AGS RT053: a changed graph cannot continue a \
 run of the old one), or when `--decide NAME=...` names no gate (by scope path) or human \
 checkpoint (by `NODE.CHECKPOINT`) that is awaiting a decision (the message lists what is): a \
-checkpoint or gate that was decided already is not decided again. A run that already ended is \
-not resumed again; its record is written as it stands.",
+checkpoint or gate that was decided already is not decided again. A gate or checkpoint whose \
+timeout (`timeout_seconds`, else `policy.default_human_timeout_seconds`) fell due while the run \
+was paused cannot be decided either: its `on_timeout` applies when the run is resumed without \
+deciding it. A run that already ended is not resumed again; its record is written as it \
+stands.",
     },
     CodeInfo {
         code: "AGC304",

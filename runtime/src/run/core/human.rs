@@ -22,6 +22,8 @@
 //! - Every answer is one `human_events` entry: `approved`, `rejected`, `edited` (review with
 //!   outputs), `provided` (input or a hand-off with outputs) or `notified`. What an answer
 //!   does at each stage is the ladder's (`ladder.rs`, `resume_after`).
+//! - A question awaiting a decision may time out (`timeout_seconds`, `on_timeout`, the
+//!   policy's defaults): `timed_out`, then `on_timeout` at its stage (`human_timeout.rs`).
 
 use super::State;
 use super::env::Anchor;
@@ -106,7 +108,7 @@ impl State {
     }
 
     /// The node's declared checkpoints (`human`, defaults merged).
-    fn declared(&self, r: usize) -> Option<&Vec<Value>> {
+    pub(super) fn declared(&self, r: usize) -> Option<&Vec<Value>> {
         self.plan.nodes[self.runs[r].node]
             .attributes
             .get("human")
@@ -357,12 +359,15 @@ impl State {
             }
             return;
         }
+        // Answered in time: its timeout no longer applies.
+        self.disarm(r);
         self.runs[r].status = NodeStatus::Running;
         self.answer(r, resp, true);
     }
 
-    /// An answer (or its absence) to run `r`'s question: wait, or record and go on.
-    fn answer(&mut self, r: usize, resp: GateResponse, presented: bool) {
+    /// An answer (or its absence) to run `r`'s question: wait (with its timeout armed), or
+    /// record and go on.
+    pub(super) fn answer(&mut self, r: usize, resp: GateResponse, presented: bool) {
         let Some(ask) = self.runs[r].human.as_ref().and_then(|h| h.ask.clone()) else {
             return;
         };
@@ -387,6 +392,7 @@ impl State {
             (None, false) => {
                 self.runs[r].status = NodeStatus::AwaitingHuman;
                 self.waiting.insert(ask.cp.name.clone(), r);
+                self.arm_checkpoint_timeout(r, &ask);
                 return;
             }
             (Some(o), false) => o,
@@ -446,7 +452,7 @@ impl State {
         None
     }
 
-    fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
+    pub(super) fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
         let at = Some(self.now.clone());
         self.runs[r].human_events.push(HumanEvent {
             checkpoint_id: Some(ask.cp.id.clone()),

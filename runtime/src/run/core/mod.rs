@@ -21,12 +21,15 @@
 //!   then `failure.on_exhausted` (`fail`, `skip`, `succeed_degraded`, `escalate`).
 //! - Constraints: `max_node_executions` (calls issued), `max_cost_usd` (usage reported) and
 //!   `max_wall_clock_seconds` (event times) stop the run as `failed` with `RT061`; nothing
-//!   still pending runs (it is recorded `cancelled`).
+//!   still pending runs (it is recorded `cancelled`) (see `stop`).
 //! - Back edges (other dialects' bounded cycles) are followed up to their bound, re-arming
 //!   the cycle as a new pass (see `back`).
 //! - Time: retry backoff, timed waits and human timeouts are timers the core asks its
 //!   driver for and learns about by events (see `timers`).
 //! - A run that ends `failed` first compensates what succeeded (see `compensate`).
+//!
+//! The state's parts (node runs, scope instances, container bookkeeping) and the commands
+//! are in `types`.
 
 mod back;
 mod check;
@@ -38,6 +41,7 @@ mod env;
 mod escalation;
 mod finish;
 mod human;
+mod human_timeout;
 mod ladder;
 mod launch;
 mod parallel;
@@ -45,194 +49,24 @@ mod record;
 mod regions;
 #[cfg(test)]
 mod sim;
+mod stop;
 mod timers;
+mod types;
 
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
 pub use human::checkpoint_ids;
 pub use timers::{OnTimeout, Timer, TimerKind};
+pub use types::{Call, Command};
+pub(crate) use types::{Container, Run, Scope};
 
 use super::event::Event;
-use super::handler::{Checkpoint, Usage};
-use super::record::{Attempt, EdgeTaken, HumanEvent, NodeStatus, RunDiagnostic, RunStatus};
+use super::handler::Usage;
+use super::record::{EdgeTaken, NodeStatus, RunDiagnostic, RunStatus};
 use crate::plan::{NodeKind, Plan, PlanIndex};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
-
-/// What the core asks its driver to do.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
-    /// Call the handler.
-    Call(Call),
-    /// Fire [`Event::TimerFired`] for this timer once its time has come.
-    Timer(Timer),
-    /// The core no longer waits on this timer: the driver may forget it (a firing that
-    /// still arrives is ignored).
-    CancelTimer { id: u64 },
-    /// The run ended or paused (`awaiting_human`); no more commands until a new event.
-    Finish { status: RunStatus },
-}
-
-/// One handler call to make.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Call {
-    /// The run's scope path (the key every later event uses).
-    pub path: String,
-    /// Index of the node in the plan.
-    pub node: usize,
-    pub kind: NodeKind,
-    pub attempt: u32,
-    pub inputs: Map<String, Value>,
-    pub item: Option<u64>,
-    pub iteration: Option<u64>,
-    pub resumed: bool,
-    /// The node's `retry.timeout_seconds`.
-    pub timeout_seconds: Option<f64>,
-    /// Set: the call asks the handler about this human checkpoint (or ladder hand-off)
-    /// instead of running the node (`Handler::checkpoint`).
-    pub checkpoint: Option<Box<Checkpoint>>,
-}
-
-/// Loop or map bookkeeping on the run that owns the region.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Container {
-    /// Item values (maps).
-    items: Vec<Value>,
-    /// Next item to start (maps) / next iteration index (loops).
-    next: usize,
-    /// Item or iteration scopes started, in order.
-    scopes: Vec<usize>,
-    /// Item scopes running now.
-    active: usize,
-    succeeded: usize,
-    failed: usize,
-    finished: usize,
-    /// Loops: the previous iteration's collected values; maps: unused.
-    previous: Option<Map<String, Value>>,
-    /// Loops: body params for the next iteration (carry).
-    carry: Map<String, Value>,
-    /// Maps under `fail_fast` after a failed item: start nothing more.
-    stopped: bool,
-}
-
-/// One node run in one scope instance.
-#[derive(Clone, Debug)]
-pub(crate) struct Run {
-    pub(crate) node: usize,
-    pub(crate) scope: usize,
-    pub(crate) path: String,
-    pub(crate) status: NodeStatus,
-    pub(crate) skip_reason: Option<String>,
-    pub(crate) started_at: Option<String>,
-    pub(crate) finished_at: Option<String>,
-    pub(crate) inputs: Option<Map<String, Value>>,
-    pub(crate) outputs: Option<Map<String, Value>>,
-    pub(crate) attempts: Vec<Attempt>,
-    /// Current attempt number (1-based once started).
-    pub(crate) attempt: u32,
-    /// When the current attempt's call was handed to a worker.
-    pub(crate) attempt_started: Option<String>,
-    /// A call is outstanding.
-    pub(crate) dispatched: bool,
-    resolved: u32,
-    active: u32,
-    /// The join was met (or the run was an entrypoint): later edges do not re-trigger it.
-    triggered: bool,
-    /// Some active failure edge handled this run's failure.
-    absorbed: bool,
-    pub(crate) decision: Option<String>,
-    pub(crate) escalated: bool,
-    pub(crate) degraded: bool,
-    pub(crate) human_events: Vec<HumanEvent>,
-    pub(crate) iterations: Option<u64>,
-    pub(crate) items: Option<u64>,
-    pub(crate) usage: Usage,
-    pub(crate) container: Option<Box<Container>>,
-    /// How many times a back edge re-armed this node in its scope before this run (0 first).
-    pub(crate) pass: u32,
-    /// A call is prepared but waits in the ready set for a slot (see `ladder::send`).
-    pub(crate) parked: bool,
-    /// Human checkpoints asked or awaited (boxed: most runs have none).
-    pub(crate) human: Option<Box<human::Asks>>,
-    /// Failure-ladder and output-review bookkeeping (boxed: most runs never need it).
-    pub(crate) ladder: Option<Box<ladder::Ladder>>,
-}
-
-impl Run {
-    /// A pending run of plan node `node` in scope instance `scope`.
-    pub(crate) fn pending(node: usize, scope: usize, path: String) -> Run {
-        Run {
-            node,
-            scope,
-            path,
-            status: NodeStatus::Pending,
-            skip_reason: None,
-            started_at: None,
-            finished_at: None,
-            inputs: None,
-            outputs: None,
-            attempts: Vec::new(),
-            attempt: 0,
-            attempt_started: None,
-            dispatched: false,
-            resolved: 0,
-            active: 0,
-            triggered: false,
-            absorbed: false,
-            decision: None,
-            escalated: false,
-            degraded: false,
-            human_events: Vec::new(),
-            iterations: None,
-            items: None,
-            usage: Usage::default(),
-            container: None,
-            pass: 0,
-            parked: false,
-            human: None,
-            ladder: None,
-        }
-    }
-}
-
-/// A scope instance: the root graph, one loop iteration, one map item, one subgraph.
-#[derive(Clone, Debug)]
-pub(crate) struct Scope {
-    /// Index into `PlanIndex::scope_nodes` (0 = root, `r + 1` = region `r`).
-    pub(crate) kind: usize,
-    /// The container run that owns this instance.
-    pub(crate) owner: Option<usize>,
-    /// Scope-path prefix of the nodes inside (`fix_loop[2].`).
-    pub(crate) prefix: String,
-    /// First run of this instance; runs of an instance are contiguous, in scope-node order.
-    pub(crate) first_run: usize,
-    /// Runs not yet terminal.
-    pub(crate) open: usize,
-    /// Extra roots: `params` (bodies), `loop`, the map item names.
-    pub(crate) vars: Map<String, Value>,
-    pub(crate) item: Option<u64>,
-    pub(crate) iteration: Option<u64>,
-    /// A run failed and nothing absorbed it.
-    pub(crate) failed: bool,
-    /// A node ended `succeed_degraded`.
-    pub(crate) degraded: bool,
-    /// Back-edge passes (plans with back edges only).
-    pub(crate) passes: Option<Box<back::Passes>>,
-}
-
-impl Scope {
-    /// The run of plan node `node` in this instance (when the node belongs to its region):
-    /// its latest pass.
-    pub(crate) fn run_of(&self, pos: &[usize], node: usize) -> Option<usize> {
-        if let Some(p) = &self.passes
-            && let Some(&r) = p.latest.get(&node)
-        {
-            return Some(r);
-        }
-        Some(self.first_run + pos[node])
-    }
-}
 
 /// The whole state of a run.
 #[derive(Clone, Debug)]
@@ -567,81 +401,6 @@ impl State {
             message,
             node_id,
             at: Some(self.now.clone()),
-        });
-    }
-
-    /// `max_wall_clock_seconds`, checked against event times.
-    fn check_wall_clock(&mut self) {
-        // Compensation is exempt: the run already failed, and its undo must finish.
-        if self.is_over() || self.compensation.active {
-            return;
-        }
-        let Some(limit) = self
-            .plan
-            .constraints
-            .get("max_wall_clock_seconds")
-            .and_then(Value::as_f64)
-        else {
-            return;
-        };
-        let (Some(start), Ok(now)) = (self.start_ts, self.now.parse::<jiff::Timestamp>()) else {
-            return;
-        };
-        let elapsed = now.duration_since(start).as_secs_f64();
-        if elapsed > limit {
-            self.halt(format!(
-                "the run took {elapsed:.0} s, over max_wall_clock_seconds ({limit})"
-            ));
-        }
-    }
-
-    /// Stops the run as failed with `RT061` (a global constraint): nothing more runs; every
-    /// open run is cancelled.
-    fn halt(&mut self, message: String) {
-        self.diag("RT061", "error", message, None);
-        self.stop();
-    }
-
-    /// Stops the run as failed: every open run is cancelled.
-    fn stop(&mut self) {
-        for r in 0..self.runs.len() {
-            let run = &mut self.runs[r];
-            if !run.status.is_terminal() {
-                let asking = run.human.as_ref().is_some_and(|h| h.ask.is_some());
-                if run.dispatched && !asking {
-                    run.attempts.push(Attempt {
-                        attempt: run.attempt,
-                        status: super::record::AttemptStatus::Cancelled,
-                        started_at: run
-                            .attempt_started
-                            .clone()
-                            .unwrap_or_else(|| self.now.clone()),
-                        finished_at: Some(self.now.clone()),
-                        usage: Usage::default(),
-                        success: None,
-                        error: Some("the run was stopped".into()),
-                        node: None,
-                    });
-                }
-                run.dispatched = false;
-                run.status = NodeStatus::Cancelled;
-                run.finished_at = Some(self.now.clone());
-            }
-        }
-        self.ready.clear();
-        self.ready_free.clear();
-        self.done.clear();
-        self.empty.clear();
-        self.running = 0;
-        self.disarm_all();
-        self.status = RunStatus::Failed;
-        self.finished_at = Some(self.now.clone());
-        self.out.retain(|c| !matches!(c, Command::Call(_)));
-        if self.begin_compensation() {
-            return;
-        }
-        self.out.push(Command::Finish {
-            status: RunStatus::Failed,
         });
     }
 

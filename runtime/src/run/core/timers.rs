@@ -32,7 +32,8 @@
 //! - Wait nodes: AWP `wait` with a duration (`duration_ms`, else `duration`) or an `until`
 //!   time succeeds when its timer fires (an `until` already past: at once). Signal waits and
 //!   agh watch sources still complete at once (AGC307 says so).
-//! - Human timeouts: see [`State::arm_gate_timeout`] and [`State::arm_human_timeout`].
+//! - Human timeouts: see [`State::arm_gate_timeout`], [`State::arm_human_timeout`] and, for
+//!   checkpoints, `human_timeout`.
 
 use super::{Command, State};
 use crate::plan::Node;
@@ -53,7 +54,7 @@ pub enum TimerKind {
     Backoff,
     /// A timed `wait` node.
     Wait,
-    /// How long a human may take to answer (a gate's `timeout_seconds`).
+    /// How long a human may take to answer (a gate's or a checkpoint's `timeout_seconds`).
     HumanTimeout,
 }
 
@@ -173,6 +174,21 @@ impl State {
             .iter()
             .map(|(&id, p)| self.timer_of(id, p))
             .collect()
+    }
+
+    /// What pending human timeout `id` bounds, named as a decision names it, and what it is:
+    /// (`sign_off`, `"gate"`) or (`publish.pre_upload`, `"checkpoint"`). `None` for other
+    /// timers.
+    pub fn awaited_by(&self, id: u64) -> Option<(String, &'static str)> {
+        let p = self.timers.pending.get(&id)?;
+        if !matches!(p.purpose, Purpose::Human { .. }) {
+            return None;
+        }
+        let run = &self.runs[p.run];
+        Some(match run.human.as_ref().and_then(|h| h.ask.as_ref()) {
+            Some(a) => (a.cp.name.clone(), "checkpoint"),
+            None => (run.path.clone(), "gate"),
+        })
     }
 
     fn timer_of(&self, id: u64, p: &Pending) -> Timer {
@@ -383,20 +399,9 @@ impl State {
     pub(super) fn arm_gate_timeout(&mut self, r: usize) {
         let node = &self.plan.nodes[self.runs[r].node];
         let gate = node.attributes.get("gate");
-        let policy = self.plan.attrs.get("policy");
-        let pick = |key: &str, fallback: &str| {
-            gate.and_then(|g| g.get(key))
-                .or_else(|| policy.and_then(|p| p.get(fallback)))
-        };
-        let Some(seconds) =
-            pick("timeout_seconds", "default_human_timeout_seconds").and_then(Value::as_f64)
-        else {
+        let Some((seconds, on_timeout)) = self.human_timeout_of(gate) else {
             return;
         };
-        let on_timeout = pick("on_timeout", "on_human_timeout")
-            .and_then(Value::as_str)
-            .and_then(OnTimeout::parse)
-            .unwrap_or(OnTimeout::Hold);
         let mode = gate
             .and_then(|g| g.get("mode"))
             .and_then(Value::as_str)
@@ -409,9 +414,28 @@ impl State {
         self.arm_human_timeout(r, wait, seconds, on_timeout);
     }
 
+    /// How long a human may take, and what then: `own`'s `timeout_seconds` and `on_timeout`
+    /// (a gate block, a declared checkpoint), each else the policy's
+    /// `default_human_timeout_seconds` / `on_human_timeout` (default `hold`). `None` when no
+    /// time is set.
+    pub(super) fn human_timeout_of(&self, own: Option<&Value>) -> Option<(f64, OnTimeout)> {
+        let policy = self.plan.attrs.get("policy");
+        let pick = |key: &str, fallback: &str| {
+            own.and_then(|g| g.get(key))
+                .or_else(|| policy.and_then(|p| p.get(fallback)))
+        };
+        let seconds =
+            pick("timeout_seconds", "default_human_timeout_seconds").and_then(Value::as_f64)?;
+        let on_timeout = pick("on_timeout", "on_human_timeout")
+            .and_then(Value::as_str)
+            .and_then(OnTimeout::parse)
+            .unwrap_or(OnTimeout::Hold);
+        Some((seconds, on_timeout))
+    }
+
     /// Bounds a human interaction of run `r` (which awaits the human) by `seconds`. When the
     /// timer fires before an answer, the record gets a human event `timed_out` at
-    /// `wait.stage`, and `on_timeout` applies:
+    /// `wait.stage`, and `on_timeout` applies. For a gate:
     /// - `hold`: nothing is armed; the run waits for the human for ever;
     /// - `approve`: the gate is approved (its `decision` is `approved`);
     /// - `fail`: the attempt fails with class `timeout` (attempt status `timeout`), and the
@@ -419,9 +443,10 @@ impl State {
     /// - `escalate`: the node is marked escalated and fails (unless a failure edge or the
     ///   ladder absorbs it, the run fails).
     ///
-    /// Returns whether a timer was armed. A human checkpoint other than a gate can use it
-    /// for `fail` and `escalate`; `approve` needs the checkpoint's own continuation, so for
-    /// other stages it arms nothing and returns false (the caller decides).
+    /// For a human checkpoint (or a ladder hand-off), the run's open question is what timed
+    /// out and its own continuation applies (see `human_timeout`).
+    ///
+    /// Returns whether a timer was armed.
     pub(crate) fn arm_human_timeout(
         &mut self,
         r: usize,
@@ -429,10 +454,7 @@ impl State {
         seconds: f64,
         on_timeout: OnTimeout,
     ) -> bool {
-        if on_timeout == OnTimeout::Hold
-            || !(seconds.is_finite() && seconds > 0.0)
-            || (on_timeout == OnTimeout::Approve && wait.stage != "gate")
-        {
+        if on_timeout == OnTimeout::Hold || !(seconds.is_finite() && seconds > 0.0) {
             return false;
         }
         let ms = (seconds * 1000.0).round() as u64;
@@ -457,6 +479,9 @@ impl State {
             self.finished_at = None;
         }
         let note = format!("no answer within {seconds} s; on_timeout: {}", on.as_str());
+        if self.asking(r) {
+            return self.checkpoint_timed_out(r, on, seconds, note);
+        }
         if on == OnTimeout::Approve {
             // The gate's own answer path, then its event says whose answer it was.
             self.gate_answered(
