@@ -93,7 +93,10 @@ impl State {
         };
         let run = &mut self.runs[r];
         run.human_events.push(human);
-        run.decision = Some(outcome.as_str().into());
+        if matches!(stage, Stage::Interrupt) {
+            // A gate's outcome; a signal wait is no decision (its event says it all).
+            run.decision = Some(outcome.as_str().into());
+        }
         match result {
             Ok(()) => {
                 run.outputs = Some(payload);
