@@ -106,8 +106,9 @@ so at the start of the run rather than skipping them silently. A `wait` node wit
 to wait for (an AWP `wait` for a signal, an agh `watch-source` or `watch-events`) completes at \
 once: agc-runtime does not listen for signals or watch sources. (A `wait` with a `duration`, \
 `duration_ms` or `until` is carried out: it is a timer, and `--fixed-clock` runs jump their \
-clock to it instead of sleeping.) An agh `transform` node succeeds with no outputs (its `map` is not \
-evaluated; AWP `set_state` is). A subgraph instance whose graph the plan does not hold (AWP \
+clock to it instead of sleeping.) An agh `transform` node is evaluated (its output is its \
+`map`), except in a plan written by an agc from before that, which held the map as one input: \
+such a node succeeds with no outputs, and AGC307 says so. A subgraph instance whose graph the plan does not hold (AWP \
 `subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
 ends with no body and no outputs. Script the nodes that follow such a construct as the real \
 run would see them.",
