@@ -56,8 +56,12 @@ refused when the journal is empty or damaged, when the journal was written for a
 graph (its `graph_digest` differs from the plan's, AGS RT053: a changed graph cannot continue a \
 run of the old one), or when `--decide NAME=...` names no gate (by scope path) or human \
 checkpoint (by `NODE.CHECKPOINT`) that is awaiting a decision (the message lists what is): a \
-checkpoint or gate that was decided already is not decided again. A run that already ended is \
-not resumed again; its record is written as it stands.",
+checkpoint or gate that was decided already is not decided again. An answer whose outputs \
+(`--outputs NAME=JSON` or `NAME=@FILE`) would not fit is refused before anything is \
+journaled, with the reason (an input checkpoint's `collect`, then the node's declared \
+outputs, merged over the outputs under review or the last call's at a hand-off; outputs with \
+a rejection, or for a checkpoint whose stage takes none): the run stays paused, so answer \
+again. A run that already ended is not resumed again; its record is written as it stands.",
     },
     CodeInfo {
         code: "AGC304",

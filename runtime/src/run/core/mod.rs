@@ -28,6 +28,7 @@
 //!   driver for and learns about by events (see `timers`).
 //! - A run that ends `failed` first compensates what succeeded (see `compensate`).
 
+mod answer;
 mod back;
 mod check;
 mod compensate;
