@@ -382,3 +382,192 @@ fn scripts_fit_the_script_schema() {
     let bad = serde_json::json!({"nodes": {"a": {"outptus": {}}}});
     assert!(!v.is_valid(&bad));
 }
+
+/// A task whose `after_outputs` review checkpoint waits for a person (the script leaves it
+/// unanswered), and a node that reads the reviewed output.
+const REVIEWED: &str = r#"ags_version: "1.0"
+kind: AgenticGraph
+id: agc-tests/decide-outputs
+title: A review checkpoint answered from the command line
+version: 0.1.0
+requires_conformance: 3
+objective: Draft a summary and have a person review it.
+constraints:
+  max_cost_usd: 1.0
+entrypoints: [draft]
+nodes:
+  draft:
+    type: task
+    title: Draft the summary
+    description: Write a summary.
+    outputs:
+      summary:
+        type: string
+        description: The summary.
+      count:
+        type: integer
+        description: Points made.
+    human:
+      - id: check
+        at: after_outputs
+        mode: review
+        prompt: Review the summary.
+  file:
+    type: task
+    title: File it
+    description: File the summary.
+    depends_on: [draft]
+    inputs:
+      summary:
+        type: string
+        description: The summary.
+        from: nodes.draft.outputs.summary
+      count:
+        type: integer
+        description: Points made.
+        from: nodes.draft.outputs.count
+"#;
+
+const REVIEWED_SCRIPT: &str =
+    "format: agc.script/v1\nnodes:\n  draft:\n    outputs: { summary: first draft, count: 1 }\n";
+
+fn paused_review(name: &str) -> (PathBuf, String) {
+    let dir = tmp(name);
+    let graph = write(&dir, "g.agraph.yaml", REVIEWED);
+    let script = write(&dir, "s.yaml", REVIEWED_SCRIPT);
+    let run_dir = dir.join("run").display().to_string();
+    let o = agc(&[
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--run-dir",
+        &run_dir,
+        "--fixed-clock",
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    (dir, run_dir)
+}
+
+fn record_of(run_dir: &str) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(Path::new(run_dir).join("record.json")).unwrap())
+        .unwrap()
+}
+
+#[test]
+fn decide_with_outputs_approves_a_review_with_edits() {
+    let (dir, run_dir) = paused_review("decide-outputs");
+    // Inline JSON for one output; the other keeps the call's value.
+    let o = agc(&[
+        "run",
+        "--resume",
+        &run_dir,
+        "--decide",
+        "draft.check=approved",
+        "--outputs",
+        r#"draft.check={"summary": "edited by hand"}"#,
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let record = record_of(&run_dir);
+    let nodes = record["nodes"].as_array().unwrap();
+    assert_eq!(
+        nodes[0]["outputs"],
+        serde_json::json!({"summary": "edited by hand", "count": 1})
+    );
+    assert_eq!(nodes[0]["human_events"][0]["outcome"], "edited");
+    assert_eq!(nodes[1]["inputs"]["summary"], "edited by hand");
+
+    // From a file (`@out.json`), on a fresh pause.
+    let (dir2, run_dir2) = paused_review("decide-outputs-file");
+    let out = write(
+        &dir2,
+        "out.json",
+        r#"{"summary": "from a file", "count": 7}"#,
+    );
+    let o = agc(&[
+        "run",
+        "--resume",
+        &run_dir2,
+        "--decide",
+        "draft.check=approved",
+        "--outputs",
+        &format!("draft.check=@{out}"),
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let record = record_of(&run_dir2);
+    assert_eq!(record["nodes"][1]["inputs"]["count"], 7);
+    let _ = (dir, dir2);
+}
+
+#[test]
+fn decide_with_outputs_that_do_not_fit_is_refused_and_the_run_stays_paused() {
+    let (_dir, run_dir) = paused_review("decide-misfit");
+    let journal = Path::new(&run_dir).join("journal.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap();
+    let refused = |outputs: &str, decide: &str, want: &[&str]| {
+        let o = agc(&[
+            "run",
+            "--resume",
+            &run_dir,
+            "--decide",
+            decide,
+            "--outputs",
+            outputs,
+            "-q",
+        ]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{outputs}: {err}");
+        for w in want {
+            assert!(err.contains(w), "{outputs}: want `{w}` in {err}");
+        }
+        // Nothing was journaled: the run still awaits the same checkpoint.
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), before);
+    };
+    // A value of the wrong type, checked against the node's declared outputs.
+    refused(
+        r#"draft.check={"count": "three"}"#,
+        "draft.check=approved",
+        &[
+            "AGC303",
+            "the answer for `draft.check` is refused",
+            "output `count`: expected integer, got a string (RT031)",
+        ],
+    );
+    // Not a JSON object; not JSON; a name no --decide names; outputs with a rejection.
+    refused(
+        r#"draft.check=[1]"#,
+        "draft.check=approved",
+        &["must be a JSON object of outputs by name, not an array"],
+    );
+    refused(
+        r#"draft.check={"count": }"#,
+        "draft.check=approved",
+        &["--outputs for `draft.check`: the value is not JSON"],
+    );
+    refused(
+        r#"draft.other={"count": 2}"#,
+        "draft.check=approved",
+        &["--outputs names `draft.other`, which no --decide names"],
+    );
+    refused(
+        r#"draft.check={"count": 2}"#,
+        "draft.check=rejected",
+        &["outputs go with an approval"],
+    );
+    // The run is still paused and takes a fitting answer.
+    let o = agc(&[
+        "run",
+        "--resume",
+        &run_dir,
+        "--decide",
+        "draft.check=approved",
+        "--outputs",
+        r#"draft.check={"count": 3}"#,
+        "-q",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(record_of(&run_dir)["nodes"][1]["inputs"]["count"], 3);
+}

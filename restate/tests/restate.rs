@@ -628,6 +628,64 @@ fn a_checkpoint_pause_is_decided_once() {
     let _ = std::fs::remove_dir_all(&logs);
 }
 
+#[test]
+fn decide_with_outputs_passes_them_to_the_run() {
+    let Some(server) = Server::start("decide-outputs") else {
+        return;
+    };
+    let logs = temp_dir("decide-outputs-logs");
+    let worker = Worker::start(0, &logs);
+    server.register(&worker.url());
+    let out = temp_dir("decide-outputs-out");
+    let record = out.join("record.json").display().to_string();
+    let fixtures = repo().join("restate/tests/fixtures");
+    let graph = fixtures.join("review.agraph.yaml").display().to_string();
+    let script = fixtures.join("review.script.yaml").display().to_string();
+    let code = agc(&[
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 4, "the run pauses at the review");
+    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
+    let code = agc(&[
+        "run",
+        "--resume",
+        &run_id,
+        "--decide",
+        "draft.check=approved",
+        "--outputs",
+        r#"draft.check={"summary": "edited on restate"}"#,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 0, "the run finishes after the decision");
+    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    assert_eq!(rec["status"], "succeeded");
+    assert_eq!(
+        rec["nodes"][0]["outputs"],
+        json!({"summary": "edited on restate", "count": 1})
+    );
+    assert_eq!(rec["nodes"][0]["human_events"][0]["outcome"], "edited");
+    assert_eq!(rec["nodes"][1]["inputs"]["summary"], "edited on restate");
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
+}
+
 /// An AWP signal wait pauses on its durable promise; `decide` delivers the signal with its
 /// payload (`outputs`), merged into the workflow state through the reducers; a decision
 /// naming the signal rather than the wait is refused (404).

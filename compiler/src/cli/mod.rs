@@ -10,6 +10,7 @@ mod r#gen;
 mod graph;
 mod restate;
 mod run;
+mod run_answers;
 mod run_restate;
 mod walk;
 

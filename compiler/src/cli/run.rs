@@ -1,6 +1,7 @@
 //! `agc run FILE|PLAN.json [--params P.json] [--script S.yaml] [--run-dir D] [--record R.json]
-//! [--fixed-clock]` and `agc run --resume D [--decide NAME=approved|rejected]` (a gate's scope
-//! path, or a checkpoint's `NODE.CHECKPOINT`).
+//! [--fixed-clock]` and `agc run --resume D [--decide NAME=approved|rejected]
+//! [--outputs NAME=JSON|NAME=@FILE]` (a gate's scope path, or a checkpoint's
+//! `NODE.CHECKPOINT`; the outputs go with an approval).
 //!
 //! Runs a plan on agc-runtime's blocking driver with the scripted handler (the way to dry-run
 //! and test a workflow before wiring real agents; format: `schemas/agc-run-script-v1.schema.json`,
@@ -20,8 +21,8 @@ use crate::source::SourceMap;
 use agc_runtime::plan::Plan;
 use agc_runtime::run::script::{Script, ScriptHandler};
 use agc_runtime::run::{
-    Decision, FixedClock, FixedIds, GateOutcome, Journal, JsonlJournal, MemoryJournal, Observer,
-    Progress, RunOptions, RunRecord, RunStatus, SystemClock, SystemIds,
+    FixedClock, FixedIds, Journal, JsonlJournal, MemoryJournal, Observer, Progress, RunOptions,
+    RunRecord, RunStatus, SystemClock, SystemIds,
 };
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
@@ -58,6 +59,13 @@ pub(crate) struct RunArgs {
     /// (`NODE.CHECKPOINT=approved`) that awaits a human.
     #[arg(long, value_name = "NAME=OUTCOME", requires = "resume")]
     pub(super) decide: Vec<String>,
+    /// On resume: the outputs that go with the approval `--decide NAME=approved`: a JSON
+    /// object inline (`NAME={"summary":"edited"}`) or read from a file (`NAME=@out.json`).
+    /// A review's edits, an input checkpoint's values, a takeover's or an escalation's
+    /// outputs, a gate's collected values. Checked as a handler's answer is; values that do
+    /// not fit are refused and the run stays paused.
+    #[arg(long, value_name = "NAME=JSON|NAME=@FILE", requires = "decide")]
+    pub(super) outputs: Vec<String>,
     /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
     /// the `sqlite` feature).
     #[arg(long, value_name = "KIND", default_value = "jsonl")]
@@ -237,22 +245,13 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
             fixed_clock: false,
             journal: jsonl(),
         });
-    let mut decisions = Vec::new();
-    for d in &args.decide {
-        let parsed = d
-            .split_once('=')
-            .and_then(|(g, o)| Some((g.trim(), GateOutcome::parse(o.trim())?)));
-        match parsed {
-            Some((gate, outcome)) if !gate.is_empty() => decisions.push(Decision {
-                gate: gate.to_string(),
-                outcome,
-            }),
-            _ => {
-                eprintln!("error: --decide takes NAME=approved or NAME=rejected, not `{d}`");
-                return 2;
-            }
+    let decisions = match super::run_answers::parse(&args.decide, &args.outputs) {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
         }
-    }
+    };
     let mut journal = match open_journal(dir, &kept.journal) {
         Ok(j) => j,
         Err(e) => {
@@ -275,8 +274,13 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
         }
     };
     let opts = options(args, kept.fixed_clock, last_at.as_deref());
-    let outcome =
-        agc_runtime::run::resume(Arc::new(plan), handler, &mut *journal, &decisions, &opts);
+    let outcome = agc_runtime::run::resume_answering(
+        Arc::new(plan),
+        handler,
+        &mut *journal,
+        &decisions,
+        &opts,
+    );
     let mut args_dir = RunArgsView::from(args);
     args_dir.run_dir = Some(dir.to_path_buf());
     finish_with(&args_dir, outcome, diags, "AGC303")

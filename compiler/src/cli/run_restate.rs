@@ -1,8 +1,8 @@
 //! `agc run FILE --engine restate --ingress URL [--admin URL]`: submits a run to a Restate
 //! server where an agc worker is registered, follows it with progress, and writes the run
 //! record as `agc run` does locally. `agc run --engine restate --ingress URL --resume RUN
-//! [--decide NAME=approved|rejected]` decides gates and checkpoints of a paused run and follows it
-//! again.
+//! [--decide NAME=approved|rejected] [--outputs NAME=JSON|NAME=@FILE]` decides gates and
+//! checkpoints of a paused run (with the outputs that go with an approval) and follows it again.
 //!
 //! The worker (crate `agc-restate`) runs the same scheduler core as the local driver; this
 //! side only speaks JSON over HTTP (the contract is in `docs/restate.md`).
@@ -14,7 +14,7 @@ use super::restate::{Response, request};
 use super::run::{RunArgs, check_script_keys, load_plan, load_script, read_params};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
-use agc_runtime::run::{GateOutcome, IdSource, SystemIds, bind_params};
+use agc_runtime::run::{IdSource, SystemIds, bind_params};
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
@@ -259,23 +259,8 @@ fn strip_indices(path: &str) -> String {
 }
 
 fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic> {
-    let mut decisions = Vec::new();
-    for d in &args.decide {
-        match d
-            .split_once('=')
-            .and_then(|(g, o)| Some((g.trim(), GateOutcome::parse(o.trim())?)))
-        {
-            Some((gate, outcome)) if !gate.is_empty() => {
-                decisions.push((gate.to_string(), outcome))
-            }
-            _ => {
-                return Err(Diagnostic::error(
-                    "AGC365",
-                    format!("--decide takes NAME=approved or NAME=rejected, not `{d}`"),
-                ));
-            }
-        }
-    }
+    let decisions = super::run_answers::parse(&args.decide, &args.outputs)
+        .map_err(|e| Diagnostic::error("AGC365", e))?;
     if !decisions.is_empty() {
         let view = status(ingress, run_id)?;
         let awaiting: Vec<String> = view["awaiting"]
@@ -286,7 +271,8 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
                     .collect()
             })
             .unwrap_or_default();
-        for (gate, outcome) in decisions {
+        for answer in decisions {
+            let gate = answer.name.clone();
             // The same names as a local resume: the scope path, the plan id, the local id.
             let path = awaiting
                 .iter()
@@ -310,7 +296,13 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
                         ),
                     )
                 })?;
-            let body = json!({ "gate": path, "outcome": outcome.as_str() }).to_string();
+            // Restate's `decide` takes the outputs in its body; the worker's core checks them
+            // as a handler's answer (see docs/run.md).
+            let mut body = json!({ "gate": path, "outcome": answer.outcome.as_str() });
+            if !answer.outputs.is_empty() {
+                body["outputs"] = Value::Object(answer.outputs.clone());
+            }
+            let body = body.to_string();
             let r = request(
                 "POST",
                 &format!("{ingress}/restate/call/AgcRun/{run_id}/decide"),
@@ -327,7 +319,7 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
                 ));
             }
             if !args.quiet {
-                eprintln!("decided {path}: {}", outcome.as_str());
+                eprintln!("decided {path}: {}", answer.outcome.as_str());
             }
         }
         // The run picks the decision up asynchronously: wait until it no longer reports

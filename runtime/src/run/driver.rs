@@ -4,7 +4,7 @@
 //! Signatures are the stable API (see the module docs of [`crate::run`]).
 
 use super::clock::{Clock, IdSource, SystemClock, SystemIds};
-use super::event::Decision;
+use super::event::{Decision, HumanAnswer};
 use super::handler::Handler;
 use super::journal::{Journal, JournalError};
 use super::record::{Harness, NodeStatus, RunRecord, RunStatus};
@@ -149,5 +149,19 @@ pub fn resume(
     decisions: &[Decision],
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
-    super::exec::resume(plan, handler, journal, decisions, opts)
+    let answers: Vec<HumanAnswer> = decisions.iter().map(HumanAnswer::from).collect();
+    super::exec::resume(plan, handler, journal, &answers, opts)
+}
+
+/// [`resume`] with answers that may carry outputs, an actor and a note ([`HumanAnswer`]). An
+/// answer whose outputs would not fit (the checks a handler's answer goes through) is refused
+/// with [`RunError::Resume`] before anything is journaled: the run stays paused.
+pub fn resume_answering(
+    plan: Arc<Plan>,
+    handler: Arc<dyn Handler>,
+    journal: &mut dyn Journal,
+    answers: &[HumanAnswer],
+    opts: &RunOptions,
+) -> Result<RunRecord, RunError> {
+    super::exec::resume(plan, handler, journal, answers, opts)
 }

@@ -87,3 +87,72 @@ pub struct Decision {
     pub gate: String,
     pub outcome: GateOutcome,
 }
+
+/// A human's answer supplied from outside, with what a [`Decision`] cannot carry: the values
+/// of a `review`/`input` checkpoint, a hand-off (`takeover`, `escalation`) or a gate's
+/// `collect`, and who answered and why. Build one with [`HumanAnswer::new`] (fields may be
+/// added, so it is not built literally) and resume with [`super::resume_answering`].
+///
+/// The answer goes through the same checks as a handler's: an approved `input` checkpoint's
+/// values against its `collect`, then (merged over the outputs under review, or the last
+/// call's at a hand-off) against the node's declared outputs. A local resume refuses an answer
+/// that would not fit before anything is journaled (the run stays paused); see `docs/run.md`.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct HumanAnswer {
+    /// What the answer names: a gate's scope path (or plan id, or local id when one
+    /// instance awaits), or a checkpoint's name (`NODE.CHECKPOINT`).
+    pub name: String,
+    pub outcome: GateOutcome,
+    /// Values merged into the outputs (empty: none).
+    pub outputs: Map<String, Value>,
+    pub actor: Option<String>,
+    pub note: Option<String>,
+}
+
+impl HumanAnswer {
+    /// An answer with an outcome only, like a [`Decision`].
+    pub fn new(name: impl Into<String>, outcome: GateOutcome) -> HumanAnswer {
+        HumanAnswer {
+            name: name.into(),
+            outcome,
+            outputs: Map::new(),
+            actor: None,
+            note: None,
+        }
+    }
+
+    /// With values for the outputs (replacing any given before).
+    pub fn with_outputs(mut self, outputs: Map<String, Value>) -> HumanAnswer {
+        self.outputs = outputs;
+        self
+    }
+
+    /// Who answered (the record's `actor`).
+    pub fn by(mut self, actor: impl Into<String>) -> HumanAnswer {
+        self.actor = Some(actor.into());
+        self
+    }
+
+    /// Why (the record's `note`).
+    pub fn with_note(mut self, note: impl Into<String>) -> HumanAnswer {
+        self.note = Some(note.into());
+        self
+    }
+
+    /// What the core is given ([`Event::Decided`]).
+    pub fn response(&self) -> GateResponse {
+        GateResponse {
+            outcome: Some(self.outcome),
+            outputs: self.outputs.clone(),
+            actor: self.actor.clone(),
+            note: self.note.clone(),
+        }
+    }
+}
+
+impl From<&Decision> for HumanAnswer {
+    fn from(d: &Decision) -> HumanAnswer {
+        HumanAnswer::new(d.gate.clone(), d.outcome)
+    }
+}

@@ -6,8 +6,8 @@
 
 use super::core::{Call, Command, State, TimerKind, check};
 use super::driver::{Progress, RunError, RunOptions};
-use super::event::{CallResult, Decision, Event};
-use super::handler::{CallContext, GateResponse, Handler, HandlerError};
+use super::event::{CallResult, Event, HumanAnswer};
+use super::handler::{CallContext, Handler, HandlerError};
 use super::journal::Journal;
 use super::record::{NodeStatus, RunRecord, RunStatus};
 use super::timer_queue::{TimerQueue, fire, until};
@@ -51,7 +51,7 @@ pub(super) fn resume(
     plan: Arc<Plan>,
     handler: Arc<dyn Handler>,
     journal: &mut dyn Journal,
-    decisions: &[Decision],
+    decisions: &[HumanAnswer],
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
     let events = journal.load()?;
@@ -100,18 +100,18 @@ pub(super) fn resume(
         let path = awaiting
             .iter()
             .find(|p| {
-                **p == d.gate || {
+                **p == d.name || {
                     // A plan id (`review/approve`) or a local id names the gate when only
                     // one instance awaits.
                     let plain = strip_indices(p);
-                    plain == d.gate.replace('/', ".") || plain.rsplit('.').next() == Some(&d.gate)
+                    plain == d.name.replace('/', ".") || plain.rsplit('.').next() == Some(&d.name)
                 }
             })
             .cloned()
             .ok_or_else(|| {
                 RunError::Resume(format!(
                     "no gate or checkpoint named `{}` is awaiting a decision (awaiting: {})",
-                    d.gate,
+                    d.name,
                     if awaiting.is_empty() {
                         "none".to_string()
                     } else {
@@ -124,9 +124,17 @@ pub(super) fn resume(
                 "{what} `{path}` timed out at {at}, while the run was paused: its `on_timeout` applies; resume without deciding it"
             )));
         }
+        // Outputs that would not fit are refused now, while nothing is journaled: the run
+        // stays paused and the human can answer again.
+        let response = d.response();
+        if let Err(why) = state.check_answer(&path, &response) {
+            return Err(RunError::Resume(format!(
+                "the answer for `{path}` is refused: {why}"
+            )));
+        }
         next.push(Event::Decided {
             path,
-            response: GateResponse::decided(d.outcome),
+            response,
             at: opts.clock.now(),
         });
     }

@@ -8,7 +8,8 @@
 //!   checked against their declared types. Outputs are checked against the declared outputs;
 //!   a wrong shape fails the attempt (`validation_error`).
 //! - [`run`] starts a run of a plan with params; [`resume`] continues one from its journal
-//!   (after a crash, or to supply gate decisions). Both block until the run ends or pauses
+//!   (after a crash, or to supply gate decisions; [`resume_answering`] with outputs, an
+//!   actor and a note). Both block until the run ends or pauses
 //!   (`awaiting_human`) and return the [`RunRecord`]. Handlers run on a bounded pool of
 //!   worker threads ([`RunOptions::threads`]); a call past its deadline fails its attempt
 //!   with `timeout` and its thread is abandoned. When the plan runs one call at a time
@@ -42,8 +43,8 @@ pub mod script;
 pub mod timer_queue;
 
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
-pub use driver::{Observer, Progress, RunError, RunOptions, resume, run};
-pub use event::{CallResult, Decision, Event};
+pub use driver::{Observer, Progress, RunError, RunOptions, resume, resume_answering, run};
+pub use event::{CallResult, Decision, Event, HumanAnswer};
 pub use exec::bind_params;
 pub use exec::strip_indices;
 pub use handler::{

@@ -59,7 +59,11 @@ checkpoint (by `NODE.CHECKPOINT`) that is awaiting a decision (the message lists
 checkpoint or gate that was decided already is not decided again. A gate or checkpoint whose \
 timeout (`timeout_seconds`, else `policy.default_human_timeout_seconds`) fell due while the run \
 was paused cannot be decided either: its `on_timeout` applies when the run is resumed without \
-deciding it. A run that already ended is not resumed again; its record is written as it \
+deciding it. An answer whose outputs (`--outputs NAME=JSON` or `NAME=@FILE`) would not fit is \
+refused before anything is journaled, with the reason (an input checkpoint's `collect`, then the \
+node's declared outputs, merged over the outputs under review or the last call's at a hand-off; \
+outputs with a rejection, or for a checkpoint whose stage takes none): the run stays paused, so \
+answer again. A run that already ended is not resumed again; its record is written as it \
 stands.",
     },
     CodeInfo {
@@ -109,8 +113,10 @@ so at the start of the run rather than skipping them silently. A `wait` node wit
 to wait for (an agh `watch-source` or `watch-events`) completes at once: agc-runtime does not \
 watch sources. (A `wait` with a `duration`, `duration_ms` or `until` is carried out: it is a \
 timer, and `--fixed-clock` runs jump their clock to it instead of sleeping. An AWP `wait` for a \
-signal is carried out too: the run pauses until the signal is delivered, see `docs/run.md`.) An agh `transform` node succeeds with no outputs (its `map` is not \
-evaluated; AWP `set_state` is). A subgraph instance whose graph the plan does not hold (AWP \
+signal is carried out too: the run pauses until the signal is delivered, see `docs/run.md`.) \
+An agh `transform` node is evaluated (its output is its \
+`map`), except in a plan written by an agc from before that, which held the map as one input: \
+such a node succeeds with no outputs, and AGC307 says so. A subgraph instance whose graph the plan does not hold (AWP \
 `subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
 ends with no body and no outputs. Script the nodes that follow such a construct as the real \
 run would see them.",
@@ -135,8 +141,8 @@ the run can see, such as an alternate whose inputs read a node that has not run.
         severity: Error,
         summary: "a signal's payload does not fit the workflow state",
         explanation: "An AWP `wait` with `kind: signal` pauses the run until a host delivers the \
-named signal (a script's entry for the wait, `outputs` being the payload; a decision naming \
-the wait's scope path; Restate's `decide` with `outputs`). The payload's keys are merged into \
+named signal (a script's entry for the wait, `outputs` being the payload; `--decide` naming \
+the wait's scope path, with `--outputs` for the payload; Restate's `decide` with `outputs`). The payload's keys are merged into \
 the workflow state through the state's reducers, so each key the `state_schema` declares must \
 fit its declaration first (type, `enum`, JSON Schema). A key whose value does not fit fails \
 the wait node with this error in the run record (upstream `SIGNAL_VALIDATION_ERROR`), the \

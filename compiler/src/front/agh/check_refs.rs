@@ -116,7 +116,7 @@ impl Linter<'_> {
 
     fn node_refs(&mut self, si: usize, ni: usize, n: &NodeView<'_>, ns: &Namespace<'_>) {
         let at = Some((si, ni));
-        self.transform_from(n, ns);
+        self.transform_from(n, ns, at);
         for f in self.node_template_fields(n) {
             let is_collection = n.is("control", "fan-out") && f.ends_with("/collection");
             let refs = self.template(&f, ns, at);
@@ -189,7 +189,9 @@ level or joined with `&&`"
         }
     }
 
-    fn transform_from(&mut self, n: &NodeView<'_>, ns: &Namespace<'_>) {
+    /// Each `params.map.<key>.from` path, checked in the node's namespace (and, as a read,
+    /// a data link when it names a node's output).
+    fn transform_from(&mut self, n: &NodeView<'_>, ns: &Namespace<'_>, at: Option<(usize, usize)>) {
         if !n.is("action", "transform") {
             return;
         }
@@ -210,11 +212,12 @@ level or joined with `&&`"
                 path: from.split('.').map(str::to_string).collect(),
                 span: self.doc.span(&ptr),
             };
-            let (errors, warnings) = check_paths(ns, &[r]);
+            let (errors, warnings) = check_paths(ns, std::slice::from_ref(&r));
             for mut d in errors.into_iter().chain(warnings) {
                 d.message = format!("params.map.{k}.from: {}", d.message);
                 self.diags.push(d.with_pointer(&ptr));
             }
+            self.record(&ptr, &[r], at);
         }
     }
 

@@ -427,7 +427,9 @@ impl Lowerer<'_> {
         if v.is("control", "gate") {
             node.attrs.insert("routes".into(), routes(v));
         }
-        if let Some(params) = v.params() {
+        if v.is("action", "transform") {
+            self.transform_inputs(v, &mut node);
+        } else if let Some(params) = v.params() {
             for (k, val) in params {
                 let ptr = format!("{}/params/{}", v.ptr, crate::source::tree::escape_token(k));
                 let source = match (val, self.unit.exprs.contains_key(&ptr)) {
@@ -479,6 +481,60 @@ impl Lowerer<'_> {
             node.join = Join::All;
         }
         self.add(node, &v.ptr, region)
+    }
+
+    /// A transform's `params.map`, one input per key, so that the node's resolved inputs are
+    /// its output (`{key: any}`): `from` (a dotted namespace path, read with its native type)
+    /// is a path expression, `template` the `{{ }}` template the checker parsed (text without
+    /// an action is a literal string), `value` the literal as written (never a template). An
+    /// entry with several takes `from`, then `template`, then `value`; one with none is
+    /// `null`. `attrs.transform: inputs` tells the runtime the map is lowered this way.
+    fn transform_inputs(&self, v: &NodeView<'_>, node: &mut Node) {
+        node.attrs.insert("transform".into(), json!("inputs"));
+        let map = v
+            .params()
+            .and_then(|p| p.get("map"))
+            .and_then(Value::as_object);
+        for (k, entry) in map.into_iter().flatten() {
+            let ptr = format!(
+                "{}/params/map/{}",
+                v.ptr,
+                crate::source::tree::escape_token(k)
+            );
+            let text = |f: &str| {
+                entry
+                    .get(f)
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.trim().is_empty())
+            };
+            let (ty, source) = if let Some(from) = text("from") {
+                let at = format!("{ptr}/from");
+                let expr = IrExpr {
+                    lang: ExprLang::GoTemplate,
+                    source: from.trim().to_string(),
+                    core: Some(path_expr(from.trim())),
+                    span: self.span(&at),
+                };
+                ("any", InputSource::Expr { expr })
+            } else if let Some(t) = entry.get("template").and_then(Value::as_str) {
+                let at = format!("{ptr}/template");
+                let source = match self.expr(ExprLang::GoTemplate, &at) {
+                    Some(e) if e.core.is_some() => InputSource::Template { template: e },
+                    _ => InputSource::Value { value: json!(t) },
+                };
+                ("string", source)
+            } else {
+                let value = entry.get("value").cloned().unwrap_or(Value::Null);
+                ("any", InputSource::Value { value })
+            };
+            node.inputs.push(Input {
+                name: k.clone(),
+                ty: ty.into(),
+                required: true,
+                source,
+                decl: Declared::default(),
+            });
+        }
     }
 
     fn output_schema(&self, v: &NodeView<'_>) -> Option<Value> {
@@ -594,6 +650,31 @@ impl Lowerer<'_> {
                 .collect();
         }
     }
+}
+
+/// The core expression of a dotted namespace path (`nodes.a.output.b`): the root name, then
+/// one member per segment, ids in pre-order (the outermost member first), as the template
+/// parser lowers `{{ .nodes.a.output.b }}`.
+fn path_expr(path: &str) -> agc_runtime::expr::Expr {
+    use agc_runtime::expr::{Expr, ExprKind};
+    let segs: Vec<&str> = path.split('.').collect();
+    let n = segs.len() as u32;
+    let mut e = Expr {
+        id: n - 1,
+        kind: ExprKind::Ident {
+            name: segs[0].to_string(),
+        },
+    };
+    for (i, seg) in segs.iter().enumerate().skip(1) {
+        e = Expr {
+            id: n - 1 - i as u32,
+            kind: ExprKind::Member {
+                target: Box::new(e),
+                field: (*seg).to_string(),
+            },
+        };
+    }
+    e
 }
 
 fn json_type(v: &Value) -> &'static str {

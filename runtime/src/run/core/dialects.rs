@@ -17,6 +17,9 @@
 //!   (`crate::facts`).
 
 use super::State;
+
+#[path = "transform.rs"]
+mod transform;
 use serde_json::{Map, Value};
 use std::time::Duration;
 
@@ -26,7 +29,8 @@ pub const JQ_DEADLINE: Duration = Duration::from_secs(5);
 impl State {
     /// AGC307 at the start of the run for every construct the runtime does not carry out:
     /// `wait` nodes without a time or a signal (agh watch sources: they complete at once;
-    /// timed waits are timers, see `timers`; signal waits, see `signals`), state updates outside AWP (agh `transform`: the mapping is not evaluated), and
+    /// timed waits are timers, see `timers`; signal waits, see `signals`), agh `transform`
+    /// nodes of a plan lowered before their map became inputs (`transform.rs`), and
     /// subgraph instances whose graph the plan does not hold (AWP `subworkflow` references
     /// resolved by the host at run time: the instance evaluates its params and has no body).
     pub(super) fn note_unrun_constructs(&mut self) {
@@ -42,10 +46,12 @@ impl State {
                 ))
                 }
                 crate::plan::NodeKind::StateUpdate
-                    if plan.source.dialect != "awp" && !n.attributes.contains_key("input_ref") =>
+                    if plan.source.dialect != "awp"
+                        && !n.attributes.contains_key("input_ref")
+                        && !self.is_transform(i) =>
                 {
                     Some(format!(
-                        "`{}` is a {} node: agc-runtime does not evaluate its mapping, it succeeds with no outputs",
+                        "`{}` is a {} node whose mapping this plan does not hold in the form agc-runtime evaluates (a plan written by an older agc; rebuild it): it succeeds with no outputs",
                         n.id, n.origin_kind
                     ))
                 }

@@ -227,6 +227,28 @@ impl State {
         e: &Expr,
         anchor: &Anchor<'_>,
     ) -> Result<Value, String> {
+        self.eval_as(scope, e, anchor, true)
+    }
+
+    /// Renders a template to its text: like [`State::eval`], but a `{{ }}` template that is
+    /// exactly one action renders to a string too (an agh transform's `template` entry).
+    pub(crate) fn render(
+        &self,
+        scope: usize,
+        e: &Expr,
+        anchor: &Anchor<'_>,
+    ) -> Result<Value, String> {
+        self.eval_as(scope, e, anchor, false)
+    }
+
+    /// `keep_type`: a `{{ }}` value that is exactly one action keeps the action's type.
+    fn eval_as(
+        &self,
+        scope: usize,
+        e: &Expr,
+        anchor: &Anchor<'_>,
+        keep_type: bool,
+    ) -> Result<Value, String> {
         let lang = match e.lang {
             ExprLang::Agx | ExprLang::AgxTemplate => Lang::Agx,
             ExprLang::Cel => Lang::Cel,
@@ -240,7 +262,7 @@ impl State {
         // agh: a value that is exactly one `{{ action }}` keeps the action's type (a fan-out's
         // `collection: "{{ .nodes.tasks.output.tasks }}"` is the list, not its text).
         let core = match &core.kind {
-            ExprKind::Template { parts } if e.lang == ExprLang::GoTemplate => {
+            ExprKind::Template { parts } if keep_type && e.lang == ExprLang::GoTemplate => {
                 match parts.as_slice() {
                     [TemplatePart::Expr { expr }] => expr,
                     _ => core,

@@ -21,7 +21,13 @@ impl State {
         self.runs[r].status = NodeStatus::Running;
         self.runs[r].started_at.get_or_insert(now);
         if self.runs[r].inputs.is_none() {
-            let inputs = match self.resolve_inputs_of(r, node) {
+            // An agh transform's inputs are its map's entries, evaluated by its own rules.
+            let inputs = if self.is_transform(node) {
+                self.transform_map(r)
+            } else {
+                self.resolve_inputs_of(r, node)
+            };
+            let inputs = match inputs {
                 Ok(i) => i,
                 Err(msg) => {
                     self.diag("RT033", "error", msg, Some(r));
@@ -57,6 +63,10 @@ impl State {
                 let node = &self.plan.nodes[node];
                 let outputs = if kind == NodeKind::Terminal || self.plan.source.dialect == "awp" {
                     self.runs[r].inputs.clone().unwrap_or_default()
+                } else if self.is_transform(self.runs[r].node) {
+                    // agh `transform`: its output is the evaluated map (`transform.rs`).
+                    let map = self.runs[r].inputs.clone().unwrap_or_default();
+                    Map::from_iter([("output".to_string(), Value::Object(map))])
                 } else if let Some(Value::String(name)) = node.attributes.get("input_ref") {
                     // agh `input` source: its output is the Loop input it names.
                     let mut m = Map::new();

@@ -32,6 +32,7 @@
 //! The state's parts (node runs, scope instances, container bookkeeping) and the commands
 //! are in `types`.
 
+mod answer;
 mod back;
 mod check;
 mod compensate;
