@@ -122,6 +122,14 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC306", "runtime/src/run/core/back_tests.rs"),
     ("AGC308", "runtime/src/run/core/ladder_tests.rs"),
     (
+        "AGC325",
+        "runtime/src/run/core/signals_tests.rs; tests/run.rs awp-signals-bad (its golden record)",
+    ),
+    (
+        "AGC326",
+        "runtime/src/run/core/signals_tests.rs; tests/run.rs awp-signals-bad-resume (its golden record)",
+    ),
+    (
         "AGC307",
         "tests/run.rs awp-support-triage (its golden record)",
     ),

@@ -685,3 +685,86 @@ fn decide_with_outputs_passes_them_to_the_run() {
     let _ = std::fs::remove_dir_all(&out);
     let _ = std::fs::remove_dir_all(&logs);
 }
+
+/// An AWP signal wait pauses on its durable promise; `decide` delivers the signal with its
+/// payload (`outputs`), merged into the workflow state through the reducers; a decision
+/// naming the signal rather than the wait is refused (404).
+#[test]
+fn a_signal_is_delivered_with_its_payload_through_decide() {
+    let Some(server) = Server::start("signal") else {
+        return;
+    };
+    let logs = temp_dir("signal-logs");
+    let worker = Worker::start(0, &logs);
+    server.register(&worker.url());
+    let out = temp_dir("signal-out");
+    let record = out.join("record.json").display().to_string();
+    let graph = resolve("tests/golden/runs/graphs/awp-signals.workflow.yaml");
+    let script = script_path("awp-signals-paused");
+    let params = params_path("awp-signals");
+    let code = agc(&[
+        "run",
+        &graph,
+        "--script",
+        &script,
+        "--params",
+        &params,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 4, "the run pauses on the signal wait");
+    let paused = normalized(&std::fs::read_to_string(&record).unwrap());
+    assert_eq!(paused["nodes"][1]["x-signal"], "payment");
+    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
+    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
+    let by_name = json!({"gate": "payment", "outcome": "approved"}).to_string();
+    let (status, text) = http("POST", &decide, Some(&by_name)).unwrap();
+    assert_eq!(status, 404, "the wait is named by its scope path: {text}");
+    let body = json!({"gate": "await_payment", "outcome": "approved", "actor": "bank",
+        "outputs": {"paid_by": "bob", "amount": 10, "notes": ["paid late"]}})
+    .to_string();
+    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    assert_eq!(status, 200, "{text}");
+    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
+    wait_until("the run to leave the wait", 120, || {
+        http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
+    });
+    let code = agc(&[
+        "run",
+        "--resume",
+        &run_id,
+        "--engine",
+        "restate",
+        "--ingress",
+        &server.ingress,
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(code, 0, "the run finishes after the signal");
+    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    assert_eq!(rec["status"], "succeeded");
+    // `notes` appended (reducer), the rest overwritten; the review's `intent` on top.
+    assert_eq!(
+        rec["outputs"],
+        json!({"order_id": "A-1", "notes": ["opened", "paid late"], "paid_by": "bob",
+               "amount": 10, "intent": "refund"})
+    );
+    let event = &rec["nodes"][1]["human_events"][0];
+    assert_eq!(
+        (
+            event["at_stage"].as_str(),
+            event["outcome"].as_str(),
+            event["actor"].as_str()
+        ),
+        (Some("signal"), Some("provided"), Some("bank"))
+    );
+    drop(worker);
+    let _ = std::fs::remove_dir_all(&out);
+    let _ = std::fs::remove_dir_all(&logs);
+}

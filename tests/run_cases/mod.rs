@@ -125,6 +125,50 @@ pub fn cases() -> Vec<Case> {
             "awp-until-done",
             OK,
         ),
+        // AWP input from outside: a signal wait (its payload reduced into the state, `notes`
+        // appended) and an interrupt (its resume payload checked against `resume_schema` and
+        // overwriting the state).
+        Case {
+            params: Some("awp-signals"),
+            ..case(
+                "awp-signals",
+                "tests/golden/runs/graphs/awp-signals.workflow.yaml",
+                "awp-signals",
+                OK,
+            )
+        },
+        // Nobody delivers the signal: the run pauses on the wait; the decision delivers it
+        // with an empty payload and the scripted review finishes the run.
+        Case {
+            params: Some("awp-signals"),
+            resume: Some((&["await_payment=approved"], 0, "succeeded")),
+            ..case(
+                "awp-signals-paused",
+                "tests/golden/runs/graphs/awp-signals.workflow.yaml",
+                "awp-signals-paused",
+                (4, "awaiting_human"),
+            )
+        },
+        // A payload that does not fit the state's types fails the wait (AGC325); a resume
+        // payload that does not fit `resume_schema` fails the interrupt (AGC326).
+        Case {
+            params: Some("awp-signals"),
+            ..case(
+                "awp-signals-bad",
+                "tests/golden/runs/graphs/awp-signals.workflow.yaml",
+                "awp-signals-bad",
+                FAILED,
+            )
+        },
+        Case {
+            params: Some("awp-signals"),
+            ..case(
+                "awp-signals-bad-resume",
+                "tests/golden/runs/graphs/awp-signals.workflow.yaml",
+                "awp-signals-bad-resume",
+                FAILED,
+            )
+        },
         case(
             "repair-loop-green",
             "corpus:examples/test-repair-loop.agraph.yaml",

@@ -258,7 +258,7 @@ impl std::fmt::Display for HandlerError {
 ///   does not execute itself).
 /// - `decision` defaults to `task`; its label goes in `outputs.decision`.
 /// - `gate` defaults to pausing (no decision): the run ends `awaiting_human` and a later
-///   `resume` supplies the decision.
+///   `resume` supplies the decision. `signal` (AWP signal waits) likewise.
 /// - A call may be made again for the same `idempotency_key` (retries, and a call that was in
 ///   flight when the process died); handlers that have side effects dedupe on it.
 pub trait Handler: Send + Sync {
@@ -287,6 +287,20 @@ pub trait Handler: Send + Sync {
         Ok(GateResponse::pending())
     }
 
+    /// An AWP signal wait on `node` asks for the signal `signal` (`config.signal`). Answer
+    /// approved with the signal's payload in `outputs` (merged into the workflow state through
+    /// its reducers), rejected (the wait fails), or pending (the default): the run pauses
+    /// `awaiting_human` until a decision names the wait by its scope path.
+    fn signal(
+        &self,
+        _cx: &CallContext,
+        _node: &Node,
+        _signal: &str,
+        _inputs: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        Ok(GateResponse::pending())
+    }
+
     /// A human checkpoint or a ladder hand-off of `node` (see [`Checkpoint`]). Defaults to
     /// pending: a required checkpoint pauses the run until a decision is supplied on resume;
     /// an optional one is recorded and not waited for. `cx.attempt` is the attempt the
@@ -303,7 +317,8 @@ pub trait Handler: Send + Sync {
 }
 
 /// Makes one call on `handler`: the one dispatch every driver uses, so a call means the same
-/// everywhere. `checkpoint` set: [`Handler::checkpoint`]; else by `kind`.
+/// everywhere. `checkpoint` set: [`Handler::checkpoint`]; else by `kind` (an AWP signal
+/// wait: [`Handler::signal`]).
 pub fn dispatch(
     handler: &dyn Handler,
     cx: &CallContext,
@@ -317,6 +332,13 @@ pub fn dispatch(
             .checkpoint(cx, node, c, inputs)
             .map(CallResult::Gate),
         (None, NodeKind::Gate) => handler.gate(cx, node, inputs).map(CallResult::Gate),
+        (None, NodeKind::Wait) => match super::core::signal_name(node) {
+            Some(signal) => handler
+                .signal(cx, node, signal, inputs)
+                .map(CallResult::Gate),
+            // The core calls no other wait (a timed wait is a timer).
+            None => handler.task(cx, node, inputs).map(CallResult::Completed),
+        },
         (None, NodeKind::Decision) => handler
             .decision(cx, node, inputs)
             .map(CallResult::Completed),

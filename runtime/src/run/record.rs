@@ -189,6 +189,10 @@ pub struct NodeRun {
         skip_serializing_if = "Option::is_none"
     )]
     pub awaiting: Option<String>,
+    /// An AWP signal wait: the signal it waits for (`config.signal`). While the run is
+    /// `awaiting_human` on it, a decision names the wait by its scope path.
+    #[serde(rename = "x-signal", default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<String>,
     /// A compensation run: the scope path of the node run it compensates.
     #[serde(
         rename = "x-compensates",

@@ -14,6 +14,9 @@
 //! Unscripted nodes: tasks return a placeholder for each required output (by type); gates
 //! pause for a human; decisions fail (a decision needs a scripted label).
 //!
+//! AWP signal waits: the wait's entry delivers the signal, its `outputs` being the payload
+//! (`decision: pending` holds it back, `rejected` refuses it); no entry: the run pauses.
+//!
 //! Checkpoints: an entry's `checkpoints.<id>` answers the node's human checkpoint `<id>` (and
 //! `escalation` / `takeover`, the failure ladder's hand-offs) like a gate entry: `decision`,
 //! `outputs`, `results` (counted per `<entry>.<id>`, logged under
@@ -307,6 +310,25 @@ impl Handler for ScriptHandler {
         let Some(entry) = self.pick(cx, node) else {
             return Ok(GateResponse::pending());
         };
+        answer(self.common(&entry).map(|()| entry), cx, inputs)
+    }
+
+    /// An AWP signal wait: the entry's `outputs` are the signal's payload (delivered, unless
+    /// `decision` says `pending` or `rejected`); `decision: approved` alone delivers an empty
+    /// payload. No entry: pending.
+    fn signal(
+        &self,
+        cx: &CallContext,
+        node: &Node,
+        _signal: &str,
+        inputs: &Map<String, Value>,
+    ) -> Result<GateResponse, HandlerError> {
+        let Some(mut entry) = self.pick(cx, node) else {
+            return Ok(GateResponse::pending());
+        };
+        if entry.decision.is_none() && entry.outputs.is_some() {
+            entry.decision = Some("approved".into());
+        }
         answer(self.common(&entry).map(|()| entry), cx, inputs)
     }
 

@@ -110,10 +110,11 @@ decision; the dialects that allow cycles leave the limit to the host.",
         summary: "the runtime does not carry out this construct",
         explanation: "A few constructs have no effect under agc-runtime, and the run record says \
 so at the start of the run rather than skipping them silently. A `wait` node without a time \
-to wait for (an AWP `wait` for a signal, an agh `watch-source` or `watch-events`) completes at \
-once: agc-runtime does not listen for signals or watch sources. (A `wait` with a `duration`, \
-`duration_ms` or `until` is carried out: it is a timer, and `--fixed-clock` runs jump their \
-clock to it instead of sleeping.) An agh `transform` node is evaluated (its output is its \
+to wait for (an agh `watch-source` or `watch-events`) completes at once: agc-runtime does not \
+watch sources. (A `wait` with a `duration`, `duration_ms` or `until` is carried out: it is a \
+timer, and `--fixed-clock` runs jump their clock to it instead of sleeping. An AWP `wait` for a \
+signal is carried out too: the run pauses until the signal is delivered, see `docs/run.md`.) \
+An agh `transform` node is evaluated (its output is its \
 `map`), except in a plan written by an agc from before that, which held the map as one input: \
 such a node succeeds with no outputs, and AGC307 says so. A subgraph instance whose graph the plan does not hold (AWP \
 `subworkflow` with a `workflow_ref` the host resolves at run time) evaluates its params and \
@@ -133,6 +134,35 @@ no node of the same scope, or a node that makes no call of its own (a loop, map,
 gate), or whose inputs cannot be resolved at that point; or a fallback strategy the runtime \
 does not know. The compiler checks the names (AG113, AG151); this warning covers what only \
 the run can see, such as an alternate whose inputs read a node that has not run.",
+    },
+    CodeInfo {
+        code: "AGC325",
+        origin: "agc",
+        severity: Error,
+        summary: "a signal's payload does not fit the workflow state",
+        explanation: "An AWP `wait` with `kind: signal` pauses the run until a host delivers the \
+named signal (a script's entry for the wait, `outputs` being the payload; `--decide` naming \
+the wait's scope path, with `--outputs` for the payload; Restate's `decide` with `outputs`). The payload's keys are merged into \
+the workflow state through the state's reducers, so each key the `state_schema` declares must \
+fit its declaration first (type, `enum`, JSON Schema). A key whose value does not fit fails \
+the wait node with this error in the run record (upstream `SIGNAL_VALIDATION_ERROR`), the \
+message naming the signal, the key and what was expected; nothing of the payload reaches the \
+state. Keys the state schema does not declare are merged as they are. The wait is not retried \
+(AWP ignores `retry` on waits): deliver a payload that fits, in a new run.",
+    },
+    CodeInfo {
+        code: "AGC326",
+        origin: "agc",
+        severity: Error,
+        summary: "an interrupt's resume payload does not fit its resume_schema",
+        explanation: "An AWP `interrupt` pauses the run until it is resumed with a payload (a \
+script's `outputs` for the interrupt with `decision: approved`; Restate's `decide` with \
+`outputs`). The payload must fit the interrupt's `config.resume_schema` (checked as a whole, \
+as JSON Schema: required properties, types, `additionalProperties`, ...). One that does not \
+fails the interrupt node with this error in the run record (upstream `INVALID_RESUME_PAYLOAD`, \
+reason `resume_validation_failed`). A payload that fits becomes the node's output and is \
+merged into the workflow state by plain shallow overwrite (reducers are not applied, as \
+upstream).",
     },
     CodeInfo {
         code: "AGC315",

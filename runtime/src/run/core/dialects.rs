@@ -28,19 +28,23 @@ pub const JQ_DEADLINE: Duration = Duration::from_secs(5);
 
 impl State {
     /// AGC307 at the start of the run for every construct the runtime does not carry out:
-    /// `wait` nodes without a time (signal waits, agh watch sources: they complete at once;
-    /// timed waits are timers, see `timers`), agh `transform` nodes of a plan lowered before
-    /// their map became inputs (`transform.rs`), and
+    /// `wait` nodes without a time or a signal (agh watch sources: they complete at once;
+    /// timed waits are timers, see `timers`; signal waits, see `signals`), agh `transform`
+    /// nodes of a plan lowered before their map became inputs (`transform.rs`), and
     /// subgraph instances whose graph the plan does not hold (AWP `subworkflow` references
     /// resolved by the host at run time: the instance evaluates its params and has no body).
     pub(super) fn note_unrun_constructs(&mut self) {
         let plan = std::sync::Arc::clone(&self.plan);
         for (i, n) in plan.nodes.iter().enumerate() {
             let why = match n.kind {
-                crate::plan::NodeKind::Wait if !super::timers::is_timed_wait(n) => Some(format!(
-                    "`{}` is a wait node without a time to wait for (a signal or a source to watch): agc-runtime completes it at once",
+                crate::plan::NodeKind::Wait
+                    if !super::timers::is_timed_wait(n) && super::signal_name(n).is_none() =>
+                {
+                    Some(format!(
+                    "`{}` is a wait node without a time or a signal to wait for (a source to watch): agc-runtime completes it at once",
                     n.id
-                )),
+                ))
+                }
                 crate::plan::NodeKind::StateUpdate
                     if plan.source.dialect != "awp"
                         && !n.attributes.contains_key("input_ref")
@@ -99,7 +103,11 @@ impl State {
             return;
         };
         let dialect = self.plan.source.dialect.clone();
-        let reducers = self.plan.attrs.get("reducers").cloned();
+        // An interrupt's resume payload overwrites (see `signals`); other outputs reduce.
+        let reducers = match self.resume_overwrites(r) {
+            true => None,
+            false => self.plan.attrs.get("reducers").cloned(),
+        };
         let Some(state) = self.dialect_state.as_mut() else {
             return;
         };

@@ -340,6 +340,10 @@ impl State {
         let Some(outcome) = resp.outcome else {
             return;
         };
+        if self.takes_outside_input(r) {
+            // AWP signal waits and interrupts (`signals`).
+            return self.outside_input_answered(r, outcome, resp);
+        }
         if self.runs[r].status == NodeStatus::AwaitingHuman {
             self.close_attempt(r, AttemptStatus::Succeeded, &Usage::default(), None);
         }

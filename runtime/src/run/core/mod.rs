@@ -27,6 +27,7 @@
 //! - Time: retry backoff, timed waits and human timeouts are timers the core asks its
 //!   driver for and learns about by events (see `timers`).
 //! - A run that ends `failed` first compensates what succeeded (see `compensate`).
+//! - AWP signal waits and interrupts take their input from outside (see `signals`).
 //!
 //! The state's parts (node runs, scope instances, container bookkeeping) and the commands
 //! are in `types`.
@@ -48,6 +49,7 @@ mod launch;
 mod parallel;
 mod record;
 mod regions;
+mod signals;
 #[cfg(test)]
 mod sim;
 mod stop;
@@ -57,6 +59,7 @@ mod types;
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
 pub use human::checkpoint_ids;
+pub use signals::signal_name;
 pub use timers::{OnTimeout, Timer, TimerKind};
 pub use types::{Call, Command};
 pub(crate) use types::{Container, Run, Scope};

@@ -157,6 +157,7 @@ impl State {
                 .and_then(|h| h.ask.as_ref())
                 .filter(|_| run.status == crate::run::record::NodeStatus::AwaitingHuman)
                 .map(|a| a.cp.name.clone()),
+            signal: self.signal_of(r).map(str::to_string),
             compensates: self
                 .compensation
                 .of_run(r)

@@ -110,6 +110,15 @@ pub(super) struct Sim {
 
 impl Sim {
     pub(super) fn run(plan: Arc<Plan>, answer: impl FnMut(&Call) -> CallResult + 'static) -> Sim {
+        Sim::run_with(plan, Map::new(), answer)
+    }
+
+    /// As [`Sim::run`], with params (an AWP run's initial state).
+    pub(super) fn run_with(
+        plan: Arc<Plan>,
+        params: Map<String, Value>,
+        answer: impl FnMut(&Call) -> CallResult + 'static,
+    ) -> Sim {
         let mut sim = Sim {
             st: State::new(plan).expect("state"),
             calls: Vec::new(),
@@ -124,7 +133,7 @@ impl Sim {
             run_id: "r".into(),
             graph_id: "t".into(),
             graph_digest: None,
-            params: Map::new(),
+            params,
             context: Map::new(),
             at,
         });

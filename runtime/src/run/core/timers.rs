@@ -383,6 +383,10 @@ impl State {
     /// Starts wait node `r`: a timer when it has a duration or a time to wait for, else it
     /// succeeds at once.
     pub(super) fn start_wait(&mut self, r: usize) {
+        if self.signal_of(r).is_some() {
+            // A signal wait asks its handler for the signal (`signals`).
+            return self.new_attempt(r);
+        }
         let node = &self.plan.nodes[self.runs[r].node];
         match wait_ms(node, &self.now) {
             Some(ms) if ms > 0 => self.arm(r, ms, Purpose::Wait),

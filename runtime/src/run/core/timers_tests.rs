@@ -326,15 +326,11 @@ fn a_timed_wait_holds_its_successors_until_it_fires() {
                 1,
                 json!({"wait": {"kind": "duration", "ms": 300000}}),
             ),
-            node(
-                "signal",
-                "wait",
-                1,
-                json!({"wait": {"kind": "signal", "signal": "go"}}),
-            ),
+            // A wait with neither a time nor a signal (as an agh watch source lowers).
+            node("watch", "wait", 1, json!({})),
             node("next", "task", 1, json!({})),
         ],
-        vec![seq("cool_down", "signal"), seq("signal", "next")],
+        vec![seq("cool_down", "watch"), seq("watch", "next")],
         &["cool_down"],
         json!({}),
     );
@@ -344,8 +340,9 @@ fn a_timed_wait_holds_its_successors_until_it_fires() {
     assert!(s.calls.is_empty());
     assert_eq!(s.timers[0].fire_at, at(300));
     s.fire();
-    // The signal wait has no time: it completes at once (AGC307 said so at the start).
-    assert_eq!(s.status("signal"), NodeStatus::Succeeded);
+    // The watch has no time: it completes at once (AGC307 said so at the start). A signal
+    // wait pauses instead (`signals_tests`).
+    assert_eq!(s.status("watch"), NodeStatus::Succeeded);
     assert_eq!(s.calls, [("next".to_string(), 1)]);
     s.answer(1, ok());
     assert_eq!(s.st.status(), RunStatus::Succeeded);
@@ -357,7 +354,7 @@ fn a_timed_wait_holds_its_successors_until_it_fires() {
         .filter(|d| d.code == "AGC307")
         .collect();
     assert_eq!(agc307.len(), 1, "only the untimed wait: {agc307:?}");
-    assert!(agc307[0].message.contains("`signal`"));
+    assert!(agc307[0].message.contains("`watch`"));
     s.check_replay(p);
 }
 
