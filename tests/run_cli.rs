@@ -277,7 +277,7 @@ fn agc303_checkpoints_are_decided_by_name_once() {
     let err = stderr(&o);
     assert!(
         err.contains("AGC303")
-            && err.contains("no gate or checkpoint named `plan_work.go`")
+            && err.contains("no gate, checkpoint or signal wait named `plan_work.go`")
             && err.contains("awaiting: ship.confirm"),
         "{err}"
     );

@@ -84,7 +84,7 @@ impl AgcRun {
             return Err(terminal(
                 404,
                 format!(
-                    "no gate or checkpoint `{}` is awaiting a decision (awaiting: {})",
+                    "no gate, checkpoint or signal wait `{}` is awaiting a decision (awaiting: {})",
                     d.gate,
                     if view.awaiting.is_empty() {
                         "none".to_string()

@@ -287,7 +287,7 @@ fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
                     Diagnostic::error(
                         "AGC362",
                         format!(
-                            "no gate or checkpoint named `{gate}` is awaiting a decision in run {run_id} (awaiting: {})",
+                            "no gate, checkpoint or signal wait named `{gate}` is awaiting a decision in run {run_id} (awaiting: {})",
                             if awaiting.is_empty() {
                                 "none".to_string()
                             } else {

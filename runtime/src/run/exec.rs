@@ -110,7 +110,7 @@ pub(super) fn resume(
             .cloned()
             .ok_or_else(|| {
                 RunError::Resume(format!(
-                    "no gate or checkpoint named `{}` is awaiting a decision (awaiting: {})",
+                    "no gate, checkpoint or signal wait named `{}` is awaiting a decision (awaiting: {})",
                     d.name,
                     if awaiting.is_empty() {
                         "none".to_string()

@@ -54,8 +54,9 @@ that runs it.",
         explanation: "`agc run --resume DIR` replays the journal in DIR and continues. It is \
 refused when the journal is empty or damaged, when the journal was written for a different \
 graph (its `graph_digest` differs from the plan's, AGS RT053: a changed graph cannot continue a \
-run of the old one), or when `--decide NAME=...` names no gate (by scope path) or human \
-checkpoint (by `NODE.CHECKPOINT`) that is awaiting a decision (the message lists what is): a \
+run of the old one), or when `--decide NAME=...` names no gate or AWP signal wait (by scope \
+path) or human checkpoint (by `NODE.CHECKPOINT`) that is awaiting a decision (the message lists \
+what is): a \
 checkpoint or gate that was decided already is not decided again. A gate or checkpoint whose \
 timeout (`timeout_seconds`, else `policy.default_human_timeout_seconds`) fell due while the run \
 was paused cannot be decided either: its `on_timeout` applies when the run is resumed without \
