@@ -272,19 +272,7 @@ fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refuse
         fixture("long-loop.agraph.yaml"),
         fixture("long-loop.script.yaml"),
     );
-    let code = agc(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let code = agc(&server.run_args(&graph, &script, &record));
     assert_eq!(code, 4, "the run pauses at the gate after the loop");
     let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
     let entries = server.journal_len(&run_id);
@@ -573,19 +561,7 @@ fn a_checkpoint_pause_is_decided_once() {
     let record = out.join("record.json").display().to_string();
     let graph = resolve("tests/golden/runs/graphs/checkpoints.agraph.yaml");
     let script = script_path("checkpoints");
-    let code = agc(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let code = agc(&server.run_args(&graph, &script, &record));
     assert_eq!(code, 4, "the run pauses at the unanswered checkpoint");
     let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
     let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
@@ -641,19 +617,7 @@ fn decide_with_outputs_passes_them_to_the_run() {
     let fixtures = repo().join("restate/tests/fixtures");
     let graph = fixtures.join("review.agraph.yaml").display().to_string();
     let script = fixtures.join("review.script.yaml").display().to_string();
-    let code = agc(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let code = agc(&server.run_args(&graph, &script, &record));
     assert_eq!(code, 4, "the run pauses at the review");
     let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
     let code = agc(&[

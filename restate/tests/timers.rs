@@ -44,19 +44,7 @@ fn a_worker_killed_during_a_backoff_retries_once_after_it() {
         path("tests/golden/runs/graphs/flaky-fetch.agraph.yaml"),
         path("tests/golden/runs/scripts/flaky-fetch.script.yaml"),
     );
-    let run = agc_async(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let run = agc_async(&server.run_args(&graph, &script, &record));
     // The first attempt fails at once; its result reaches the workflow within moments, and
     // the workflow then sleeps 2 s (durably) before the retry: kill the worker in the sleep.
     wait_until("the first fetch", 60, || !invocations(&logs).is_empty());
@@ -108,19 +96,7 @@ fn a_gate_timeout_races_its_promise_and_approves() {
         path("tests/golden/runs/graphs/gate-timeout.agraph.yaml"),
         path("tests/golden/runs/scripts/gate-timeout.script.yaml"),
     );
-    let code = agc(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let code = agc(&server.run_args(&graph, &script, &record));
     assert_eq!(code, 4, "the run shows the pause while the timeout runs");
     let paused: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let run_id = paused["run_id"].as_str().unwrap().to_string();
@@ -199,19 +175,7 @@ fn a_checkpoint_timeout_races_its_promise_and_approves() {
     )
     .unwrap();
     let (graph, script) = (graph.display().to_string(), script.display().to_string());
-    let code = agc(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let code = agc(&server.run_args(&graph, &script, &record));
     assert_eq!(code, 4, "the run shows the pause while the timeout runs");
     let paused: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let run_id = paused["run_id"].as_str().unwrap().to_string();

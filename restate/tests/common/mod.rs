@@ -114,6 +114,29 @@ impl Server {
     }
 
     /// Registers the worker at `url` through `agc restate register`.
+    /// `agc run GRAPH --script SCRIPT --engine restate --ingress <this server> -q --record
+    /// RECORD`: the run most tests submit.
+    pub fn run_args<'a>(
+        &'a self,
+        graph: &'a str,
+        script: &'a str,
+        record: &'a str,
+    ) -> [&'a str; 11] {
+        [
+            "run",
+            graph,
+            "--script",
+            script,
+            "--engine",
+            "restate",
+            "--ingress",
+            &self.ingress,
+            "-q",
+            "--record",
+            record,
+        ]
+    }
+
     pub fn register(&self, url: &str) {
         let code = agc(&["restate", "register", url, "--admin", &self.admin]);
         assert_eq!(code, 0, "agc restate register {url}");
