@@ -540,22 +540,31 @@ fn decide_with_outputs_that_do_not_fit_is_refused_and_the_run_stays_paused() {
     refused(
         r#"draft.check=[1]"#,
         "draft.check=approved",
-        &["must be a JSON object of outputs by name, not an array"],
+        &[
+            "AGC303",
+            "must be a JSON object of outputs by name, not an array",
+        ],
     );
     refused(
         r#"draft.check={"count": }"#,
         "draft.check=approved",
-        &["--outputs for `draft.check`: the value is not JSON"],
+        &[
+            "AGC303",
+            "--outputs for `draft.check`: the value is not JSON",
+        ],
     );
     refused(
         r#"draft.other={"count": 2}"#,
         "draft.check=approved",
-        &["--outputs names `draft.other`, which no --decide names"],
+        &[
+            "AGC303",
+            "--outputs names `draft.other`, which no --decide names",
+        ],
     );
     refused(
         r#"draft.check={"count": 2}"#,
         "draft.check=rejected",
-        &["outputs go with an approval"],
+        &["AGC303", "outputs go with an approval"],
     );
     // The run is still paused and takes a fitting answer.
     let o = agc(&[

@@ -248,14 +248,14 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
     let decisions = match super::run_answers::parse(&args.decide, &args.outputs) {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: {e}");
+            diags.push(Diagnostic::error("AGC303", e));
             return 2;
         }
     };
     let mut journal = match open_journal(dir, &kept.journal) {
         Ok(j) => j,
         Err(e) => {
-            eprintln!("error: {e}");
+            diags.push(Diagnostic::error("AGC303", e));
             return 2;
         }
     };
