@@ -5,6 +5,8 @@
 #
 #   fuzz/run.sh 600                 # ten minutes per target, every target
 #   TARGETS="check mutate" fuzz/run.sh 300
+#   RUNS=10000000 TARGETS=agx fuzz/run.sh 36000   # stop at ten million executions (or 10 h)
+#   SANITIZER=none fuzz/run.sh 600   # no AddressSanitizer (agc has no unsafe code of its own)
 #
 # Settings: a run fails on a crash, on one input taking over 1 s (-timeout=1; TIMEOUT=N) and on more than
 # 2 GiB of memory (-rss_limit_mb=2048). Seeds: the project's own examples and fixtures (never
@@ -21,6 +23,14 @@ JOBS=${JOBS:-1}
 # reports 5-byte inputs as "timeouts". TIMEOUT raises the limit for such runs; then replay any
 # input that took long on a quiet core (`fuzz/target/.../release/TARGET FILE` prints its time).
 TIMEOUT=${TIMEOUT:-1}
+# RUNS: stop a target after that many executions (libFuzzer's -runs), SECONDS still bounding it.
+RUNS=${RUNS:--1}
+# SANITIZER: cargo fuzz's -s (address by default; `none` runs several times faster, and
+# agc's own code is safe Rust, so what ASan adds is checks of its dependencies' unsafe code).
+SANITIZER=${SANITIZER:-address}
+# Each target's libFuzzer log is kept in fuzz/logs/ (git-ignored), so that a run cut short
+# still shows how far it got (its last `#N` status line).
+mkdir -p fuzz/logs
 
 if ! rustup toolchain list | grep -q '^nightly'; then
   echo "installing the nightly toolchain (cargo fuzz needs it)..." >&2
@@ -44,27 +54,29 @@ seed() {
 seed load examples/ags/*.yaml tests/fixtures/*/*.yaml
 seed check examples/ags/*.yaml tests/fixtures/*/*.yaml
 
-echo "building the targets (nightly, release, with sanitizer)..." >&2
-cargo +nightly fuzz build --release >&2
+echo "building the targets (nightly, release, sanitizer $SANITIZER)..." >&2
+cargo +nightly fuzz build --release -s "$SANITIZER" >&2
 
 echo
-echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); ${SECONDS_PER_TARGET} s per target, $JOBS job(s)"
+echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); at most ${SECONDS_PER_TARGET} s and $RUNS runs per target, $JOBS job(s), sanitizer $SANITIZER, commit $(git rev-parse --short HEAD)"
 echo
 printf '| %-9s | %8s | %12s | %8s | %-26s |\n' target seconds executions "exec/s" result
 printf '| %-9s | %8s | %12s | %8s | %-26s |\n' --------- -------: -----------: -------: --------------------------
 failed=0
 for t in $TARGETS; do
-  log=$(mktemp)
+  log=fuzz/logs/$t-$(date -u +%Y%m%dT%H%M%S).log
+  start=$(date +%s)
   status=0
   parallel=()
   if [ "$JOBS" -gt 1 ]; then parallel=(-jobs="$JOBS" -workers="$JOBS"); fi
-  cargo +nightly fuzz run --release "$t" -- \
-    -max_total_time="$SECONDS_PER_TARGET" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
+  cargo +nightly fuzz run --release -s "$SANITIZER" "$t" -- \
+    -max_total_time="$SECONDS_PER_TARGET" -runs="$RUNS" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
     -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
   # With several jobs each worker logs to fuzz-N.log in the current folder.
   execs=$( (cat "$log" fuzz-*.log 2>/dev/null || true) | (grep 'stat::number_of_executed_units' || true) |
     awk '{s += $2} END {print s + 0}')
-  rate=$(awk -v e="$execs" -v s="$SECONDS_PER_TARGET" 'BEGIN {printf "%d", e / s}')
+  took=$(($(date +%s) - start))
+  rate=$(awk -v e="$execs" -v s="$took" 'BEGIN {printf "%d", e / (s > 0 ? s : 1)}')
   result=ok
   if [ "$status" != 0 ]; then
     failed=1
@@ -77,7 +89,7 @@ for t in $TARGETS; do
     done
     tail -40 "$log" >&2
   fi
-  printf '| %-9s | %8s | %12s | %8s | %-26s |\n' "$t" "$SECONDS_PER_TARGET" "$execs" "$rate" "$result"
-  rm -f "$log" fuzz-*.log
+  printf '| %-9s | %8s | %12s | %8s | %-26s |\n' "$t" "$took" "$execs" "$rate" "$result"
+  rm -f fuzz-*.log
 done
 exit $failed
