@@ -21,5 +21,6 @@ pub mod expr;
 pub mod front;
 pub mod hash;
 pub mod ir;
+pub mod memory;
 pub mod schema;
 pub mod source;

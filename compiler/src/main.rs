@@ -1,4 +1,5 @@
 fn main() {
+    agc::memory::no_transparent_huge_pages();
     std::process::exit(agc::cli::main());
 }
 

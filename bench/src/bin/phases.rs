@@ -11,6 +11,8 @@ use std::time::Instant;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
+    // The same process settings as the agc binary, so the figures compare.
+    agc::memory::no_transparent_huge_pages();
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: phases FILE");
         std::process::exit(2);
