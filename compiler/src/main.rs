@@ -1,5 +1,5 @@
 fn main() {
-    agc::memory::no_transparent_huge_pages();
+    agc::memory::tune();
     std::process::exit(agc::cli::main());
 }
 

@@ -12,7 +12,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     // The same process settings as the agc binary, so the figures compare.
-    agc::memory::no_transparent_huge_pages();
+    agc::memory::tune();
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: phases FILE");
         std::process::exit(2);

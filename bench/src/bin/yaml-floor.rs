@@ -12,7 +12,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     // The same process settings as the agc binary, so the figures compare.
-    agc::memory::no_transparent_huge_pages();
+    agc::memory::tune();
     let mut args = std::env::args().skip(1);
     let Some(path) = args.next() else {
         eprintln!("usage: yaml-floor FILE [--serde-json]");

@@ -87,19 +87,21 @@ pub type ValueType = crate::ir::expr::TypeName;
 /// `$ref` kept resolvable), the allowed values, the description.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Declared {
+    // Boxed: most ports declare no schema, enum or default, and a 100k-node graph holds
+    // hundreds of thousands of ports (the struct is 56 bytes, not 200).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub schema: Option<serde_json::Value>,
+    pub schema: Option<Box<serde_json::Value>>,
     #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
-    pub enum_values: Option<Vec<serde_json::Value>>,
+    pub enum_values: Option<Box<[serde_json::Value]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
+    pub description: Option<Box<str>>,
     /// AGS `redact: true`: the value never appears in run records or progress output.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub redact: bool,
     /// An input's `default` (used when its value is absent); the plan writes it on inputs
     /// only (params carry their own `default`).
     #[serde(skip)]
-    pub default: Option<serde_json::Value>,
+    pub default: Option<Box<serde_json::Value>>,
 }
 
 impl Declared {
@@ -396,6 +398,14 @@ impl Graph {
             outputs: Vec::new(),
             spans: Spans::default(),
         }
+    }
+
+    /// Makes room for `nodes` more nodes and `edges` more edges (and their spans).
+    pub fn reserve(&mut self, nodes: usize, edges: usize) {
+        self.nodes.reserve(nodes);
+        self.spans.nodes.reserve(nodes);
+        self.edges.reserve(edges);
+        self.spans.edges.reserve(edges);
     }
 
     pub fn add_node(&mut self, node: Node, span: Span) -> NodeId {

@@ -184,7 +184,7 @@ impl Lowerer<'_> {
                     description: decl
                         .get("description")
                         .and_then(Value::as_str)
-                        .map(str::to_string),
+                        .map(Box::from),
                     ..Declared::default()
                 },
             });
@@ -458,7 +458,7 @@ impl Lowerer<'_> {
                 ty,
                 required: true,
                 decl: Declared {
-                    schema: Some(schema),
+                    schema: Some(Box::new(schema)),
                     ..Declared::default()
                 },
             });

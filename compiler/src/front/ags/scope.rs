@@ -62,6 +62,14 @@ impl<'a> Scope<'a> {
             .filter_map(|(k, v)| v.as_object().map(|o| (k, o)))
     }
 
+    /// How many entries `nodes` has (an upper bound of [`Scope::nodes`]).
+    pub fn node_count(&self) -> usize {
+        self.obj
+            .get("nodes")
+            .and_then(Value::as_object)
+            .map_or(0, Map::len)
+    }
+
     pub fn node(&self, id: &str) -> Option<&'a Map<String, Value>> {
         self.obj.get("nodes")?.get(id)?.as_object()
     }

@@ -605,12 +605,12 @@ fn outputs(schema: &Value) -> Vec<Output> {
 
 fn declared(p: &Value, schema: Value) -> Declared {
     Declared {
-        schema: Some(schema),
-        enum_values: p.get("enum").and_then(Value::as_array).cloned(),
-        description: p
-            .get("description")
-            .and_then(Value::as_str)
-            .map(str::to_string),
+        schema: Some(Box::new(schema)),
+        enum_values: p
+            .get("enum")
+            .and_then(Value::as_array)
+            .map(|e| e.as_slice().into()),
+        description: p.get("description").and_then(Value::as_str).map(Box::from),
         ..Declared::default()
     }
 }
