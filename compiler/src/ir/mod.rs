@@ -181,7 +181,7 @@ pub struct Node {
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
-    pub guard: Option<IrExpr>,
+    pub guard: Option<Box<IrExpr>>,
     /// Expressions the runtime evaluates for the node beyond its guard, by key:
     /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
     /// `regex` criterion's text), `human.<i>.when` / `human.<i>.prompt` (checkpoint `i`),
@@ -248,7 +248,7 @@ pub struct Edge {
     pub to: NodeId,
     pub kind: EdgeKind,
     pub outcomes: Vec<Outcome>,
-    pub guard: Option<IrExpr>,
+    pub guard: Option<Box<IrExpr>>,
     /// For exclusive branching: the first matching edge (lowest order) wins.
     pub order: Option<u32>,
     /// For back edges: the most times the edge may be taken.

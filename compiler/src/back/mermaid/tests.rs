@@ -130,7 +130,7 @@ fn repair_loop() -> Graph {
     b.edge(a, owner, EdgeKind::Sequence);
     b.edge(owner, done, EdgeKind::Sequence);
     let e = b.edge(run, fix, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(x("nodes.run.outputs.failing_count > 0"));
+    b.0.edges[e].guard = Some(Box::new(x("nodes.run.outputs.failing_count > 0")));
     b.0
 }
 
@@ -250,28 +250,28 @@ fn the_authors_words_win_over_expressions() {
     let ship = b.node("ship", NodeKind::Task, None);
     let other = b.node("other", NodeKind::Task, None);
     let e = b.edge(d, fix, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(x(
+    b.0.edges[e].guard = Some(Box::new(x(
         "nodes.readiness.outputs.decision == \"needs_remediation\"",
-    ));
+    )));
     b.0.edges[e].label = Some("needs work".into());
     // No author label: the branch name the decision picks.
     let e = b.edge(d, ship, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(x(
+    b.0.edges[e].guard = Some(Box::new(x(
         "nodes.readiness.outputs.decision == \"ready_to_release\"",
-    ));
+    )));
     // Named outcomes (Agent Graph outcomes, agh verdicts) when there is no label.
     let e = b.edge(fix, ship, EdgeKind::Conditional);
     b.0.edges[e].on = vec!["approved".into(), "waived".into()];
-    b.0.edges[e].guard = Some(x("true"));
+    b.0.edges[e].guard = Some(Box::new(x("true")));
     // Named outcomes that only restate a sequence edge are not drawn (Agent Graph's
     // `completed`).
     let e = b.edge(ship, fix, EdgeKind::Sequence);
     b.0.edges[e].on = vec!["completed".into()];
     // Not from a decision: the expression, with its compared value kept when cut.
     let e = b.edge(ship, other, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(x(
+    b.0.edges[e].guard = Some(Box::new(x(
         "len(nodes.some_long_node_name.outputs.collection_of_things) >= \"the_threshold_value\"",
-    ));
+    )));
     let edges = edge_lines(&draw(&b.0)).join("\n");
     assert!(edges.contains("n0 -.->|\"needs work\"| n1"), "{edges}");
     assert!(
@@ -443,7 +443,7 @@ fn a_switch_draws_its_cases_in_order_with_their_names() {
     .enumerate()
     {
         let e = b.edge(s, t, EdgeKind::Conditional);
-        b.0.edges[e].guard = guard.map(x);
+        b.0.edges[e].guard = guard.map(|g| Box::new(x(g)));
         b.0.edges[e].order = Some(order);
         if i == 0 {
             b.0.edges[e].label = Some("default".into());

@@ -49,7 +49,7 @@ fn graph() -> Graph {
     let sp = |at| Span::point(FileId(0), at);
     let mut a = node("a", NodeKind::Task, None);
     a.title = Some("é".into());
-    a.guard = Some(expr("params.p", 4));
+    a.guard = Some(Box::new(expr("params.p", 4)));
     a.join = Join::NOf { count: 2 };
     a.retry.timeout_seconds = Some(2.0);
     a.estimate.cost_usd = Some(0.25);
@@ -158,7 +158,7 @@ fn graph() -> Graph {
             to: mp,
             kind: EdgeKind::Back,
             outcomes: vec![Outcome::Succeeded, Outcome::Failed],
-            guard: Some(expr("again", 21)),
+            guard: Some(Box::new(expr("again", 21))),
             order: Some(1),
             bound: Some(4),
             implicit: false,

@@ -203,12 +203,12 @@ impl<'a> Lowerer<'a> {
                 .get("requiresFacts")
                 .filter(|c| c.as_array().is_some_and(|a| !a.is_empty()))
             {
-                node.guard = Some(IrExpr {
+                node.guard = Some(Box::new(IrExpr {
                     lang: ExprLang::Fact,
                     source: facts_text(checks),
                     core: None,
                     span: span_at(doc, &format!("/nodes/{i}/requiresFacts")),
-                });
+                }));
             }
             let mut attrs = Map::new();
             for key in [

@@ -568,7 +568,7 @@ impl Lowerer<'_> {
                 to,
                 kind,
                 outcomes: vec![Outcome::Succeeded],
-                guard,
+                guard: guard.map(Box::new),
                 order: None,
                 bound: None,
                 implicit: false,

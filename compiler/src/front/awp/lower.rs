@@ -518,7 +518,7 @@ impl Lowerer<'_, '_> {
                                 .cloned()
                         };
                         let mut edge = edge(from, NodeId(t as u32), EdgeKind::Conditional);
-                        edge.guard = guard;
+                        edge.guard = guard.map(Box::new);
                         edge.order = Some(order as u32);
                         if is_default {
                             edge.label = Some("default".into());
