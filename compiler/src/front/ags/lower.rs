@@ -148,12 +148,13 @@ impl<'d> Lowerer<'d> {
         let at = doc.at(ptr)?;
         let (node, source) = (at.node, at.value.as_str()?);
         let template = lang == ExprLang::AgxTemplate;
-        let core = match self
-            .ws
-            .exprs
-            .get(&(node.span.file, node.span.start, template))
-        {
-            Some(e) => Some(e.clone()),
+        let cached =
+            self.ws
+                .exprs
+                .borrow_mut()
+                .remove(&(node.span.file, node.span.start, template));
+        let core = match cached {
+            Some(e) => Some(e),
             None => {
                 let map = ScalarMap::for_scalar(&self.sources.get(doc.file).text, node, source);
                 match lang {

@@ -106,7 +106,7 @@ impl super::FrontEnd for Ags {
         };
         // The document moves into the workspace and back out: no copy of a large tree.
         let (mut ws, more) = refs::resolve(doc, path, &display, &root, &mut load_child);
-        ws.exprs = exprs;
+        *ws.exprs.get_mut() = exprs;
         diags.extend(more);
         (ws, diags)
     }

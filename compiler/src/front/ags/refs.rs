@@ -31,8 +31,10 @@ pub struct Workspace {
     /// `(referencing doc, pointer of its subgraph block)` → referenced doc.
     pub refs: HashMap<(usize, String), usize>,
     /// Expressions the checks already parsed, for lowering to reuse (may be empty: lowering
-    /// parses what it does not find here).
-    pub exprs: super::ExprCache,
+    /// parses what it does not find here). Lowering *takes* each one it uses (moves it into
+    /// the IR rather than cloning it, so the parsed form is held once at the memory peak); an
+    /// expression lowered twice (a fragment `use`d by two nodes) is parsed again.
+    pub exprs: std::cell::RefCell<super::ExprCache>,
 }
 
 impl Workspace {
