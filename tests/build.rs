@@ -173,3 +173,74 @@ outputs:
     );
     assert_eq!(exprs["escalation.message"]["lang"], "agx-template");
 }
+
+/// Lowering takes each expression the checks parsed out of their cache (it is moved into the
+/// IR, not cloned); a fragment `use`d by two nodes is lowered twice, and the second copy must
+/// still get its core form (parsed again), identical to the first.
+#[test]
+fn a_fragment_used_twice_gets_core_expressions_in_both_copies() {
+    let dir = std::env::temp_dir().join(format!("agc-build-fragment-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let doc = dir.join("twice.agraph.yaml");
+    std::fs::write(
+        &doc,
+        r#"ags_version: "1.0"
+kind: AgenticGraph
+id: t/fragment-twice
+title: t
+objective: t
+requires_conformance: 2
+constraints: { max_cost_usd: 1.0 }
+params:
+  limit: { type: integer, description: l }
+subgraphs:
+  step:
+    entrypoints: [work]
+    nodes:
+      work:
+        type: task
+        title: w
+        description: w
+        when: params.limit > 2
+        inputs:
+          cap: { type: integer, description: c, from: params.limit }
+          note: { type: string, description: n, template: "at most ${{ params.limit }}" }
+        outputs:
+          done: { type: boolean, description: d }
+entrypoints: [first]
+nodes:
+  first: { type: subgraph, title: f, description: f, subgraph: { use: step } }
+  second:
+    type: subgraph
+    title: s
+    description: s
+    depends_on: [first]
+    subgraph: { use: step }
+"#,
+    )
+    .unwrap();
+    let plan: serde_json::Value = serde_json::from_str(&build(&doc)).unwrap();
+    let node = |id: &str| {
+        plan["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in the plan"))
+            .clone()
+    };
+    let (a, b) = (node("first/work"), node("second/work"));
+    assert_eq!(
+        a["guard"]["core"],
+        serde_json::json!([">", ["$", "params", "limit"], 2])
+    );
+    assert_eq!(
+        a["inputs"][0]["from"]["core"],
+        serde_json::json!(["$", "params", "limit"])
+    );
+    assert!(a["inputs"][1]["template"]["core"].is_array(), "{a}");
+    for field in ["guard", "inputs"] {
+        assert_eq!(a[field], b[field], "{field} of the second copy");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
