@@ -290,3 +290,21 @@ fn syntax_errors_have_positions() {
     assert_eq!(o.codes, ["AGC003"]);
     assert_eq!(o.at().0, 2);
 }
+
+/// saphyr can place a syntax error past the last char (here after an unknown directive, in a
+/// file with a 4-byte character): the diagnostic still lies inside the file, at its end.
+#[test]
+fn a_syntax_error_saphyr_places_past_the_end_lies_at_the_end() {
+    let bytes = b"%b\x01*stcnconstraints\xf2\x9a\x96\x83Galid nod2'".to_vec();
+    let mut sources = SourceMap::new();
+    let (file, l) = load_bytes(&mut sources, "t.yaml", bytes, Limits::default());
+    let len = sources.get(file).text.len() as u32;
+    assert_eq!(len, 34);
+    let d = l
+        .diags
+        .iter()
+        .find(|d| d.code == "AGC003")
+        .expect("a syntax error");
+    let span = d.span.expect("a span");
+    assert_eq!((span.start, span.end), (len, len), "{d:?}");
+}

@@ -25,16 +25,25 @@ use serde_json::{Number, Value};
 use std::borrow::Cow;
 
 /// Converts saphyr's char indices to byte offsets.
+///
+/// saphyr's positions are char indices, but not always within the text: after an unknown
+/// directive (`%b\x01...` with no document following) its syntax error can point a few
+/// positions past the last char (fuzz finding `fuzz/regressions/load/crash-6879...`: index
+/// 34 in a 31-char file, which became byte 37 of 34). Indices at or past the end map to the
+/// end of the text, so every span stays inside its file.
 struct CharToByte {
     /// `(char_index, extra_bytes)`: from `char_index` + 1 on, byte = char + extra.
     steps: Vec<(usize, usize)>,
+    /// The text's length in chars and in bytes.
+    chars: usize,
+    bytes: usize,
 }
 
 impl CharToByte {
     fn new(text: &str) -> CharToByte {
         let mut steps = Vec::new();
+        let mut extra = 0;
         if !text.is_ascii() {
-            let mut extra = 0;
             for (ci, ch) in text.chars().enumerate() {
                 let w = ch.len_utf8();
                 if w > 1 {
@@ -43,10 +52,17 @@ impl CharToByte {
                 }
             }
         }
-        CharToByte { steps }
+        CharToByte {
+            steps,
+            chars: text.len() - extra,
+            bytes: text.len(),
+        }
     }
 
     fn byte(&self, char_index: usize) -> usize {
+        if char_index >= self.chars {
+            return self.bytes;
+        }
         // Number of steps whose char index is < char_index.
         let n = self.steps.partition_point(|&(ci, _)| ci < char_index);
         char_index + if n == 0 { 0 } else { self.steps[n - 1].1 }
