@@ -81,8 +81,10 @@ for t in $TARGETS; do
   if [ "$status" != 0 ]; then
     failed=1
     result="FAILED (exit $status)"
-    if grep -q 'timeout' "$log"; then result="TIMEOUT (over 1 s)"; fi
-    if grep -q 'out-of-memory' "$log"; then result="OUT OF MEMORY"; fi
+    # libFuzzer's own verdict lines (the command line echoed into the log says -timeout too).
+    if grep -q 'panicked at' "$log"; then result="PANIC (crash)"; fi
+    if grep -q 'ERROR: libFuzzer: timeout' "$log"; then result="TIMEOUT (over ${TIMEOUT} s)"; fi
+    if grep -q 'ERROR: libFuzzer: out-of-memory' "$log"; then result="OUT OF MEMORY"; fi
     mkdir -p "fuzz/regressions/$t"
     for a in fuzz/artifacts/"$t"/*; do
       [ -f "$a" ] && cp "$a" "fuzz/regressions/$t/" && echo "finding: $a -> fuzz/regressions/$t/" >&2
