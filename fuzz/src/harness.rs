@@ -117,6 +117,23 @@ const SEEDS: [&str; 6] = [
     include_str!("../../tests/fixtures/agent-graph/schema-invalid-unknown-node-kind.yaml"),
 ];
 
+/// The seeds, loaded once per process (loading one again for every input only spent the
+/// fuzzer's time on the same document).
+fn seed_values() -> &'static [Value] {
+    static VALUES: std::sync::OnceLock<Vec<Value>> = std::sync::OnceLock::new();
+    VALUES.get_or_init(|| {
+        SEEDS
+            .iter()
+            .map(|seed| {
+                let mut sources = SourceMap::new();
+                let (_, loaded) =
+                    load::load_str(&mut sources, "seed.yaml", seed.to_string(), limits());
+                loaded.doc.expect("seed documents load").value
+            })
+            .collect()
+    })
+}
+
 /// Bytes read off the front of the input, zero when used up.
 struct Bytes<'a>(&'a [u8]);
 
@@ -154,13 +171,9 @@ impl Bytes<'_> {
 /// shapes, which reach the schema and semantic checks far more often than random bytes.
 pub fn mutate(data: &[u8]) {
     let mut b = Bytes(data);
-    let seed = SEEDS[b.byte() as usize % SEEDS.len()];
-    let mut sources = SourceMap::new();
-    let (_, loaded) = load::load_str(&mut sources, "seed.yaml", seed.to_string(), limits());
-    let Some(doc) = loaded.doc else {
-        panic!("seed documents load");
-    };
-    let mut value = doc.value.clone();
+    let index = b.byte() as usize % SEEDS.len();
+    let seed = SEEDS[index];
+    let mut value = seed_values()[index].clone();
     let edits = 1 + b.byte() % 8;
     for _ in 0..edits {
         edit(&mut value, &mut b);
