@@ -40,7 +40,7 @@ use chumsky::prelude::*;
 
 /// Parses `src[start..end]` into a checked AGX tree (spans are offsets into `src`).
 pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec<Error>> {
-    if let Some(ast) = simple_path(src, start, end).or_else(|| simple_comparison(src, start, end)) {
+    if let Some(ast) = shortcut(src, start, end) {
         let mut errors = Vec::new();
         check::check(&ast, src, &mut errors);
         return if errors.is_empty() {
@@ -57,8 +57,7 @@ pub fn parse_range(src: &str, start: usize, end: usize) -> Result<ast::Expr, Vec
 /// `Err` describes a disagreement; `Ok(true)` when a shortcut applied, `Ok(false)` when not.
 #[doc(hidden)]
 pub fn shortcut_agrees(src: &str) -> Result<bool, String> {
-    let fast = simple_path(src, 0, src.len()).or_else(|| simple_comparison(src, 0, src.len()));
-    let Some(fast) = fast else {
+    let Some(fast) = shortcut(src, 0, src.len()) else {
         return Ok(false);
     };
     match parse_tokens(src, 0, src.len()) {
@@ -70,6 +69,25 @@ pub fn shortcut_agrees(src: &str) -> Result<bool, String> {
             "`{src}`: the shortcut accepted what the parser refuses: {e:?}"
         )),
     }
+}
+
+/// The shortcuts, tried on the range without the blanks around it (a `${{ x.y }}`
+/// placeholder's inside is ` x.y `; the parser's tree and spans leave those blanks out too):
+/// a path, a comparison of a path with a literal, or a lone `true`, `false` or `null`.
+fn shortcut(src: &str, start: usize, end: usize) -> Option<ast::Expr> {
+    let text = src.get(start..end)?;
+    let start = start + (text.len() - text.trim_start_matches(' ').len());
+    let end = end - (text.len() - text.trim_end_matches(' ').len());
+    if start >= end {
+        return None;
+    }
+    let kind = match &src[start..end] {
+        "true" => ast::ExprKind::Bool(true),
+        "false" => ast::ExprKind::Bool(false),
+        "null" => ast::ExprKind::Null,
+        _ => return simple_path(src, start, end).or_else(|| simple_comparison(src, start, end)),
+    };
+    Some(ast::Expr::new(kind, Local::from(start..end)))
 }
 
 /// The most common expression, a reference path `a.b.c` (ASCII names, no blanks, a root that

@@ -223,5 +223,10 @@ fn shortcut_shapes() -> impl Strategy<Value = String> {
         1..8,
     )
     .prop_map(|p| p.concat());
-    prop_oneof![4 => comparison, 2 => path(), 1 => pieces]
+    let literal = prop_oneof![Just("true"), Just("false"), Just("null"), Just("nul")]
+        .prop_map(str::to_string);
+    let shape = prop_oneof![4 => comparison, 2 => path(), 1 => pieces, 1 => literal];
+    // Blanks around the whole, as inside a `${{ … }}` placeholder.
+    let pad = || prop_oneof![6 => Just(""), 2 => Just(" "), 1 => Just("  "), 1 => Just("\t")];
+    (pad(), shape, pad()).prop_map(|(a, s, b)| format!("{a}{s}{b}"))
 }

@@ -393,6 +393,27 @@ fn simple_paths_match_the_parser() {
     }
 }
 
+/// The shortcuts take a placeholder's inside with its blanks (`${{ x.y }}`), and a lone
+/// literal, and build what the parser builds there.
+#[test]
+fn shortcuts_take_blanks_around_and_lone_literals() {
+    for (src, start, end) in [
+        ("${{ nodes.a.outputs.count }}", 3, 26),
+        ("${{  params.project }}", 3, 19),
+        ("${{ a.b > 3  }}", 3, 12),
+        ("true", 0, 4),
+        (" false ", 0, 7),
+        ("${{ null }}", 3, 9),
+    ] {
+        let fast = super::shortcut(src, start, end).unwrap_or_else(|| panic!("{src}"));
+        let slow = super::parse_tokens(src, start, end).expect(src);
+        assert_eq!(fast, slow, "{src}");
+    }
+    for src in ["", "   ", "\ttrue", "true.x", "true true", "(true)"] {
+        assert!(super::shortcut(src, 0, src.len()).is_none(), "{src:?}");
+    }
+}
+
 /// The comparison shortcut builds exactly what the parser builds, spans included.
 #[test]
 fn simple_comparisons_match_the_parser() {
