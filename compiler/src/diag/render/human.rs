@@ -43,30 +43,74 @@ use super::excerpt::{Excerpt, is_bidi_control};
 use super::{Located, Options, file_of, locate, primary_label};
 use crate::diag::{Diagnostic, Severity};
 use crate::source::{FileId, SourceMap};
-use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
 
 /// An ariadne span: a file and a byte range in it.
 type AriadneSpan = (FileId, Range<usize>);
 
+/// Lists at least this long are drawn on several threads.
+const PARALLEL_FROM: usize = 2048;
+
 pub(super) fn render(diags: &[Diagnostic], sources: &SourceMap, opts: Options) -> String {
-    let mut out = String::new();
-    let mut whole: HashMap<FileId, Rc<(Excerpt, Source<String>)>> = HashMap::new();
-    for (i, d) in diags.iter().enumerate() {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    render_on(diags, sources, opts, threads, PARALLEL_FROM)
+}
+
+/// Each report is drawn from its diagnostic and the sources alone, so a long list is split
+/// into `threads` consecutive runs drawn side by side and joined in order: the same bytes as
+/// one thread (a 100k-node graph's 92k advisories took 0.7 s on one). Lists shorter than
+/// `parallel_from` stay on the caller's thread.
+pub(super) fn render_on(
+    diags: &[Diagnostic],
+    sources: &SourceMap,
+    opts: Options,
+    threads: usize,
+    parallel_from: usize,
+) -> String {
+    let whole = &Whole((0..sources.len()).map(|_| OnceLock::new()).collect());
+    if threads < 2 || diags.len() < parallel_from.max(2) {
+        return render_run(diags, sources, opts, whole);
+    }
+    let parts: Vec<String> = std::thread::scope(|s| {
+        let handles: Vec<_> = diags
+            .chunks(diags.len().div_ceil(threads))
+            .map(|run| s.spawn(move || render_run(run, sources, opts, whole)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut out = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for (i, part) in parts.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
-        render_one(&mut out, d, sources, opts, &mut whole);
+        out.push_str(part);
     }
     out
 }
 
-fn render_one(
-    out: &mut String,
-    d: &Diagnostic,
-    sources: &SourceMap,
-    opts: Options,
-    whole: &mut HashMap<FileId, Rc<(Excerpt, Source<String>)>>,
-) {
+/// An excerpt and ariadne's source over it.
+type Shared = Arc<(Excerpt, Source<String>)>;
+
+/// The whole-file excerpts, by file id: built once (a large file's line table is costly) and
+/// shared by every report and thread.
+struct Whole(Vec<OnceLock<Shared>>);
+
+/// One thread's run of reports, separated by blank lines.
+fn render_run(diags: &[Diagnostic], sources: &SourceMap, opts: Options, whole: &Whole) -> String {
+    let mut out = String::new();
+    for (i, d) in diags.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        render_one(&mut out, d, sources, opts, whole);
+    }
+    out
+}
+
+fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Options, whole: &Whole) {
     let color = severity_color(d.severity);
     let head = format!("{}[{}]", d.severity.as_str(), clean(d.code));
     if opts.color {
@@ -96,12 +140,7 @@ fn render_one(
 }
 
 /// The ariadne box for a located diagnostic, without ariadne's header line.
-fn snippet(
-    d: &Diagnostic,
-    sources: &SourceMap,
-    opts: Options,
-    whole: &mut HashMap<FileId, Rc<(Excerpt, Source<String>)>>,
-) -> Option<String> {
+fn snippet(d: &Diagnostic, sources: &SourceMap, opts: Options, whole: &Whole) -> Option<String> {
     let primary = locate(sources, d.span?)?;
     // Located labels in order: primary first, then the others whose file exists.
     let mut located: Vec<(Located<'_>, String, Option<Color>)> = vec![(
@@ -134,17 +173,18 @@ fn snippet(
             .collect();
         let entry = if Excerpt::all_lines_short(file, &points) {
             whole
-                .entry(id)
-                .or_insert_with(|| {
+                .0
+                .get(id.0 as usize)?
+                .get_or_init(|| {
                     let excerpt = Excerpt::whole(file);
                     let source = Source::from(excerpt.text.clone());
-                    Rc::new((excerpt, source))
+                    Arc::new((excerpt, source))
                 })
                 .clone()
         } else {
             let excerpt = Excerpt::new(file, &points);
             let source = Source::from(excerpt.text.clone());
-            Rc::new((excerpt, source))
+            Arc::new((excerpt, source))
         };
         cache.loaded.insert(id, entry);
     }
@@ -273,7 +313,7 @@ fn is_unsafe_in_message(c: char) -> bool {
 
 /// ariadne's view of the files of one report: their excerpts.
 struct Excerpts {
-    loaded: HashMap<FileId, Rc<(Excerpt, Source<String>)>>,
+    loaded: HashMap<FileId, Shared>,
 }
 
 impl ariadne::Cache<FileId> for Excerpts {

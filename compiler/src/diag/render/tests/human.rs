@@ -281,3 +281,37 @@ fn crlf_files_render_like_lf_files() {
 fn nothing_to_report_renders_nothing() {
     assert_eq!(plain(&[], &map(&[("a", "b")])), "");
 }
+
+#[test]
+fn long_lists_render_the_same_on_several_threads() {
+    // Three files, reports with and without spans, labels across files: every split of the
+    // list into runs must give the bytes of one thread.
+    let m = map(&[("a.yaml", FLOW), ("b.yaml", "x: 1\ny: 2\n"), ("c.yaml", "")]);
+    let mut diags = Vec::new();
+    for i in 0..50 {
+        let d = match i % 4 {
+            0 => Diagnostic::error("AG001", format!("unknown key {i}")).at(find(&m, 0, "stpes", 0)),
+            1 => Diagnostic::warning("AG904", format!("unread {i}"))
+                .at(find(&m, 1, "y", 0))
+                .with_help("remove it"),
+            2 => Diagnostic::error("AGC001", format!("no span {i}")),
+            _ => Diagnostic::error("AG201", format!("two files {i}"))
+                .at(find(&m, 0, "run", 0))
+                .with_label(find(&m, 1, "x", 0), "here"),
+        };
+        diags.push(d);
+    }
+    let one = crate::diag::render::human::render_on(&diags, &m, Options::default(), 1, 1);
+    // Each of the 13 reports says it twice: header and label.
+    assert_eq!(one.matches("unknown key").count(), 26, "{one}");
+    for threads in [2, 3, 7, 50, 64] {
+        let many =
+            crate::diag::render::human::render_on(&diags, &m, Options::default(), threads, 1);
+        assert_eq!(many, one, "{threads} threads");
+    }
+    // Below the threshold the list stays on one thread, with the same result.
+    assert_eq!(
+        crate::diag::render::human::render_on(&diags, &m, Options::default(), 4, 51),
+        one
+    );
+}
