@@ -244,3 +244,52 @@ nodes:
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `agc check` asks for no digest (it writes no plan): the same examples then lower to the
+/// same graphs without one, while a build's graphs carry it.
+#[test]
+fn check_skips_the_digest_that_build_computes() {
+    for example in [
+        "examples/ags/changelog-release.agraph.yaml",
+        "examples/awp/support-triage.workflow.yaml",
+        "examples/agh/delivery.loop.yaml",
+    ] {
+        let run = |no_digest: bool| {
+            let mut sources = SourceMap::new();
+            let (file, loaded) = agc::source::load::load_path(
+                &mut sources,
+                Path::new(example),
+                example,
+                Default::default(),
+            )
+            .expect(example);
+            let opts = CheckOptions {
+                no_digest,
+                ..CheckOptions::default()
+            };
+            let checked = agc::check::check_source(
+                &mut sources,
+                file,
+                loaded,
+                &opts,
+                Some(Path::new(example)),
+            );
+            assert!(!checked.has_errors(), "{example}: {:?}", checked.diags);
+            assert_eq!(checked.compiled.len(), 1, "{example}");
+            checked.compiled.into_iter().next().unwrap()
+        };
+        let built = run(false);
+        let checked = run(true);
+        let digest = built
+            .digest
+            .as_deref()
+            .unwrap_or_else(|| panic!("{example}: no digest"));
+        assert!(digest.starts_with("sha256-"), "{example}: {digest}");
+        assert_eq!(checked.digest, None, "{example}");
+        assert_eq!(
+            format!("{:?}", checked.graph),
+            format!("{:?}", built.graph),
+            "{example}"
+        );
+    }
+}

@@ -34,6 +34,9 @@ pub struct CheckOptions {
     /// `--extension`: agh extension manifests that declare the tool schemas of a Loop's
     /// tool-id actions (besides the one found next to the Loop).
     pub extensions: Vec<std::path::PathBuf>,
+    /// `agc check`: the graphs' digests (a pass over each whole document) are not computed,
+    /// since no plan is written. [`crate::compile::Compiled::digest`] is then `None`.
+    pub no_digest: bool,
     /// `--graph ID` of `build` and `graph`: the one graph they take from a document holding
     /// several (an Agent Graph Provider).
     pub graph: Option<String>,
@@ -143,7 +146,7 @@ fn drive<F: FrontEnd>(
     diags.extend(more);
     let mut compiled = Vec::new();
     if !diags.iter().any(Diagnostic::is_error) {
-        let (lowered, more) = fe.lower(cx.sources, &unit);
+        let (lowered, more) = fe.lower(cx.sources, &unit, !cx.opts.no_digest);
         diags.extend(more);
         if !diags.iter().any(Diagnostic::is_error) {
             for l in lowered {

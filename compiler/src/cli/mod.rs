@@ -190,6 +190,7 @@ where
 
 fn run_check(args: CheckArgs) -> i32 {
     let mut opts = args.root.options();
+    opts.no_digest = true;
     if let Some(max) = args.max_file_size {
         opts.limits.max_file_bytes = max;
     }

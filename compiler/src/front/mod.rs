@@ -113,6 +113,24 @@ pub struct LoadedDocument {
     pub diags: Vec<Diagnostic>,
 }
 
+/// `lower()` with, when `digest` is set, the digest of `value` computed beside it on a second
+/// thread (a pass over the whole document, as long as a quarter of lowering at 100k nodes).
+pub(crate) fn lower_with_digest<T>(
+    digest: bool,
+    value: &serde_json::Value,
+    lower: impl FnOnce() -> T,
+) -> (T, Option<String>) {
+    if !digest {
+        return (lower(), None);
+    }
+    std::thread::scope(|s| {
+        let digest = s.spawn(|| crate::canon::graph_digest(value).ok());
+        let lowered = lower();
+        // A panic in the digest thread is a bug; it then counts as "no digest".
+        (lowered, digest.join().ok().flatten())
+    })
+}
+
 /// One lowered graph, ready for the analyses and the back ends.
 #[derive(Debug)]
 pub struct Lowered {
@@ -134,8 +152,14 @@ pub trait FrontEnd {
     fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Self::Unit, Vec<Diagnostic>);
 
     /// Lowers a unit whose check reported no error. Diagnostics here are either warnings or
-    /// internal errors (a bug, reported rather than panicking).
-    fn lower(&self, sources: &SourceMap, unit: &Self::Unit) -> (Vec<Lowered>, Vec<Diagnostic>);
+    /// internal errors (a bug, reported rather than panicking). `digest`: whether the graphs'
+    /// [`Lowered::digest`] is wanted (plans carry it; `agc check` writes none and skips it).
+    fn lower(
+        &self,
+        sources: &SourceMap,
+        unit: &Self::Unit,
+        digest: bool,
+    ) -> (Vec<Lowered>, Vec<Diagnostic>);
 
     /// Gives back the root document (the driver returns it to the caller).
     fn into_root(unit: Self::Unit) -> Document;

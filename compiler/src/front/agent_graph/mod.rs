@@ -153,7 +153,14 @@ impl FrontEnd for AgentGraph {
         }
     }
 
-    fn lower(&self, sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Diagnostic>) {
+    /// Agent Graph digests are part of the Provider's model (evaluation revisions), so they
+    /// are computed whatever `digest` says.
+    fn lower(
+        &self,
+        sources: &SourceMap,
+        unit: &Unit,
+        _digest: bool,
+    ) -> (Vec<Lowered>, Vec<Diagnostic>) {
         lower::lower(sources, unit)
     }
 

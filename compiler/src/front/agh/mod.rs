@@ -110,12 +110,14 @@ impl FrontEnd for Agh {
         (unit, diags)
     }
 
-    fn lower(&self, sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Diagnostic>) {
-        let ((graph, diags), digest) = std::thread::scope(|s| {
-            let digest = s.spawn(|| crate::canon::graph_digest(&unit.doc.value).ok());
-            let lowered = lower::lower(unit);
-            (lowered, digest.join().ok().flatten())
-        });
+    fn lower(
+        &self,
+        sources: &SourceMap,
+        unit: &Unit,
+        digest: bool,
+    ) -> (Vec<Lowered>, Vec<Diagnostic>) {
+        let ((graph, diags), digest) =
+            super::lower_with_digest(digest, &unit.doc.value, || lower::lower(unit));
         let lowered = Lowered {
             graph,
             digest,

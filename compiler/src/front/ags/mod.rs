@@ -116,14 +116,11 @@ impl super::FrontEnd for Ags {
         &self,
         sources: &crate::source::SourceMap,
         ws: &refs::Workspace,
+        digest: bool,
     ) -> (Vec<super::Lowered>, Vec<Diagnostic>) {
         let doc = &ws.docs[0];
-        let ((graph, diags), digest) = std::thread::scope(|s| {
-            let digest = s.spawn(|| crate::canon::graph_digest(&doc.value).ok());
-            let lowered = lower::lower(ws, sources);
-            // A panic in the digest thread is a bug; it then counts as "no digest".
-            (lowered, digest.join().ok().flatten())
-        });
+        let ((graph, diags), digest) =
+            super::lower_with_digest(digest, &doc.value, || lower::lower(ws, sources));
         let lowered = super::Lowered {
             graph,
             digest,

@@ -63,13 +63,15 @@ impl FrontEnd for Awp {
         (doc, diags)
     }
 
-    fn lower(&self, sources: &SourceMap, doc: &Document) -> (Vec<Lowered>, Vec<Diagnostic>) {
+    fn lower(
+        &self,
+        sources: &SourceMap,
+        doc: &Document,
+        digest: bool,
+    ) -> (Vec<Lowered>, Vec<Diagnostic>) {
         let text = &sources.get(doc.file).text;
-        let ((graph, diags), digest) = std::thread::scope(|s| {
-            let digest = s.spawn(|| crate::canon::graph_digest(&doc.value).ok());
-            let lowered = lower::lower(doc, text);
-            (lowered, digest.join().ok().flatten())
-        });
+        let ((graph, diags), digest) =
+            super::lower_with_digest(digest, &doc.value, || lower::lower(doc, text));
         let lowered = Lowered {
             graph,
             digest,
