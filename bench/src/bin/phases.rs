@@ -50,7 +50,7 @@ fn main() {
     let digest_s = t.elapsed();
     *ws.exprs.get_mut() = exprs;
     let t = Instant::now();
-    let (lowered, _) = agc::front::FrontEnd::lower(&agc::front::ags::Ags, &sources, &ws);
+    let (lowered, _) = agc::front::FrontEnd::lower(&agc::front::ags::Ags, &sources, &ws, true);
     let compiled = lowered
         .into_iter()
         .next()
