@@ -20,7 +20,31 @@ use serde_json::{Map, Value};
 
 /// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
 pub type ParseFn<'p> =
-    dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + 'p;
+    dyn Fn(&str, &ScalarMap, bool) -> Result<(Expr, Vec<Span>), Vec<Diagnostic>> + Sync + 'p;
+
+/// Scopes with at least this many expression positions parse and resolve them on several
+/// threads (see [`first_pass`]).
+pub(super) const PARALLEL_FROM: usize = 4096;
+
+/// What the first pass over some positions found: diagnostics, reads and resolved
+/// expressions, each in the order of the positions.
+#[derive(Default)]
+struct FirstPass {
+    diags: Vec<Diagnostic>,
+    reads: Vec<(Option<String>, NodeRead)>,
+    typed: Vec<Typed>,
+}
+
+/// What the first pass reads and never changes.
+struct PassInput<'s, 'a> {
+    doc: &'s crate::source::Document,
+    text: &'s str,
+    scopes: &'s [Scope<'a>],
+    si: usize,
+    names: &'s ScopeNames<'s>,
+    root: &'s Map<String, Value>,
+    parse: &'s ParseFn<'s>,
+}
 
 /// An expression whose names resolved, waiting for its scope's type environment.
 struct Typed {
@@ -54,12 +78,22 @@ impl Checker<'_> {
                     }
                 }
             }
-            let mut reads: Vec<(Option<String>, NodeRead)> = Vec::new();
             // Pass 1: parse and resolve names; what resolved is typed in pass 2.
-            let mut typed: Vec<Typed> = Vec::new();
-            for pos in list {
-                self.position(scopes, si, &names, root, pos, parse, &mut reads, &mut typed);
-            }
+            let input = PassInput {
+                doc: self.doc,
+                text: self.text,
+                scopes,
+                si,
+                names: &names,
+                root,
+                parse,
+            };
+            let FirstPass {
+                diags,
+                reads,
+                typed,
+            } = first_pass(&input, list, self.parallel_from, self.threads);
+            self.diags.extend(diags);
             // Pass 2: one environment per scope, holding the types of the nodes the scope's
             // expressions name (not of every node: a 100k-node scope would type them all).
             let mut env = types::scope_env(
@@ -92,74 +126,119 @@ impl Checker<'_> {
             self.hyphenated_ids(scope, &reads);
         }
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn position(
-        &mut self,
-        scopes: &[Scope<'_>],
-        si: usize,
-        names: &ScopeNames<'_>,
-        root: &Map<String, Value>,
-        pos: Position,
-        parse: &ParseFn<'_>,
-        reads: &mut Vec<(Option<String>, NodeRead)>,
-        typed: &mut Vec<Typed>,
-    ) {
-        // One walk gives the text and its spans.
-        let Some(at) = self.doc.at(&pos.ptr) else {
-            return;
-        };
-        let (Some(text), node) = (at.value.as_str(), at.node) else {
-            return;
-        };
-        let map = ScalarMap::for_scalar(self.text, node, text);
-        if !pos.template
-            && let Some(at) = text.find("${{")
-        {
-            let d = Diagnostic::new("AG211", "`${{ }}` in an expression field")
-                .at(map.span(at, at + 3))
-                .with_pointer(pos.ptr.clone())
-                .with_help("this field is an AGX expression already: write it without `${{ }}`");
-            self.push(d);
-            return;
+/// Pass 1 over a scope's positions: each parsed and its names resolved. Positions are
+/// independent of one another, so from `parallel_from` on they are split into consecutive
+/// runs checked side by side, and the runs' findings joined in order: the same diagnostics,
+/// reads and expressions, in the same order, as one thread (tested).
+fn first_pass(
+    input: &PassInput<'_, '_>,
+    list: Vec<Position>,
+    parallel_from: usize,
+    threads: usize,
+) -> FirstPass {
+    if threads < 2 || list.len() < parallel_from.max(2) {
+        let mut out = FirstPass::default();
+        for pos in list {
+            position(input, pos, &mut out);
         }
-        let (expr, spans) = match parse(text, &map, pos.template) {
-            Ok(x) => x,
-            Err(errs) => {
-                for e in errs {
-                    self.push(e.with_pointer(pos.ptr.clone()));
-                }
-                return;
-            }
-        };
-        let mut found = Vec::new();
-        let before = self.diags.len();
-        names::check(
-            scopes,
-            si,
-            names,
-            root,
-            &pos.access,
-            &expr,
-            &spans,
-            &pos.ptr,
-            &mut self.diags,
-            &mut found,
-        );
-        reads.extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
-        if self.diags.len() == before {
-            let reads_self = names::chains(&expr).iter().any(|c| c.root == "self");
-            let key = (node.span.file, node.span.start, pos.template);
-            typed.push(Typed {
-                pos,
-                expr,
-                spans,
-                key,
-                reads_self,
-            });
-        }
+        return out;
     }
+    let per_run = list.len().div_ceil(threads);
+    let mut runs: Vec<Vec<Position>> = Vec::with_capacity(threads);
+    let mut rest = list;
+    while rest.len() > per_run {
+        let tail = rest.split_off(per_run);
+        runs.push(std::mem::replace(&mut rest, tail));
+    }
+    runs.push(rest);
+    let found: Vec<FirstPass> = std::thread::scope(|s| {
+        let handles: Vec<_> = runs
+            .into_iter()
+            .map(|run| {
+                s.spawn(move || {
+                    let mut out = FirstPass::default();
+                    for pos in run {
+                        position(input, pos, &mut out);
+                    }
+                    out
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            .collect()
+    });
+    let mut out = FirstPass::default();
+    for f in found {
+        out.diags.extend(f.diags);
+        out.reads.extend(f.reads);
+        out.typed.extend(f.typed);
+    }
+    out
+}
 
+/// One position: parsed, its names resolved; resolved ones are kept for typing.
+fn position(input: &PassInput<'_, '_>, pos: Position, out: &mut FirstPass) {
+    // One walk gives the text and its spans.
+    let Some(at) = input.doc.at(&pos.ptr) else {
+        return;
+    };
+    let (Some(text), node) = (at.value.as_str(), at.node) else {
+        return;
+    };
+    let map = ScalarMap::for_scalar(input.text, node, text);
+    if !pos.template
+        && let Some(at) = text.find("${{")
+    {
+        let d = Diagnostic::new("AG211", "`${{ }}` in an expression field")
+            .at(map.span(at, at + 3))
+            .with_pointer(pos.ptr.clone())
+            .with_help("this field is an AGX expression already: write it without `${{ }}`");
+        out.diags.push(d);
+        return;
+    }
+    let (expr, spans) = match (input.parse)(text, &map, pos.template) {
+        Ok(x) => x,
+        Err(errs) => {
+            for e in errs {
+                out.diags.push(e.with_pointer(pos.ptr.clone()));
+            }
+            return;
+        }
+    };
+    let mut found = Vec::new();
+    let before = out.diags.len();
+    names::check(
+        input.scopes,
+        input.si,
+        input.names,
+        input.root,
+        &pos.access,
+        &expr,
+        &spans,
+        &pos.ptr,
+        &mut out.diags,
+        &mut found,
+    );
+    out.reads
+        .extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));
+    if out.diags.len() == before {
+        let reads_self = names::chains(&expr).iter().any(|c| c.root == "self");
+        let key = (node.span.file, node.span.start, pos.template);
+        out.typed.push(Typed {
+            pos,
+            expr,
+            spans,
+            key,
+            reads_self,
+        });
+    }
+}
+
+impl Checker<'_> {
     /// AG204 for what static types rule out: unknown functions, wrong arity, operands that
     /// cannot work (ordering an `integer` output against a string), and conditions that are
     /// certainly not booleans. Unknown names are AG203/AG206 already (names.rs).
@@ -457,3 +536,7 @@ fn named_nodes(typed: &[Typed]) -> Option<HashSet<&str>> {
     }
     Some(ids)
 }
+
+#[cfg(test)]
+#[path = "first_pass_tests.rs"]
+mod tests;

@@ -37,6 +37,19 @@ pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
 
 /// [`check`], keeping every expression that parsed in `exprs`.
 pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diagnostic> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    check_with(doc, text, exprs, exprs::PARALLEL_FROM, threads)
+}
+
+/// [`check_into`], with the number of expression positions from which a scope's first pass
+/// runs on several threads, and how many (the tests choose both).
+pub(crate) fn check_with(
+    doc: &Document,
+    text: &str,
+    exprs: &mut ExprCache,
+    parallel_from: usize,
+    threads: usize,
+) -> Vec<Diagnostic> {
     let Some(root) = doc.value.as_object() else {
         return Vec::new();
     };
@@ -45,6 +58,8 @@ pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diag
         text,
         diags: Vec::new(),
         exprs,
+        parallel_from,
+        threads,
     };
     let scopes = scope::collect(root);
     for s in &scopes {
@@ -158,6 +173,9 @@ pub(crate) struct Checker<'d> {
     pub diags: Vec<Diagnostic>,
     /// Every expression that parsed, for lowering.
     pub exprs: &'d mut ExprCache,
+    /// Scopes with this many expression positions or more check them on `threads` threads.
+    pub parallel_from: usize,
+    pub threads: usize,
 }
 
 impl Checker<'_> {

@@ -4,7 +4,7 @@
 use super::edges::{ScopeGraph, scope_graph};
 use crate::source::tree::escape_token;
 use serde_json::{Map, Value};
-use std::cell::OnceCell;
+use std::sync::OnceLock;
 
 /// Where a scope comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub struct Scope<'a> {
     pub ptr: String,
     pub obj: &'a Map<String, Value>,
     /// The node index and effective edges, computed on first use ([`Scope::graph`]).
-    graph: OnceCell<ScopeGraph<'a>>,
+    graph: OnceLock<ScopeGraph<'a>>,
 }
 
 /// A clone starts without the computed graph (it is recomputed on demand).
@@ -43,7 +43,7 @@ impl<'a> Scope<'a> {
             kind,
             ptr,
             obj,
-            graph: OnceCell::new(),
+            graph: OnceLock::new(),
         }
     }
 
