@@ -176,24 +176,32 @@ impl Excerpt {
     }
 
     /// Appends `text[range]`, made safe, as a kept piece.
+    ///
+    /// Runs of characters that need no change (printable ASCII, tabs, line feeds, CR before
+    /// LF, and non-ASCII characters other than those [`safe`] replaces) are copied whole: the
+    /// whole-file excerpt of a large document goes at the speed of a copy.
     fn keep(&mut self, text: &str, range: std::ops::Range<usize>) {
         let disp = self.text.len();
         let bytes = text.as_bytes();
-        for (i, c) in text[range.clone()].char_indices() {
-            let i = range.start + i;
-            self.text.push(match c {
-                '\n' | '\t' => c,
-                '\r' if bytes.get(i + 1) == Some(&b'\n') => c,
-                // One UTF-8 byte: C0 controls (lone CR, VT, FF, ESC, ...) and DEL.
-                '\0'..='\u{1F}' | '\u{7F}' => ' ',
-                // Two bytes: C1 controls, NEL among them.
-                '\u{80}'..='\u{9F}' => '\u{A0}',
-                // Three bytes: line and paragraph separators, bidi overrides.
-                '\u{2028}' | '\u{2029}' => '\u{2002}',
-                c if is_bidi_control(c) => '\u{FFFD}',
-                c => c,
-            });
+        let mut run = range.start;
+        let mut i = range.start;
+        while i < range.end {
+            let b = bytes[i];
+            if (0x20..0x7F).contains(&b) || b == b'\n' || b == b'\t' {
+                i += 1;
+                continue;
+            }
+            let c = text[i..].chars().next().unwrap_or(' ');
+            let width = c.len_utf8();
+            let replaced = safe(c, bytes.get(i + 1) == Some(&b'\n'));
+            if replaced != c {
+                self.text.push_str(&text[run..i]);
+                self.text.push(replaced);
+                run = i + width;
+            }
+            i += width;
         }
+        self.text.push_str(&text[run..range.end]);
         self.pieces.push(Piece {
             orig: range.start,
             disp,
@@ -219,6 +227,24 @@ impl Excerpt {
             .saturating_sub(1);
         let p = self.pieces[i];
         p.orig + disp.saturating_sub(p.disp).min(p.len)
+    }
+}
+
+/// `c` as shown in an excerpt: itself, or a character of the same UTF-8 length where a
+/// terminal or ariadne would take it as a control or a line break (`lf_next`: a line feed
+/// follows, so a CR is half of a CRLF line break and stays).
+fn safe(c: char, lf_next: bool) -> char {
+    match c {
+        '\n' | '\t' => c,
+        '\r' if lf_next => c,
+        // One UTF-8 byte: C0 controls (lone CR, VT, FF, ESC, ...) and DEL.
+        '\0'..='\u{1F}' | '\u{7F}' => ' ',
+        // Two bytes: C1 controls, NEL among them.
+        '\u{80}'..='\u{9F}' => '\u{A0}',
+        // Three bytes: line and paragraph separators, bidi overrides.
+        '\u{2028}' | '\u{2029}' => '\u{2002}',
+        c if is_bidi_control(c) => '\u{FFFD}',
+        c => c,
     }
 }
 
@@ -287,6 +313,35 @@ mod tests {
         );
         assert!(e.text.ends_with("f\r\n "));
         assert_eq!(e.map(text.len()), text.len());
+    }
+
+    /// The copy of runs gives what replacing character by character gives, on text mixing
+    /// every class [`safe`] treats apart (at the start, the end and side by side).
+    #[test]
+    fn runs_are_copied_as_character_by_character_replacement_gives() {
+        let parts = [
+            "a", "\n", "\t", "\r", "\r\n", "\x1b", "\x7f", "\0", "\u{85}", "\u{9f}", "\u{a0}", "é",
+            "\u{2028}", "\u{2029}", "\u{202A}", "\u{2069}", "\u{2070}", "€", "😀", "  ",
+        ];
+        let mut texts = Vec::new();
+        for a in parts {
+            for b in parts {
+                for c in ["", "x", "\r", "\u{85}"] {
+                    texts.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        for text in texts {
+            let bytes = text.as_bytes();
+            let want: String = text
+                .char_indices()
+                .map(|(i, c)| safe(c, bytes.get(i + 1) == Some(&b'\n')))
+                .collect();
+            let e = Excerpt::whole(&SourceFile::new("f", &text));
+            let got = e.text.strip_suffix(' ').filter(|_| text.ends_with('\n'));
+            assert_eq!(got.unwrap_or(&e.text), want, "{text:?}");
+            assert_eq!(want.len(), text.len(), "{text:?}");
+        }
     }
 
     #[test]
