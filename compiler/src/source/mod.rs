@@ -7,6 +7,7 @@
 //! Columns are 1-based and counted in Unicode scalar values (code points), which is what editors,
 //! SARIF (`columnKind: unicodeCodePoints`) and ariadne (char index) agree on.
 
+pub mod field;
 pub mod json;
 pub mod limits;
 pub mod load;
@@ -14,6 +15,7 @@ pub mod scalar;
 pub mod tree;
 pub mod yaml;
 
+pub use field::Field;
 pub use limits::Limits;
 pub use tree::{Cursor, Document, ScalarStyle, SpanNode};
 

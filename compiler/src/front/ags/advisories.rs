@@ -7,6 +7,7 @@ use super::defaults::{self, merged};
 use super::node_type;
 use super::scope::{Scope, strings};
 use crate::hash::HashSet;
+use crate::source::Field;
 use serde_json::Value;
 
 const SIDE_EFFECTS: [&str; 5] = [
@@ -26,13 +27,13 @@ impl Checker<'_> {
             for (id, node) in s.nodes() {
                 let ptr = s.node_ptr(id);
                 any_estimate |= node
-                    .get("estimate")
-                    .and_then(|e| e.get("cost_usd"))
+                    .field("estimate")
+                    .and_then(|e| e.field("cost_usd"))
                     .is_some();
                 if defaults::field(s, node, "intelligence", "tier").and_then(Value::as_str)
                     == Some("frontier")
                     && defaults::field(s, node, "intelligence", "rationale").is_none()
-                    && node.get("rationale").is_none()
+                    && node.field("rationale").is_none()
                 {
                     self.warn(
                         "AG905",
@@ -52,11 +53,11 @@ impl Checker<'_> {
                         "add `constraints.seed`",
                     );
                 }
-                if node_type(node) == "task" && node.get("success").is_none() {
+                if node_type(node) == "task" && node.field("success").is_none() {
                     let req = merged(s, node, "requirements");
                     let writes = req.as_ref().is_some_and(|r| {
-                        r.get("workspace").and_then(Value::as_str) == Some("read_write")
-                            || strings(r.get("permissions"))
+                        r.field("workspace").and_then(Value::as_str) == Some("read_write")
+                            || strings(r.field("permissions"))
                                 .any(|(_, p)| SIDE_EFFECTS.iter().any(|se| p.starts_with(se)))
                     });
                     if writes {
@@ -69,10 +70,10 @@ impl Checker<'_> {
                     }
                 }
                 self.judgement_only(id, node, &ptr);
-                if let Some(r) = node.get("subgraph").and_then(|s| s.get("ref"))
-                    && let Some(uri) = r.get("uri").and_then(Value::as_str)
+                if let Some(r) = node.field("subgraph").and_then(|s| s.field("ref"))
+                    && let Some(uri) = r.field("uri").and_then(Value::as_str)
                     && !(uri.starts_with('.') || uri.starts_with('/'))
-                    && r.get("integrity").is_none()
+                    && r.field("integrity").is_none()
                 {
                     self.warn(
                         "AG909",
@@ -85,8 +86,8 @@ impl Checker<'_> {
         }
         let root = scopes.first().map(|s| s.obj);
         let graph_cost = root
-            .and_then(|r| r.get("constraints"))
-            .and_then(|c| c.get("max_cost_usd"))
+            .and_then(|r| r.field("constraints"))
+            .and_then(|c| c.field("max_cost_usd"))
             .is_some();
         if !graph_cost && !any_estimate {
             let d = self
@@ -116,10 +117,10 @@ impl Checker<'_> {
     fn duplicate_dependencies(&mut self, s: &Scope<'_>) {
         let explicit: HashSet<(&str, &str)> = s
             .edges()
-            .filter_map(|(_, e)| Some((e.get("from")?.as_str()?, e.get("to")?.as_str()?)))
+            .filter_map(|(_, e)| Some((e.field("from")?.as_str()?, e.field("to")?.as_str()?)))
             .collect();
         for (id, node) in s.nodes() {
-            for (i, dep) in strings(node.get("depends_on")) {
+            for (i, dep) in strings(node.field("depends_on")) {
                 if explicit.contains(&(dep, id.as_str())) {
                     self.warn(
                         "AG901",
@@ -174,17 +175,17 @@ impl Checker<'_> {
     /// AG906: every required criterion is a judgement (llm_judge or human).
     fn judgement_only(&mut self, id: &str, node: &serde_json::Map<String, Value>, ptr: &str) {
         let criteria: Vec<&Value> = node
-            .get("success")
-            .and_then(|s| s.get("criteria"))
+            .field("success")
+            .and_then(|s| s.field("criteria"))
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter(|c| c.get("severity").and_then(Value::as_str) != Some("advisory"))
+            .filter(|c| c.field("severity").and_then(Value::as_str) != Some("advisory"))
             .collect();
         if !criteria.is_empty()
             && criteria.iter().all(|c| {
                 matches!(
-                    c.get("kind").and_then(Value::as_str),
+                    c.field("kind").and_then(Value::as_str),
                     Some("llm_judge" | "human")
                 )
             })

@@ -15,6 +15,7 @@ use super::Checker;
 use super::names::outputs_of;
 use super::scope::{Scope, ScopeKind};
 use crate::hash::HashSet;
+use crate::source::Field;
 use crate::source::tree::escape_token;
 use serde_json::Value;
 
@@ -25,10 +26,10 @@ impl Checker<'_> {
         };
         for s in scopes {
             for (id, node) in s.nodes() {
-                let Some(lp) = node.get("loop").and_then(Value::as_object) else {
+                let Some(lp) = node.field("loop").and_then(Value::as_object) else {
                     continue;
                 };
-                let Some(carry) = lp.get("carry").and_then(Value::as_object) else {
+                let Some(carry) = lp.field("carry").and_then(Value::as_object) else {
                     continue;
                 };
                 let owner_ptr = s.node_ptr(id);
@@ -36,7 +37,7 @@ impl Checker<'_> {
                     let ptr = format!("{owner_ptr}/loop/body");
                     scopes.iter().find(|b| b.ptr == ptr)
                 } else {
-                    lp.get("use").and_then(Value::as_str).and_then(|name| {
+                    lp.field("use").and_then(Value::as_str).and_then(|name| {
                         scopes
                             .iter()
                             .find(|b| b.kind == ScopeKind::Fragment(name.to_string()))
@@ -53,8 +54,8 @@ impl Checker<'_> {
                 }
                 let params = body
                     .obj
-                    .get("params")
-                    .or_else(|| root.get("params"))
+                    .field("params")
+                    .or_else(|| root.field("params"))
                     .and_then(Value::as_object);
                 for (key, target) in carry {
                     let ptr = format!("{owner_ptr}/loop/carry/{}", escape_token(key));

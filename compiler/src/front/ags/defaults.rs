@@ -7,15 +7,16 @@
 
 use super::node_type;
 use super::scope::Scope;
+use crate::source::Field;
 use serde_json::{Map, Value};
 
 /// A node's effective value of `block` after merging its scope's defaults.
 pub fn merged(scope: &Scope<'_>, node: &Map<String, Value>, block: &str) -> Option<Value> {
-    let own = node.get(block);
+    let own = node.field(block);
     if block == "intelligence" && node_type(node) == "gate" {
         return own.cloned();
     }
-    let default = scope.obj.get("defaults").and_then(|d| d.get(block));
+    let default = scope.obj.field("defaults").and_then(|d| d.field(block));
     match (default, own) {
         (None, own) => own.cloned(),
         (Some(d), None) => Some(d.clone()),
@@ -38,18 +39,18 @@ pub fn field<'v>(
     block: &str,
     key: &str,
 ) -> Option<&'v Value> {
-    let own = node.get(block);
+    let own = node.field(block);
     if block == "intelligence" && node_type(node) == "gate" {
-        return own?.get(key);
+        return own?.field(key);
     }
-    let default = scope.obj.get("defaults").and_then(|d| d.get(block));
+    let default = scope.obj.field("defaults").and_then(|d| d.field(block));
     match (default, own) {
-        (None, own) => own?.get(key),
-        (Some(d), None) => d.get(key),
+        (None, own) => own?.field(key),
+        (Some(d), None) => d.field(key),
         (Some(Value::Object(d)), Some(Value::Object(o))) if block != "human" => {
-            o.get(key).or_else(|| d.get(key))
+            o.field(key).or_else(|| d.field(key))
         }
-        (Some(_), Some(o)) => o.get(key),
+        (Some(_), Some(o)) => o.field(key),
     }
 }
 
@@ -59,8 +60,8 @@ pub fn scalar<'v>(
     node: &'v Map<String, Value>,
     block: &str,
 ) -> Option<&'v Value> {
-    node.get(block)
-        .or_else(|| scope.obj.get("defaults").and_then(|d| d.get(block)))
+    node.field(block)
+        .or_else(|| scope.obj.field("defaults").and_then(|d| d.field(block)))
 }
 
 #[cfg(test)]

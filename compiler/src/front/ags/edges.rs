@@ -7,6 +7,7 @@
 //! declaration are built only when a diagnostic or a span needs them ([`EffEdge::ptr`]).
 
 use super::scope::{Scope, strings};
+use crate::source::Field;
 use crate::source::tree::escape_token;
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -73,30 +74,33 @@ pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
     let mut edges = Vec::new();
     for (i, e) in scope.edges() {
         let (Some(from), Some(to)) = (
-            e.get("from").and_then(Value::as_str),
-            e.get("to").and_then(Value::as_str),
+            e.field("from").and_then(Value::as_str),
+            e.field("to").and_then(Value::as_str),
         ) else {
             continue;
         };
         if !index.contains_key(from) || !index.contains_key(to) {
             continue;
         }
-        let kind = e.get("kind").and_then(Value::as_str).unwrap_or("sequence");
-        let when = e.get("when").and_then(Value::as_str);
+        let kind = e
+            .field("kind")
+            .and_then(Value::as_str)
+            .unwrap_or("sequence");
+        let when = e.field("when").and_then(Value::as_str);
         if seen.insert((from, to, kind, when)) {
             edges.push(EffEdge {
                 from,
                 to,
                 kind,
                 when,
-                label: e.get("label").and_then(Value::as_str),
+                label: e.field("label").and_then(Value::as_str),
                 origin: Origin::Edge(i),
                 implicit: false,
             });
         }
     }
     for (id, node) in scope.nodes() {
-        for (i, dep) in strings(node.get("depends_on")) {
+        for (i, dep) in strings(node.field("depends_on")) {
             if !index.contains_key(dep) {
                 continue;
             }

@@ -13,6 +13,7 @@ use crate::expr::check::{TypeEnv, TypeErrorKind};
 use crate::expr::types::Type;
 use crate::hash::HashSet;
 use crate::ir::NodeId;
+use crate::source::Field;
 use crate::source::Span;
 use crate::source::scalar::ScalarMap;
 use agc_runtime::expr::Expr;
@@ -72,7 +73,7 @@ impl Checker<'_> {
                 let owner_ptr = scopes[*parent].node_ptr(owner);
                 for block in ["loop", "map"] {
                     if scope.ptr.ends_with(&format!("/{block}/body"))
-                        && let Some(b) = scopes[*parent].node(owner).and_then(|n| n.get(block))
+                        && let Some(b) = scopes[*parent].node(owner).and_then(|n| n.field(block))
                     {
                         list.extend(positions::body_positions(&owner_ptr, block, b));
                     }
@@ -295,28 +296,28 @@ impl Checker<'_> {
         if let ScopeKind::Body { parent, owner } = &scope.kind
             && let Some(carry) = scopes[*parent]
                 .node(owner)
-                .and_then(|n| n.get("loop"))
-                .and_then(|l| l.get("carry"))
+                .and_then(|n| n.field("loop"))
+                .and_then(|l| l.field("carry"))
                 .and_then(Value::as_object)
         {
             carried.extend(carry.keys().map(String::as_str));
         }
         for (id, node) in scope.nodes() {
             for c in node
-                .get("success")
-                .and_then(|s| s.get("criteria"))
+                .field("success")
+                .and_then(|s| s.field("criteria"))
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
             {
-                if let Some(o) = c.get("output").and_then(Value::as_str) {
+                if let Some(o) = c.field("output").and_then(Value::as_str) {
                     read.insert((id.as_str(), o));
                 }
             }
         }
         for (id, node) in scope.nodes() {
             for (name, _) in node
-                .get("outputs")
+                .field("outputs")
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
@@ -443,19 +444,19 @@ fn fragment_uses(scopes: &[Scope<'_>]) -> crate::hash::HashMap<String, (Vec<Stri
     for s in scopes {
         for (_, node) in s.nodes() {
             if let Some(name) = node
-                .get("map")
-                .and_then(|m| m.get("use"))
+                .field("map")
+                .and_then(|m| m.field("use"))
                 .and_then(Value::as_str)
             {
                 let e = out.entry(name.to_string()).or_default();
-                let vars = map_vars(node.get("map"));
+                let vars = map_vars(node.field("map"));
                 if !e.0.windows(2).step_by(2).any(|w| w == vars.as_slice()) {
                     e.0.extend(vars);
                 }
             }
             if let Some(name) = node
-                .get("loop")
-                .and_then(|m| m.get("use"))
+                .field("loop")
+                .and_then(|m| m.field("use"))
                 .and_then(Value::as_str)
             {
                 out.entry(name.to_string()).or_default().1 = true;
@@ -468,11 +469,11 @@ fn fragment_uses(scopes: &[Scope<'_>]) -> crate::hash::HashMap<String, (Vec<Stri
 fn map_vars(map: Option<&Value>) -> Vec<String> {
     let Some(m) = map else { return Vec::new() };
     vec![
-        m.get("as")
+        m.field("as")
             .and_then(Value::as_str)
             .unwrap_or("item")
             .to_string(),
-        m.get("index_as")
+        m.field("index_as")
             .and_then(Value::as_str)
             .unwrap_or("index")
             .to_string(),
@@ -492,9 +493,9 @@ fn scope_names<'a>(
     root: &'a Map<String, Value>,
     uses: &crate::hash::HashMap<String, (Vec<String>, bool)>,
 ) -> ScopeNames<'a> {
-    let own = scopes[si].obj.get("params").and_then(Value::as_object);
+    let own = scopes[si].obj.field("params").and_then(Value::as_object);
     let params = own
-        .or_else(|| root.get("params").and_then(Value::as_object))
+        .or_else(|| root.field("params").and_then(Value::as_object))
         .map(|p| p.keys().map(String::as_str).collect())
         .unwrap_or_default();
     let mut names = ScopeNames {
@@ -513,7 +514,9 @@ fn scope_names<'a>(
         ScopeKind::Body { parent, owner } => {
             let node = scopes[*parent].node(owner);
             if scopes[si].ptr.ends_with("/map/body") {
-                names.bare.extend(map_vars(node.and_then(|n| n.get("map"))));
+                names
+                    .bare
+                    .extend(map_vars(node.and_then(|n| n.field("map"))));
             }
             if scopes[si].ptr.ends_with("/loop/body") {
                 names.in_loop = true;

@@ -4,6 +4,7 @@
 use super::Checker;
 use super::scope::{Scope, ScopeKind};
 use crate::hash::HashMap;
+use crate::source::Field;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use serde_json::Value;
@@ -40,8 +41,8 @@ impl Checker<'_> {
             for (id, node) in s.nodes() {
                 for block in ["loop", "map", "subgraph"] {
                     if let Some(name) = node
-                        .get(block)
-                        .and_then(|b| b.get("use"))
+                        .field(block)
+                        .and_then(|b| b.field("use"))
                         .and_then(Value::as_str)
                     {
                         let ptr = format!("{}/{block}/use", s.node_ptr(id));

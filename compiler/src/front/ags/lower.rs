@@ -8,6 +8,7 @@
 //! fragment used twice per level, nested deeply, would otherwise multiply.
 
 use super::defaults::{self, merged};
+use crate::source::Field;
 
 #[path = "lower_exprs.rs"]
 mod exprs;
@@ -57,7 +58,7 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
     // Checked documents are mappings; an empty one lowers to an empty graph.
     let root = doc.value.as_object().unwrap_or(&empty);
     let id = root
-        .get("id")
+        .field("id")
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
@@ -69,18 +70,18 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         diags: Vec::new(),
     };
     l.graph.title = root
-        .get("title")
+        .field("title")
         .and_then(Value::as_str)
         .map(str::to_string);
     l.params(root);
     // What the runtime needs from the root besides the modelled parts: the policy switches,
     // the frozen `context` values and the attachment declarations.
     for key in ["policy", "context", "attachments"] {
-        if let Some(v) = root.get(key) {
+        if let Some(v) = root.field(key) {
             l.graph.attrs.insert(key.into(), v.clone());
         }
     }
-    if let Some(c) = root.get("constraints").and_then(Value::as_object) {
+    if let Some(c) = root.field("constraints").and_then(Value::as_object) {
         l.graph.constraints = c.clone();
         for key in c.keys() {
             let ptr = format!("/constraints/{key}");
@@ -122,7 +123,7 @@ impl<'d> Lowerer<'d> {
 
     fn params(&mut self, root: &Map<String, Value>) {
         for (name, spec) in root
-            .get("params")
+            .field("params")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
@@ -132,10 +133,10 @@ impl<'d> Lowerer<'d> {
                 ty: str_of(spec, "type").unwrap_or("any").to_string(),
                 // AGS param_spec: `required` defaults to true.
                 required: spec
-                    .get("required")
+                    .field("required")
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
-                default: spec.get("default").cloned(),
+                default: spec.field("default").cloned(),
                 decl: declared(spec),
             });
         }
@@ -241,7 +242,7 @@ impl<'d> Lowerer<'d> {
             let id = self.node(s, local, node, &ptr, scoped.clone(), p.region);
             ids.insert(local.as_str(), id);
             for block in ["loop", "map", "subgraph"] {
-                let Some(b) = node.get(block).and_then(Value::as_object) else {
+                let Some(b) = node.field(block).and_then(Value::as_object) else {
                     continue;
                 };
                 let bptr = format!("{ptr}/{block}");
@@ -253,19 +254,19 @@ impl<'d> Lowerer<'d> {
                     "body"
                 };
                 let (body, body_ptr, source): (Option<&'a Map<String, Value>>, String, String) =
-                    if let Some(name) = b.get("use").and_then(Value::as_str) {
+                    if let Some(name) = b.field("use").and_then(Value::as_str) {
                         let frag = ws.docs[p.doc]
                             .value
-                            .get("subgraphs")
-                            .and_then(|f| f.get(name))
+                            .field("subgraphs")
+                            .and_then(|f| f.field(name))
                             .and_then(Value::as_object);
                         let fptr = format!("/subgraphs/{}", escape_token(name));
                         (frag, fptr, format!("use:{name}"))
-                    } else if let Some(body) = b.get(field).and_then(Value::as_object) {
+                    } else if let Some(body) = b.field(field).and_then(Value::as_object) {
                         (Some(body), format!("{bptr}/{field}"), "inline".to_string())
                     } else if let Some(uri) = b
-                        .get("ref")
-                        .and_then(|r| r.get("uri"))
+                        .field("ref")
+                        .and_then(|r| r.field("uri"))
                         .and_then(Value::as_str)
                     {
                         match ws.refs.get(&(p.doc, bptr.clone())) {
@@ -344,21 +345,21 @@ impl<'d> Lowerer<'d> {
     fn graph_outputs(&mut self, s: &Scope<'_>, region: Option<RegionId>) {
         for (name, spec) in s
             .obj
-            .get("outputs")
+            .field("outputs")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
         {
             let ptr = format!("{}/outputs/{}", s.ptr, escape_token(name));
             let from = spec
-                .get("from")
+                .field("from")
                 .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/from")));
             self.graph.outputs.push(GraphOutput {
                 region,
                 name: name.clone(),
                 ty: str_of(spec, "type").unwrap_or("any").to_string(),
                 required: spec
-                    .get("required")
+                    .field("required")
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
                 from,
@@ -386,21 +387,21 @@ impl<'d> Lowerer<'d> {
             _ => NodeKind::Task,
         };
         // Vectors sized exactly: a 100k-node graph holds hundreds of thousands of ports.
-        let declared_inputs = node.get("inputs").and_then(Value::as_object);
+        let declared_inputs = node.field("inputs").and_then(Value::as_object);
         let mut inputs = Vec::with_capacity(declared_inputs.map_or(0, Map::len));
         for (name, spec) in declared_inputs.into_iter().flatten() {
             let iptr = format!("{ptr}/inputs/{}", escape_token(name));
-            let source = if spec.get("from").is_some() {
+            let source = if spec.field("from").is_some() {
                 match self.expr(ExprLang::Agx, &format!("{iptr}/from")) {
                     Some(expr) => InputSource::Expr { expr },
                     None => InputSource::Implicit,
                 }
-            } else if spec.get("template").is_some() {
+            } else if spec.field("template").is_some() {
                 match self.expr(ExprLang::AgxTemplate, &format!("{iptr}/template")) {
                     Some(template) => InputSource::Template { template },
                     None => InputSource::Implicit,
                 }
-            } else if let Some(v) = spec.get("value") {
+            } else if let Some(v) = spec.field("value") {
                 InputSource::Value { value: v.clone() }
             } else {
                 InputSource::Implicit
@@ -409,14 +410,14 @@ impl<'d> Lowerer<'d> {
                 name: name.clone(),
                 ty: str_of(spec, "type").unwrap_or("any").to_string(),
                 required: spec
-                    .get("required")
+                    .field("required")
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
                 source,
                 decl: declared(spec),
             });
         }
-        let declared_outputs = node.get("outputs").and_then(Value::as_object);
+        let declared_outputs = node.field("outputs").and_then(Value::as_object);
         let decides = matches!(kind, NodeKind::Decision | NodeKind::Gate);
         let mut outputs =
             Vec::with_capacity(declared_outputs.map_or(0, Map::len) + decides as usize);
@@ -425,7 +426,7 @@ impl<'d> Lowerer<'d> {
                 name: name.clone(),
                 ty: str_of(spec, "type").unwrap_or("any").to_string(),
                 required: spec
-                    .get("required")
+                    .field("required")
                     .and_then(Value::as_bool)
                     .unwrap_or(true),
                 decl: declared(spec),
@@ -442,23 +443,28 @@ impl<'d> Lowerer<'d> {
         let join = match defaults::scalar(s, node, "join").and_then(Value::as_str) {
             Some("any") => Join::Any,
             Some("n_of") => Join::NOf {
-                count: node.get("join_count").and_then(Value::as_u64).unwrap_or(1) as u32,
+                count: node
+                    .field("join_count")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1) as u32,
             },
             _ => Join::All,
         };
         let retry = Retry {
             max_attempts: defaults::field(s, node, "failure", "retry")
-                .and_then(|r| r.get("max_attempts"))
+                .and_then(|r| r.field("max_attempts"))
                 .and_then(Value::as_u64)
                 .unwrap_or(1) as u32,
             timeout_seconds: defaults::field(s, node, "constraints", "max_wall_clock_seconds")
                 .and_then(Value::as_f64),
         };
-        let est = node.get("estimate");
+        let est = node.field("estimate");
         let estimate = Estimate {
-            cost_usd: est.and_then(|e| e.get("cost_usd")).and_then(Value::as_f64),
+            cost_usd: est
+                .and_then(|e| e.field("cost_usd"))
+                .and_then(Value::as_f64),
             seconds: est
-                .and_then(|e| e.get("wall_clock_seconds"))
+                .and_then(|e| e.field("wall_clock_seconds"))
                 .and_then(Value::as_f64),
         };
         // Everything not modelled above, with defaults merged, kept losslessly: merged blocks
@@ -502,7 +508,7 @@ impl<'d> Lowerer<'d> {
             }
         }
         let guard = node
-            .get("when")
+            .field("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
         let mut exprs = self.runtime_exprs(node, ptr);
         exprs.extend(self.ladder_exprs(s, node, ptr));
@@ -516,7 +522,7 @@ impl<'d> Lowerer<'d> {
                 region,
                 owns: None,
                 title: node
-                    .get("title")
+                    .field("title")
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 inputs,
@@ -540,7 +546,7 @@ impl<'d> Lowerer<'d> {
         source: String,
     ) -> RegionKind {
         let collect = |this: &Self, field: &str| -> Vec<(String, IrExpr)> {
-            b.get(field)
+            b.field(field)
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
@@ -553,20 +559,20 @@ impl<'d> Lowerer<'d> {
                 })
                 .collect()
         };
-        let uint = |f: &str, d: u64| b.get(f).and_then(Value::as_u64).unwrap_or(d) as u32;
+        let uint = |f: &str, d: u64| b.field(f).and_then(Value::as_u64).unwrap_or(d) as u32;
         match block {
             "loop" => RegionKind::Loop {
-                mode: match b.get("mode").and_then(Value::as_str) {
+                mode: match b.field("mode").and_then(Value::as_str) {
                     Some("while") => LoopMode::While,
                     Some("until") => LoopMode::Until,
                     _ => LoopMode::Repeat,
                 },
                 condition: b
-                    .get("condition")
+                    .field("condition")
                     .and_then(|_| self.expr(ExprLang::Agx, &format!("{bptr}/condition"))),
                 max_iterations: uint("max_iterations", 1),
                 carry: b
-                    .get("carry")
+                    .field("carry")
                     .and_then(Value::as_object)
                     .into_iter()
                     .flatten()
@@ -584,19 +590,19 @@ impl<'d> Lowerer<'d> {
                         span: self.doc().span(bptr),
                     }),
                 item: b
-                    .get("as")
+                    .field("as")
                     .and_then(Value::as_str)
                     .unwrap_or("item")
                     .to_string(),
                 index_as: b
-                    .get("index_as")
+                    .field("index_as")
                     .and_then(Value::as_str)
                     .unwrap_or("index")
                     .to_string(),
                 max_items: uint("max_items", 1),
                 max_parallel: uint("max_parallel", 1),
                 on_item_failure: b
-                    .get("on_item_failure")
+                    .field("on_item_failure")
                     .and_then(Value::as_str)
                     .unwrap_or("fail_fast")
                     .to_string(),
@@ -607,7 +613,7 @@ impl<'d> Lowerer<'d> {
                 params: collect(self, "params"),
                 outputs: collect(self, "outputs_from"),
                 inherit_context: b
-                    .get("inherit_context")
+                    .field("inherit_context")
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
             },
@@ -658,20 +664,20 @@ fn reads(e: &IrExpr) -> Vec<(String, String)> {
 }
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
-    v.get(key).and_then(Value::as_str)
+    v.field(key).and_then(Value::as_str)
 }
 
 /// What a declaration (`param_spec`, `input_spec`, `output_spec`) says beyond its type.
 fn declared(spec: &Value) -> Declared {
     Declared {
-        schema: spec.get("schema").cloned().map(Box::new),
+        schema: spec.field("schema").cloned().map(Box::new),
         enum_values: spec
-            .get("enum")
+            .field("enum")
             .and_then(Value::as_array)
             .map(|e| e.as_slice().into()),
         description: str_of(spec, "description").map(Box::from),
-        redact: spec.get("redact").and_then(Value::as_bool) == Some(true),
-        default: spec.get("default").cloned().map(Box::new),
+        redact: spec.field("redact").and_then(Value::as_bool) == Some(true),
+        default: spec.field("default").cloned().map(Box::new),
     }
 }
 
@@ -716,7 +722,7 @@ fn region_extras(
         .filter(|(k, _)| !modelled.contains(&k.as_str()))
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
-    if let Some(ps) = body.and_then(|b| b.get("params")) {
+    if let Some(ps) = body.and_then(|b| b.field("params")) {
         extra.insert("body_params".into(), ps.clone());
     }
     (!extra.is_empty()).then_some(extra)

@@ -6,6 +6,7 @@ use super::Lowerer;
 use crate::front::ags::defaults;
 use crate::front::ags::scope::Scope;
 use crate::ir::{ExprLang, IrExpr};
+use crate::source::Field;
 use serde_json::{Map, Value};
 
 impl Lowerer<'_> {
@@ -19,21 +20,21 @@ impl Lowerer<'_> {
     ) -> Vec<(String, IrExpr)> {
         let mut out = Vec::new();
         let criteria = node
-            .get("success")
-            .and_then(|s| s.get("criteria"))
+            .field("success")
+            .and_then(|s| s.field("criteria"))
             .and_then(Value::as_array);
         for (i, c) in criteria.into_iter().flatten().enumerate() {
-            let Some(id) = c.get("id").and_then(Value::as_str) else {
+            let Some(id) = c.field("id").and_then(Value::as_str) else {
                 continue;
             };
             let cptr = format!("{ptr}/success/criteria/{i}");
-            match c.get("kind").and_then(Value::as_str) {
-                Some("expression") if c.get("expr").is_some() => {
+            match c.field("kind").and_then(Value::as_str) {
+                Some("expression") if c.field("expr").is_some() => {
                     if let Some(e) = self.expr(ExprLang::Agx, &format!("{cptr}/expr")) {
                         out.push((format!("criteria.{id}"), e));
                     }
                 }
-                Some("regex") if c.get("target").is_some() => {
+                Some("regex") if c.field("target").is_some() => {
                     if let Some(e) = self.expr(ExprLang::Agx, &format!("{cptr}/target")) {
                         out.push((format!("criteria.{id}.target"), e));
                     }
@@ -41,18 +42,18 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
-        let decision = node.get("decision");
+        let decision = node.field("decision");
         if decision
-            .and_then(|d| d.get("evaluator"))
+            .and_then(|d| d.field("evaluator"))
             .and_then(Value::as_str)
             == Some("expression")
         {
             let branches = decision
-                .and_then(|d| d.get("branches"))
+                .and_then(|d| d.field("branches"))
                 .and_then(Value::as_array);
             for (i, b) in branches.into_iter().flatten().enumerate() {
                 if let (Some(label), Some(_)) =
-                    (b.get("label").and_then(Value::as_str), b.get("when"))
+                    (b.field("label").and_then(Value::as_str), b.field("when"))
                     && let Some(e) =
                         self.expr(ExprLang::Agx, &format!("{ptr}/decision/branches/{i}/when"))
                 {
@@ -84,7 +85,7 @@ impl Lowerer<'_> {
         if let Some(Value::Array(list)) = defaults::merged(s, node, "human") {
             for (i, h) in list.iter().enumerate() {
                 for (field, lang) in [("when", ExprLang::Agx), ("prompt", ExprLang::AgxTemplate)] {
-                    if h.get(field).is_some()
+                    if h.field(field).is_some()
                         && let Some(e) = self.expr(lang, &format!("{human_ptr}/{i}/{field}"))
                     {
                         out.push((format!("human.{i}.{field}"), e));
@@ -93,7 +94,7 @@ impl Lowerer<'_> {
             }
         }
         let failure_ptr = |key: &str| {
-            if node.get("failure").and_then(|f| f.get(key)).is_some() {
+            if node.field("failure").and_then(|f| f.field(key)).is_some() {
                 format!("{ptr}/failure/{key}")
             } else {
                 format!("{dflt}/failure/{key}")
@@ -102,7 +103,7 @@ impl Lowerer<'_> {
         if let Some(Value::Array(steps)) = defaults::field(s, node, "failure", "fallback") {
             let at = failure_ptr("fallback");
             for (i, step) in steps.iter().enumerate() {
-                if step.get("when").is_some()
+                if step.field("when").is_some()
                     && let Some(e) = self.expr(ExprLang::Agx, &format!("{at}/{i}/when"))
                 {
                     out.push((format!("fallback.{i}.when"), e));
@@ -110,7 +111,7 @@ impl Lowerer<'_> {
             }
         }
         if let Some(esc) = defaults::field(s, node, "failure", "escalation")
-            && esc.get("message").is_some()
+            && esc.field("message").is_some()
             && let Some(e) = self.expr(
                 ExprLang::AgxTemplate,
                 &format!("{}/message", failure_ptr("escalation")),

@@ -20,6 +20,7 @@ mod structure;
 mod types;
 
 use crate::diag::Diagnostic;
+use crate::source::Field;
 use crate::source::{Document, FileId};
 use serde_json::Value;
 
@@ -246,5 +247,5 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The `type` of a node, defaulting to `task`.
 pub(crate) fn node_type(node: &serde_json::Map<String, Value>) -> &str {
-    node.get("type").and_then(Value::as_str).unwrap_or("task")
+    node.field("type").and_then(Value::as_str).unwrap_or("task")
 }

@@ -8,6 +8,7 @@ use super::positions::Access;
 use super::scope::Scope;
 use crate::diag::Diagnostic;
 use crate::hash::HashSet;
+use crate::source::Field;
 use crate::source::Span;
 use agc_runtime::expr::{Expr, ExprKind, Literal};
 use serde_json::{Map, Value};
@@ -124,7 +125,7 @@ pub struct ScopeNames<'a> {
 /// The declared outputs of a node, including the implicit ones (ags.md §2.5).
 pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
     let mut set: HashSet<String> = node
-        .get("outputs")
+        .field("outputs")
         .and_then(Value::as_object)
         .map(|o| o.keys().cloned().collect())
         .unwrap_or_default();
@@ -139,22 +140,22 @@ pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
         ("subgraph", "outputs_from"),
     ] {
         if let Some(m) = node
-            .get(block)
-            .and_then(|b| b.get(field))
+            .field(block)
+            .and_then(|b| b.field(field))
             .and_then(Value::as_object)
         {
             set.extend(m.keys().cloned());
         }
     }
-    if let Some(s) = node.get("subgraph")
-        && s.get("outputs_from").is_none()
+    if let Some(s) = node.field("subgraph")
+        && s.field("outputs_from").is_none()
     {
-        if s.get("ref").is_some() {
+        if s.field("ref").is_some() {
             return None; // the child's outputs are copied verbatim: not known here
         }
         if let Some(o) = s
-            .get("inline")
-            .and_then(|i| i.get("outputs"))
+            .field("inline")
+            .and_then(|i| i.field("outputs"))
             .and_then(Value::as_object)
         {
             set.extend(o.keys().cloned());
@@ -245,7 +246,7 @@ pub fn check(
             }
             "context" => {
                 if let Some(k) = first
-                    && root.get("context").and_then(|c| c.get(k)).is_none()
+                    && root.field("context").and_then(|c| c.field(k)).is_none()
                 {
                     err(
                         "AG203",
@@ -257,11 +258,11 @@ pub fn check(
             "attachments" => {
                 if let Some(a) = first {
                     let found = root
-                        .get("attachments")
+                        .field("attachments")
                         .and_then(Value::as_array)
                         .is_some_and(|v| {
                             v.iter()
-                                .any(|x| x.get("name").and_then(Value::as_str) == Some(a))
+                                .any(|x| x.field("name").and_then(Value::as_str) == Some(a))
                         });
                     if !found {
                         err(
@@ -286,12 +287,12 @@ pub fn check(
             "env" => {
                 let node = access.self_node.as_deref().and_then(|n| scope.node(n));
                 let declared = |name: &str| {
-                    node.and_then(|n| n.get("requirements"))
-                        .and_then(|r| r.get("environment"))
+                    node.and_then(|n| n.field("requirements"))
+                        .and_then(|r| r.field("environment"))
                         .is_some_and(|e| match e {
                             Value::Array(a) => a.iter().any(|x| {
                                 x.as_str() == Some(name)
-                                    || x.get("name").and_then(Value::as_str) == Some(name)
+                                    || x.field("name").and_then(Value::as_str) == Some(name)
                             }),
                             Value::Object(o) => o.contains_key(name),
                             _ => false,
@@ -342,7 +343,11 @@ pub fn check(
                     }
                 } else if let Some(o) = first
                     && access.child_outputs.is_none()
-                    && scope.obj.get("outputs").and_then(|x| x.get(o)).is_none()
+                    && scope
+                        .obj
+                        .field("outputs")
+                        .and_then(|x| x.field(o))
+                        .is_none()
                 {
                     err(
                         "AG206",
@@ -363,7 +368,7 @@ pub fn check(
                 match (first, c.path.get(1)) {
                     (Some("id" | "attempt"), _) | (None, _) => {}
                     (Some("inputs"), Some(i)) => {
-                        if me.get("inputs").and_then(|x| x.get(*i)).is_none() {
+                        if me.field("inputs").and_then(|x| x.field(i)).is_none() {
                             err(
                                 "AG203",
                                 format!("`self.inputs.{i}` is not a declared input"),
@@ -472,15 +477,15 @@ fn child_declared_outputs(
     root: &Map<String, Value>,
     owner: &Map<String, Value>,
 ) -> Option<HashSet<String>> {
-    let s = owner.get("subgraph")?;
-    let child = if let Some(name) = s.get("use").and_then(Value::as_str) {
-        root.get("subgraphs")?.get(name)?
+    let s = owner.field("subgraph")?;
+    let child = if let Some(name) = s.field("use").and_then(Value::as_str) {
+        root.field("subgraphs")?.field(name)?
     } else {
-        s.get("inline")?
+        s.field("inline")?
     };
     Some(
         child
-            .get("outputs")
+            .field("outputs")
             .and_then(Value::as_object)
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default(),

@@ -2,6 +2,7 @@
 //! (template position), per ags.md §2.1, with what each may read.
 
 use super::scope::Scope;
+use crate::source::Field;
 use crate::source::tree::escape_token;
 use serde_json::Value;
 
@@ -51,48 +52,48 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
             self_outputs: true,
             ..own()
         };
-        if node.get("when").is_some() {
+        if node.field("when").is_some() {
             out.push(at(format!("{np}/when"), false, own()));
         }
-        if node.get("instructions").is_some() {
+        if node.field("instructions").is_some() {
             out.push(at(format!("{np}/instructions"), true, own()));
         }
         for (name, spec) in node
-            .get("inputs")
+            .field("inputs")
             .and_then(Value::as_object)
             .into_iter()
             .flatten()
         {
             let ip = format!("{np}/inputs/{}", escape_token(name));
-            if spec.get("from").is_some() {
+            if spec.field("from").is_some() {
                 out.push(at(format!("{ip}/from"), false, own()));
             }
-            if spec.get("template").is_some() {
+            if spec.field("template").is_some() {
                 out.push(at(format!("{ip}/template"), true, own()));
             }
         }
-        if let Some(d) = node.get("decision") {
-            if d.get("question").is_some() {
+        if let Some(d) = node.field("decision") {
+            if d.field("question").is_some() {
                 out.push(at(format!("{np}/decision/question"), true, own()));
             }
             for (i, b) in d
-                .get("branches")
+                .field("branches")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .enumerate()
             {
-                if b.get("when").is_some() {
+                if b.field("when").is_some() {
                     out.push(at(format!("{np}/decision/branches/{i}/when"), false, own()));
                 }
             }
         }
-        if let Some(g) = node.get("gate") {
-            if g.get("prompt").is_some() {
+        if let Some(g) = node.field("gate") {
+            if g.field("prompt").is_some() {
                 out.push(at(format!("{np}/gate/prompt"), true, own()));
             }
             for (i, _) in g
-                .get("present")
+                .field("present")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
@@ -102,39 +103,39 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
             }
         }
         for (i, h) in node
-            .get("human")
+            .field("human")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
             let after = matches!(
-                h.get("at").and_then(Value::as_str),
+                h.field("at").and_then(Value::as_str),
                 Some("after_outputs" | "on_criteria_failure")
             );
             let acc = || if after { with_outputs() } else { own() };
-            if h.get("prompt").is_some() {
+            if h.field("prompt").is_some() {
                 out.push(at(format!("{np}/human/{i}/prompt"), true, acc()));
             }
-            if h.get("when").is_some() {
+            if h.field("when").is_some() {
                 out.push(at(format!("{np}/human/{i}/when"), false, acc()));
             }
         }
         criteria(
             &mut out,
-            node.get("success"),
+            node.field("success"),
             &format!("{np}/success"),
             with_outputs,
         );
-        if let Some(f) = node.get("failure") {
+        if let Some(f) = node.field("failure") {
             for (i, s) in f
-                .get("fallback")
+                .field("fallback")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
                 .enumerate()
             {
-                if s.get("when").is_some() {
+                if s.field("when").is_some() {
                     out.push(at(
                         format!("{np}/failure/fallback/{i}/when"),
                         false,
@@ -142,7 +143,10 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
                     ));
                 }
             }
-            if f.get("escalation").and_then(|e| e.get("message")).is_some() {
+            if f.field("escalation")
+                .and_then(|e| e.field("message"))
+                .is_some()
+            {
                 out.push(at(
                     format!("{np}/failure/escalation/message"),
                     true,
@@ -153,14 +157,14 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
         // map.over and subgraph.params are read in this (the parent) scope, anchored at the
         // owner node.
         let parent_side = own;
-        if let Some(m) = node.get("map")
-            && m.get("over").is_some()
+        if let Some(m) = node.field("map")
+            && m.field("over").is_some()
         {
             out.push(at(format!("{np}/map/over"), false, parent_side()));
         }
-        if let Some(s) = node.get("subgraph") {
+        if let Some(s) = node.field("subgraph") {
             for (k, _) in s
-                .get("params")
+                .field("params")
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
@@ -172,7 +176,7 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
                 ));
             }
             for (k, _) in s
-                .get("outputs_from")
+                .field("outputs_from")
                 .and_then(Value::as_object)
                 .into_iter()
                 .flatten()
@@ -190,8 +194,8 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
         }
     }
     for (i, e) in scope.edges() {
-        if e.get("when").is_some() {
-            let from = e.get("from").and_then(Value::as_str).map(str::to_string);
+        if e.field("when").is_some() {
+            let from = e.field("from").and_then(Value::as_str).map(str::to_string);
             out.push(at(
                 format!("{}/edges/{i}/when", scope.ptr),
                 false,
@@ -209,12 +213,12 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
     };
     for (k, o) in scope
         .obj
-        .get("outputs")
+        .field("outputs")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
     {
-        if o.get("from").is_some() {
+        if o.field("from").is_some() {
             out.push(at(
                 format!("{}/outputs/{}/from", scope.ptr, escape_token(k)),
                 false,
@@ -224,7 +228,7 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
     }
     criteria(
         &mut out,
-        scope.obj.get("success"),
+        scope.obj.field("success"),
         &format!("{}/success", scope.ptr),
         graph_level,
     );
@@ -234,7 +238,7 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
 /// Positions of a loop or map owner that are read in its body scope (no anchor).
 pub fn body_positions(owner_ptr: &str, block: &str, block_value: &Value) -> Vec<Position> {
     let mut out = Vec::new();
-    if block == "loop" && block_value.get("condition").is_some() {
+    if block == "loop" && block_value.field("condition").is_some() {
         out.push(at(
             format!("{owner_ptr}/loop/condition"),
             false,
@@ -242,7 +246,7 @@ pub fn body_positions(owner_ptr: &str, block: &str, block_value: &Value) -> Vec<
         ));
     }
     for (k, _) in block_value
-        .get("collect")
+        .field("collect")
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
@@ -264,7 +268,7 @@ fn criteria(
 ) {
     let Some(success) = success else { return };
     for (i, c) in success
-        .get("criteria")
+        .field("criteria")
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
@@ -272,17 +276,17 @@ fn criteria(
     {
         let cp = format!("{sp}/criteria/{i}");
         for field in ["expr", "target"] {
-            if c.get(field).is_some() {
+            if c.field(field).is_some() {
                 out.push(at(format!("{cp}/{field}"), false, access()));
             }
         }
         for field in ["rubric", "prompt"] {
-            if c.get(field).is_some() {
+            if c.field(field).is_some() {
                 out.push(at(format!("{cp}/{field}"), true, access()));
             }
         }
         for (j, _) in c
-            .get("inputs")
+            .field("inputs")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()

@@ -17,6 +17,7 @@
 use super::scope::{self, Scope};
 use crate::diag::Diagnostic;
 use crate::source::Document;
+use crate::source::Field;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use serde_json::Value;
@@ -134,7 +135,7 @@ pub fn resolve(
             if let Some(expected) = &expected {
                 let actual = ws.docs[idx]
                     .value
-                    .get("id")
+                    .field("id")
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 if actual != expected {
@@ -189,11 +190,11 @@ fn ref_sites(doc: &Document) -> Vec<(String, String, Option<String>, Option<Stri
     for s in scope::collect(root) {
         let s: Scope<'_> = s;
         for (id, node) in s.nodes() {
-            if let Some(r) = node.get("subgraph").and_then(|b| b.get("ref")) {
-                let Some(uri) = r.get("uri").and_then(Value::as_str) else {
+            if let Some(r) = node.field("subgraph").and_then(|b| b.field("ref")) {
+                let Some(uri) = r.field("uri").and_then(Value::as_str) else {
                     continue;
                 };
-                let get = |k: &str| r.get(k).and_then(Value::as_str).map(str::to_string);
+                let get = |k: &str| r.field(k).and_then(Value::as_str).map(str::to_string);
                 out.push((
                     format!("{}/subgraph", s.node_ptr(id)),
                     uri.to_string(),

@@ -2,6 +2,7 @@
 //! loop, map and inline-subgraph nodes. Each scope has its own node namespace and edge set.
 
 use super::edges::{ScopeGraph, scope_graph};
+use crate::source::Field;
 use crate::source::tree::escape_token;
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
@@ -55,7 +56,7 @@ impl<'a> Scope<'a> {
     /// The `nodes` mapping (empty when absent or malformed).
     pub fn nodes(&self) -> impl Iterator<Item = (&'a String, &'a Map<String, Value>)> + 'a {
         self.obj
-            .get("nodes")
+            .field("nodes")
             .and_then(Value::as_object)
             .into_iter()
             .flat_map(|m| m.iter())
@@ -65,13 +66,13 @@ impl<'a> Scope<'a> {
     /// How many entries `nodes` has (an upper bound of [`Scope::nodes`]).
     pub fn node_count(&self) -> usize {
         self.obj
-            .get("nodes")
+            .field("nodes")
             .and_then(Value::as_object)
             .map_or(0, Map::len)
     }
 
     pub fn node(&self, id: &str) -> Option<&'a Map<String, Value>> {
-        self.obj.get("nodes")?.get(id)?.as_object()
+        self.obj.field("nodes")?.field(id)?.as_object()
     }
 
     pub fn has_node(&self, id: &str) -> bool {
@@ -87,7 +88,7 @@ impl<'a> Scope<'a> {
 
     pub fn edges(&self) -> impl Iterator<Item = (usize, &'a Map<String, Value>)> + 'a {
         self.obj
-            .get("edges")
+            .field("edges")
             .and_then(Value::as_array)
             .into_iter()
             .flat_map(|a| a.iter().enumerate())
@@ -97,13 +98,13 @@ impl<'a> Scope<'a> {
     /// `(node, its compensation node)` for every node with `failure.compensation`.
     pub fn compensations(&self) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
         self.nodes().filter_map(|(id, n)| {
-            let c = n.get("failure")?.get("compensation")?.as_str()?;
+            let c = n.field("failure")?.field("compensation")?.as_str()?;
             Some((id.as_str(), c))
         })
     }
 
     pub fn entrypoints(&self) -> impl Iterator<Item = (usize, &'a str)> + 'a {
-        strings(self.obj.get("entrypoints"))
+        strings(self.obj.field("entrypoints"))
     }
 
     pub fn is_sealed(&self) -> bool {
@@ -122,7 +123,7 @@ pub fn strings(v: Option<&Value>) -> impl Iterator<Item = (usize, &str)> {
 /// All scopes of a document, parents before children (a work list, not recursion).
 pub fn collect(root: &Map<String, Value>) -> Vec<Scope<'_>> {
     let mut scopes = vec![Scope::new(ScopeKind::Root, String::new(), root)];
-    if let Some(frags) = root.get("subgraphs").and_then(Value::as_object) {
+    if let Some(frags) = root.field("subgraphs").and_then(Value::as_object) {
         for (name, f) in frags {
             if let Some(obj) = f.as_object() {
                 scopes.push(Scope::new(
@@ -139,8 +140,8 @@ pub fn collect(root: &Map<String, Value>) -> Vec<Scope<'_>> {
         for (id, node) in nodes {
             for (block, field) in [("loop", "body"), ("map", "body"), ("subgraph", "inline")] {
                 if let Some(body) = node
-                    .get(block)
-                    .and_then(|b| b.get(field))
+                    .field(block)
+                    .and_then(|b| b.field(field))
                     .and_then(Value::as_object)
                 {
                     scopes.push(Scope::new(

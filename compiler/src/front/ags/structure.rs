@@ -5,6 +5,7 @@ use super::Checker;
 use super::edges::EffEdge;
 use super::scope::{Scope, ScopeKind, strings};
 use crate::hash::{HashMap, HashSet};
+use crate::source::Field;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use serde_json::{Map, Value};
@@ -31,8 +32,8 @@ impl Checker<'_> {
         }
         if let Some(d) = scope
             .obj
-            .get("defaults")
-            .and_then(|d| d.get("intelligence"))
+            .field("defaults")
+            .and_then(|d| d.field("intelligence"))
         {
             self.check_tier(d, &format!("{}/defaults/intelligence", scope.ptr));
         }
@@ -53,7 +54,7 @@ impl Checker<'_> {
 
     fn check_references(&mut self, scope: &Scope<'_>) {
         for (id, node) in scope.nodes() {
-            for (i, dep) in strings(node.get("depends_on")) {
+            for (i, dep) in strings(node.field("depends_on")) {
                 if !scope.has_node(dep) {
                     let ptr = format!("{}/depends_on/{i}", scope.node_ptr(id));
                     let help = self.suggest(scope, dep);
@@ -68,7 +69,7 @@ impl Checker<'_> {
         }
         for (i, e) in scope.edges() {
             for end in ["from", "to"] {
-                if let Some(target) = e.get(end).and_then(Value::as_str)
+                if let Some(target) = e.field(end).and_then(Value::as_str)
                     && !scope.has_node(target)
                 {
                     let ptr = format!("{}/edges/{i}/{end}", scope.ptr);
@@ -122,11 +123,11 @@ impl Checker<'_> {
             *incoming.entry(e.to).or_default() += 1;
         }
         for (id, node) in scope.nodes() {
-            let join = node.get("join").and_then(Value::as_str);
+            let join = node.field("join").and_then(Value::as_str);
             if join != Some("n_of") {
                 continue;
             }
-            if let Some(n) = node.get("join_count").and_then(Value::as_u64) {
+            if let Some(n) = node.field("join_count").and_then(Value::as_u64) {
                 let have = incoming.get(id.as_str()).copied().unwrap_or(0);
                 if n as usize > have {
                     self.error(
@@ -222,11 +223,11 @@ impl Checker<'_> {
     }
 
     fn check_decision(&mut self, node: &Map<String, Value>, ptr: &str) {
-        let ty = node.get("type").and_then(Value::as_str).unwrap_or("task");
+        let ty = node.field("type").and_then(Value::as_str).unwrap_or("task");
         if matches!(ty, "decision" | "gate")
             && node
-                .get("outputs")
-                .and_then(|o| o.get("decision"))
+                .field("outputs")
+                .and_then(|o| o.field("decision"))
                 .is_some()
         {
             self.error_key(
@@ -236,20 +237,20 @@ impl Checker<'_> {
                 "rename the output; the selected label is exposed as `outputs.decision`",
             );
         }
-        let Some(dec) = node.get("decision").and_then(Value::as_object) else {
+        let Some(dec) = node.field("decision").and_then(Value::as_object) else {
             return;
         };
-        let expression = dec.get("evaluator").and_then(Value::as_str) == Some("expression");
+        let expression = dec.field("evaluator").and_then(Value::as_str) == Some("expression");
         let mut labels: HashMap<&str, usize> = HashMap::default();
         for (i, b) in dec
-            .get("branches")
+            .field("branches")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
             let bptr = format!("{ptr}/decision/branches/{i}");
-            if let Some(label) = b.get("label").and_then(Value::as_str) {
+            if let Some(label) = b.field("label").and_then(Value::as_str) {
                 if let Some(first) = labels.get(label) {
                     let first_span = self
                         .doc
@@ -266,7 +267,7 @@ impl Checker<'_> {
                     labels.insert(label, i);
                 }
             }
-            if expression && b.get("when").is_none() {
+            if expression && b.field("when").is_none() {
                 self.error(
                     "AG121",
                     &bptr,
@@ -275,7 +276,7 @@ impl Checker<'_> {
                 );
             }
         }
-        if let Some(def) = dec.get("default_branch").and_then(Value::as_str)
+        if let Some(def) = dec.field("default_branch").and_then(Value::as_str)
             && !labels.contains_key(def)
         {
             let mut known: Vec<&str> = labels.keys().copied().collect();
@@ -290,18 +291,18 @@ impl Checker<'_> {
     }
 
     fn check_intelligence(&mut self, node: &Map<String, Value>, ptr: &str) {
-        if let Some(i) = node.get("intelligence") {
+        if let Some(i) = node.field("intelligence") {
             self.check_tier(i, &format!("{ptr}/intelligence"));
         }
         for (i, c) in node
-            .get("success")
-            .and_then(|s| s.get("criteria"))
+            .field("success")
+            .and_then(|s| s.field("criteria"))
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
-            if let Some(j) = c.get("judge_intelligence") {
+            if let Some(j) = c.field("judge_intelligence") {
                 self.check_tier(j, &format!("{ptr}/success/criteria/{i}/judge_intelligence"));
             }
         }
@@ -309,13 +310,13 @@ impl Checker<'_> {
 
     /// AG141 (tier vs level) and AG142 (escalate_to below tier) on one intelligence block.
     fn check_tier(&mut self, intel: &Value, ptr: &str) {
-        let Some(tier) = intel.get("tier").and_then(Value::as_str) else {
+        let Some(tier) = intel.field("tier").and_then(Value::as_str) else {
             return;
         };
         let Some(level) = tier_level(tier) else {
             return;
         };
-        if let Some(l) = intel.get("level").and_then(Value::as_u64)
+        if let Some(l) = intel.field("level").and_then(Value::as_u64)
             && l != level
         {
             self.error(
@@ -325,7 +326,7 @@ impl Checker<'_> {
                 Some("minimal=1, standard=2, advanced=3, frontier=4".into()),
             );
         }
-        if let Some(up) = intel.get("escalate_to").and_then(Value::as_str)
+        if let Some(up) = intel.field("escalate_to").and_then(Value::as_str)
             && let Some(ul) = tier_level(up)
             && ul < level
         {
@@ -346,44 +347,46 @@ impl Checker<'_> {
         node: &Map<String, Value>,
         ptr: &str,
     ) {
-        let Some(failure) = node.get("failure").and_then(Value::as_object) else {
+        let Some(failure) = node.field("failure").and_then(Value::as_object) else {
             return;
         };
         let outputs = |n: &Map<String, Value>| -> Vec<String> {
-            n.get("outputs")
+            n.field("outputs")
                 .and_then(Value::as_object)
                 .map(|o| {
                     o.iter()
-                        .filter(|(_, v)| v.get("required").and_then(Value::as_bool) != Some(false))
+                        .filter(|(_, v)| {
+                            v.field("required").and_then(Value::as_bool) != Some(false)
+                        })
                         .map(|(k, _)| k.clone())
                         .collect()
                 })
                 .unwrap_or_default()
         };
         let criteria: HashSet<&str> = node
-            .get("success")
-            .and_then(|s| s.get("criteria"))
+            .field("success")
+            .and_then(|s| s.field("criteria"))
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
-            .filter_map(|c| c.get("id").and_then(Value::as_str))
+            .filter_map(|c| c.field("id").and_then(Value::as_str))
             .collect();
         let declared_outputs: HashSet<&str> = node
-            .get("outputs")
+            .field("outputs")
             .and_then(Value::as_object)
             .map(|o| o.keys().map(String::as_str).collect())
             .unwrap_or_default();
         for (i, step) in failure
-            .get("fallback")
+            .field("fallback")
             .and_then(Value::as_array)
             .into_iter()
             .flatten()
             .enumerate()
         {
             let sptr = format!("{ptr}/failure/fallback/{i}");
-            match step.get("strategy").and_then(Value::as_str) {
+            match step.field("strategy").and_then(Value::as_str) {
                 Some("alternate_node") => {
-                    let Some(alt) = step.get("node").and_then(Value::as_str) else {
+                    let Some(alt) = step.field("node").and_then(Value::as_str) else {
                         continue;
                     };
                     match scope.node(alt) {
@@ -398,7 +401,7 @@ impl Checker<'_> {
                         }
                         Some(alt_node) => {
                             let have: HashSet<String> = alt_node
-                                .get("outputs")
+                                .field("outputs")
                                 .and_then(Value::as_object)
                                 .map(|o| o.keys().cloned().collect())
                                 .unwrap_or_default();
@@ -421,7 +424,7 @@ impl Checker<'_> {
                     }
                 }
                 Some("relax_criteria") => {
-                    for (j, c) in strings(step.get("criteria")) {
+                    for (j, c) in strings(step.field("criteria")) {
                         if !criteria.contains(c) {
                             self.error(
                                 "AG153",
@@ -433,7 +436,7 @@ impl Checker<'_> {
                     }
                 }
                 Some("degrade_outputs") => {
-                    for (j, o) in strings(step.get("outputs")) {
+                    for (j, o) in strings(step.field("outputs")) {
                         if !declared_outputs.contains(o) {
                             self.error(
                                 "AG153",
@@ -447,9 +450,9 @@ impl Checker<'_> {
                 _ => {}
             }
         }
-        if let Some(esc) = failure.get("escalation")
-            && esc.get("to").and_then(Value::as_str) == Some("node")
-            && let Some(target) = esc.get("node").and_then(Value::as_str)
+        if let Some(esc) = failure.field("escalation")
+            && esc.field("to").and_then(Value::as_str) == Some("node")
+            && let Some(target) = esc.field("node").and_then(Value::as_str)
             && !scope.has_node(target)
         {
             let help = self.suggest(scope, target);
@@ -460,7 +463,7 @@ impl Checker<'_> {
                 help,
             );
         }
-        if let Some(comp) = failure.get("compensation").and_then(Value::as_str) {
+        if let Some(comp) = failure.field("compensation").and_then(Value::as_str) {
             let cptr = format!("{ptr}/failure/compensation");
             match scope.node(comp) {
                 None => {
@@ -473,8 +476,8 @@ impl Checker<'_> {
                     );
                 }
                 Some(c) => {
-                    if c.get("failure")
-                        .and_then(|f| f.get("compensation"))
+                    if c.field("failure")
+                        .and_then(|f| f.field("compensation"))
                         .is_some()
                     {
                         let other = self

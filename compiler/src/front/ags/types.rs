@@ -12,11 +12,12 @@ use super::scope::Scope;
 use crate::expr::check::TypeEnv;
 use crate::expr::types::Type;
 use crate::hash::HashSet;
+use crate::source::Field;
 use serde_json::{Map, Value};
 
 /// The type of a param, input or output spec (`type` plus optional `schema`).
 pub fn of_spec(spec: &Value) -> Type {
-    if let Some(schema) = spec.get("schema")
+    if let Some(schema) = spec.field("schema")
         && schema.is_object()
     {
         let t = Type::from_json_schema(schema);
@@ -24,7 +25,7 @@ pub fn of_spec(spec: &Value) -> Type {
             return t;
         }
     }
-    match spec.get("type").and_then(Value::as_str).unwrap_or("any") {
+    match spec.field("type").and_then(Value::as_str).unwrap_or("any") {
         "string" | "text" | "markdown" | "file" | "directory" | "reference" => Type::String,
         "number" => Type::Double,
         "integer" => Type::Int,
@@ -52,7 +53,7 @@ fn node_type(node: &Map<String, Value>) -> Type {
     let outputs = match outputs_of(node) {
         None => Type::open(Vec::<(String, Type)>::new()),
         Some(names) => {
-            let declared = node.get("outputs").and_then(Value::as_object);
+            let declared = node.field("outputs").and_then(Value::as_object);
             let mut fields: Vec<(String, Type)> = names
                 .into_iter()
                 .map(|n| {
@@ -87,13 +88,13 @@ pub fn scope_env(
     in_loop: bool,
     only: Option<&HashSet<&str>>,
 ) -> TypeEnv {
-    let params = scope.obj.get("params").or_else(|| root.get("params"));
+    let params = scope.obj.field("params").or_else(|| root.field("params"));
     let mut env = TypeEnv::new()
         .with("params", object_of(params))
         .with(
             "context",
             Type::closed(
-                root.get("context")
+                root.field("context")
                     .and_then(Value::as_object)
                     .into_iter()
                     .flatten()
@@ -112,11 +113,11 @@ pub fn scope_env(
         .with(
             "attachments",
             Type::closed(
-                root.get("attachments")
+                root.field("attachments")
                     .and_then(Value::as_array)
                     .into_iter()
                     .flatten()
-                    .filter_map(|a| a.get("name").and_then(Value::as_str))
+                    .filter_map(|a| a.field("name").and_then(Value::as_str))
                     .map(|n| (n.to_string(), Type::Dyn)),
             ),
         )
@@ -168,7 +169,7 @@ pub fn self_type(node: &Map<String, Value>) -> Type {
     Type::closed([
         ("id", Type::String),
         ("attempt", Type::Int),
-        ("inputs", object_of(node.get("inputs"))),
-        ("outputs", object_of(node.get("outputs"))),
+        ("inputs", object_of(node.field("inputs"))),
+        ("outputs", object_of(node.field("outputs"))),
     ])
 }
