@@ -5,43 +5,17 @@
 //! caller goes on rendering diagnostics or writing a plan; when the process exits first, the
 //! operating system reclaims the memory at once. Values are freed in the order they arrive, so
 //! memory use stays bounded by what the caller itself held.
-//!
-//! A command whose last big value has been discarded has only its output left to write;
-//! after [`leave_to_exit`], [`discard`] does not free at all (the operating system reclaims
-//! the memory when the process ends), so the freeing does not take a core from that output.
-//! `agc check` calls it before its last file: rendering many diagnostics runs on several
-//! threads, which the freeing thread would otherwise share the cores with.
 
 use std::any::Any;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Sender, channel};
 
 type Garbage = Box<dyn Any + Send>;
 
 static DROPPER: Mutex<Option<Sender<Garbage>>> = Mutex::new(None);
 
-/// Set by [`leave_to_exit`].
-static LEAVE: AtomicBool = AtomicBool::new(false);
-
-/// From now on [`discard`] leaves what it is given to the end of the process instead of
-/// freeing it. For a command's last piece of work only: memory discarded after this is not
-/// reused.
-pub fn leave_to_exit() {
-    LEAVE.store(true, Ordering::Relaxed);
-}
-
-/// Drops `value` on the background thread (or here, if that thread cannot be started), or
-/// after [`leave_to_exit`] not at all.
+/// Drops `value` on the background thread (or here, if that thread cannot be started).
 pub fn discard<T: Send + 'static>(value: T) {
-    discard_or_leave(value, LEAVE.load(Ordering::Relaxed));
-}
-
-fn discard_or_leave<T: Send + 'static>(value: T, leave: bool) {
-    if leave {
-        std::mem::forget(value);
-        return;
-    }
     let garbage: Garbage = Box::new(value);
     let mut slot = DROPPER.lock().unwrap_or_else(|e| e.into_inner());
     if slot.is_none() {
@@ -69,7 +43,7 @@ fn discard_or_leave<T: Send + 'static>(value: T, leave: bool) {
 
 #[cfg(test)]
 mod tests {
-    use super::{discard, discard_or_leave};
+    use super::discard;
     use std::sync::Arc;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::time::{Duration, Instant};
@@ -91,14 +65,5 @@ mod tests {
             std::thread::sleep(Duration::from_millis(1));
         }
         assert!(dropped.load(Ordering::SeqCst));
-    }
-
-    #[test]
-    fn values_left_to_exit_are_not_dropped() {
-        let dropped = Arc::new(AtomicBool::new(false));
-        discard_or_leave(Flag(dropped.clone()), true);
-        // Nothing was sent to the freeing thread: the value is gone without its drop.
-        std::thread::sleep(Duration::from_millis(50));
-        assert!(!dropped.load(Ordering::SeqCst));
     }
 }

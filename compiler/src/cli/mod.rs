@@ -206,15 +206,10 @@ fn run_check(args: CheckArgs) -> i32 {
     let mut sources = SourceMap::new();
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut io_error = false;
-    for (pi, path) in args.paths.iter().enumerate() {
+    for path in &args.paths {
         match walk::documents(path) {
             Ok(files) => {
-                let count = files.len();
-                for (fi, (file, display)) in files.into_iter().enumerate() {
-                    if pi + 1 == args.paths.len() && fi + 1 == count {
-                        // The last file: what is left after it is rendering the diagnostics.
-                        crate::discard::leave_to_exit();
-                    }
+                for (file, display) in files {
                     let mut found = check::check_path(&mut sources, &file, &display, &opts);
                     io_error |= found.iter().any(|d| d.code == "AGC001");
                     diags.append(&mut found);
