@@ -72,8 +72,12 @@ for t in $TARGETS; do
   cargo +nightly fuzz run --release -s "$SANITIZER" "$t" -- \
     -max_total_time="$SECONDS_PER_TARGET" -runs="$RUNS" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
     -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
-  # With several jobs each worker logs to fuzz-N.log in the current folder.
-  execs=$( (cat "$log" fuzz-*.log 2>/dev/null || true) | (grep 'stat::number_of_executed_units' || true) |
+  # With several jobs each worker logs to fuzz-N.log in the current folder, and libFuzzer
+  # copies a worker's log into the main one when the worker ends: count the workers' own logs
+  # when there are any (a stopped run has only those), else the main log, never both.
+  counted=("$log")
+  if compgen -G 'fuzz-*.log' >/dev/null; then counted=(fuzz-*.log); fi
+  execs=$( (cat "${counted[@]}" 2>/dev/null || true) | (grep 'stat::number_of_executed_units' || true) |
     awk '{s += $2} END {print s + 0}')
   took=$(($(date +%s) - start))
   rate=$(awk -v e="$execs" -v s="$took" 'BEGIN {printf "%d", e / (s > 0 ? s : 1)}')
