@@ -3,14 +3,12 @@
 //! serde_json's `Map` (an `IndexMap` with SipHash) hashes the key on every `get`. Most mappings
 //! of a workflow (a node, its `outputs`, a port, a block of defaults) hold a handful of entries,
 //! and the front ends read them field by field many times over; comparing the few keys in
-//! order costs a fraction of the hash. [`Field::field`] does that up to [`SCAN_UP_TO`]
-//! entries and asks the map's index above, so large mappings (a 100k-entry `nodes`) stay
-//! `O(1)`. The result is `get`'s: keys of a map are unique (tested).
+//! order costs a fraction of the hash. [`Field::field`] does that up to [`LINEAR_MAX`] entries
+//! (the bound below which the span tree's key index scans a mapping too) and asks the map's
+//! index above, so large mappings (a 100k-entry `nodes`) stay `O(1)`. The result is `get`'s: keys of a map are unique (tested).
 
+use super::tree::index::LINEAR_MAX;
 use serde_json::{Map, Value};
-
-/// Mappings with at most this many entries are searched in order.
-pub const SCAN_UP_TO: usize = 8;
 
 /// `get` by a string key, on a mapping or on a value (`None` for a value that is no mapping).
 pub trait Field {
@@ -20,7 +18,7 @@ pub trait Field {
 impl Field for Map<String, Value> {
     #[inline]
     fn field(&self, key: &str) -> Option<&Value> {
-        if self.len() <= SCAN_UP_TO {
+        if self.len() <= LINEAR_MAX {
             self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
         } else {
             self.get(key)
@@ -42,7 +40,7 @@ mod tests {
 
     #[test]
     fn field_gives_what_get_gives_below_and_above_the_scan_limit() {
-        for n in [0, 1, 2, SCAN_UP_TO - 1, SCAN_UP_TO, SCAN_UP_TO + 1, 40] {
+        for n in [0, 1, 2, LINEAR_MAX - 1, LINEAR_MAX, LINEAR_MAX + 1, 40] {
             let map: Map<String, Value> = (0..n).map(|i| (format!("k{i}"), json!(i))).collect();
             let value = Value::Object(map.clone());
             for key in (0..n + 2)
