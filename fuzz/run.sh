@@ -28,6 +28,12 @@ RUNS=${RUNS:--1}
 # SANITIZER: cargo fuzz's -s (address by default; `none` runs several times faster, and
 # agc's own code is safe Rust, so what ASan adds is checks of its dependencies' unsafe code).
 SANITIZER=${SANITIZER:-address}
+# PLAIN_TARGETS: targets built without libFuzzer's comparison tracing (cargo fuzz's
+# --no-trace-compares, into their own fuzz/target-plain so the others' build is kept). `mutate`
+# reads its input as a list of choices (which seed, which value, which edit), never compared
+# with the document's text, so the values the tracing feeds back to the mutator do not help it,
+# and the tracing was over half of its instructions (bench: fuzz/README.md, 2026-12-02).
+PLAIN_TARGETS=${PLAIN_TARGETS-mutate}
 # Each target's libFuzzer log is kept in fuzz/logs/ (git-ignored), so that a run cut short
 # still shows how far it got (its last `#N` status line).
 mkdir -p fuzz/logs
@@ -69,7 +75,9 @@ for t in $TARGETS; do
   status=0
   parallel=()
   if [ "$JOBS" -gt 1 ]; then parallel=(-jobs="$JOBS" -workers="$JOBS"); fi
-  cargo +nightly fuzz run --release -s "$SANITIZER" "$t" -- \
+  plain=()
+  if [[ " $PLAIN_TARGETS " == *" $t "* ]]; then plain=(--no-trace-compares --target-dir "$PWD/fuzz/target-plain"); fi
+  cargo +nightly fuzz run --release -s "$SANITIZER" "${plain[@]}" "$t" -- \
     -max_total_time="$SECONDS_PER_TARGET" -runs="$RUNS" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
     -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
   # With several jobs each worker logs to fuzz-N.log in the current folder, and libFuzzer

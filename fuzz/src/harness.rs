@@ -6,8 +6,8 @@
 //! every diagnostic has a registered code (so `agc explain` knows it) and a span inside its
 //! file (or none), and every output format renders.
 //!
-//! This file is included with `#[path]` by both users, so it depends on `agc` and
-//! `serde_json` only.
+//! This file is included with `#[path]` by both users, so it depends on `agc`,
+//! `serde` and `serde_json` only (all three dependencies of both).
 
 use agc::check::{CheckOptions, check_source};
 use agc::diag::Diagnostic;
@@ -67,7 +67,9 @@ fn assert_sane(diags: &[Diagnostic], sources: &SourceMap) {
     for format in [Format::Human, Format::Json, Format::Sarif, Format::Github] {
         let out = render::render(format, diags, sources, Options::default());
         if matches!(format, Format::Json | Format::Sarif) {
-            serde_json::from_str::<Value>(&out).expect("JSON and SARIF output are JSON");
+            // Parsed, not built: a `Value` of every output was a third of `mutate`'s time.
+            serde_json::from_str::<serde::de::IgnoredAny>(&out)
+                .expect("JSON and SARIF output are JSON");
         }
     }
 }
