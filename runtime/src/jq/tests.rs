@@ -161,6 +161,8 @@ fn known_filters_list_the_standard_library() {
         assert!(names.contains(&f), "{f:?} missing");
     }
     assert!(!names.iter().any(|(n, _)| *n == "input"));
+    // Listed once: the second call hands out the same list.
+    assert!(std::ptr::eq(names, known_filters()));
 }
 
 #[test]
