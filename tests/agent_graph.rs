@@ -4,6 +4,9 @@
 //! `route` and `evaluate` with their upstream codes. Corpus tests skip with a notice when the
 //! corpus is absent.
 
+mod common;
+
+use common::TempDir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -41,10 +44,8 @@ fn agc_in(dir: &Path, args: &[&str]) -> Output {
         .expect("agc runs")
 }
 
-fn workspace(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agc-ag-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.canonicalize().unwrap()
+fn workspace(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-ag-{name}-")).canonical()
 }
 
 /// Runs each oracle line's command; returns the mismatches.
@@ -114,7 +115,6 @@ fn oracle(kind: &str) -> Option<Vec<String>> {
             ));
         }
     }
-    let _ = std::fs::remove_dir_all(&ws);
     assert!(n >= 60, "oracle {kind} holds {n} lines");
     Some(bad)
 }
@@ -166,7 +166,7 @@ fn every_corpus_route_test_passes() {
 }
 
 /// A small Provider written here: one action, one gate, a terminal.
-fn small_provider(name: &str) -> PathBuf {
+fn small_provider(name: &str) -> TempDir {
     let d = workspace(name);
     let w = |rel: &str, text: &str| {
         let p = d.join(rel);
@@ -267,7 +267,6 @@ fn route_refuses_stale_revisions_and_ids() {
     assert_eq!(error_code(&gone), "route-stale");
     let missing = agc_in(&p, &["evaluate", &dir, "nope", "--format", "json"]);
     assert_eq!(error_code(&missing), "graph-missing");
-    let _ = std::fs::remove_dir_all(&p);
 }
 
 #[test]
@@ -313,7 +312,6 @@ fn blocked_ambiguous_and_missing_entries_are_reported_as_upstream_does() {
     let e = eval(&["--entry", "other"]);
     assert_eq!(e["statusCode"], "error");
     assert_eq!(e["diagnostics"][0]["code"], "entry-missing");
-    let _ = std::fs::remove_dir_all(&p);
 }
 
 #[test]
@@ -353,7 +351,6 @@ fn checking_a_folder_checks_its_provider_once_as_a_unit() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("graph-flow-cycle").count(), 1, "{text}");
     assert_eq!(out.status.code(), Some(1));
-    let _ = std::fs::remove_dir_all(&p);
 }
 
 #[test]
@@ -392,7 +389,6 @@ fn route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes() {
         ],
     );
     assert_eq!(error_code(&out), "resource-receipts-provider-mismatch");
-    let _ = std::fs::remove_dir_all(&p);
 }
 
 #[test]
@@ -443,5 +439,4 @@ fn a_run_file_supplies_state_and_flags_merge_over_it() {
         ],
     ));
     assert_eq!(merged["revision"], direct["revision"]);
-    let _ = std::fs::remove_dir_all(&p);
 }

@@ -1,15 +1,17 @@
 //! Agent Graph Providers through `build` and `graph`: one IR graph per graph, picked with
 //! `--graph`; outcome lists on edges, repeat edges as back edges, subgraph calls as regions.
 
+mod common;
+
 use agc::check::CheckOptions;
 use agc::compile::compile_file;
 use agc::ir::{EdgeKind, NodeKind, RegionKind};
 use agc::source::SourceMap;
-use std::path::{Path, PathBuf};
+use common::TempDir;
+use std::path::Path;
 
-fn provider(name: &str, files: &[(&str, String)]) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agc-agb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
+fn provider(name: &str, files: &[(&str, String)]) -> TempDir {
+    let d = TempDir::new(&format!("agc-agb-{name}-"));
     for (rel, text) in files {
         let p = d.join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -66,7 +68,6 @@ fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
     let mut sources = SourceMap::new();
     let manifest = d.join("provider.yaml");
     let (compiled, diags) = compile_file(&mut sources, &manifest, "provider.yaml", &opts("main"));
-    let _ = std::fs::remove_dir_all(&d);
     assert!(!diags.iter().any(|d| d.is_error()), "{diags:?}");
     assert_eq!(compiled.len(), 1);
     let g = &compiled[0].graph;
@@ -172,7 +173,6 @@ fn runaway_subgraph_inlining_stops_with_a_warning() {
     let mut sources = SourceMap::new();
     let m = d.join("provider.yaml");
     let (compiled, diags) = compile_file(&mut sources, &m, "provider.yaml", &opts("g0"));
-    let _ = std::fs::remove_dir_all(&d);
     assert!(diags.iter().any(|d| d.code == "AGC205"), "{diags:?}");
     assert!(compiled[0].graph.nodes.len() < 2 * agc::front::agent_graph::MAX_NODES);
 }

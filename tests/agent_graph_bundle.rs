@@ -4,9 +4,12 @@
 //! broken one way per `bundle-*` code is refused with that code on that line of
 //! `manifest.json`; the build refuses outputs over the sources and absolute-path leaks.
 
+mod common;
+
 use agc::check::{CheckOptions, check_path};
 use agc::source::SourceMap;
 use agc_runtime::agent_graph::canon::{digest_bytes, digest_value};
+use common::TempDir;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -18,11 +21,8 @@ fn agc(args: &[&str]) -> Output {
         .expect("agc runs")
 }
 
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agc-agb-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d.canonicalize().unwrap()
+fn temp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-agb-{name}-")).canonical()
 }
 
 fn fixture() -> PathBuf {
@@ -135,7 +135,6 @@ fn a_built_bundle_is_deterministic_and_verifies() {
     ]);
     assert!(src.status.success() && bun.status.success());
     assert_eq!(src.stdout, bun.stdout);
-    let _ = std::fs::remove_dir_all(&t);
 }
 
 /// One broken bundle per code: `(code, mutation, (needle, nth, lines below) of the expected
@@ -264,7 +263,6 @@ fn every_bundle_code_is_reported_on_its_line() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let _ = std::fs::remove_dir_all(&t);
 }
 
 /// A broken bundle is refused by `evaluate` with its code in upstream's error envelope.
@@ -339,7 +337,6 @@ fn evaluate_refuses_a_broken_bundle_with_its_code() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    let _ = std::fs::remove_dir_all(&t);
 }
 
 #[test]
@@ -382,7 +379,6 @@ fn the_build_refuses_overlaps_and_absolute_path_leaks() {
     let out = t.join("out");
     assert_eq!(code(&run(&out)), "build-absolute-path-leak");
     assert!(!out.exists(), "nothing written");
-    let _ = std::fs::remove_dir_all(&t);
 }
 
 /// Every corpus Provider built into a bundle answers the upstream oracle's evaluations and
@@ -474,5 +470,4 @@ fn bundles_of_the_corpus_answer_the_oracle() {
     }
     assert!(n >= 100, "oracle lines: {n}");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
-    let _ = std::fs::remove_dir_all(&t);
 }

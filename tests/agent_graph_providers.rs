@@ -4,8 +4,11 @@
 //! must report that code, and only errors of that code, on that line of that file. (The files
 //! end in `.yml` so the single-file fixture harness leaves them alone.)
 
+mod common;
+
 use agc::check::{CheckOptions, check_path};
 use agc::source::SourceMap;
+use common::TempDir;
 use std::path::Path;
 
 fn check(dir: &Path) -> Result<(), String> {
@@ -75,8 +78,7 @@ fn every_invalid_provider_reports_its_code_on_its_line() {
 #[cfg(unix)]
 #[test]
 fn a_symlink_out_of_the_provider_is_refused() {
-    let tmp = std::env::temp_dir().join(format!("agc-ag-symlink-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = TempDir::new("agc-ag-symlink-");
     let provider = tmp.join("provider");
     std::fs::create_dir_all(provider.join("graphs")).unwrap();
     std::fs::write(
@@ -99,7 +101,6 @@ fn a_symlink_out_of_the_provider_is_refused() {
         "provider.yml",
         &CheckOptions::default(),
     );
-    let _ = std::fs::remove_dir_all(&tmp);
     let errors: Vec<_> = diags.iter().filter(|d| d.is_error()).collect();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert_eq!(errors[0].code, "path-symlink-outside-provider");
@@ -111,8 +112,7 @@ fn a_symlink_out_of_the_provider_is_refused() {
 /// upstream stops at the first.
 #[test]
 fn every_problem_is_reported_not_only_the_first() {
-    let tmp = std::env::temp_dir().join(format!("agc-ag-many-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = TempDir::new("agc-ag-many-");
     std::fs::create_dir_all(tmp.join("graphs")).unwrap();
     let write = |name: &str, text: &str| std::fs::write(tmp.join(name), text).unwrap();
     write(
@@ -148,7 +148,6 @@ fn every_problem_is_reported_not_only_the_first() {
         "provider.yml",
         &CheckOptions::default(),
     );
-    let _ = std::fs::remove_dir_all(&tmp);
     let mut codes: Vec<&str> = diags
         .iter()
         .filter(|d| d.is_error())
@@ -170,8 +169,7 @@ fn every_problem_is_reported_not_only_the_first() {
 /// A graph that fails its schema is still known by its id: calls to it report nothing more.
 #[test]
 fn a_schema_invalid_graph_does_not_cascade_into_subgraph_missing() {
-    let tmp = std::env::temp_dir().join(format!("agc-ag-cascade-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
+    let tmp = TempDir::new("agc-ag-cascade-");
     std::fs::create_dir_all(tmp.join("graphs")).unwrap();
     let write = |name: &str, text: &str| std::fs::write(tmp.join(name), text).unwrap();
     write(
@@ -199,7 +197,6 @@ fn a_schema_invalid_graph_does_not_cascade_into_subgraph_missing() {
         "provider.yml",
         &CheckOptions::default(),
     );
-    let _ = std::fs::remove_dir_all(&tmp);
     let codes: Vec<&str> = diags
         .iter()
         .filter(|d| d.is_error())

@@ -2,6 +2,9 @@
 //! `template` rendered to a string, `value` verbatim), the output read downstream as
 //! `.nodes.<id>.output`, and a `from` that does not resolve failing the node.
 
+mod common;
+
+use common::TempDir;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -67,11 +70,8 @@ nodes:
       output: "${{ inputs.prompt }}"
 "#;
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-aghtransform-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-aghtransform-{name}-"))
 }
 
 fn write(dir: &Path, doc: &str) -> PathBuf {

@@ -311,14 +311,18 @@ fn real_mermaid_parses(mmd: &str) {
         println!("note: tests/mermaid/node_modules is absent; real Mermaid check skipped");
         return;
     }
-    let file = std::env::temp_dir().join(format!("agc-awp-{}.mmd", std::process::id()));
-    std::fs::write(&file, mmd).unwrap();
+    // Removed when dropped, pass or fail.
+    let file = tempfile::Builder::new()
+        .prefix("agc-awp-")
+        .suffix(".mmd")
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), mmd).unwrap();
     let out = std::process::Command::new("node")
         .arg(tool.join("check.mjs"))
-        .arg(&file)
+        .arg(file.path())
         .output()
         .expect("node runs");
-    let _ = std::fs::remove_file(&file);
     assert!(
         out.status.success(),
         "{}",

@@ -3,9 +3,12 @@
 //! byte-identical when built twice. Set `AGC_BLESS=1` to rewrite the goldens (then review the
 //! diff).
 
+mod common;
+
 use agc::check::CheckOptions;
 use agc::compile::build_file;
 use agc::source::SourceMap;
+use common::TempDir;
 use std::path::{Path, PathBuf};
 
 fn plan_schema() -> jsonschema::Validator {
@@ -103,8 +106,7 @@ fn check_opts(path: &Path) -> CheckOptions {
 /// the merged value came from: a node's own block, or its scope's `defaults`.
 #[test]
 fn checkpoint_and_ladder_expressions_are_lowered_with_defaults_merged() {
-    let dir = std::env::temp_dir().join(format!("agc-build-ladder-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("agc-build-ladder-");
     let doc = dir.join("ladder.agraph.yaml");
     std::fs::write(
         &doc,
@@ -144,7 +146,6 @@ outputs:
     )
     .unwrap();
     let plan: serde_json::Value = serde_json::from_str(&build(&doc)).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
     let exprs = &plan["nodes"][0]["exprs"];
     let keys: Vec<&str> = exprs
         .as_object()
@@ -179,8 +180,7 @@ outputs:
 /// still get its core form (parsed again), identical to the first.
 #[test]
 fn a_fragment_used_twice_gets_core_expressions_in_both_copies() {
-    let dir = std::env::temp_dir().join(format!("agc-build-fragment-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("agc-build-fragment-");
     let doc = dir.join("twice.agraph.yaml");
     std::fs::write(
         &doc,
@@ -242,7 +242,6 @@ nodes:
     for field in ["guard", "inputs"] {
         assert_eq!(a[field], b[field], "{field} of the second copy");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// `agc check` asks for no digest (it writes no plan): the same examples then lower to the

@@ -1,5 +1,8 @@
 //! The `agc` binary end to end: exit statuses, outputs, and the CI-facing `--check` modes.
 
+mod common;
+
+use common::TempDir;
 use std::path::Path;
 use std::process::{Command, Output};
 
@@ -19,10 +22,8 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn tmp(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-cli-{name}-"))
 }
 
 const EXAMPLE: &str = "examples/ags/changelog-release.agraph.yaml";

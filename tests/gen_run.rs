@@ -4,8 +4,11 @@
 //! the untyped runtime driven by an equivalent scripted handler; a gate that returns `None`
 //! pauses the run and `resume` finishes it.
 
+mod common;
+
 use agc_runtime::run::{FixedClock, FixedIds, MemoryJournal, RunOptions};
 use changelog_release_runner as runner;
+use common::TempDir;
 use runner::{
     Answer, ApproveDecision, ApproveInputs, ApproveOutputs, CollectChangesInputs,
     CollectChangesOutputs, CollectChangesOutputsEntriesItem, CollectChangesOutputsEntriesItemKind,
@@ -127,7 +130,8 @@ fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
         "# Changes since v1.0.0 (1 entries)\n\n- Typed runners"
     );
 
-    let record = std::env::temp_dir().join(format!("agc-gen-run-{}.json", std::process::id()));
+    let dir = TempDir::new("agc-gen-run-");
+    let record = dir.join("record.json");
     let record_arg = record.to_string_lossy().to_string();
     let status = agc::cli::run([
         "agc",
@@ -146,7 +150,6 @@ fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
     ]);
     assert_eq!(status, 0, "agc run succeeds");
     let scripted = std::fs::read_to_string(&record).unwrap();
-    let _ = std::fs::remove_file(&record);
     assert_eq!(typed.to_pretty_string(), scripted);
 }
 

@@ -6,10 +6,13 @@
 //! (AGC340, AGC341) behave. `AGC_BLESS=1` rewrites `examples/generated/` (then review the
 //! diff).
 
+mod common;
+
 use agc::back::rust::{self, Runtime};
 use agc::check::CheckOptions;
 use agc::compile::build_file;
 use agc::source::SourceMap;
+use common::TempDir;
 use std::path::{Path, PathBuf};
 
 /// The generated crates kept in the workspace: (document, crate dir, crate name).
@@ -347,8 +350,8 @@ fn hostile_names_stay_intact_in_strings_and_never_reach_code_raw() {
 
 #[test]
 fn writes_are_idempotent_and_check_reports_staleness() {
-    let dir = std::env::temp_dir().join(format!("agc-gen-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    // Not created: the first `--check` finds every file missing.
+    let dir = TempDir::new("agc-gen-").not_created("out");
     let out = dir.to_string_lossy().to_string();
     let doc = "examples/ags/changelog-release.agraph.yaml";
     assert_eq!(
@@ -380,7 +383,6 @@ fn writes_are_idempotent_and_check_reports_staleness() {
     assert_eq!(agc(&["gen", "rust", doc, "-o", &out, "--check"]), 1);
     assert_eq!(agc(&["gen", "rust", doc, "-o", &out]), 0);
     assert_eq!(agc(&["gen", "rust", doc, "-o", &out, "--check"]), 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

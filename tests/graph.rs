@@ -3,10 +3,13 @@
 //! `tests/mermaid/node_modules` is installed (`.ci/run` installs it; elsewhere the parse check
 //! skips with a notice). `AGC_BLESS=1` rewrites the goldens.
 
+mod common;
+
 use agc::back::mermaid::{self, Options};
 use agc::check::CheckOptions;
 use agc::compile::compile_file;
 use agc::source::SourceMap;
+use common::TempDir;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -115,8 +118,7 @@ fn real_mermaid_parses_every_golden() {
     files.sort();
     assert!(!files.is_empty());
     // The diagrams of the gallery and the README too, as they are committed.
-    let dir = std::env::temp_dir().join(format!("agc-graph-{}-md", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("agc-graph-md-");
     for md in ["docs/diagrams.md", "README.md"] {
         let text = std::fs::read_to_string(md).unwrap();
         for (i, block) in text.split("```mermaid\n").skip(1).enumerate() {
@@ -340,8 +342,7 @@ fn diagrams_over_mermaids_text_limit_ask_for_collapse() {
         }
         s
     };
-    let dir = std::env::temp_dir().join(format!("agc-graph-{}-long", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = TempDir::new("agc-graph-long-");
     let run = |n: usize| {
         let f = dir.join(format!("long{n}.agraph.yaml"));
         std::fs::write(&f, doc(n)).unwrap();

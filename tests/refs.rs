@@ -2,13 +2,15 @@
 //! `expected_id`), loaded once, and cycles across files are AG131. Each test builds its own
 //! workspace in a temporary folder.
 
+mod common;
+
 use agc::check::{CheckOptions, check_path};
 use agc::source::SourceMap;
-use std::path::{Path, PathBuf};
+use common::TempDir;
+use std::path::Path;
 
-fn workspace(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-refs-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+fn workspace(name: &str) -> TempDir {
+    let dir = TempDir::new(&format!("agc-refs-{name}-"));
     std::fs::create_dir_all(dir.join("sub")).unwrap();
     dir
 }
@@ -52,7 +54,7 @@ fn a_local_reference_is_loaded_and_lowered() {
     assert_eq!(errors(&ws, &p), Vec::<&str>::new());
     let mut sources = SourceMap::new();
     let opts = CheckOptions {
-        root: Some(ws.clone()),
+        root: Some(ws.to_path_buf()),
         ..CheckOptions::default()
     };
     let (compiled, _) = agc::compile::compile_file(&mut sources, &p, "parent", &opts);

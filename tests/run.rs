@@ -8,9 +8,11 @@ use std::path::{Path, PathBuf};
 const CORPUS: &str = "../shared/corpus/ags";
 const SCRIPTS: &str = "tests/golden/runs/scripts";
 
+mod common;
 #[path = "run_cases/mod.rs"]
 mod run_cases;
 
+use common::TempDir;
 use run_cases::{Case, OK, case, cases};
 
 fn resolve(p: &str) -> PathBuf {
@@ -36,11 +38,8 @@ fn params_path(s: &str) -> PathBuf {
     }
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-run-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-run-{name}-"))
 }
 
 fn agc(args: &[String]) -> i32 {
@@ -104,7 +103,6 @@ fn run_case(c: &Case) -> String {
     let text = std::fs::read_to_string(&record).unwrap();
     let status = serde_json::from_str::<serde_json::Value>(&text).unwrap()["status"].clone();
     assert_eq!(status, want, "{}: status after resume", c.name);
-    let _ = std::fs::remove_dir_all(&dir);
     text
 }
 

@@ -6,16 +6,16 @@
 //! stubs; the payload is the script's answer for the waiting node, so the second run goes
 //! through (`--decide` carries no payload yet).
 
+mod common;
+
+use common::TempDir;
 use serde_json::{Map, Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const AWP: &str = "../shared/corpus/awp";
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-awp-parity-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-awp-parity-{name}-"))
 }
 
 fn vector(name: &str) -> Option<Value> {
@@ -107,7 +107,6 @@ fn an_interrupt_stops_the_run_and_its_resume_payload_overwrites_the_state() {
     // `intent` overwritten by the payload, `confidence` kept from the classification.
     assert_eq!(rec["outputs"], resume["expect"]["result"]);
     assert_eq!(node(&rec, waiting)["outputs"], resume["resumePayload"]);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -138,5 +137,4 @@ fn a_signal_wait_stops_the_run_and_its_payload_reaches_the_state() {
         node(&rec, "end")["outputs"]["output"],
         signal["expect"]["result"]
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,6 +1,9 @@
 //! `agc run` as a command: exit statuses, progress, and each of its diagnostics
 //! (AGC300–AGC304) on bad input.
 
+mod common;
+
+use common::TempDir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -20,11 +23,8 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-runcli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-runcli-{name}-"))
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> String {
@@ -431,7 +431,7 @@ nodes:
 const REVIEWED_SCRIPT: &str =
     "format: agc.script/v1\nnodes:\n  draft:\n    outputs: { summary: first draft, count: 1 }\n";
 
-fn paused_review(name: &str) -> (PathBuf, String) {
+fn paused_review(name: &str) -> (TempDir, String) {
     let dir = tmp(name);
     let graph = write(&dir, "g.agraph.yaml", REVIEWED);
     let script = write(&dir, "s.yaml", REVIEWED_SCRIPT);

@@ -4,9 +4,12 @@
 //! JSONL journal, and with the SQLite journal when built with `--features sqlite`. A run
 //! killed while it waits out a retry's backoff resumes the wait and runs the retry once.
 
+mod common;
+
+use common::TempDir;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -15,11 +18,8 @@ const ROOT: &str = "../shared/corpus/ags/examples";
 const SCRIPT: &str = "tests/golden/runs/scripts/site-refresh-slow.script.yaml";
 const SLOW: &str = "refresh_pages[1].refresh_page";
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-kill-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-kill-{name}-"))
 }
 
 fn start(dir: &Path, journal: &str) -> Command {
@@ -137,8 +137,6 @@ fn kill_and_resume(journal: &str) {
         invocations(&whole).len(),
         "the same calls as the whole run"
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&whole);
 }
 
 #[test]
@@ -258,6 +256,4 @@ fn kill_9_during_a_backoff_then_resume() {
             ("publish".to_string(), 1, false)
         ]
     );
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&whole);
 }

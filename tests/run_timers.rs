@@ -10,8 +10,11 @@
 //!   retry then;
 //! - compensation nodes check clean (they read what they undo and need no incoming edge).
 
+mod common;
+
+use common::TempDir;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
@@ -26,10 +29,9 @@ fn agc(args: &[&str]) -> Output {
         .expect("agc runs")
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-timers-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A run folder that does not exist yet: `agc run` creates it.
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-timers-{name}-")).not_created("run")
 }
 
 fn record(dir: &Path) -> Value {
@@ -77,7 +79,6 @@ fn a_fixed_clock_lets_the_timeout_fire_at_once() {
     assert_eq!(g["human_events"][0]["outcome"], "timed_out");
     assert_eq!(g["finished_at"], "2026-01-01T00:00:07Z");
     assert_eq!(rec["status"], "succeeded");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -112,7 +113,6 @@ fn a_paused_run_applies_its_timeout_when_resumed_after_it() {
     assert_eq!(g["decision"], "approved");
     assert_eq!(g["human_events"][0]["outcome"], "timed_out");
     assert_eq!(rec["status"], "succeeded");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -127,7 +127,6 @@ fn a_decision_before_the_timeout_wins() {
     let g = gate(&rec);
     assert_eq!(g["human_events"].as_array().unwrap().len(), 1);
     assert_eq!(g["human_events"][0]["outcome"], "rejected");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 const CHECKPOINT_GRAPH: &str = r#"ags_version: "1.0"
@@ -238,7 +237,6 @@ fn a_checkpoint_timeout_applies_on_resume_and_refuses_a_late_decision() {
     assert_eq!(ev["at_stage"], "before_side_effects");
     assert_eq!(ev["outcome"], "timed_out");
     assert_eq!(rec["status"], "failed");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// With the system clock, a backoff that ends while another call runs starts its retry then
@@ -316,7 +314,6 @@ nodes:
         retried < slow_done,
         "the retry ({retried}) waited for the slow call ({slow_done})"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Compensation nodes pass `agc check --strict`: one may read the node it compensates and

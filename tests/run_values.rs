@@ -1,18 +1,17 @@
 //! Values in a run: input `default`s fill absent values before they are checked, and values
 //! marked `redact: true` never appear in the run record or on stderr.
 
-use std::path::PathBuf;
+mod common;
+
+use common::TempDir;
 use std::process::{Command, Output};
 
 const GRAPH: &str = "tests/golden/runs/graphs/redact-default.agraph.yaml";
 const TOKEN: &str = "tok-3f9a-very-secret";
 const SIGNATURE: &str = "sig-77c1-also-secret";
 
-fn tmp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agc-runvalues-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn tmp(name: &str) -> TempDir {
+    TempDir::new(&format!("agc-runvalues-{name}-"))
 }
 
 fn run(dir: &std::path::Path, params: &str) -> (Output, String) {

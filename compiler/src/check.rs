@@ -368,7 +368,11 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
             assert!(is_candidate(Path::new(yes)), "{yes}");
         }
         // The provider layout folders count only beside a manifest.
-        let dir = std::env::temp_dir().join(format!("agc-candidates-{}", std::process::id()));
+        let tmp = tempfile::Builder::new()
+            .prefix("agc-candidates-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path();
         let p = dir.join("p");
         std::fs::create_dir_all(p.join("graphs")).unwrap();
         std::fs::write(p.join("provider.yaml"), "name: p\n").unwrap();
@@ -378,7 +382,7 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
         for no in ["tests/ci.yaml", "resources/config.json", "graphs/main.yaml"] {
             assert!(!is_candidate(&dir.join("project").join(no)), "{no}");
         }
-        std::fs::remove_dir_all(&dir).unwrap();
+        tmp.close().unwrap();
         for no in [
             "package.json",
             "p/schemas/input.schema.json",

@@ -1,0 +1,70 @@
+//! What the integration tests share: a temporary folder that removes itself.
+
+// Each test crate includes this module and uses a part of it.
+#![allow(dead_code)]
+
+use std::ffi::OsStr;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+
+/// A new empty folder `<system temp dir>/<prefix><random>`, removed with everything in it
+/// when dropped: at the end of the test, pass or fail (a failing test drops it while it
+/// unwinds). Keep it alive for as long as anything uses the path, processes the test started
+/// included. It derefs to its path (`dir.join(..)`, `&dir` as a `&Path`).
+///
+/// Under the system temp dir on purpose, never under the checkout: agc finds a workspace root
+/// by looking upward for `.git` and other markers.
+pub struct TempDir {
+    path: PathBuf,
+    guard: tempfile::TempDir,
+}
+
+impl TempDir {
+    pub fn new(prefix: &str) -> TempDir {
+        let dir = tempfile::Builder::new()
+            .prefix(prefix)
+            .tempdir()
+            .expect("a temporary folder");
+        TempDir {
+            path: dir.path().to_path_buf(),
+            guard: dir,
+        }
+    }
+
+    /// The same folder, known by its canonical path (the system temp dir may be a symlink).
+    pub fn canonical(self) -> TempDir {
+        TempDir {
+            path: self.path.canonicalize().unwrap(),
+            guard: self.guard,
+        }
+    }
+
+    /// `<this folder>/<name>`, not created: for a command that must create its folder itself.
+    /// Dropping it still removes the whole temporary folder.
+    pub fn not_created(self, name: &str) -> TempDir {
+        TempDir {
+            path: self.path.join(name),
+            guard: self.guard,
+        }
+    }
+}
+
+impl Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl AsRef<OsStr> for TempDir {
+    fn as_ref(&self) -> &OsStr {
+        self.path.as_os_str()
+    }
+}
