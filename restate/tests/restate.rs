@@ -155,8 +155,6 @@ fn corpus_scenarios_give_the_local_records() {
     println!("ran {ran} scenarios on Restate");
     assert!(ran >= 1);
     assert!(failures.is_empty(), "{failures:#?}");
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 fn fixture(name: &str) -> String {
@@ -253,8 +251,6 @@ fn a_worker_killed_mid_map_finishes_without_rerunning_completed_items() {
         }
     }
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 #[test]
@@ -312,8 +308,6 @@ fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refuse
     assert_eq!(c.len(), 1001, "1,000 turns and the gate");
     assert!(c.values().all(|&n| n == 1), "a completed call ran again");
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 mod typed {
@@ -546,7 +540,6 @@ fn cli_errors_have_their_codes() {
         2
     );
     drop(worker);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 #[test]
@@ -600,8 +593,6 @@ fn a_checkpoint_pause_is_decided_once() {
         (Some("go"), Some("ops"))
     );
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 #[test]
@@ -646,8 +637,6 @@ fn decide_with_outputs_passes_them_to_the_run() {
     assert_eq!(rec["nodes"][0]["human_events"][0]["outcome"], "edited");
     assert_eq!(rec["nodes"][1]["inputs"]["summary"], "edited on restate");
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 /// An AWP signal wait pauses on its durable promise; `decide` delivers the signal with its
@@ -729,6 +718,4 @@ fn a_signal_is_delivered_with_its_payload_through_decide() {
         (Some("signal"), Some("provided"), Some("bank"))
     );
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }

@@ -78,8 +78,6 @@ fn a_worker_killed_during_a_backoff_retries_once_after_it() {
         "each call ran once"
     );
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 #[test]
@@ -128,8 +126,6 @@ fn a_gate_timeout_races_its_promise_and_approves() {
     assert!(waited >= 2.9, "the gate timed out after {waited} s");
     assert_eq!(rec["outputs"]["url"], "https://example.org/app-1.0");
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }
 
 const CHECKPOINT_GRAPH: &str = r#"ags_version: "1.0"
@@ -214,6 +210,4 @@ fn a_checkpoint_timeout_races_its_promise_and_approves() {
     assert_eq!(node["attempts"][0]["status"], "succeeded", "the upload ran");
     assert_eq!(node["outputs"]["url"], "https://example.org/r");
     drop(worker);
-    let _ = std::fs::remove_dir_all(&out);
-    let _ = std::fs::remove_dir_all(&logs);
 }

@@ -10,6 +10,7 @@
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -37,17 +38,39 @@ pub fn free_port() -> u16 {
         .expect("a free loopback port")
 }
 
-pub fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("agc-restate-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A new empty folder `<system temp dir>/agc-restate-<name>-<random>`, removed with everything
+/// in it when dropped: at the end of the test, pass or fail. Declare it before the workers and
+/// servers that write into it, so that they are stopped first. It derefs to its path.
+pub fn temp_dir(name: &str) -> TempDir {
+    TempDir(
+        tempfile::Builder::new()
+            .prefix(&format!("agc-restate-{name}-"))
+            .tempdir()
+            .expect("a temporary folder"),
+    )
+}
+
+pub struct TempDir(tempfile::TempDir);
+
+impl Deref for TempDir {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        self.0.path()
+    }
+}
+
+impl AsRef<Path> for TempDir {
+    fn as_ref(&self) -> &Path {
+        self.0.path()
+    }
 }
 
 /// A running single-node server.
 pub struct Server {
     child: Child,
-    pub dir: PathBuf,
+    /// Its data and log, removed after `drop` has stopped it.
+    pub dir: TempDir,
     pub ingress: String,
     pub admin: String,
 }
@@ -169,7 +192,6 @@ impl Drop for Server {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.dir);
     }
 }
 

@@ -197,9 +197,11 @@ mod tests {
 
     #[test]
     fn a_torn_last_line_is_dropped_and_appends_stay_readable() {
-        let dir = std::env::temp_dir().join(format!("agc-jsonl-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
+        let dir = tempfile::Builder::new()
+            .prefix("agc-jsonl-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("journal.jsonl");
         let ev = Event::Resumed {
             at: "2026-01-01T00:00:00Z".into(),
         };
@@ -218,16 +220,16 @@ mod tests {
         std::fs::write(&path, "garbage\n{\"event\":\"resumed\",\"at\":\"x\"}\n").unwrap();
         let mut j = JsonlJournal::open(&path).unwrap();
         assert!(j.load().unwrap_err().0.contains("line 1"));
-        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// Appends reach the file at `flush`, all of the batch at once.
     #[test]
     fn appends_reach_the_file_when_flushed() {
-        let dir = std::env::temp_dir().join(format!("agc-jsonl-batch-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
-        let _ = std::fs::remove_file(&path);
+        let dir = tempfile::Builder::new()
+            .prefix("agc-jsonl-batch-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join("journal.jsonl");
         let ev = Event::Resumed {
             at: "2026-01-01T00:00:00Z".into(),
         };
@@ -241,6 +243,5 @@ mod tests {
         j.append(&ev).unwrap();
         // What is loaded includes what was appended, flushed or not.
         assert_eq!(j.load().unwrap().len(), 3);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

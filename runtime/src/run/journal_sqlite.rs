@@ -93,10 +93,11 @@ mod tests {
 
     #[test]
     fn events_survive_reopening() {
-        let dir = std::env::temp_dir().join(format!("agc-sqlite-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("dir");
-        let path = dir.join("journal.sqlite");
-        let _ = std::fs::remove_file(&path);
+        let dir = tempfile::Builder::new()
+            .prefix("agc-sqlite-")
+            .tempdir()
+            .expect("dir");
+        let path = dir.path().join("journal.sqlite");
         let ev = Event::Resumed {
             at: "2026-01-01T00:00:00Z".into(),
         };
@@ -108,6 +109,5 @@ mod tests {
         }
         let mut j = SqliteJournal::open(&path).expect("reopen");
         assert_eq!(j.load().expect("load"), vec![ev.clone(), ev]);
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }
