@@ -54,6 +54,12 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
             stack.extend(succ.get(n).into_iter().flatten().copied());
         }
     }
+    // Each node's incoming flow edges (not `repeat`), in edge order: looked up per node below,
+    // where scanning every edge for every node made a 100k-node graph take minutes.
+    let mut incoming: HashMap<&str, Vec<&Value>> = HashMap::new();
+    for e in edges.iter().filter(|e| e["kind"] != "repeat") {
+        incoming.entry(s(&e["to"])).or_default().push(e);
+    }
     for (i, n) in nodes.iter().enumerate() {
         let id = s(&n["id"]);
         let at = |f: &str| span_at(doc, &format!("/nodes/{i}/{f}"));
@@ -87,12 +93,11 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
             );
         }
         // AGC204: join all over two edges from one source with disjoint outcome sets.
+        // The sources in the order of their first edge, so that of several dead sources the
+        // first is reported, the same one every run.
         if n.get("join").and_then(Value::as_str) != Some("any") {
-            let mut by_source: HashMap<&str, Vec<HashSet<&str>>> = HashMap::new();
-            for e in edges
-                .iter()
-                .filter(|e| s(&e["to"]) == id && e["kind"] != "repeat")
-            {
+            let mut by_source: IndexMap<&str, Vec<HashSet<&str>>> = IndexMap::new();
+            for e in incoming.get(id).into_iter().flatten() {
                 let outs: HashSet<&str> = match e["outcomes"].as_array() {
                     Some(a) => a.iter().map(s).collect(),
                     None => HashSet::from(["completed"]),
@@ -165,4 +170,57 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{CheckOptions, check_source};
+    use crate::source::{Limits, SourceMap, load};
+
+    /// Of two sources whose edges into one `join: all` node never match together, AGC204 names
+    /// the one whose edge comes first, on every run (the sources were kept in a hash map, whose
+    /// order changes from one map to the next).
+    #[test]
+    fn agc204_names_the_first_dead_source_in_edge_order() {
+        let text = "schema: agent-graph.graph.v1\nid: main\nentrypoints:\n  default: start\nnodes:\n\
+            - { id: start, kind: action, action: actions/s.yaml, reasonCode: route.main.start }\n\
+            - { id: b, kind: action, action: actions/b.yaml, reasonCode: route.main.b }\n\
+            - { id: a, kind: action, action: actions/a.yaml, reasonCode: route.main.a }\n\
+            - { id: done, kind: terminal, terminalOutcome: completed }\n\
+            edges:\n\
+            - { from: start, to: b }\n\
+            - { from: start, to: a }\n\
+            - { from: b, to: done }\n\
+            - { from: b, to: done, outcomes: [partial] }\n\
+            - { from: a, to: done }\n\
+            - { from: a, to: done, outcomes: [failed] }\n";
+        for _ in 0..16 {
+            let mut sources = SourceMap::new();
+            let (file, loaded) = load::load_str(
+                &mut sources,
+                "main.yaml",
+                text.to_string(),
+                Limits::default(),
+            );
+            let opts = CheckOptions {
+                root: Some(std::env::temp_dir()),
+                ..CheckOptions::default()
+            };
+            let checked = check_source(&mut sources, file, loaded, &opts, None);
+            let dead: Vec<&str> = checked
+                .diags
+                .iter()
+                .filter(|d| d.code == "AGC204")
+                .map(|d| d.message.as_str())
+                .collect();
+            assert_eq!(
+                dead,
+                [
+                    "node `main/done` joins all edges from `b`, whose outcomes never match together: it can never be reached"
+                ],
+                "{:?}",
+                checked.diags
+            );
+        }
+    }
 }
