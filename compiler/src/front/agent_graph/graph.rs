@@ -139,29 +139,29 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
     // Implicit flow cycles: an iterative DFS over non-repeat edges, in node order; each cycle
     // is reported once, at the edge that closes it.
     let order: Vec<&str> = nodes.iter().map(|n| s(&n["id"])).collect();
-    let mut state: HashMap<&str, u8> = HashMap::new(); // 1 visiting, 2 done
+    // A node being visited maps to its place on the trail (the DFS path), so a cycle's start
+    // is found without searching the trail; a finished node maps to `DONE`.
+    const DONE: usize = usize::MAX;
+    let mut state: HashMap<&str, usize> = HashMap::new();
     for &start in &order {
         if state.contains_key(start) {
             continue;
         }
         let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
         let mut trail: Vec<&str> = vec![start];
-        state.insert(start, 1);
+        state.insert(start, 0);
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
             let outs = adjacency.get(node).map(Vec::as_slice).unwrap_or(&[]);
             if let Some(&(to, edge)) = outs.get(*next) {
                 *next += 1;
                 match state.get(to) {
-                    Some(1) => {
-                        let from = trail.iter().position(|n| *n == to).unwrap_or(0);
-                        let mut cycle: Vec<&str> = trail[from..].to_vec();
-                        cycle.push(to);
+                    Some(&from) if from != DONE => {
                         diags.push(
                             Diagnostic::error(
                                 "graph-flow-cycle",
                                 format!(
                                     "graph `{gid}` contains an implicit flow cycle: {}",
-                                    cycle.join(" -> ")
+                                    cycle_text(&trail[from..], to)
                                 ),
                             )
                             .at(span_at(doc, &format!("/edges/{edge}")))
@@ -172,17 +172,113 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
                     }
                     Some(_) => {}
                     None => {
-                        state.insert(to, 1);
+                        state.insert(to, trail.len());
                         stack.push((to, 0));
                         trail.push(to);
                     }
                 }
             } else {
-                state.insert(node, 2);
+                state.insert(node, DONE);
                 stack.pop();
                 trail.pop();
             }
         }
     }
     diags
+}
+
+/// Nodes of a cycle shown in full; a longer one shows its first [`CYCLE_HEAD`] and last
+/// [`CYCLE_TAIL`] nodes around a count of the rest.
+const CYCLE_SHOWN: usize = 16;
+const CYCLE_HEAD: usize = 8;
+const CYCLE_TAIL: usize = 6;
+
+/// `a -> b -> … -> a` for the nodes `path` (from the cycle's first node to the one whose edge
+/// closes it) and the node it returns to. agc's own decision (the upstream lists every node):
+/// a graph may have as many closing edges as nodes, each on a path as long as the graph, and
+/// listing them all made the output grow with the square of the graph's size.
+fn cycle_text(path: &[&str], back_to: &str) -> String {
+    let mut parts: Vec<String> = Vec::with_capacity(CYCLE_SHOWN + 2);
+    if path.len() <= CYCLE_SHOWN {
+        parts.extend(path.iter().map(|n| n.to_string()));
+    } else {
+        let hidden = path.len() - CYCLE_HEAD - CYCLE_TAIL;
+        parts.extend(path[..CYCLE_HEAD].iter().map(|n| n.to_string()));
+        parts.push(format!("… ({hidden} more nodes) …"));
+        parts.extend(
+            path[path.len() - CYCLE_TAIL..]
+                .iter()
+                .map(|n| n.to_string()),
+        );
+    }
+    parts.push(back_to.to_string());
+    parts.join(" -> ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cycle_text;
+    use crate::check::{CheckOptions, check_source};
+    use crate::source::{Limits, SourceMap, load};
+
+    #[test]
+    fn short_cycles_list_every_node_long_ones_their_ends() {
+        assert_eq!(cycle_text(&["a", "b"], "a"), "a -> b -> a");
+        let names: Vec<String> = (0..17).map(|i| format!("n{i}")).collect();
+        let path: Vec<&str> = names.iter().map(String::as_str).collect();
+        assert_eq!(
+            cycle_text(&path[..16], "n0"),
+            "n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> n8 -> n9 -> n10 -> n11 -> n12 -> n13 -> n14 -> n15 -> n0"
+        );
+        assert_eq!(
+            cycle_text(&path, "n0"),
+            "n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> … (3 more nodes) … -> n11 -> n12 -> n13 -> n14 -> n15 -> n16 -> n0"
+        );
+    }
+
+    /// A chain whose every node has an edge back to its start: one cycle per closing edge,
+    /// each message bounded, whatever the chain's length.
+    #[test]
+    fn every_closing_edge_is_reported_with_a_bounded_message() {
+        let n = 400;
+        let mut text = String::from(
+            "schema: agent-graph.graph.v1\nid: big\nentrypoints:\n  default: n0\nnodes:\n",
+        );
+        for i in 0..n {
+            text += &format!(
+                "- {{ id: n{i}, kind: action, action: actions/a.yaml, reasonCode: route.big.n{i} }}\n"
+            );
+        }
+        text += "- { id: done, kind: terminal, terminalOutcome: completed }\nedges:\n";
+        for i in 1..n {
+            text += &format!(
+                "- {{ from: n{}, to: n{i} }}\n- {{ from: n{i}, to: n0, outcomes: [failed] }}\n",
+                i - 1
+            );
+        }
+        text += &format!("- {{ from: n{}, to: done }}\n", n - 1);
+        let mut sources = SourceMap::new();
+        let (file, loaded) = load::load_str(&mut sources, "big.yaml", text, Limits::default());
+        let opts = CheckOptions {
+            root: Some(std::env::temp_dir()),
+            ..CheckOptions::default()
+        };
+        let checked = check_source(&mut sources, file, loaded, &opts, None);
+        let cycles: Vec<&str> = checked
+            .diags
+            .iter()
+            .filter(|d| d.code == "graph-flow-cycle")
+            .map(|d| d.message.as_str())
+            .collect();
+        assert_eq!(cycles.len(), n - 1);
+        assert_eq!(
+            cycles[0],
+            "graph `big` contains an implicit flow cycle: n0 -> n1 -> n0"
+        );
+        assert_eq!(
+            cycles[n - 2],
+            "graph `big` contains an implicit flow cycle: n0 -> n1 -> n2 -> n3 -> n4 -> n5 -> n6 -> n7 -> … (386 more nodes) … -> n394 -> n395 -> n396 -> n397 -> n398 -> n399 -> n0"
+        );
+        assert!(cycles.iter().all(|m| m.len() < 250), "{cycles:?}");
+    }
 }
