@@ -11,7 +11,10 @@
 # this run agc only; default 10000, since the upstream validator is quadratic), RUNS (runs
 # of each agc command; the table shows the fastest and the median, since shared 2-core
 # machines vary by tens of percent from run to run; default 3), JSON=1 (also time each graph
-# written as JSON: `agc check` on it, and serde_json building a value from it).
+# written as JSON: `agc check` on it, and serde_json building a value from it), DIALECTS=0
+# (skip the other front ends: by default each size also times `agc check` on an Agent Graph
+# graph and an agh Loop of that many nodes from `gen-dialect`, and on an AWP workflow of that
+# many jq programs from `gen-awp`, with their growth between sizes).
 #
 # After the timings, a second table gives the ratios of issue 13's scale goal: `agc check` and
 # `agc build` against the floor (`yaml-floor`: the same file read and every event pulled out
@@ -26,6 +29,7 @@ SEED=${SEED:-1}
 TIMEOUT=${TIMEOUT:-120}
 AGC_ONLY_ABOVE=${AGC_ONLY_ABOVE:-10000}
 RUNS=${RUNS:-3}
+DIALECTS=${DIALECTS:-1}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/agc-scale.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
@@ -40,7 +44,8 @@ if [ ! -x /usr/bin/time ]; then
 fi
 
 echo "building agc and gen-ags (release)..." >&2
-cargo build --release --quiet -p agc --bin agc -p agc-bench --bin gen-ags --bin yaml-floor
+cargo build --release --quiet -p agc --bin agc -p agc-bench --bin gen-ags --bin yaml-floor \
+  --bin gen-dialect --bin gen-awp
 AGC=target/release/agc
 GEN=target/release/gen-ags
 FLOOR=target/release/yaml-floor
@@ -110,6 +115,7 @@ echo
 printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' tool nodes "wall (s)" "median (s)" "RSS (MiB)" result
 printf '| %-24s | %7s | %9s | %10s | %9s | %-18s |\n' ------------------------ ------: --------: ---------: --------: ------------------
 declare -A BYTES FLOOR_S CHECK_S CHECK_KB BUILD_S BUILD_KB JCHECK_S JFLOOR_S PLAN_B CPLAN_B
+declare -A DIALECT_S DIALECT_KB DIALECT_B
 for n in $SIZES; do
   f="$TMP/layered-$n.agraph.yaml"
   "$GEN" "$n" --seed "$SEED" >"$f"
@@ -135,6 +141,22 @@ for n in $SIZES; do
     RUNS_OF_THIS=$RUNS run "serde_json value (json)" 0 "$n" "$FLOOR" "$j" --serde-json
     RUNS_OF_THIS=$RUNS run "agc check (json)" 0 "$n" "$AGC" check "$j"
     JCHECK_S[$n]=$LAST_BEST
+  fi
+  if [ "$DIALECTS" = 1 ]; then
+    # A lone graph file (its action files are not resolved), a Loop, a workflow.
+    mkdir -p "$TMP/ag-$n/graphs"
+    target/release/gen-dialect agent-graph "$n" --seed "$SEED" >"$TMP/ag-$n/graphs/big.yaml"
+    target/release/gen-dialect agh "$n" --seed "$SEED" >"$TMP/big-$n.loop.yaml"
+    target/release/gen-awp "$n" "$SEED" >"$TMP/big-$n.workflow.json"
+    for d in agent-graph agh awp; do
+      case $d in
+        agent-graph) f="$TMP/ag-$n/graphs/big.yaml" ;;
+        agh) f="$TMP/big-$n.loop.yaml" ;;
+        awp) f="$TMP/big-$n.workflow.json" ;;
+      esac
+      RUNS_OF_THIS=$RUNS run "agc check ($d)" 0 "$n" "$AGC" check "$f"
+      DIALECT_S[$d-$n]=$LAST_BEST DIALECT_KB[$d-$n]=$LAST_RSS DIALECT_B[$d-$n]=$(stat -c %s "$f")
+    done
   fi
   if [ -n "$UPSTREAM" ]; then
     if [ "$n" -le "$AGC_ONLY_ABOVE" ]; then
@@ -176,3 +198,17 @@ for n in $SIZES; do
     echo "  t($m)/t($n): check $(ratio "${CHECK_S[$m]}" "${CHECK_S[$n]}"), build $(ratio "${BUILD_S[$m]:-}" "${BUILD_S[$n]:-}"), floor $(ratio "${FLOOR_S[$m]}" "${FLOOR_S[$n]}")"
   fi
 done
+if [ "$DIALECTS" = 1 ]; then
+  echo
+  echo "Other front ends (awp: N jq programs), peak RSS against the input, and growth:"
+  for d in agent-graph agh awp; do
+    for n in $SIZES; do
+      m=$((n * 10))
+      growth=""
+      if [ -n "${DIALECT_S[$d-$m]:-}" ]; then
+        growth=", t($m)/t($n) $(ratio "${DIALECT_S[$d-$m]}" "${DIALECT_S[$d-$n]}")"
+      fi
+      echo "  $d $n: ${DIALECT_S[$d-$n]} s, RSS $(ratio "$((DIALECT_KB[$d-$n] * 1024))" "${DIALECT_B[$d-$n]}")x the input$growth"
+    done
+  done
+fi

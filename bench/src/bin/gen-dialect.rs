@@ -1,0 +1,42 @@
+//! `gen-dialect agent-graph|agh N [--seed S]`: writes a layered Agent Graph v1 graph or
+//! agh.loop/v1 Loop of N nodes to stdout as YAML (see `agc_bench::dialects`).
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: gen-dialect agent-graph|agh N [--seed S]\n\
+    Writes a valid, layered Agent Graph v1 graph or agh.loop/v1 Loop of N nodes to stdout (YAML).";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (dialect, n) = match (
+        args.first(),
+        args.get(1).and_then(|a| a.parse::<usize>().ok()),
+    ) {
+        (Some(d), Some(n)) if n > 0 => (d.as_str(), n),
+        _ => return usage(),
+    };
+    let seed = match args.get(2..).unwrap_or_default() {
+        [] => 1,
+        [flag, s] if flag == "--seed" => match s.parse() {
+            Ok(s) => s,
+            Err(_) => return usage(),
+        },
+        _ => return usage(),
+    };
+    let doc = match dialect {
+        "agent-graph" => agc_bench::dialects::agent_graph(n, seed),
+        "agh" => agc_bench::dialects::agh(n, seed),
+        _ => return usage(),
+    };
+    let text = agc_bench::yaml::to_yaml(&doc);
+    if std::io::stdout().lock().write_all(text.as_bytes()).is_err() {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+fn usage() -> ExitCode {
+    eprintln!("{USAGE}");
+    ExitCode::from(2)
+}

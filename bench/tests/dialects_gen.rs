@@ -1,0 +1,45 @@
+//! The Agent Graph and agh generators' documents are what the bench claims: clean (no
+//! diagnostic at all from agc's front ends, so the timing is of a valid document's check),
+//! of the requested size, and the same for the same seed.
+
+use agc::check::{CheckOptions, check_text};
+use agc::source::SourceMap;
+
+fn diagnostics(name: &str, doc: &serde_json::Value) -> Vec<String> {
+    let mut sources = SourceMap::new();
+    let text = agc_bench::yaml::to_yaml(doc);
+    check_text(&mut sources, name, text, &CheckOptions::default())
+        .iter()
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect()
+}
+
+#[test]
+fn agent_graphs_are_clean_and_sized() {
+    for n in [1, 2, 40, 500] {
+        let doc = agc_bench::dialects::agent_graph(n, 5);
+        // n actions and the terminal.
+        assert_eq!(doc["nodes"].as_array().unwrap().len(), n + 1);
+        assert_eq!(diagnostics("big.yaml", &doc), Vec::<String>::new(), "{n}");
+        assert_eq!(doc, agc_bench::dialects::agent_graph(n, 5));
+    }
+    // The seed changes the edges.
+    assert_ne!(
+        agc_bench::dialects::agent_graph(500, 5)["edges"],
+        agc_bench::dialects::agent_graph(500, 6)["edges"]
+    );
+}
+
+#[test]
+fn agh_loops_are_clean_and_sized() {
+    for n in [1, 2, 40, 500] {
+        let doc = agc_bench::dialects::agh(n, 5);
+        assert_eq!(doc["graph"]["nodes"].as_array().unwrap().len(), n);
+        assert_eq!(
+            diagnostics("big.loop.yaml", &doc),
+            Vec::<String>::new(),
+            "{n}"
+        );
+        assert_eq!(doc, agc_bench::dialects::agh(n, 5));
+    }
+}
