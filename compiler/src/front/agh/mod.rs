@@ -26,6 +26,7 @@ mod lint;
 pub mod lower;
 pub mod model;
 pub mod namespace;
+mod read_order;
 pub mod refs;
 pub mod resolved;
 mod shape;
