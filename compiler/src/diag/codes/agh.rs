@@ -323,8 +323,9 @@ generation. agh does not check that the producer runs before the reader; when no
 leads from the producer to the reader, the reader may run first (or in parallel) and find no \
 output. agc warns (a deliberate addition; agh accepts the Loop). Add an edge path from the \
 producer to the reader. `nodes.<id>.status` reads are not checked: a status exists at any \
-time. The search for a path is bounded (20,000 nodes per read, 20 million in all); a read \
-past the bound is taken as upstream, without a warning.",
+time. The check is exact on a graph without cycles, at any size. On a graph with a cycle \
+(itself an error) the search for a path is bounded (20,000 nodes per read, 20 million in \
+all), and a read past the bound is taken as upstream, without a warning.",
     },
     CodeInfo {
         code: "AGC223",
