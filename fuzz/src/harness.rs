@@ -25,11 +25,12 @@ fn limits() -> Limits {
 }
 
 /// Options for whole-document checks: the workspace root is an empty folder, so that no
-/// `subgraph.ref` an input invents can read a real file.
+/// `subgraph.ref` an input invents can read a real file. One folder of a fixed name, shared by
+/// every process (a folder per process id left one behind per fuzz worker and test run).
 fn options() -> CheckOptions {
     static ROOT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
     let root = ROOT.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("agc-fuzz-root-{}", std::process::id()));
+        let dir = std::env::temp_dir().join("agc-fuzz-root");
         let _ = std::fs::create_dir_all(&dir);
         dir
     });
