@@ -196,31 +196,50 @@ pub fn mutate(data: &[u8]) {
     check_bytes(name, text.into_bytes());
 }
 
-/// Pointers to every value of `v` (pre-order, no recursion).
-fn paths(v: &Value) -> Vec<Vec<PathSeg>> {
+/// Every value of `v` in pre-order (an explicit stack, no recursion), each as its parent's
+/// place in the list and the step from it: the paths are built only for the values picked
+/// (building every value's path cloned every key of the document, for each edit).
+fn walk(v: &Value) -> Vec<(usize, Option<Step<'_>>)> {
     let mut out = Vec::new();
-    let mut stack: Vec<(Vec<PathSeg>, &Value)> = vec![(Vec::new(), v)];
-    while let Some((p, v)) = stack.pop() {
+    let mut stack: Vec<(usize, Option<Step<'_>>, &Value)> = vec![(usize::MAX, None, v)];
+    while let Some((parent, step, v)) = stack.pop() {
+        let me = out.len();
+        out.push((parent, step));
         match v {
             Value::Object(m) => {
                 for (k, c) in m {
-                    let mut q = p.clone();
-                    q.push(PathSeg::Key(k.clone()));
-                    stack.push((q, c));
+                    stack.push((me, Some(Step::Key(k)), c));
                 }
             }
             Value::Array(a) => {
                 for (i, c) in a.iter().enumerate() {
-                    let mut q = p.clone();
-                    q.push(PathSeg::Index(i));
-                    stack.push((q, c));
+                    stack.push((me, Some(Step::Index(i)), c));
                 }
             }
             _ => {}
         }
-        out.push(p);
     }
     out
+}
+
+/// The path from the root to the `i`-th value of a [`walk`].
+fn path_of(list: &[(usize, Option<Step<'_>>)], mut i: usize) -> Vec<PathSeg> {
+    let mut path = Vec::new();
+    while let Some(&(parent, Some(step))) = list.get(i) {
+        path.push(match step {
+            Step::Key(k) => PathSeg::Key(k.to_string()),
+            Step::Index(n) => PathSeg::Index(n),
+        });
+        i = parent;
+    }
+    path.reverse();
+    path
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Step<'v> {
+    Key(&'v str),
+    Index(usize),
 }
 
 #[derive(Clone, Debug)]
@@ -242,9 +261,12 @@ fn get_mut<'v>(v: &'v mut Value, path: &[PathSeg]) -> Option<&'v mut Value> {
 }
 
 fn edit(root: &mut Value, b: &mut Bytes<'_>) {
-    let all = paths(root);
-    let path = all[b.index(all.len())].clone();
-    let other = all[b.index(all.len())].clone();
+    let (path, other) = {
+        let all = walk(root);
+        let path = path_of(&all, b.index(all.len()));
+        let other = path_of(&all, b.index(all.len()));
+        (path, other)
+    };
     let donor = get_mut(root, &other).map(|v| v.clone());
     let op = b.byte() % 10;
     let Some(target) = get_mut(root, &path) else {
