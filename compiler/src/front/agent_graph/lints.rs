@@ -17,6 +17,26 @@ fn s(v: &Value) -> &str {
     v.as_str().unwrap_or_default()
 }
 
+/// An edge outcome's bit. The lints run on schema-valid graphs, whose outcomes are the
+/// schema's eight; anything else gets the one bit left, so it never looks disjoint from
+/// itself.
+fn outcome_bit(outcome: &str) -> u16 {
+    const OUTCOMES: [&str; 8] = [
+        "completed",
+        "partial",
+        "failed",
+        "unverified",
+        "skipped",
+        "pending",
+        "blocked",
+        "waiting-user",
+    ];
+    OUTCOMES
+        .iter()
+        .position(|o| *o == outcome)
+        .map_or(1 << 8, |i| 1 << i)
+}
+
 /// The lints of every graph that passed its own rules.
 pub(super) fn check(
     graphs: &[GraphDoc],
@@ -95,19 +115,27 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
         // AGC204: join all over two edges from one source with disjoint outcome sets.
         // The sources in the order of their first edge, so that of several dead sources the
         // first is reported, the same one every run.
+        // Each edge's outcome set is a bit mask, and each source keeps its distinct masks only
+        // (a few hundred at most), where one source may have over 100,000 edges into a node (every
+        // ordering of the eight outcomes is a different edge), and comparing every pair of
+        // edges took minutes.
         if n.get("join").and_then(Value::as_str) != Some("any") {
-            let mut by_source: IndexMap<&str, Vec<HashSet<&str>>> = IndexMap::new();
+            let mut by_source: IndexMap<&str, Vec<u16>> = IndexMap::new();
             for e in incoming.get(id).into_iter().flatten() {
-                let outs: HashSet<&str> = match e["outcomes"].as_array() {
-                    Some(a) => a.iter().map(s).collect(),
-                    None => HashSet::from(["completed"]),
+                let mask = match e["outcomes"].as_array() {
+                    Some(a) => a.iter().fold(0, |m, o| m | outcome_bit(s(o))),
+                    None => outcome_bit("completed"),
                 };
-                by_source.entry(s(&e["from"])).or_default().push(outs);
+                let masks = by_source.entry(s(&e["from"])).or_default();
+                if !masks.contains(&mask) {
+                    masks.push(mask);
+                }
             }
-            let dead = by_source.iter().find(|(_, sets)| {
-                sets.iter()
+            let dead = by_source.iter().find(|(_, masks)| {
+                masks
+                    .iter()
                     .enumerate()
-                    .any(|(a, x)| sets[a + 1..].iter().any(|y| x.is_disjoint(y)))
+                    .any(|(a, x)| masks[a + 1..].iter().any(|y| x & y == 0))
             });
             if let Some((from, _)) = dead {
                 out.push(
@@ -176,6 +204,68 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
 mod tests {
     use crate::check::{CheckOptions, check_source};
     use crate::source::{Limits, SourceMap, load};
+
+    /// The AGC204 messages of a graph whose node `b` has the given outcome lists on its edges
+    /// from `a`.
+    fn dead_joins(lists: &[Vec<&str>]) -> Vec<String> {
+        let mut text = String::from(
+            "schema: agent-graph.graph.v1\nid: main\nentrypoints:\n  default: a\nnodes:\n\
+             - { id: a, kind: action, action: actions/a.yaml, reasonCode: route.main.a }\n\
+             - { id: b, kind: terminal, terminalOutcome: completed }\nedges:\n",
+        );
+        for l in lists {
+            text += &format!("- {{ from: a, to: b, outcomes: [{}] }}\n", l.join(", "));
+        }
+        let mut sources = SourceMap::new();
+        let (file, loaded) = load::load_str(&mut sources, "main.yaml", text, Limits::default());
+        let opts = CheckOptions {
+            root: Some(std::env::temp_dir()),
+            ..CheckOptions::default()
+        };
+        let checked = check_source(&mut sources, file, loaded, &opts, None);
+        assert!(
+            !checked.diags.iter().any(|d| d.is_error()),
+            "{:?}",
+            checked.diags
+        );
+        checked
+            .diags
+            .iter()
+            .filter(|d| d.code == "AGC204")
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    /// Every ordering of four outcomes is its own edge (no duplicate), all sharing outcomes:
+    /// no dead join; one more edge on an outcome none of them has makes the join dead.
+    #[test]
+    fn agc204_compares_outcome_sets_not_edges() {
+        let four = ["completed", "partial", "failed", "skipped"];
+        let mut lists = Vec::new();
+        for a in 0..4 {
+            for b in 0..4 {
+                for c in 0..4 {
+                    for d in 0..4 {
+                        let idx = [a, b, c, d];
+                        let mut sorted = idx;
+                        sorted.sort_unstable();
+                        if sorted == [0, 1, 2, 3] {
+                            lists.push(idx.iter().map(|&i| four[i]).collect::<Vec<_>>());
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(lists.len(), 24);
+        assert_eq!(dead_joins(&lists), Vec::<String>::new());
+        lists.push(vec!["unverified"]);
+        assert_eq!(
+            dead_joins(&lists),
+            [
+                "node `main/b` joins all edges from `a`, whose outcomes never match together: it can never be reached"
+            ]
+        );
+    }
 
     /// Of two sources whose edges into one `join: all` node never match together, AGC204 names
     /// the one whose edge comes first, on every run (the sources were kept in a hash map, whose
