@@ -145,7 +145,7 @@ pub(super) static CODES: &[CodeInfo] = &[
         origin: "agent-graph",
         severity: Error,
         summary: "non-repeat edges form a cycle",
-        explanation: "All edges except `repeat` must form an acyclic graph, so that every loop is explicit and bounded by outcomes. agc reports each cycle once, at the edge that closes it, with the nodes along it; a cycle of more than 16 nodes shows its first 8 and last 6 around a count of the rest (agc's own choice: the upstream lists every node, and a graph whose every node closes a cycle through all the nodes before it printed output that grew with the square of its size). Make the edge that goes back a `kind: repeat` edge with the outcomes that should re-arm its target.",
+        explanation: "All edges except `repeat` must form an acyclic graph, so that every loop is explicit and bounded by outcomes. agc reports each cycle once, at the edge that closes it, with the nodes along it; a cycle of more than 16 nodes shows its first 8 and last 6 around a count of the rest (agc's own presentation: a graph whose every node closes a cycle through all the nodes before it would otherwise print output growing with the square of its size). Make the edge that goes back a `kind: repeat` edge with the outcomes that should re-arm its target.",
     },
     CodeInfo {
         code: "graph-id-duplicate",

@@ -194,9 +194,9 @@ const CYCLE_HEAD: usize = 8;
 const CYCLE_TAIL: usize = 6;
 
 /// `a -> b -> … -> a` for the nodes `path` (from the cycle's first node to the one whose edge
-/// closes it) and the node it returns to. agc's own decision (the upstream lists every node):
-/// a graph may have as many closing edges as nodes, each on a path as long as the graph, and
-/// listing them all made the output grow with the square of the graph's size.
+/// closes it) and the node it returns to. agc's own decision: a graph may have as many
+/// closing edges as nodes, each on a path as long as the graph, and listing every node of
+/// each made the output grow with the square of the graph's size.
 fn cycle_text(path: &[&str], back_to: &str) -> String {
     let mut parts: Vec<String> = Vec::with_capacity(CYCLE_SHOWN + 2);
     if path.len() <= CYCLE_SHOWN {
