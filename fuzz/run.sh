@@ -60,8 +60,20 @@ seed() {
 seed load examples/ags/*.yaml tests/fixtures/*/*.yaml
 seed check examples/ags/*.yaml tests/fixtures/*/*.yaml
 
+# Build the targets asked for (each in the folder it runs from; see PLAIN_TARGETS), before
+# any run starts, so that a compile error stops the campaign at once.
+# plain_args T: sets PLAIN to the build flags of target T (none, or those of PLAIN_TARGETS).
+plain_args() {
+  PLAIN=()
+  if [[ " $PLAIN_TARGETS " == *" $1 "* ]]; then
+    PLAIN=(--no-trace-compares --target-dir "$PWD/fuzz/target-plain")
+  fi
+}
 echo "building the targets (nightly, release, sanitizer $SANITIZER)..." >&2
-cargo +nightly fuzz build --release -s "$SANITIZER" >&2
+for t in $TARGETS; do
+  plain_args "$t"
+  cargo +nightly fuzz build --release -s "$SANITIZER" "${PLAIN[@]}" "$t" >&2
+done
 
 echo
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'); $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); at most ${SECONDS_PER_TARGET} s and $RUNS runs per target, $JOBS job(s), sanitizer $SANITIZER, commit $(git rev-parse --short HEAD)"
@@ -75,9 +87,8 @@ for t in $TARGETS; do
   status=0
   parallel=()
   if [ "$JOBS" -gt 1 ]; then parallel=(-jobs="$JOBS" -workers="$JOBS"); fi
-  plain=()
-  if [[ " $PLAIN_TARGETS " == *" $t "* ]]; then plain=(--no-trace-compares --target-dir "$PWD/fuzz/target-plain"); fi
-  cargo +nightly fuzz run --release -s "$SANITIZER" "${plain[@]}" "$t" -- \
+  plain_args "$t"
+  cargo +nightly fuzz run --release -s "$SANITIZER" "${PLAIN[@]}" "$t" -- \
     -max_total_time="$SECONDS_PER_TARGET" -runs="$RUNS" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
     -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
   # With several jobs each worker logs to fuzz-N.log in the current folder, and libFuzzer
