@@ -117,14 +117,12 @@ impl Graph {
         // The reads grouped by producer, so that 64 producers' reads lie side by side.
         let mut by_target: Vec<usize> = (0..reads.len()).collect();
         by_target.sort_unstable_by_key(|&k| reads[k].1);
-        let mut groups: Vec<&[usize]> = by_target
+        let groups: Vec<&[usize]> = by_target
             .chunk_by(|&a, &b| reads[a].1 == reads[b].1)
             .collect();
         let rank = |v: usize| self.rank[v].map_or(0, |r| r as usize);
         let mut mask = vec![0u64; self.out.len()];
-        while !groups.is_empty() {
-            let take = groups.len().min(64);
-            let chunk: Vec<&[usize]> = groups.drain(..take).collect();
+        for chunk in groups.chunks(64) {
             let lo = chunk.iter().map(|g| rank(reads[g[0]].1)).min().unwrap_or(0);
             let hi = chunk
                 .iter()
