@@ -21,17 +21,7 @@ fn s(v: &Value) -> &str {
 /// schema's eight; anything else gets the one bit left, so it never looks disjoint from
 /// itself.
 fn outcome_bit(outcome: &str) -> u16 {
-    const OUTCOMES: [&str; 8] = [
-        "completed",
-        "partial",
-        "failed",
-        "unverified",
-        "skipped",
-        "pending",
-        "blocked",
-        "waiting-user",
-    ];
-    OUTCOMES
+    agc_runtime::agent_graph::OUTCOMES
         .iter()
         .position(|o| *o == outcome)
         .map_or(1 << 8, |i| 1 << i)
