@@ -179,3 +179,24 @@ fn compat_definitions_parse_and_apply() {
     let out = run_jq("tostring", json!(1.0)).unwrap();
     assert_eq!(out, vec![json!("1")]);
 }
+
+#[test]
+fn cached_definitions_are_the_library_in_load_order() {
+    // The prelude is parsed once; every compile must still see jaq's definitions followed by
+    // agc's compat ones (the later definition of a name wins, so the order matters).
+    let fresh: Vec<_> = jaq_core::defs()
+        .chain(jaq_std::defs())
+        .chain(jaq_json::defs())
+        .chain(compat_definitions())
+        .map(|d| (d.name, d.args.len()))
+        .collect();
+    for _ in 0..2 {
+        let cached: Vec<_> = definitions().map(|d| (d.name, d.args.len())).collect();
+        assert_eq!(cached, fresh);
+    }
+    // A compat definition replacing jaq's is still the one that runs, compile after compile.
+    for _ in 0..2 {
+        let out = run_jq("join(\"-\")", json!(["a", null, 2])).unwrap();
+        assert_eq!(out, vec![json!("a--2")]);
+    }
+}
