@@ -75,6 +75,18 @@ pub fn check_text(
     check_source(sources, file, loaded, opts, None).diags
 }
 
+/// Unit tests' shorthand: the diagnostics of `text` checked as file `name`, with default
+/// options and the temp folder as the workspace root (so a test's document refers to no file
+/// of the folder it runs in).
+#[cfg(test)]
+pub(crate) fn check_test_text(name: &str, text: String) -> Vec<Diagnostic> {
+    let opts = CheckOptions {
+        root: Some(std::env::temp_dir()),
+        ..CheckOptions::default()
+    };
+    check_text(&mut SourceMap::new(), name, text, &opts)
+}
+
 /// Reads and checks a file; `display` is how it is shown to users. An unreadable file gives
 /// one AGC001 diagnostic at the start of an empty file of that name.
 pub fn check_path(

@@ -218,8 +218,7 @@ fn cycle_text(path: &[&str], back_to: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::cycle_text;
-    use crate::check::{CheckOptions, check_source};
-    use crate::source::{Limits, SourceMap, load};
+    use crate::check::check_test_text;
 
     #[test]
     fn short_cycles_list_every_node_long_ones_their_ends() {
@@ -257,15 +256,8 @@ mod tests {
             );
         }
         text += &format!("- {{ from: n{}, to: done }}\n", n - 1);
-        let mut sources = SourceMap::new();
-        let (file, loaded) = load::load_str(&mut sources, "big.yaml", text, Limits::default());
-        let opts = CheckOptions {
-            root: Some(std::env::temp_dir()),
-            ..CheckOptions::default()
-        };
-        let checked = check_source(&mut sources, file, loaded, &opts, None);
-        let cycles: Vec<&str> = checked
-            .diags
+        let diags = check_test_text("big.yaml", text);
+        let cycles: Vec<&str> = diags
             .iter()
             .filter(|d| d.code == "graph-flow-cycle")
             .map(|d| d.message.as_str())

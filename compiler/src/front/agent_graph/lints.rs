@@ -192,8 +192,7 @@ pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::{CheckOptions, check_source};
-    use crate::source::{Limits, SourceMap, load};
+    use crate::check::check_test_text;
 
     /// The AGC204 messages of a graph whose node `b` has the given outcome lists on its edges
     /// from `a`.
@@ -206,20 +205,9 @@ mod tests {
         for l in lists {
             text += &format!("- {{ from: a, to: b, outcomes: [{}] }}\n", l.join(", "));
         }
-        let mut sources = SourceMap::new();
-        let (file, loaded) = load::load_str(&mut sources, "main.yaml", text, Limits::default());
-        let opts = CheckOptions {
-            root: Some(std::env::temp_dir()),
-            ..CheckOptions::default()
-        };
-        let checked = check_source(&mut sources, file, loaded, &opts, None);
-        assert!(
-            !checked.diags.iter().any(|d| d.is_error()),
-            "{:?}",
-            checked.diags
-        );
-        checked
-            .diags
+        let diags = check_test_text("main.yaml", text);
+        assert!(!diags.iter().any(|d| d.is_error()), "{:?}", diags);
+        diags
             .iter()
             .filter(|d| d.code == "AGC204")
             .map(|d| d.message.clone())
@@ -275,20 +263,8 @@ mod tests {
             - { from: a, to: done }\n\
             - { from: a, to: done, outcomes: [failed] }\n";
         for _ in 0..16 {
-            let mut sources = SourceMap::new();
-            let (file, loaded) = load::load_str(
-                &mut sources,
-                "main.yaml",
-                text.to_string(),
-                Limits::default(),
-            );
-            let opts = CheckOptions {
-                root: Some(std::env::temp_dir()),
-                ..CheckOptions::default()
-            };
-            let checked = check_source(&mut sources, file, loaded, &opts, None);
-            let dead: Vec<&str> = checked
-                .diags
+            let diags = check_test_text("main.yaml", text.to_string());
+            let dead: Vec<&str> = diags
                 .iter()
                 .filter(|d| d.code == "AGC204")
                 .map(|d| d.message.as_str())
@@ -299,7 +275,7 @@ mod tests {
                     "node `main/done` joins all edges from `b`, whose outcomes never match together: it can never be reached"
                 ],
                 "{:?}",
-                checked.diags
+                diags
             );
         }
     }

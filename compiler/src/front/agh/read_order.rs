@@ -223,8 +223,7 @@ the output may not exist yet when `{reader}` runs"
 
 #[cfg(test)]
 mod tests {
-    use crate::check::{CheckOptions, check_source};
-    use crate::source::{Limits, SourceMap, load};
+    use crate::check::check_test_text;
 
     /// The AGC225 warnings of a Loop of run-agent nodes `(id, nodes it reads)` and edges, as
     /// `reader<-producer` pairs.
@@ -247,15 +246,8 @@ mod tests {
         for (from, to) in edges {
             text += &format!("    - {{ from: {from}, to: {to} }}\n");
         }
-        let mut sources = SourceMap::new();
-        let (file, loaded) = load::load_str(&mut sources, "t.loop.yaml", text, Limits::default());
-        let opts = CheckOptions {
-            root: Some(std::env::temp_dir()),
-            ..CheckOptions::default()
-        };
-        let checked = check_source(&mut sources, file, loaded, &opts, None);
-        checked
-            .diags
+        let diags = check_test_text("t.loop.yaml", text);
+        diags
             .iter()
             .filter(|d| d.code == "AGC225")
             .map(|d| {
