@@ -191,6 +191,24 @@ fn the_plan_holds_one_input_per_map_entry() {
         .find(|n| n["id"] == "summary")
         .unwrap();
     assert_eq!(summary["attributes"]["transform"], "inputs");
+    // `params` are the nodes' inputs and are not repeated in `attributes` (for a transform,
+    // only keys other than `map` would be), for an action either.
+    assert!(summary["attributes"].get("params").is_none(), "{summary:#}");
+    let fetch = plan["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["id"] == "fetch")
+        .unwrap();
+    assert!(fetch["attributes"].get("params").is_none(), "{fetch:#}");
+    assert_eq!(fetch["attributes"]["class"], "action");
+    let names: Vec<&str> = fetch["inputs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["agent", "prompt", "output_schema"]);
     let inputs = summary["inputs"].as_array().unwrap();
     let kinds: Vec<(String, String)> = inputs
         .iter()
@@ -247,8 +265,20 @@ fn a_plan_from_before_transforms_were_evaluated_says_so() {
     let mut plan: Value = serde_json::from_slice(&o.stdout).unwrap();
     for n in plan["nodes"].as_array_mut().unwrap() {
         if n["id"] == "summary" {
-            let map = n["attributes"]["params"]["map"].clone();
-            n["attributes"].as_object_mut().unwrap().remove("transform");
+            // The map as written (plans no longer repeat `params` in `attributes`).
+            let map = json!({
+                "count": {"from": "nodes.fetch.output.count"},
+                "items": {"from": "nodes.fetch.output.items"},
+                "meta": {"from": "nodes.fetch.output.meta"},
+                "status": {"from": "nodes.fetch.status"},
+                "count_text": {"template": "{{ .nodes.fetch.output.count }}"},
+                "line": {"template": "{{ .inputs.topic }}: {{ join \", \" .nodes.fetch.output.items }}"},
+                "plain": {"template": "no actions here"},
+                "literal": {"value": {"keep": "{{ .inputs.topic }}", "n": [1, 2]}}
+            });
+            let attrs = n["attributes"].as_object_mut().unwrap();
+            attrs.remove("transform");
+            attrs.insert("params".into(), json!({ "map": map }));
             n["inputs"] = json!([{"name": "map", "type": "object", "value": map}]);
         }
     }

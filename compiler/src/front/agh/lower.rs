@@ -22,7 +22,9 @@
 //! - **Budgets** are constraints: `budget.wall_clock_sec` → `max_wall_clock_seconds`,
 //!   `budget.tokens` → `max_tokens` (0 is off upstream, so not a constraint); a node's
 //!   `timeout` is its time estimate, so the static time bound applies.
-//! - Node ids, kinds and fields the IR does not model are kept in `attrs`.
+//! - Node ids, kinds and fields the IR does not model are kept in `attrs`. `params` are
+//!   modelled: an action's are its inputs, a transform's `params.map` its inputs, so `attrs`
+//!   keeps only a transform's other `params` keys.
 
 use super::Unit;
 use super::model::{NodeView, Scope, Version, scopes};
@@ -419,15 +421,33 @@ impl Lowerer<'_> {
         };
         let scoped = format!("{}{}", s.prefix, v.id);
         let mut node = Node::bare(scoped, v.id.to_string(), kind, v.kind);
+        let transform = v.is("action", "transform");
         for (k, val) in v.v {
-            if !matches!(k.as_str(), "id" | "kind" | "body") {
-                node.attrs.insert(k.clone(), val.clone());
+            match (k.as_str(), val) {
+                ("id" | "kind" | "body", _) => {}
+                // `params` become the node's inputs (a transform's `params.map` only), so the
+                // attributes keep just what no input holds: nothing for an action, a
+                // transform's other keys. A copy of every prompt and output schema here made
+                // the plan and the IR of a Loop a third larger.
+                ("params", Value::Object(p)) => {
+                    let rest: Map<String, Value> = p
+                        .iter()
+                        .filter(|(pk, _)| transform && pk.as_str() != "map")
+                        .map(|(pk, pv)| (pk.clone(), pv.clone()))
+                        .collect();
+                    if !rest.is_empty() {
+                        node.attrs.insert(k.clone(), Value::Object(rest));
+                    }
+                }
+                _ => {
+                    node.attrs.insert(k.clone(), val.clone());
+                }
             }
         }
         if v.is("control", "gate") {
             node.attrs.insert("routes".into(), routes(v));
         }
-        if v.is("action", "transform") {
+        if transform {
             self.transform_inputs(v, &mut node);
         } else if let Some(params) = v.params() {
             for (k, val) in params {
