@@ -98,6 +98,14 @@ fn run(dir: &Path, doc: &str) -> (Output, Value) {
     (o, record)
 }
 
+/// The plan's node `id`.
+fn plan_node<'p>(plan: &'p Value, id: &str) -> &'p Value {
+    plan["nodes"]
+        .as_array()
+        .and_then(|ns| ns.iter().find(|n| n["id"] == id))
+        .unwrap_or_else(|| panic!("no node `{id}` in the plan"))
+}
+
 fn node<'r>(record: &'r Value, path: &str) -> &'r Value {
     record["nodes"]
         .as_array()
@@ -184,22 +192,12 @@ fn the_plan_holds_one_input_per_map_entry() {
         .expect("agc runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let summary = plan["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["id"] == "summary")
-        .unwrap();
+    let summary = plan_node(&plan, "summary");
     assert_eq!(summary["attributes"]["transform"], "inputs");
     // `params` are the nodes' inputs and are not repeated in `attributes` (for a transform,
     // only keys other than `map` would be), for an action either.
     assert!(summary["attributes"].get("params").is_none(), "{summary:#}");
-    let fetch = plan["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["id"] == "fetch")
-        .unwrap();
+    let fetch = plan_node(&plan, "fetch");
     assert!(fetch["attributes"].get("params").is_none(), "{fetch:#}");
     assert_eq!(fetch["attributes"]["class"], "action");
     let names: Vec<&str> = fetch["inputs"]
