@@ -450,6 +450,7 @@ impl Lowerer<'_> {
         if transform {
             self.transform_inputs(v, &mut node);
         } else if let Some(params) = v.params() {
+            node.inputs.reserve_exact(params.len());
             for (k, val) in params {
                 let ptr = format!("{}/params/{}", v.ptr, crate::source::tree::escape_token(k));
                 let source = match (val, self.unit.exprs.contains_key(&ptr)) {
@@ -515,6 +516,7 @@ impl Lowerer<'_> {
             .params()
             .and_then(|p| p.get("map"))
             .and_then(Value::as_object);
+        node.inputs.reserve_exact(map.map_or(0, Map::len));
         for (k, entry) in map.into_iter().flatten() {
             let ptr = format!(
                 "{}/params/map/{}",
