@@ -490,6 +490,50 @@ graph:
 }
 
 #[test]
+fn misspelt_names_are_reported_with_the_name_meant() {
+    let text = "apiVersion: agh.loop/v1
+kind: Loop
+inputs: { plan: { type: string, required: true } }
+contract: { goal: g, terminal_states: [done, failed] }
+graph:
+  nodes:
+    - id: fetch
+      class: action
+      kind: run-agent
+      params: { agent: a, prompt: \"Go {{ .inputs.plna }}\" }
+    - id: report
+      class: action
+      kind: run-agent
+      params: { agent: b, prompt: \"{{ .nodes.fecth.status }}\" }
+  edges:
+    - { from: fetch, to: reprot }
+";
+    let mut sources = SourceMap::new();
+    let found: Vec<(String, Option<String>)> = check_text(
+        &mut sources,
+        "m.yaml",
+        text.into(),
+        &CheckOptions::default(),
+    )
+    .into_iter()
+    .filter(|d| d.code == "unknown_reference")
+    .map(|d| (d.message, d.help))
+    .collect();
+    let want = |m: &str, h: &str| (m.to_string(), Some(h.to_string()));
+    assert_eq!(
+        found,
+        vec![
+            want("unknown input `plna`", "did you mean `plan`?"),
+            want("unknown node `fecth`", "did you mean `fetch`?"),
+            want(
+                "the edge's `to` names no node of this graph: `reprot`",
+                "did you mean `report`?"
+            ),
+        ],
+    );
+}
+
+#[test]
 fn the_resolved_form_fills_defaults_and_keys_sources_upstreams_way() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agh/delivery.loop.yaml");
     let bin = env!("CARGO_BIN_EXE_agc");

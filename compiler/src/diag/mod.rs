@@ -5,6 +5,7 @@
 
 pub mod codes;
 pub mod render;
+pub mod suggest;
 
 use crate::source::Span;
 

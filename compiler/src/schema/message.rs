@@ -49,56 +49,12 @@ pub fn type_noun(name: &str) -> String {
     }
 }
 
-/// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo
-/// (at most a third of the word's length, and at least one edit allowed).
-pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| (distance(word, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min()
-        .map(|(_, c)| c)
-}
-
-/// Edit distance (optimal string alignment: insert, delete, substitute, swap neighbours) over
-/// chars, case-insensitive. Words are field names; long inputs are cut to 64 chars so a huge key
-/// cannot cost quadratic time.
-fn distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().take(64).flat_map(char::to_lowercase).collect();
-    let b: Vec<char> = b.chars().take(64).flat_map(char::to_lowercase).collect();
-    let mut before: Vec<usize> = vec![0; b.len() + 1];
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 0..a.len() {
-        cur[0] = i + 1;
-        for j in 0..b.len() {
-            let mut d = (prev[j] + usize::from(a[i] != b[j]))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-            if i > 0 && j > 0 && a[i] == b[j - 1] && a[i - 1] == b[j] {
-                d = d.min(before[j - 1] + 1);
-            }
-            cur[j + 1] = d;
-        }
-        std::mem::swap(&mut before, &mut prev);
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
+pub use crate::diag::suggest::closest;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn suggests_near_names_only() {
-        let names = ["depends_on", "description", "type"];
-        assert_eq!(closest("depend_on", names), Some("depends_on"));
-        assert_eq!(closest("tpye", names), Some("type"));
-        assert_eq!(closest("colour", names), None);
-    }
 
     #[test]
     fn shows_values_briefly() {

@@ -231,7 +231,7 @@ fn suggestion(name: &str, arity: usize) -> Option<String> {
     known
         .iter()
         .filter(|(_, a)| *a == arity)
-        .map(|(n, _)| (distance(name, n), *n))
+        .map(|(n, _)| (crate::diag::suggest::distance(name, n), *n))
         .filter(|(d, _)| *d <= max_distance(name))
         .min()
         .map(|(_, n)| n.to_string())
@@ -244,20 +244,4 @@ fn max_distance(name: &str) -> usize {
         3..=4 => 1,
         _ => 2,
     }
-}
-
-/// Levenshtein distance, for short names only (bounded work).
-fn distance(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) =
-        (a.chars().take(64).collect(), b.chars().take(64).collect());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut row = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            row.push(sub.min(prev[j + 1] + 1).min(row[j] + 1));
-        }
-        prev = row;
-    }
-    prev[b.len()]
 }

@@ -151,7 +151,7 @@ impl<'d> Linter<'d> {
                     let d = self.error(
                         "unknown_reference",
                         &format!("{}/{end}", e.ptr),
-                        format!("edge references unknown {end} node `{name}`"),
+                        format!("the edge's `{end}` names no node of this graph: `{name}`"),
                     );
                     d.help = help;
                 }

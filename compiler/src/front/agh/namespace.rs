@@ -38,10 +38,25 @@ pub struct Namespace<'a> {
 pub struct PathError {
     pub code: &'static str,
     pub message: String,
+    /// A near name that exists ("did you mean …?"), for unknown inputs and nodes.
+    pub help: Option<String>,
 }
 
 fn err(code: &'static str, message: String) -> PathError {
-    PathError { code, message }
+    PathError {
+        code,
+        message,
+        help: None,
+    }
+}
+
+/// An unknown-name error with the closest existing name as help.
+fn unknown<'k>(message: String, name: &str, known: impl Iterator<Item = &'k String>) -> PathError {
+    PathError {
+        help: crate::front::ags::closest(name, known.map(String::as_str))
+            .map(|s| format!("did you mean `{s}`?")),
+        ..err(UNKNOWN_REFERENCE, message)
+    }
 }
 
 /// The namespace roots, for messages.
@@ -62,7 +77,11 @@ impl Namespace<'_> {
                     ));
                 };
                 let Some(schema) = self.inputs.get(name) else {
-                    return Err(err(UNKNOWN_REFERENCE, format!("unknown input `{name}`")));
+                    return Err(unknown(
+                        format!("unknown input `{name}`"),
+                        name,
+                        self.inputs.keys(),
+                    ));
                 };
                 schema_path(schema, &path[2..], path)
             }
@@ -75,9 +94,10 @@ impl Namespace<'_> {
                     ));
                 }
                 let Some(out) = self.nodes.get(&path[1]) else {
-                    return Err(err(
-                        UNKNOWN_REFERENCE,
+                    return Err(unknown(
                         format!("unknown node `{}`", path[1]),
+                        &path[1],
+                        self.nodes.keys(),
                     ));
                 };
                 match path[2].as_str() {
@@ -232,6 +252,15 @@ mod tests {
             ns.validate(&p("inputs.nope")).unwrap_err().code,
             UNKNOWN_REFERENCE
         );
+        // Unknown names suggest a near one that exists, and only a near one.
+        let help = |path: &str| ns.validate(&p(path)).unwrap_err().help;
+        assert_eq!(help("inputs.slg").as_deref(), Some("did you mean `slug`?"));
+        assert_eq!(
+            help("nodes.lod.output").as_deref(),
+            Some("did you mean `load`?")
+        );
+        assert_eq!(help("inputs.nope"), None);
+        assert_eq!(help("nodes.elsewhere.output"), None);
         assert!(ns.validate(&p("nodes.load.output.tasks")).is_ok());
         assert!(ns.validate(&p("nodes.load.output.meta.n")).is_ok());
         assert!(ns.validate(&p("nodes.review.output.issues.id")).is_ok());

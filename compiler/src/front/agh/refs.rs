@@ -446,7 +446,11 @@ pub fn check_paths(ns: &Namespace<'_>, refs: &[Ref]) -> (Vec<Diagnostic>, Vec<Di
     let mut warnings = Vec::new();
     for r in refs {
         match ns.validate(&r.path) {
-            Err(e) => errors.push(Diagnostic::error(e.code, e.message).at(r.span)),
+            Err(e) => {
+                let mut d = Diagnostic::error(e.code, e.message).at(r.span);
+                d.help = e.help;
+                errors.push(d);
+            }
             Ok(()) if ns.unproven(&r.path) => warnings.push(
                 Diagnostic::warning(
                     UNRESOLVABLE_PATH,
