@@ -239,8 +239,7 @@ pub fn check(
                     err(
                         "AG203",
                         format!("`params.{p}` is not a declared parameter"),
-                        super::closest(p, known.into_iter())
-                            .map(|s| format!("did you mean `params.{s}`?")),
+                        super::closest(p, known).map(|s| format!("did you mean `params.{s}`?")),
                     );
                 }
             }
