@@ -34,6 +34,7 @@ impl Linter<'_> {
     pub fn references(&mut self) {
         let trigger = has_trigger_start(self.root);
         let inputs = self.inputs.clone();
+        let suggestions = self.suggestions.clone();
         for si in 0..self.scopes.len() {
             let scope = &self.scopes[si];
             let nodes: HashMap<String, Option<Value>> = scope
@@ -47,6 +48,7 @@ impl Linter<'_> {
                 fanout: false,
                 trigger: false,
                 event: false,
+                suggestions: &suggestions,
             };
             self.typed_env = super::refs::typed_env(&inputs, &nodes);
             if si == 0 {

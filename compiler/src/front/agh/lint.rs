@@ -46,6 +46,9 @@ pub struct Linter<'d> {
     pub(super) preds: Vec<Vec<usize>>,
     /// The CEL roots typed from the declarations of the graph being checked (AGC224).
     pub(super) typed_env: crate::expr::check::TypeEnv,
+    /// The comparisons left for "did you mean" among node ids, shared with the reference
+    /// namespaces (see [`crate::diag::suggest::Budget`]).
+    pub(super) suggestions: std::rc::Rc<crate::diag::suggest::Budget>,
 }
 
 impl<'d> Linter<'d> {
@@ -78,6 +81,7 @@ impl<'d> Linter<'d> {
             exprs: BTreeMap::new(),
             reads: Vec::new(),
             sources: BTreeMap::new(),
+            suggestions: Default::default(),
             cur: 0,
             preds: Vec::new(),
             typed_env: crate::expr::check::TypeEnv::new(),
@@ -146,7 +150,9 @@ impl<'d> Linter<'d> {
         for e in &scope.edges {
             for (end, name) in [("from", e.from), ("to", e.to)] {
                 if !scope.index.contains_key(name) {
-                    let help = crate::front::ags::closest(name, scope.index.keys().copied())
+                    let help = self
+                        .suggestions
+                        .closest(name, scope.index.keys().copied())
                         .map(|s| format!("did you mean `{s}`?"));
                     let d = self.error(
                         "unknown_reference",

@@ -31,6 +31,8 @@ pub struct Namespace<'a> {
     pub fanout: bool,
     pub trigger: bool,
     pub event: bool,
+    /// The document's budget for "did you mean" among node ids.
+    pub suggestions: &'a crate::diag::suggest::Budget,
 }
 
 /// A failed path, with the code upstream gives it.
@@ -94,11 +96,12 @@ impl Namespace<'_> {
                     ));
                 }
                 let Some(out) = self.nodes.get(&path[1]) else {
-                    return Err(unknown(
-                        format!("unknown node `{}`", path[1]),
-                        &path[1],
-                        self.nodes.keys(),
-                    ));
+                    let mut e = err(UNKNOWN_REFERENCE, format!("unknown node `{}`", path[1]));
+                    e.help = self
+                        .suggestions
+                        .closest(&path[1], self.nodes.keys().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"));
+                    return Err(e);
                 };
                 match path[2].as_str() {
                     "status" if path.len() > 3 => Err(err(
@@ -242,6 +245,7 @@ mod tests {
             fanout: false,
             trigger: false,
             event: false,
+            suggestions: &Default::default(),
         };
         assert!(ns.validate(&p("inputs.slug")).is_ok());
         assert_eq!(

@@ -34,6 +34,8 @@ struct FirstPass {
     diags: Vec<Diagnostic>,
     reads: Vec<(Option<String>, NodeRead)>,
     typed: Vec<Typed>,
+    /// AG203 on an unknown node id: (index in `diags`, the id), for its "did you mean".
+    unknown_ids: Vec<(usize, String)>,
 }
 
 /// What the first pass reads and never changes.
@@ -90,10 +92,15 @@ impl Checker<'_> {
                 parse,
             };
             let FirstPass {
-                diags,
+                mut diags,
                 reads,
                 typed,
+                unknown_ids,
             } = first_pass(&input, list, self.parallel_from, self.threads);
+            // "did you mean" for unknown node ids, in document order (see `Budget`).
+            for (i, id) in unknown_ids {
+                diags[i].help = self.suggest(scope, &id);
+            }
             self.diags.extend(diags);
             // Pass 2: one environment per scope, holding the types of the nodes the scope's
             // expressions name (not of every node: a 100k-node scope would type them all).
@@ -174,6 +181,9 @@ fn first_pass(
     });
     let mut out = FirstPass::default();
     for f in found {
+        let base = out.diags.len();
+        out.unknown_ids
+            .extend(f.unknown_ids.into_iter().map(|(i, id)| (base + i, id)));
         out.diags.extend(f.diags);
         out.reads.extend(f.reads);
         out.typed.extend(f.typed);
@@ -223,6 +233,7 @@ fn position(input: &PassInput<'_, '_>, pos: Position, out: &mut FirstPass) {
         &pos.ptr,
         &mut out.diags,
         &mut found,
+        &mut out.unknown_ids,
     );
     out.reads
         .extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));

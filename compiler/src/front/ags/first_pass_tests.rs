@@ -22,7 +22,8 @@ fn graph(n: usize) -> String {
         let p = i - 1;
         s.push_str(&format!("    depends_on: [n{p}]\n    inputs:\n"));
         let from = if i % 7 == 0 {
-            format!("nodes.missing{i}.outputs.result")
+            // A misspelt id: its "did you mean" is looked for after the pass, in order.
+            format!("nodes.nn{p}.outputs.result")
         } else {
             format!("nodes.n{p}.outputs.result")
         };
@@ -59,6 +60,16 @@ fn any_number_of_threads_finds_the_same() {
     let codes = |code: &str| one.iter().filter(|d| d.code == code).count();
     // The graph exercises every kind of first-pass finding, and pass-2 typing.
     assert!(codes("AG203") >= 10, "{one:#?}");
+    let suggested = one
+        .iter()
+        .filter(|d| {
+            d.code == "AG203"
+                && d.help
+                    .as_deref()
+                    .is_some_and(|h| h.contains("did you mean"))
+        })
+        .count();
+    assert!(suggested >= 10, "{one:#?}");
     assert!(codes("AG211") >= 10, "{one:#?}");
     assert!(codes("AG204") >= 10, "{one:#?}");
     assert!(

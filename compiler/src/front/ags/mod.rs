@@ -61,6 +61,7 @@ pub(crate) fn check_with(
         exprs,
         parallel_from,
         threads,
+        suggestions: Default::default(),
     };
     let scopes = scope::collect(root);
     for s in &scopes {
@@ -177,6 +178,8 @@ pub(crate) struct Checker<'d> {
     /// Scopes with this many expression positions or more check them on `threads` threads.
     pub parallel_from: usize,
     pub threads: usize,
+    /// The comparisons left for "did you mean" among node ids (see [`suggest::Budget`]).
+    pub suggestions: crate::diag::suggest::Budget,
 }
 
 impl Checker<'_> {
@@ -206,10 +209,12 @@ impl Checker<'_> {
         self.push(d);
     }
 
-    /// "did you mean" for an unknown node id.
+    /// "did you mean" for an unknown node id, within the document's budget.
     fn suggest(&self, scope: &scope::Scope<'_>, name: &str) -> Option<String> {
         let ids = scope.nodes().map(|(id, _)| id.as_str());
-        closest(name, ids).map(|s| format!("did you mean `{s}`?"))
+        self.suggestions
+            .closest(name, ids)
+            .map(|s| format!("did you mean `{s}`?"))
     }
 }
 

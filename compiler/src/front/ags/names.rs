@@ -177,6 +177,7 @@ pub fn check(
     ptr: &str,
     diags: &mut Vec<Diagnostic>,
     reads: &mut Vec<NodeRead>,
+    unknown_ids: &mut Vec<(usize, String)>,
 ) {
     let scope = &scopes[si];
     let span_of = |id: u32| spans.get(id as usize).copied().unwrap_or_default();
@@ -217,6 +218,8 @@ pub fn check(
             continue;
         }
         let span = span_of(c.node);
+        // Where this chain's first diagnostic goes (an unknown node id is its only one).
+        let at = diags.len();
         let mut err = |code: &'static str, msg: String, help: Option<String>| {
             let mut d = Diagnostic::new(code, msg).at(span).with_pointer(ptr);
             d.help = help;
@@ -423,11 +426,13 @@ pub fn check(
                             Some("pass the value in through the fragment's params".into()),
                         );
                     } else {
-                        let ids = scope.nodes().map(|(id, _)| id.as_str());
+                        // Its "did you mean" is looked for later, in document order, within
+                        // the document's budget (this may run on several threads).
+                        unknown_ids.push((at, target.to_string()));
                         err(
                             "AG203",
                             format!("`nodes.{target}` is not a node of this scope"),
-                            super::closest(target, ids).map(|s| format!("did you mean `{s}`?")),
+                            None,
                         );
                     }
                     continue;

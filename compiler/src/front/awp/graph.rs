@@ -392,7 +392,7 @@ parallel node's edge",
         m: &Model<'_>,
         id: &str,
     ) -> crate::diag::Diagnostic {
-        match crate::front::ags::closest(id, m.ids()) {
+        match self.suggestions.closest(id, m.ids()) {
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
             None => d,
         }

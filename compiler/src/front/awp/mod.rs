@@ -45,6 +45,7 @@ pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
         doc,
         text,
         diags: Vec::new(),
+        suggestions: Default::default(),
     };
     c.check_graph(&m);
     c.check_values(&m);
@@ -90,6 +91,8 @@ pub(crate) struct Checker<'d> {
     pub doc: &'d Document,
     pub text: &'d str,
     pub diags: Vec<Diagnostic>,
+    /// The comparisons left for "did you mean" among node ids.
+    pub suggestions: crate::diag::suggest::Budget,
 }
 
 impl Checker<'_> {
