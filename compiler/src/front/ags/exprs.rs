@@ -34,8 +34,9 @@ struct FirstPass {
     diags: Vec<Diagnostic>,
     reads: Vec<(Option<String>, NodeRead)>,
     typed: Vec<Typed>,
-    /// AG203 on an unknown node id: (index in `diags`, the id), for its "did you mean".
-    unknown_ids: Vec<(usize, String)>,
+    /// AG203/AG206 on a name that does not exist: (index in `diags`, the name), for its
+    /// "did you mean".
+    unknown: Vec<(usize, names::Unknown)>,
 }
 
 /// What the first pass reads and never changes.
@@ -95,11 +96,11 @@ impl Checker<'_> {
                 mut diags,
                 reads,
                 typed,
-                unknown_ids,
+                unknown,
             } = first_pass(&input, list, self.parallel_from, self.threads);
-            // "did you mean" for unknown node ids, in document order (see `Budget`).
-            for (i, id) in unknown_ids {
-                diags[i].help = self.suggest(scope, &id);
+            // "did you mean", in document order (see `Budget`).
+            for (i, name) in unknown {
+                diags[i].help = self.suggest_for(scope, &names, &name);
             }
             self.diags.extend(diags);
             // Pass 2: one environment per scope, holding the types of the nodes the scope's
@@ -132,6 +133,31 @@ impl Checker<'_> {
             self.predecessor_rule(scope, &reads);
             self.unread_outputs(scopes, si, &reads);
             self.hyphenated_ids(scope, &reads);
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// The "did you mean" of a name an expression reads that does not exist, within the
+    /// document's budget.
+    fn suggest_for(
+        &self,
+        scope: &Scope<'_>,
+        names: &ScopeNames<'_>,
+        name: &names::Unknown,
+    ) -> Option<String> {
+        match name {
+            names::Unknown::Node(id) => self.suggest(scope, id),
+            names::Unknown::Param(p) => self
+                .suggestions
+                .closest(p, names.params.iter().copied())
+                .map(|s| format!("did you mean `params.{s}`?")),
+            names::Unknown::Output { node, output } => {
+                let declared = scope.node(node).and_then(names::outputs_of)?;
+                self.suggestions
+                    .closest(output, declared.iter().map(String::as_str))
+                    .map(|s| format!("did you mean `{s}`?"))
+            }
         }
     }
 }
@@ -182,8 +208,8 @@ fn first_pass(
     let mut out = FirstPass::default();
     for f in found {
         let base = out.diags.len();
-        out.unknown_ids
-            .extend(f.unknown_ids.into_iter().map(|(i, id)| (base + i, id)));
+        out.unknown
+            .extend(f.unknown.into_iter().map(|(i, name)| (base + i, name)));
         out.diags.extend(f.diags);
         out.reads.extend(f.reads);
         out.typed.extend(f.typed);
@@ -233,7 +259,7 @@ fn position(input: &PassInput<'_, '_>, pos: Position, out: &mut FirstPass) {
         &pos.ptr,
         &mut out.diags,
         &mut found,
-        &mut out.unknown_ids,
+        &mut out.unknown,
     );
     out.reads
         .extend(found.into_iter().map(|r| (pos.access.anchor.clone(), r)));

@@ -21,7 +21,9 @@ fn graph(n: usize) -> String {
         }
         let p = i - 1;
         s.push_str(&format!("    depends_on: [n{p}]\n    inputs:\n"));
-        let from = if i % 7 == 0 {
+        let from = if i % 13 == 0 {
+            format!("nodes.n{p}.outputs.reslt")
+        } else if i % 7 == 0 {
             // A misspelt id: its "did you mean" is looked for after the pass, in order.
             format!("nodes.nn{p}.outputs.result")
         } else {
@@ -30,8 +32,9 @@ fn graph(n: usize) -> String {
         s.push_str(&format!(
             "      a:\n        type: string\n        from: {from}\n"
         ));
+        let project = if i % 11 == 0 { "projct" } else { "project" };
         s.push_str(&format!(
-            "      b:\n        type: string\n        template: \"${{{{ nodes.n{p}.outputs.count }}}} for ${{{{ params.project }}}}\"\n"
+            "      b:\n        type: string\n        template: \"${{{{ nodes.n{p}.outputs.count }}}} for ${{{{ params.{project} }}}}\"\n"
         ));
         let when = match i % 5 {
             0 => format!("nodes.n{p}.outputs.count >"),
@@ -70,6 +73,10 @@ fn any_number_of_threads_finds_the_same() {
         })
         .count();
     assert!(suggested >= 10, "{one:#?}");
+    // Misspelt params and outputs are suggested after the pass too.
+    let helps = |h: &str| one.iter().filter(|d| d.help.as_deref() == Some(h)).count();
+    assert!(helps("did you mean `params.project`?") >= 5, "{one:#?}");
+    assert!(helps("did you mean `result`?") >= 5, "{one:#?}");
     assert!(codes("AG211") >= 10, "{one:#?}");
     assert!(codes("AG204") >= 10, "{one:#?}");
     assert!(

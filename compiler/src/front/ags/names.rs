@@ -122,6 +122,18 @@ pub struct ScopeNames<'a> {
     pub in_loop: bool,
 }
 
+/// A name an expression reads that does not exist, whose "did you mean" is looked for after
+/// the pass (in document order, within the document's budget: see `Checker::suggest_for`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Unknown {
+    /// `nodes.<id>`: among the scope's node ids.
+    Node(String),
+    /// `params.<name>`: among the declared parameters.
+    Param(String),
+    /// `nodes.<node>.outputs.<output>`: among the node's declared outputs.
+    Output { node: String, output: String },
+}
+
 /// The declared outputs of a node, including the implicit ones (ags.md §2.5).
 pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
     let mut set: HashSet<String> = node
@@ -177,7 +189,7 @@ pub fn check(
     ptr: &str,
     diags: &mut Vec<Diagnostic>,
     reads: &mut Vec<NodeRead>,
-    unknown_ids: &mut Vec<(usize, String)>,
+    unknown: &mut Vec<(usize, Unknown)>,
 ) {
     let scope = &scopes[si];
     let span_of = |id: u32| spans.get(id as usize).copied().unwrap_or_default();
@@ -218,7 +230,7 @@ pub fn check(
             continue;
         }
         let span = span_of(c.node);
-        // Where this chain's first diagnostic goes (an unknown node id is its only one).
+        // Where this chain's first diagnostic goes (an unknown name is its only one).
         let at = diags.len();
         let mut err = |code: &'static str, msg: String, help: Option<String>| {
             let mut d = Diagnostic::new(code, msg).at(span).with_pointer(ptr);
@@ -238,11 +250,11 @@ pub fn check(
                 if let Some(p) = first
                     && !names.params.contains(p)
                 {
-                    let known: Vec<&str> = names.params.iter().copied().collect();
+                    unknown.push((at, Unknown::Param(p.to_string())));
                     err(
                         "AG203",
                         format!("`params.{p}` is not a declared parameter"),
-                        super::closest(p, known).map(|s| format!("did you mean `params.{s}`?")),
+                        None,
                     );
                 }
             }
@@ -428,7 +440,7 @@ pub fn check(
                     } else {
                         // Its "did you mean" is looked for later, in document order, within
                         // the document's budget (this may run on several threads).
-                        unknown_ids.push((at, target.to_string()));
+                        unknown.push((at, Unknown::Node(target.to_string())));
                         err(
                             "AG203",
                             format!("`nodes.{target}` is not a node of this scope"),
@@ -441,12 +453,14 @@ pub fn check(
                 match (c.path.get(1).copied(), c.path.get(2).copied()) {
                     (Some("outputs"), Some(o)) => {
                         if outputs_of(node).is_some_and(|s| !s.contains(o)) {
-                            let declared: Vec<String> = outputs_of(node).unwrap_or_default().into_iter().collect();
-                            err(
-                                "AG206",
-                                format!("`{target}` declares no output `{o}`"),
-                                super::closest(o, declared.iter().map(String::as_str)).map(|s| format!("did you mean `{s}`?")),
-                            );
+                            unknown.push((
+                                at,
+                                Unknown::Output {
+                                    node: target.to_string(),
+                                    output: o.to_string(),
+                                },
+                            ));
+                            err("AG206", format!("`{target}` declares no output `{o}`"), None);
                         }
                         output = Some(o.to_string());
                     }
