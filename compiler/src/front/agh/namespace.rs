@@ -52,12 +52,21 @@ fn err(code: &'static str, message: String) -> PathError {
     }
 }
 
-/// An unknown-name error with the closest existing name as help.
-fn unknown<'k>(message: String, name: &str, known: impl Iterator<Item = &'k String>) -> PathError {
-    PathError {
-        help: crate::front::ags::closest(name, known.map(String::as_str))
-            .map(|s| format!("did you mean `{s}`?")),
-        ..err(UNKNOWN_REFERENCE, message)
+impl Namespace<'_> {
+    /// An unknown-name error with the closest of `known` as help, within the budget.
+    fn unknown<'k>(
+        &self,
+        message: String,
+        name: &str,
+        known: impl Iterator<Item = &'k String>,
+    ) -> PathError {
+        PathError {
+            help: self
+                .suggestions
+                .closest(name, known.map(String::as_str))
+                .map(|s| format!("did you mean `{s}`?")),
+            ..err(UNKNOWN_REFERENCE, message)
+        }
     }
 }
 
@@ -79,7 +88,7 @@ impl Namespace<'_> {
                     ));
                 };
                 let Some(schema) = self.inputs.get(name) else {
-                    return Err(unknown(
+                    return Err(self.unknown(
                         format!("unknown input `{name}`"),
                         name,
                         self.inputs.keys(),
@@ -96,12 +105,11 @@ impl Namespace<'_> {
                     ));
                 }
                 let Some(out) = self.nodes.get(&path[1]) else {
-                    let mut e = err(UNKNOWN_REFERENCE, format!("unknown node `{}`", path[1]));
-                    e.help = self
-                        .suggestions
-                        .closest(&path[1], self.nodes.keys().map(String::as_str))
-                        .map(|s| format!("did you mean `{s}`?"));
-                    return Err(e);
+                    return Err(self.unknown(
+                        format!("unknown node `{}`", path[1]),
+                        &path[1],
+                        self.nodes.keys(),
+                    ));
                 };
                 match path[2].as_str() {
                     "status" if path.len() > 3 => Err(err(
