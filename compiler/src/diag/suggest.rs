@@ -34,7 +34,8 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .map(|(_, c)| c)
 }
 
-/// Names compared for one document's suggestions among its node ids, at most.
+/// Names compared for one document's suggestions among its own names (node ids, params,
+/// outputs, inputs, fragments), at most.
 ///
 /// A document whose every reference misses (node ids renamed, references not) asks for a
 /// suggestion per reference among all its ids: quadratic, 20k nodes took three minutes. Past
@@ -42,7 +43,8 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// suggestions are made in document order, so which get one does not depend on threads.
 pub const ID_BUDGET: usize = 4_000_000;
 
-/// A budget of comparisons for [`closest`] over large sets (node ids), one per document.
+/// A budget of comparisons for [`closest`] over a document's own names, one per document
+/// (the schema's and jq's fixed vocabularies need none).
 #[derive(Debug)]
 pub struct Budget {
     left: std::cell::Cell<usize>,

@@ -49,8 +49,6 @@ pub fn type_noun(name: &str) -> String {
     }
 }
 
-pub use crate::diag::suggest::closest;
-
 #[cfg(test)]
 mod tests {
     use super::*;

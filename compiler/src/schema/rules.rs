@@ -3,9 +3,10 @@
 //! failing rule's schema path (the schema files are fixed, so the paths are too; the tests
 //! exercise each one).
 
-use super::message::{closest, describe, list, show, type_noun};
+use super::message::{describe, list, show, type_noun};
 use super::report::{Finding, Kind};
 use crate::diag::Diagnostic;
+use crate::diag::suggest::closest;
 use crate::dialect::Dialect;
 use crate::source::{Document, Span, SpanNode};
 use serde_json::Value;

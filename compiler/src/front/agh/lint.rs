@@ -46,7 +46,7 @@ pub struct Linter<'d> {
     pub(super) preds: Vec<Vec<usize>>,
     /// The CEL roots typed from the declarations of the graph being checked (AGC224).
     pub(super) typed_env: crate::expr::check::TypeEnv,
-    /// The comparisons left for "did you mean" among node ids, shared with the reference
+    /// The comparisons left for "did you mean", shared with the reference
     /// namespaces (see [`crate::diag::suggest::Budget`]).
     pub(super) suggestions: std::rc::Rc<crate::diag::suggest::Budget>,
 }
@@ -378,9 +378,10 @@ agh ignores it otherwise"
                         "an input source must declare `input_ref`".into(),
                     );
                 } else if !self.inputs.contains_key(r) {
-                    let help =
-                        crate::front::ags::closest(r, self.inputs.keys().map(String::as_str))
-                            .map(|s| format!("did you mean `{s}`?"));
+                    let help = self
+                        .suggestions
+                        .closest(r, self.inputs.keys().map(String::as_str))
+                        .map(|s| format!("did you mean `{s}`?"));
                     self.error(
                         "unknown_reference",
                         &n.field("input_ref"),

@@ -31,7 +31,7 @@ pub struct Namespace<'a> {
     pub fanout: bool,
     pub trigger: bool,
     pub event: bool,
-    /// The document's budget for "did you mean" among node ids.
+    /// The document's budget for "did you mean".
     pub suggestions: &'a crate::diag::suggest::Budget,
 }
 

@@ -62,9 +62,9 @@ impl Checker<'_> {
                     if let Some(all) = &produced
                         && !all.contains(key)
                     {
-                        let mut names: Vec<&str> = all.iter().map(String::as_str).collect();
-                        names.sort_unstable();
-                        let help = super::closest(key, names.iter().copied())
+                        let help = self
+                            .suggestions
+                            .closest(key, all.iter().map(String::as_str))
                             .map(|c| format!("did you mean `{c}`?"))
                             .unwrap_or_else(|| {
                                 "a carry key names an output that a node of the loop's body declares"

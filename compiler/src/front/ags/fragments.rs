@@ -53,7 +53,9 @@ impl Checker<'_> {
                                 ptr,
                             });
                         } else {
-                            let help = super::closest(name, fragments.iter().copied())
+                            let help = self
+                                .suggestions
+                                .closest(name, fragments.iter().copied())
                                 .map(|c| format!("did you mean `{c}`?"))
                                 .or_else(|| Some("declare the fragment under `subgraphs`".into()));
                             self.error(

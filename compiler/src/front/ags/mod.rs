@@ -178,7 +178,7 @@ pub(crate) struct Checker<'d> {
     /// Scopes with this many expression positions or more check them on `threads` threads.
     pub parallel_from: usize,
     pub threads: usize,
-    /// The comparisons left for "did you mean" among node ids (see [`suggest::Budget`]).
+    /// The comparisons left for "did you mean" (see [`crate::diag::suggest::Budget`]).
     pub suggestions: crate::diag::suggest::Budget,
 }
 
@@ -217,8 +217,6 @@ impl Checker<'_> {
             .map(|s| format!("did you mean `{s}`?"))
     }
 }
-
-pub(crate) use crate::diag::suggest::closest;
 
 /// The `type` of a node, defaulting to `task`.
 pub(crate) fn node_type(node: &serde_json::Map<String, Value>) -> &str {
