@@ -12,10 +12,18 @@ use std::time::Instant;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let n: usize = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(10_000);
+    let n: usize = match std::env::args().nth(1) {
+        None => 10_000,
+        Some(a) => match a.parse() {
+            Ok(n) if n >= 2 => n,
+            _ => {
+                eprintln!(
+                    "usage: awp-jq [PROGRAMS]   (PROGRAMS: a whole number, at least 2; default 10000)"
+                );
+                std::process::exit(2);
+            }
+        },
+    };
     let doc = agc_bench::awp::generate(n, 1);
     let text = serde_json::to_string_pretty(&doc).expect("JSON");
     let mut sources = SourceMap::new();
@@ -62,14 +70,15 @@ fn main() {
     );
     // For scale: running one program compiles it with jaq's whole library (parsed once per
     // process, compiled each time).
-    const RUNS: usize = 200;
+    let runs = &programs[..programs.len().min(200)];
     let t = Instant::now();
-    for p in programs.iter().take(RUNS) {
+    for p in runs {
         let _ = agc_runtime::jq::run_jq(p, serde_json::json!({}));
     }
     let run = t.elapsed().as_secs_f64();
     println!(
-        "run_jq (compiles the library each time): {RUNS} programs in {run:.3} s, {:.0} programs/s",
-        RUNS as f64 / run
+        "run_jq (compiles the library each time): {} programs in {run:.3} s, {:.0} programs/s",
+        runs.len(),
+        runs.len() as f64 / run
     );
 }
