@@ -140,3 +140,64 @@ fn bodies_are_sealed_for_map_variables_and_loop() {
     assert_eq!(codes(&mapped("it", Some("map"))), Vec::<&str>::new());
     assert_eq!(codes(&mapped("page", Some("map"))), ["AG203"]);
 }
+
+/// Several loops running one fragment: each loop's carry is judged against the fragment's
+/// outputs (gathered once), and each inline body against its own.
+#[test]
+fn carry_keys_of_loops_sharing_a_body_are_each_judged() {
+    let loop_node = |id: &str, body: &str, carry: &str| {
+        format!(
+            "  {id}:\n    type: loop\n    title: L\n    description: D.\n    loop:\n      \
+mode: repeat\n      max_iterations: 2\n      carry: {carry}\n{body}"
+        )
+    };
+    let inline = |out: &str| {
+        format!(
+            "      body:\n        params: {{prev: {{type: string, required: false, description: P.}}}}\n        \
+entrypoints: [w]\n        nodes:\n          w:\n            title: W\n            description: D.\n            \
+outputs:\n              {out}: {{type: string, description: X.}}\n"
+        )
+    };
+    let text = format!(
+        "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t\ntitle: T\nobjective: O.\n\
+constraints: {{max_cost_usd: 1}}\nsubgraphs:\n  f:\n    \
+params: {{prev: {{type: string, required: false, description: P.}}}}\n    entrypoints: [w]\n    \
+nodes:\n      w:\n        title: W\n        description: D.\n        \
+outputs:\n          draft: {{type: string, description: X.}}\n\
+entrypoints: [a, b, c, d, e]\nnodes:\n{}{}{}{}{}",
+        loop_node("a", "      use: f\n", "{draft: prev}"),
+        loop_node("b", "      use: f\n", "{drift: prev}"),
+        loop_node("c", "      use: f\n", "{draft: prev, dreft: prev}"),
+        loop_node("d", &inline("one"), "{one: prev}"),
+        loop_node("e", &inline("two"), "{one: prev}"),
+    );
+    let mut sources = SourceMap::new();
+    let diags = check_text(
+        &mut sources,
+        "t.agraph.yaml",
+        text,
+        &CheckOptions::default(),
+    );
+    let errors: Vec<(&str, String)> = diags
+        .iter()
+        .filter(|d| d.code == "AG206")
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "AG206",
+                "`carry` reads `drift`, which no node of the loop's body outputs".to_string()
+            ),
+            (
+                "AG206",
+                "`carry` reads `dreft`, which no node of the loop's body outputs".to_string()
+            ),
+            (
+                "AG206",
+                "`carry` reads `one`, which no node of the loop's body outputs".to_string()
+            ),
+        ]
+    );
+}

@@ -83,6 +83,9 @@ struct Ctx<'a> {
     sources: &'a SourceMap,
     /// The source document's path: locations in it leave the path out.
     path: &'a str,
+    /// `g.outputs` by owner, each in declaration order: `[0]` the graph's, `[i + 1]` those of
+    /// region `i`'s body (grouped once, so that the regions stay linear in their number).
+    outputs: &'a [Vec<u32>],
 }
 
 impl<'a> Ctx<'a> {
@@ -100,6 +103,11 @@ impl<'a> Ctx<'a> {
 
     fn location(self, span: Span) -> Location<'a> {
         Location { c: self, span }
+    }
+
+    /// The indices in `g.outputs` of the graph's outputs (`None`) or of one body's.
+    fn outputs_of(self, region: Option<crate::ir::RegionId>) -> &'a [u32] {
+        &self.outputs[region.map_or(0, |r| r.index() + 1)]
     }
 }
 
@@ -193,10 +201,15 @@ impl Serialize for Plan<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let input = self.input;
         let g = input.graph;
+        let mut outputs = vec![Vec::new(); g.regions.len() + 1];
+        for (i, o) in g.outputs.iter().enumerate() {
+            outputs[o.region.map_or(0, |r| r.index() + 1)].push(i as u32);
+        }
         let c = Ctx {
             g,
             sources: input.sources,
             path: input.path,
+            outputs: &outputs,
         };
         let mut m = s.serialize_map(None)?;
         m.serialize_entry("format", FORMAT)?;
@@ -222,7 +235,7 @@ impl Serialize for Plan<'_> {
         )?;
         m.serialize_entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
         m.serialize_entry("bounds", input.bounds)?;
-        if g.outputs.iter().any(|o| o.region.is_none()) {
+        if !outputs[0].is_empty() {
             m.serialize_entry("outputs", &outputs_of(c, None))?;
         }
         m.end()
@@ -538,7 +551,7 @@ impl Serialize for RegionOut<'_> {
         m.serialize_entry("entrypoints", &c.ids(&r.entrypoints))?;
         m.serialize_entry("nodes", &c.ids(&r.nodes))?;
         let region = c.g.node(r.owner).owns;
-        if region.is_some() && c.g.outputs.iter().any(|o| o.region == region) {
+        if region.is_some() && !c.outputs_of(region).is_empty() {
             m.serialize_entry("body_outputs", &outputs_of(c, region))?;
         }
         m.serialize_entry("location", &c.location(self.span))?;
@@ -551,12 +564,10 @@ fn outputs_of<'a>(
     c: Ctx<'a>,
     region: Option<crate::ir::RegionId>,
 ) -> Seq<impl Iterator<Item = OutputDecl<'a>> + Clone> {
-    Seq(c
-        .g
-        .outputs
-        .iter()
-        .filter(move |o| o.region == region)
-        .map(move |o| OutputDecl { c, o }))
+    Seq(c.outputs_of(region).iter().map(move |&i| OutputDecl {
+        c,
+        o: &c.g.outputs[i as usize],
+    }))
 }
 
 /// One declared graph or body output: name, type, required, `from`, declaration.

@@ -199,7 +199,16 @@ fn with_plan<T>(digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T 
 
 /// The plan of [`graph`] (written in `dir/g.yaml`) for a source document named `path`.
 fn with_plan_at<T>(path: &str, digest: Option<&str>, f: impl FnOnce(&PlanInput<'_>) -> T) -> T {
-    let g = graph();
+    with_plan_of(graph(), path, digest, f)
+}
+
+/// The plan of `g` (written in `dir/g.yaml`) for a source document named `path`.
+fn with_plan_of<T>(
+    g: Graph,
+    path: &str,
+    digest: Option<&str>,
+    f: impl FnOnce(&PlanInput<'_>) -> T,
+) -> T {
     let mut sources = SourceMap::new();
     sources.add(SourceFile::new(
         "dir/g.yaml",
@@ -316,5 +325,51 @@ fn locations_outside_the_document_name_their_file() {
             (loc.path.as_str(), loc.line, loc.column),
             ("dir/g.yaml", 1, 1)
         );
+    });
+}
+
+/// Graph outputs and body outputs declared interleaved come out under their owner each, in
+/// declaration order; a body without outputs has no `body_outputs`.
+#[test]
+fn outputs_go_to_their_owner_in_declaration_order() {
+    let mut g = graph();
+    for (owner, region) in [(1, 0), (2, 1), (3, 2)] {
+        g.nodes[owner].owns = Some(RegionId(region));
+    }
+    let regions = [
+        None,
+        Some(RegionId(0)),
+        Some(RegionId(2)),
+        None,
+        Some(RegionId(0)),
+    ];
+    for (i, region) in regions.into_iter().enumerate() {
+        g.outputs.push(crate::ir::GraphOutput {
+            region,
+            name: format!("o{i}"),
+            ty: "string".into(),
+            required: true,
+            from: None,
+            decl: Default::default(),
+        });
+    }
+    with_plan_of(g, "dir/g.yaml", None, |input| {
+        let v = build(input);
+        let names = |list: &Value| -> Vec<String> {
+            list.as_array()
+                .unwrap()
+                .iter()
+                .map(|o| o["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(names(&v["outputs"]), ["o0", "o3"]);
+        assert_eq!(names(&v["regions"][0]["body_outputs"]), ["o1", "o4"]);
+        assert_eq!(v["regions"][1].get("body_outputs"), None);
+        assert_eq!(names(&v["regions"][2]["body_outputs"]), ["o2"]);
+        assert_eq!(to_string(input), {
+            let mut t = Vec::new();
+            agc_runtime::plan::layout::write_plan_layout(&mut t, &v).unwrap();
+            String::from_utf8(t).unwrap()
+        });
     });
 }

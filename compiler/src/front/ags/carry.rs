@@ -14,7 +14,7 @@
 use super::Checker;
 use super::names::outputs_of;
 use super::scope::{Scope, ScopeKind};
-use crate::hash::HashSet;
+use crate::hash::{HashMap, HashSet};
 use crate::source::Field;
 use crate::source::tree::escape_token;
 use serde_json::Value;
@@ -24,6 +24,22 @@ impl Checker<'_> {
         let Some(root) = scopes.first().map(|s| s.obj) else {
             return;
         };
+        // Bodies found by pointer and fragments by name through one index each, and a body's
+        // outputs gathered once however many loops read it: a graph of many loops stays linear.
+        let by_ptr: HashMap<&str, usize> = scopes
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (b.ptr.as_str(), i))
+            .collect();
+        let fragments: HashMap<&str, usize> = scopes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| match &b.kind {
+                ScopeKind::Fragment(name) => Some((name.as_str(), i)),
+                _ => None,
+            })
+            .collect();
+        let mut produced_by: HashMap<usize, Option<HashSet<String>>> = HashMap::default();
         for s in scopes {
             for (id, node) in s.nodes() {
                 let Some(lp) = node.field("loop").and_then(Value::as_object) else {
@@ -34,24 +50,22 @@ impl Checker<'_> {
                 };
                 let owner_ptr = s.node_ptr(id);
                 let body = if lp.contains_key("body") {
-                    let ptr = format!("{owner_ptr}/loop/body");
-                    scopes.iter().find(|b| b.ptr == ptr)
+                    by_ptr.get(format!("{owner_ptr}/loop/body").as_str())
                 } else {
-                    lp.field("use").and_then(Value::as_str).and_then(|name| {
-                        scopes
-                            .iter()
-                            .find(|b| b.kind == ScopeKind::Fragment(name.to_string()))
-                    })
+                    lp.field("use")
+                        .and_then(Value::as_str)
+                        .and_then(|name| fragments.get(name))
                 };
-                let Some(body) = body else { continue };
+                let Some(&bi) = body else { continue };
+                let body = &scopes[bi];
                 // Every output the body's nodes declare; `None` when one is not known.
-                let mut produced: Option<HashSet<String>> = Some(HashSet::default());
-                for (_, n) in body.nodes() {
-                    match (outputs_of(n), produced.as_mut()) {
-                        (Some(o), Some(all)) => all.extend(o),
-                        _ => produced = None,
+                let produced = produced_by.entry(bi).or_insert_with(|| {
+                    let mut all = HashSet::default();
+                    for (_, n) in body.nodes() {
+                        all.extend(outputs_of(n)?);
                     }
-                }
+                    Some(all)
+                });
                 let params = body
                     .obj
                     .field("params")
@@ -59,7 +73,7 @@ impl Checker<'_> {
                     .and_then(Value::as_object);
                 for (key, target) in carry {
                     let ptr = format!("{owner_ptr}/loop/carry/{}", escape_token(key));
-                    if let Some(all) = &produced
+                    if let Some(all) = produced
                         && !all.contains(key)
                     {
                         let help = self

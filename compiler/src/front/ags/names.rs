@@ -176,6 +176,42 @@ pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
     Some(set)
 }
 
+/// Whether `node` declares the output `name` (ags.md §2.5, the implicit ones included), as
+/// [`outputs_of`] would say but without building the set: an expression pass asks this once
+/// per read, and a node with many outputs read many times would otherwise cost the product.
+/// `None` where the outputs are not known here (a `subgraph.ref` without `outputs_from`).
+pub fn declares_output(node: &Map<String, Value>, name: &str) -> Option<bool> {
+    let in_map = |v: Option<&Value>| {
+        v.and_then(Value::as_object)
+            .is_some_and(|m| m.field(name).is_some())
+    };
+    if in_map(node.field("outputs")) {
+        return Some(true);
+    }
+    if name == "decision" && matches!(super::node_type(node), "decision" | "gate") {
+        return Some(true);
+    }
+    for (block, field) in [
+        ("gate", "collect"),
+        ("loop", "collect"),
+        ("map", "collect"),
+        ("subgraph", "outputs_from"),
+    ] {
+        if in_map(node.field(block).and_then(|b| b.field(field))) {
+            return Some(true);
+        }
+    }
+    if let Some(s) = node.field("subgraph")
+        && s.field("outputs_from").is_none()
+    {
+        if s.field("ref").is_some() {
+            return None;
+        }
+        return Some(in_map(s.field("inline").and_then(|i| i.field("outputs"))));
+    }
+    Some(false)
+}
+
 /// Checks one expression's references. `scopes[si]` is the scope the expression is read in.
 #[allow(clippy::too_many_arguments)]
 pub fn check(
@@ -400,7 +436,7 @@ pub fn check(
                         }
                         if !access.self_outputs {
                             err("AG203", "`self.outputs` is only readable in success criteria and checkpoints after outputs".into(), None);
-                        } else if outputs_of(me).is_some_and(|s| !s.contains(*o)) {
+                        } else if declares_output(me, o) == Some(false) {
                             err(
                                 "AG206",
                                 format!("`self.outputs.{o}` is not a declared output"),
@@ -452,7 +488,7 @@ pub fn check(
                 let mut output = None;
                 match (c.path.get(1).copied(), c.path.get(2).copied()) {
                     (Some("outputs"), Some(o)) => {
-                        if outputs_of(node).is_some_and(|s| !s.contains(o)) {
+                        if declares_output(node, o) == Some(false) {
                             unknown.push((
                                 at,
                                 Unknown::Output {
@@ -508,4 +544,40 @@ fn child_declared_outputs(
             .map(|o| o.keys().cloned().collect())
             .unwrap_or_default(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `declares_output` answers as membership in `outputs_of` would, for every kind of node
+    /// and for names declared in each place or nowhere.
+    #[test]
+    fn declares_output_agrees_with_outputs_of() {
+        let nodes = [
+            json!({"outputs": {"a": {}}}),
+            json!({"type": "decision", "outputs": {"a": {}}}),
+            json!({"type": "gate", "gate": {"collect": {"g": "x"}}}),
+            json!({"type": "loop", "loop": {"collect": {"l": "x"}}, "outputs": {"a": {}}}),
+            json!({"type": "map", "map": {"collect": {"m": "x"}}}),
+            json!({"type": "subgraph", "subgraph": {"use": "f", "outputs_from": {"s": "x"}}}),
+            json!({"type": "subgraph", "subgraph": {"inline": {"outputs": {"i": {}}}}}),
+            json!({"type": "subgraph", "subgraph": {"ref": "x.yaml"}}),
+            json!({"type": "subgraph", "subgraph": {"ref": "x.yaml", "outputs_from": {"s": "x"}}}),
+            json!({"type": "task", "outputs": "not a mapping"}),
+            json!({}),
+        ];
+        for node in &nodes {
+            let node = node.as_object().unwrap();
+            let set = outputs_of(node);
+            for name in ["a", "decision", "g", "l", "m", "s", "i", "x", ""] {
+                assert_eq!(
+                    declares_output(node, name),
+                    set.as_ref().map(|s| s.contains(name)),
+                    "{node:?} {name}"
+                );
+            }
+        }
+    }
 }
