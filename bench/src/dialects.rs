@@ -16,7 +16,7 @@ use super::Rng;
 use serde_json::{Value, json};
 
 /// Layer sizes: one start node, then about √(n-1) layers sharing the other nodes.
-fn layers(n: usize) -> Vec<std::ops::Range<usize>> {
+pub(crate) fn layers(n: usize) -> Vec<std::ops::Range<usize>> {
     let n = n.max(1);
     let rest = n - 1;
     let count = ((rest as f64).sqrt().round() as usize).clamp(usize::from(rest > 0), rest.max(1));
@@ -35,7 +35,7 @@ fn layers(n: usize) -> Vec<std::ops::Range<usize>> {
 
 /// For each node, the nodes feeding it (none for the start node): one or two of the previous
 /// layer, the first being the node at the same relative place.
-fn feeds(rng: &mut Rng, layers: &[std::ops::Range<usize>]) -> Vec<Vec<usize>> {
+pub(crate) fn feeds(rng: &mut Rng, layers: &[std::ops::Range<usize>]) -> Vec<Vec<usize>> {
     let total = layers.last().map_or(0, |l| l.end);
     let mut out = vec![Vec::new(); total];
     for w in layers.windows(2) {

@@ -5,6 +5,7 @@
 //! ids, literal blocks for multi-line templates). The shape is described on [`generate`].
 
 pub mod awp;
+pub mod composite;
 pub mod dialects;
 pub mod yaml;
 

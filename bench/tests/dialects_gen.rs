@@ -43,3 +43,24 @@ fn agh_loops_are_clean_and_sized() {
         assert_eq!(doc, agc_bench::dialects::agh(n, 5));
     }
 }
+
+#[test]
+fn ags_composite_graphs_are_clean_and_sized() {
+    for n in [1, 2, 3, 40, 500] {
+        let doc = agc_bench::composite::ags_composite(n, 5);
+        let nodes = doc["nodes"].as_object().unwrap();
+        assert_eq!(nodes.len(), n);
+        // Every kind is there once the graph has three nodes.
+        let kinds: std::collections::BTreeSet<&str> = nodes
+            .values()
+            .map(|v| v["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds.len(), n.min(3), "{n}");
+        assert_eq!(
+            diagnostics("big.agraph.yaml", &doc),
+            Vec::<String>::new(),
+            "{n}"
+        );
+        assert_eq!(doc, agc_bench::composite::ags_composite(n, 5));
+    }
+}

@@ -1,11 +1,13 @@
-//! `gen-dialect agent-graph|agh N [--seed S]`: writes a layered Agent Graph v1 graph or
-//! agh.loop/v1 Loop of N nodes to stdout as YAML (see `agc_bench::dialects`).
+//! `gen-dialect agent-graph|agh|ags-composite N [--seed S]`: writes a layered Agent Graph v1
+//! graph, agh.loop/v1 Loop, or AGS graph of composite nodes, of N nodes, to stdout as YAML (see
+//! `agc_bench::dialects` and `agc_bench::composite`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: gen-dialect agent-graph|agh N [--seed S]\n\
-    Writes a valid, layered Agent Graph v1 graph or agh.loop/v1 Loop of N nodes to stdout (YAML).";
+const USAGE: &str = "usage: gen-dialect agent-graph|agh|ags-composite N [--seed S]\n\
+    Writes a valid, layered Agent Graph v1 graph, agh.loop/v1 Loop or AGS graph of loops, maps\n\
+    and subgraphs, of N nodes, to stdout (YAML).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -27,6 +29,7 @@ fn main() -> ExitCode {
     let doc = match dialect {
         "agent-graph" => agc_bench::dialects::agent_graph(n, seed),
         "agh" => agc_bench::dialects::agh(n, seed),
+        "ags-composite" => agc_bench::composite::ags_composite(n, seed),
         _ => return usage(),
     };
     let text = agc_bench::yaml::to_yaml(&doc);
