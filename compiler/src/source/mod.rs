@@ -17,6 +17,7 @@ pub mod yaml;
 
 pub use field::Field;
 pub use limits::Limits;
+use std::sync::OnceLock;
 pub use tree::{Cursor, Document, ScalarStyle, SpanNode};
 
 /// Index of a file in a [`SourceMap`].
@@ -91,6 +92,21 @@ pub struct SourceFile {
     /// The text, exactly as read (a leading BOM, if any, is kept so byte offsets match the file).
     pub text: String,
     line_starts: Vec<u32>,
+    /// For columns on long lines: entry `k` is the number of chars before byte
+    /// `k * CHAR_MARK_STRIDE`, made on the first column asked past [`LONG_LINE`] bytes into a
+    /// line (a flow list of 80,000 ids on one line would otherwise cost a count of its chars per
+    /// span in it).
+    char_marks: OnceLock<Vec<u32>>,
+}
+
+/// Columns further into a line than this many bytes are counted from [`SourceFile::char_marks`].
+const LONG_LINE: usize = 512;
+/// Bytes between two entries of [`SourceFile::char_marks`].
+const CHAR_MARK_STRIDE: usize = 1024;
+
+/// Chars in a UTF-8 byte slice cut anywhere: the bytes that do not continue a char.
+fn char_starts(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| (b as i8) >= -0x40).count()
 }
 
 impl SourceFile {
@@ -106,6 +122,7 @@ impl SourceFile {
             name: name.into(),
             text,
             line_starts,
+            char_marks: OnceLock::new(),
         }
     }
 
@@ -120,11 +137,32 @@ impl SourceFile {
             Err(i) => i - 1,
         };
         let start = self.line_starts[line] as usize;
-        let column = self.text[start..byte].chars().count() as u32 + 1;
+        let column = if byte - start <= LONG_LINE {
+            self.text[start..byte].chars().count()
+        } else {
+            self.chars_before(byte) - self.chars_before(start)
+        } as u32
+            + 1;
         LineCol {
             line: line as u32 + 1,
             column,
         }
+    }
+
+    /// The number of chars in the text before byte `at`.
+    fn chars_before(&self, at: usize) -> usize {
+        let bytes = self.text.as_bytes();
+        let marks = self.char_marks.get_or_init(|| {
+            let mut marks = Vec::with_capacity(bytes.len() / CHAR_MARK_STRIDE + 1);
+            let mut chars = 0;
+            for chunk in bytes.chunks(CHAR_MARK_STRIDE) {
+                marks.push(chars as u32);
+                chars += char_starts(chunk);
+            }
+            marks
+        });
+        let k = at / CHAR_MARK_STRIDE;
+        marks.get(k).map_or(0, |&m| m as usize) + char_starts(&bytes[k * CHAR_MARK_STRIDE..at])
     }
 
     /// Byte offset of the start of 1-based `line` (clamped).
@@ -189,5 +227,25 @@ mod tests {
         // Offsets inside a multi-byte char snap back.
         assert_eq!(f.line_col(4), LineCol { line: 2, column: 1 });
         assert_eq!(f.line_col(999).line, 3);
+    }
+
+    /// Columns far into long lines (counted from the marks) are the chars before them on the
+    /// line, at every offset, with chars of every width on either side of the mark bounds.
+    #[test]
+    fn long_line_columns_count_code_points() {
+        let line: String = (0..3000)
+            .map(|i| ["a", "é", "€", "😀"][i % 7 % 4])
+            .collect();
+        let text = format!("x\n{line}\n{line}");
+        let f = SourceFile::new("t", text.clone());
+        for (at, _) in text.char_indices() {
+            let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let want = LineCol {
+                line: text[..at].matches('\n').count() as u32 + 1,
+                column: text[start..at].chars().count() as u32 + 1,
+            };
+            assert_eq!(f.line_col(at as u32), want, "byte {at}");
+        }
+        assert_eq!(f.line_col(text.len() as u32 + 5).column, 3001);
     }
 }

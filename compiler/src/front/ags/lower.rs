@@ -25,6 +25,7 @@ use crate::ir::{
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
+use crate::source::tree::index::LINEAR_MAX;
 use crate::source::{Document, SourceMap};
 use serde_json::{Map, Value};
 
@@ -205,23 +206,41 @@ impl<'d> Lowerer<'d> {
                 found.extend(reads(g).into_iter().map(|(x, y)| (x, y, e.to, at.clone())));
             }
         }
+        // A read's type is its output's declared type. Outputs of a node are looked up by
+        // name through an index made on the node's first read when it has many, so a node
+        // with thousands of outputs each read once stays linear.
+        let mut indexed: HashMap<NodeId, HashMap<&str, &str>> = HashMap::default();
+        let mut links = Vec::with_capacity(found.len());
         for (x, y, to, at) in found {
             let Some(&from) = ids.get(x.as_str()) else {
                 continue;
             };
-            let ty = self.graph.nodes[from.index()]
-                .outputs
-                .iter()
-                .find(|o| o.name == y)
-                .map_or_else(|| "any".to_string(), |o| o.ty.clone());
-            self.graph.links.push(DataLink {
+            let outputs = &self.graph.nodes[from.index()].outputs;
+            let ty = if outputs.len() <= LINEAR_MAX {
+                outputs.iter().find(|o| o.name == y).map(|o| o.ty.as_str())
+            } else {
+                indexed
+                    .entry(from)
+                    .or_insert_with(|| {
+                        let mut index = HashMap::default();
+                        // The first of a repeated name, as the scan would find.
+                        for o in outputs.iter().rev() {
+                            index.insert(o.name.as_str(), o.ty.as_str());
+                        }
+                        index
+                    })
+                    .get(y.as_str())
+                    .copied()
+            };
+            links.push(DataLink {
                 from,
                 output: y,
                 to,
                 at,
-                ty,
+                ty: ty.unwrap_or("any").to_string(),
             });
         }
+        self.graph.links.extend(links);
     }
 
     /// Instantiates one scope; returns the body scopes to instantiate next.
