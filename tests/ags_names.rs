@@ -201,3 +201,55 @@ entrypoints: [a, b, c, d, e]\nnodes:\n{}{}{}{}{}",
         ]
     );
 }
+
+/// AG131 on every `use` that stays inside a cycle of fragments (a fragment using itself, two
+/// using each other, three in a ring), named with the whole cycle; uses into a cycle from
+/// outside it, and a chain without one, are fine.
+#[test]
+fn recursive_fragment_uses_name_their_cycle() {
+    let frag = |name: &str, uses: &str| {
+        format!(
+            "  {name}:\n    entrypoints: [w]\n    nodes:\n      w:\n        type: subgraph\n        \
+title: W\n        description: D.\n        subgraph: {{use: {uses}}}\n"
+        )
+    };
+    let text = format!(
+        "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t\ntitle: T\nobjective: O.\n\
+constraints: {{max_cost_usd: 1}}\nsubgraphs:\n{}{}{}{}{}{}{}{}entrypoints: [r]\nnodes:\n  r:\n    \
+type: subgraph\n    title: R\n    description: D.\n    subgraph: {{use: c1}}\n",
+        frag("selfish", "selfish"),
+        frag("ping", "pong"),
+        frag("pong", "ping"),
+        frag("c1", "c2"),
+        frag("c2", "c3"),
+        frag("c3", "c1"),
+        frag("head", "tail"),
+        "  tail:\n    entrypoints: [w]\n    nodes:\n      w: {title: W, description: D.}\n",
+    );
+    let mut sources = SourceMap::new();
+    let diags = check_text(
+        &mut sources,
+        "t.agraph.yaml",
+        text,
+        &CheckOptions::default(),
+    );
+    let found: Vec<(String, String)> = diags
+        .iter()
+        .filter(|d| d.code == "AG131")
+        .map(|d| (d.pointer.clone().unwrap_or_default(), d.message.clone()))
+        .collect();
+    let at = |f: &str| format!("/subgraphs/{f}/nodes/w/subgraph/use");
+    let cycle = "recursive fragment use: `{}` is part of the cycle {c1, c2, c3}";
+    let pair = "recursive fragment use: `{}` is part of the cycle {ping, pong}";
+    assert_eq!(
+        found,
+        [
+            (at("selfish"), "fragment `selfish` uses itself".to_string()),
+            (at("ping"), pair.replace("{}", "pong")),
+            (at("pong"), pair.replace("{}", "ping")),
+            (at("c1"), cycle.replace("{}", "c2")),
+            (at("c2"), cycle.replace("{}", "c3")),
+            (at("c3"), cycle.replace("{}", "c1")),
+        ]
+    );
+}

@@ -36,6 +36,8 @@ impl Checker<'_> {
             };
             owner.push(o);
         }
+        let index: HashMap<&str, usize> =
+            fragments.iter().enumerate().map(|(i, f)| (*f, i)).collect();
         let mut uses = Vec::new();
         for (si, s) in scopes.iter().enumerate() {
             for (id, node) in s.nodes() {
@@ -46,7 +48,7 @@ impl Checker<'_> {
                         .and_then(Value::as_str)
                     {
                         let ptr = format!("{}/{block}/use", s.node_ptr(id));
-                        if fragments.contains(&name) {
+                        if index.contains_key(name) {
                             uses.push(Use {
                                 from: owner[si].clone(),
                                 to: name.to_string(),
@@ -71,8 +73,6 @@ impl Checker<'_> {
                 }
             }
         }
-        let index: HashMap<&str, usize> =
-            fragments.iter().enumerate().map(|(i, f)| (*f, i)).collect();
         let mut g: DiGraph<(), usize, u32> = DiGraph::new();
         for _ in &fragments {
             g.add_node(());
@@ -86,26 +86,31 @@ impl Checker<'_> {
                 );
             }
         }
+        // A use is recursive when it stays inside one strongly connected component of the
+        // fragments (a lone fragment's component only through its use of itself). Components
+        // are numbered once and the uses looked at once, so many fragments stay linear.
+        let mut component = vec![0usize; fragments.len()];
+        let mut members: Vec<Vec<usize>> = Vec::new();
+        for (c, comp) in kosaraju_scc(&g).into_iter().enumerate() {
+            for n in &comp {
+                component[n.index()] = c;
+            }
+            members.push(comp.iter().map(|n| n.index()).collect());
+        }
+        let mut names_of: HashMap<usize, String> = HashMap::default();
         let mut reported = Vec::new();
-        for comp in kosaraju_scc(&g) {
-            let members: Vec<usize> = comp.iter().map(|n| n.index()).collect();
-            let cyclic_uses: Vec<&Use> = uses
-                .iter()
-                .filter(|u| {
-                    u.from.as_ref().is_some_and(|f| {
-                        members.contains(&index[f.as_str()])
-                            && members.contains(&index[u.to.as_str()])
-                    })
-                })
-                .collect();
-            if cyclic_uses.is_empty() {
+        for u in &uses {
+            let Some(from) = &u.from else { continue };
+            let c = component[index[from.as_str()]];
+            if c != component[index[u.to.as_str()]] {
                 continue;
             }
-            let mut names: Vec<&str> = members.iter().map(|i| fragments[*i]).collect();
-            names.sort_unstable();
-            for u in cyclic_uses {
-                reported.push((u.ptr.clone(), names.join(", "), u.to.clone()));
-            }
+            let names = names_of.entry(c).or_insert_with(|| {
+                let mut names: Vec<&str> = members[c].iter().map(|i| fragments[*i]).collect();
+                names.sort_unstable();
+                names.join(", ")
+            });
+            reported.push((u.ptr.clone(), names.clone(), u.to.clone()));
         }
         reported.sort();
         for (ptr, names, to) in reported {
