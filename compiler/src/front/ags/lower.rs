@@ -32,6 +32,13 @@ use serde_json::{Map, Value};
 /// Most nodes one document may expand into (fragment instantiation included).
 pub const MAX_EXPANDED_NODES: usize = 2_000_000;
 
+/// `constraints.max_subgraph_depth` when the graph does not set it (the schema's default).
+pub const DEFAULT_SUBGRAPH_DEPTH: u64 = 5;
+
+/// The deepest nesting agc expands whatever `max_subgraph_depth` says: a body's scoped ids
+/// repeat every owner's, so a chain of thousands of `use`s would cost the square of its length.
+pub const MAX_NESTING: u64 = 64;
+
 /// One scope waiting to be instantiated.
 #[derive(Clone)]
 struct Pending<'a> {
@@ -41,6 +48,8 @@ struct Pending<'a> {
     /// Scoped id prefix of the scope's nodes (`""` or `owner/`).
     prefix: String,
     region: Option<RegionId>,
+    /// Loop, map and subgraph bodies around this scope (0 for the root graph).
+    depth: u64,
 }
 
 pub(crate) struct Lowerer<'d> {
@@ -48,6 +57,11 @@ pub(crate) struct Lowerer<'d> {
     sources: &'d SourceMap,
     /// The document being lowered right now.
     cur: usize,
+    /// The deepest body allowed: `max_subgraph_depth`, at most [`MAX_NESTING`].
+    max_depth: u64,
+    /// Body sites already reported too deep (document, pointer): a fragment reached along
+    /// several paths is reported once.
+    too_deep: crate::hash::HashSet<(usize, String)>,
     pub graph: Graph,
     pub diags: Vec<Diagnostic>,
 }
@@ -63,10 +77,18 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_string();
+    let max_depth = root
+        .field("constraints")
+        .and_then(|c| c.field("max_subgraph_depth"))
+        .and_then(Value::as_u64)
+        .unwrap_or(DEFAULT_SUBGRAPH_DEPTH)
+        .min(MAX_NESTING);
     let mut l = Lowerer {
         ws,
         sources,
         cur: 0,
+        max_depth,
+        too_deep: Default::default(),
         graph: Graph::new("ags", id),
         diags: Vec::new(),
     };
@@ -95,6 +117,7 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         scope: Scope::new(ScopeKind::Root, String::new(), root),
         prefix: String::new(),
         region: None,
+        depth: 0,
     }];
     let mut next = 0;
     while next < work.len() {
@@ -319,7 +342,9 @@ impl<'d> Lowerer<'d> {
                         .attrs
                         .insert(block.to_string(), Value::Object(extra));
                 }
-                if let Some(body) = body {
+                if body.is_some() && p.depth >= self.max_depth {
+                    self.nested_too_deep(&scoped, block, &bptr, p.depth + 1);
+                } else if let Some(body) = body {
                     bodies.push(Pending {
                         doc: target_doc,
                         scope: Scope::new(
@@ -332,6 +357,7 @@ impl<'d> Lowerer<'d> {
                         ),
                         prefix: format!("{scoped}/"),
                         region: Some(region),
+                        depth: p.depth + 1,
                     });
                 }
             }
@@ -358,6 +384,32 @@ impl<'d> Lowerer<'d> {
         }
         self.links(&ids, first_edge);
         bodies
+    }
+
+    /// AGC082: the body of `block` at `ptr` (of the current document) would nest `depth`
+    /// levels deep, more than `max_subgraph_depth` (or agc's own [`MAX_NESTING`]) allows. The
+    /// body is not expanded.
+    fn nested_too_deep(&mut self, scoped: &str, block: &str, ptr: &str, depth: u64) {
+        if !self.too_deep.insert((self.cur, ptr.to_string())) {
+            return;
+        }
+        let limit = self.max_depth;
+        let why = if limit == MAX_NESTING {
+            format!("agc expands at most {MAX_NESTING} levels")
+        } else {
+            format!("`constraints.max_subgraph_depth` allows {limit}")
+        };
+        let d = Diagnostic::error(
+            "AGC082",
+            format!("the {block} body of `{scoped}` would be nested {depth} levels deep; {why}"),
+        )
+        .at(self.doc().key_span(ptr))
+        .with_pointer(ptr)
+        .with_help(
+            "every loop, map and subgraph body counts one level, fragments and referenced \
+             graphs included; flatten the nesting or raise `constraints.max_subgraph_depth`",
+        );
+        self.diags.push(d);
     }
 
     /// The scope's declared `outputs` (the graph's, or a body's).
