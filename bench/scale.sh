@@ -14,8 +14,9 @@
 # written as JSON: `agc check` on it, and serde_json building a value from it), DIALECTS=0
 # (skip the other front ends: by default each size also times `agc check` on an Agent Graph
 # graph and an agh Loop of that many nodes from `gen-dialect`, and on an AWP workflow of that
-# many jq programs from `gen-awp`, and `agc build` on an AGS graph of that many loops, maps and
-# subgraphs from `gen-dialect ags-composite`, with their growth between sizes).
+# many jq programs from `gen-awp`, and `agc build` on AGS graphs of that many loops, maps and
+# subgraphs (`gen-dialect ags-composite`) and of one node read by all and one reading all
+# (`ags-wide`), with their growth between sizes).
 #
 # After the timings, a second table gives the ratios of issue 13's scale goal: `agc check` and
 # `agc build` against the floor (`yaml-floor`: the same file read and every event pulled out
@@ -155,16 +156,18 @@ for n in $SIZES; do
     target/release/gen-dialect agh "$n" --seed "$SEED" >"$TMP/big-$n.loop.yaml"
     target/release/gen-awp "$n" "$SEED" >"$TMP/big-$n.workflow.json"
     target/release/gen-dialect ags-composite "$n" --seed "$SEED" >"$TMP/composite-$n.agraph.yaml"
-    for d in agent-graph agh awp ags-composite; do
+    target/release/gen-dialect ags-wide "$n" >"$TMP/wide-$n.agraph.yaml"
+    for d in agent-graph agh awp ags-composite ags-wide; do
       case $d in
         agent-graph) f="$TMP/ag-$n/graphs/big.yaml" ;;
         agh) f="$TMP/big-$n.loop.yaml" ;;
         awp) f="$TMP/big-$n.workflow.json" ;;
         ags-composite) f="$TMP/composite-$n.agraph.yaml" ;;
+        ags-wide) f="$TMP/wide-$n.agraph.yaml" ;;
       esac
-      if [ "$d" = ags-composite ] && [ "$HAS_BUILD" = 1 ]; then
-        # Its plan has a region per node: the build is what this shape measures.
-        RUNS_OF_THIS=$RUNS run "agc build ($d)" 0 "$n" "$AGC" build "$f" -o "$TMP/composite-$n.plan.json"
+      if [ "${d#ags-}" != "$d" ] && [ "$HAS_BUILD" = 1 ]; then
+        # Regions and links per node: the build is what these shapes measure.
+        RUNS_OF_THIS=$RUNS run "agc build ($d)" 0 "$n" "$AGC" build "$f" -o "$TMP/$d-$n.plan.json"
       else
         RUNS_OF_THIS=$RUNS run "agc check ($d)" 0 "$n" "$AGC" check "$f"
       fi
@@ -214,8 +217,9 @@ done
 if [ "$DIALECTS" = 1 ]; then
   echo
   echo "Other front ends and shapes (awp: N jq programs; ags-composite: agc build of N loops,"
-  echo "maps and subgraphs), peak RSS against the input, and growth:"
-  for d in agent-graph agh awp ags-composite; do
+  echo "maps and subgraphs; ags-wide: agc build of one node read by N, read by one), peak RSS"
+  echo "against the input, and growth:"
+  for d in agent-graph agh awp ags-composite ags-wide; do
     for n in $SIZES; do
       m=$((n * 10))
       growth=""

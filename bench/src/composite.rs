@@ -126,3 +126,59 @@ pub fn ags_composite(n: usize, seed: u64) -> Value {
         "outputs": outputs,
     })
 }
+
+/// An AGS graph of `n` nodes that are wide rather than deep: `source` declares an output per
+/// reader, `(n - 2)` readers each read their own output of it, and `sink` depends on every
+/// reader (one flow list, on one line) and reads each reader's `result` as an input of its own.
+/// The shape of the passes that work per port or per read (output lookups by name, columns on
+/// long lines, a node of many inputs).
+pub fn ags_wide(n: usize) -> Value {
+    let readers = n.saturating_sub(2).max(1);
+    let s = |d: &str| json!({ "type": "string", "description": d });
+    let outputs: Map<String, Value> = (0..readers)
+        .map(|i| (format!("r{i}"), s("One reader's part.")))
+        .collect();
+    let mut nodes = Map::new();
+    nodes.insert(
+        "source".into(),
+        json!({ "title": "Split", "description": "Splits the work.", "outputs": outputs }),
+    );
+    let mut inputs = Map::new();
+    for i in 0..readers {
+        nodes.insert(
+            format!("b{i}"),
+            json!({
+                "title": "Work",
+                "description": "Works on one part.",
+                "depends_on": ["source"],
+                "inputs": { "part": { "type": "string", "description": "The part.", "from": format!("nodes.source.outputs.r{i}") } },
+                "outputs": { "result": s("The result.") },
+            }),
+        );
+        inputs.insert(
+            format!("i{i}"),
+            json!({ "type": "string", "description": "A result.", "from": format!("nodes.b{i}.outputs.result") }),
+        );
+    }
+    nodes.insert(
+        "sink".into(),
+        json!({
+            "title": "Join",
+            "description": "Joins every result.",
+            "depends_on": (0..readers).map(|i| format!("b{i}")).collect::<Vec<_>>(),
+            "inputs": inputs,
+            "outputs": { "report": s("The report.") },
+        }),
+    );
+    json!({
+        "ags_version": "1.0",
+        "kind": "AgenticGraph",
+        "id": "bench/wide",
+        "title": "Wide nodes",
+        "objective": "Exercise nodes of many ports and reads at scale.",
+        "constraints": { "max_cost_usd": 5.0 },
+        "entrypoints": ["source"],
+        "nodes": nodes,
+        "outputs": { "report": { "type": "string", "description": "The report.", "from": "nodes.sink.outputs.report" } },
+    })
+}

@@ -64,3 +64,23 @@ fn ags_composite_graphs_are_clean_and_sized() {
         assert_eq!(doc, agc_bench::composite::ags_composite(n, 5));
     }
 }
+
+#[test]
+fn ags_wide_graphs_are_clean_and_sized() {
+    for n in [3, 4, 40, 500] {
+        let doc = agc_bench::composite::ags_wide(n);
+        assert_eq!(doc["nodes"].as_object().unwrap().len(), n);
+        assert_eq!(
+            doc["nodes"]["sink"]["inputs"].as_object().unwrap().len(),
+            n - 2
+        );
+        assert_eq!(
+            diagnostics("wide.agraph.yaml", &doc),
+            Vec::<String>::new(),
+            "{n}"
+        );
+    }
+    // The sink's depends_on is one flow list on one line.
+    let text = agc_bench::yaml::to_yaml(&agc_bench::composite::ags_wide(40));
+    assert!(text.contains("depends_on: [b0, b1, b2,"), "{text}");
+}

@@ -1,13 +1,14 @@
-//! `gen-dialect agent-graph|agh|ags-composite N [--seed S]`: writes a layered Agent Graph v1
-//! graph, agh.loop/v1 Loop, or AGS graph of composite nodes, of N nodes, to stdout as YAML (see
-//! `agc_bench::dialects` and `agc_bench::composite`).
+//! `gen-dialect agent-graph|agh|ags-composite|ags-wide N [--seed S]`: writes a layered Agent
+//! Graph v1 graph, agh.loop/v1 Loop, AGS graph of composite nodes or wide AGS graph, of N
+//! nodes, to stdout as YAML (see `agc_bench::dialects` and `agc_bench::composite`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: gen-dialect agent-graph|agh|ags-composite N [--seed S]\n\
+const USAGE: &str = "usage: gen-dialect agent-graph|agh|ags-composite|ags-wide N [--seed S]\n\
     Writes a valid, layered Agent Graph v1 graph, agh.loop/v1 Loop or AGS graph of loops, maps\n\
-    and subgraphs, of N nodes, to stdout (YAML).";
+    and subgraphs, or a wide AGS graph (one node's outputs read by all, one node reading all),\n\
+    of N nodes, to stdout (YAML).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
         "agent-graph" => agc_bench::dialects::agent_graph(n, seed),
         "agh" => agc_bench::dialects::agh(n, seed),
         "ags-composite" => agc_bench::composite::ags_composite(n, seed),
+        "ags-wide" => agc_bench::composite::ags_wide(n),
         _ => return usage(),
     };
     let text = agc_bench::yaml::to_yaml(&doc);
