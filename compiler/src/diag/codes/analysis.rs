@@ -31,8 +31,8 @@ as is a path that does not exist. This keeps `agc check` safe to run on untruste
         explanation: "AGS caps nesting with `constraints.max_subgraph_depth` (default 5): every \
 loop, map and subgraph body counts one level, whether it is written inline, named with `use:` \
 or read from another file with `ref:`. agc expands the graph statically and reports the first \
-body past the limit on each path, at the block that opens it, instead of leaving it to a run; \
-the upstream reference validator does not check the depth (an agc decision, tested). The \
+body past the limit on each path, at the block that opens it, instead of leaving it to a run \
+(the spec's table of AG codes has none for it: an agc decision, tested). The \
 limit of the root graph governs the whole expansion. Whatever the constraint says, agc expands \
 at most 64 levels: each level repeats its owners' ids in its nodes' scoped ids, so a chain of \
 thousands of `use`s would cost memory by the square of its length.",
