@@ -171,6 +171,17 @@ impl SourceFile {
         self.line_starts[i] as usize
     }
 
+    /// The bytes of 1-based `line` (clamped), its line break included: a lookup in the line
+    /// table, however long the line.
+    pub fn line_range(&self, line: u32) -> std::ops::Range<usize> {
+        let i = (line.max(1) as usize - 1).min(self.line_starts.len() - 1);
+        let end = self
+            .line_starts
+            .get(i + 1)
+            .map_or(self.text.len(), |&e| e as usize);
+        self.line_starts[i] as usize..end
+    }
+
     /// The text of a span.
     pub fn slice(&self, span: Span) -> &str {
         self.text.get(span.range()).unwrap_or("")
@@ -227,6 +238,10 @@ mod tests {
         // Offsets inside a multi-byte char snap back.
         assert_eq!(f.line_col(4), LineCol { line: 2, column: 1 });
         assert_eq!(f.line_col(999).line, 3);
+        assert_eq!(
+            (1..=4).map(|l| f.line_range(l)).collect::<Vec<_>>(),
+            [0..3, 3..8, 8..8, 8..8]
+        );
     }
 
     /// Columns far into long lines (counted from the marks) are the chars before them on the

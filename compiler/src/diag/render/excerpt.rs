@@ -53,22 +53,22 @@ impl Excerpt {
         let text = file.text.as_str();
         let first = points.iter().copied().min().unwrap_or(0).min(text.len());
         let last = points.iter().copied().max().unwrap_or(0).min(text.len());
+        // Lines are found in the file's line table, never by scanning: a minified document
+        // is one line of megabytes, and each of its diagnostics gets an excerpt.
         let first_line = file.line_col(first as u32).line;
-        let from = file.line_start(first_line);
-        let to = text[last..].find('\n').map_or(text.len(), |i| last + i + 1);
+        let last_line = file.line_col(last as u32).line;
+        let to = file.line_range(last_line).end;
 
         let mut out = Excerpt {
             text: "\n".repeat(first_line as usize - 1),
             pieces: Vec::new(),
             whole: false,
         };
-        let mut line_start = from;
-        while line_start < to {
-            let line_end = text[line_start..to]
-                .find('\n')
-                .map_or(to, |i| line_start + i + 1);
-            out.push_line(text, line_start..line_end, points);
-            line_start = line_end;
+        for line in first_line..=last_line {
+            let range = file.line_range(line);
+            if !range.is_empty() {
+                out.push_line(text, range, points);
+            }
         }
         if to == text.len() && text.ends_with('\n') {
             out.text.push(' ');
@@ -108,12 +108,9 @@ impl Excerpt {
     pub(super) fn all_lines_short(file: &SourceFile, points: &[usize]) -> bool {
         points.iter().all(|&p| {
             let p = p.min(file.text.len());
-            let line = file.line_col(p as u32).line;
-            let start = file.line_start(line);
-            let end = file.text[start..]
-                .find('\n')
-                .map_or(file.text.len(), |i| start + i);
-            file.text[start..end].chars().nth(LONG_LINE).is_none()
+            let line = &file.text[file.line_range(file.line_col(p as u32).line)];
+            let line = line.strip_suffix('\n').unwrap_or(line);
+            line.chars().nth(LONG_LINE).is_none()
         })
     }
 
