@@ -440,15 +440,16 @@ impl Lowerer<'_, '_> {
         for &p in &regions.order {
             let n = &self.m.nodes[p];
             let join = regions.join[&p];
+            // Each branch entry once, in branch order (a set, not a scan of the list: a
+            // parallel may have tens of thousands of branches).
             let mut entrypoints = Vec::new();
+            let mut seen = HashSet::new();
             for b in self.m.branches(p) {
                 if let Some(e) = self.m.node(b.entry)
                     && e != join
+                    && seen.insert(e)
                 {
-                    let id = NodeId(e as u32);
-                    if !entrypoints.contains(&id) {
-                        entrypoints.push(id);
-                    }
+                    entrypoints.push(NodeId(e as u32));
                 }
             }
             let nodes = regions.members[&p]
