@@ -508,3 +508,85 @@ fn awp_plans_validate_against_the_plan_schema() {
         assert!(errors.is_empty(), "{}: {errors:#?}", f.display());
     }
 }
+
+/// Branches that share nodes before the join target: a shared interrupt is reported once, for
+/// the first branch that reaches it, and every branch that reaches a node with no way to the
+/// join target is reported, each naming the nearest such node (here the entries themselves);
+/// a switch that may take the join target names the node past its other case.
+#[test]
+fn branches_sharing_nodes_are_judged_each() {
+    let text = format!(
+        "{HEAD}nodes:
+  - {{id: start, type: start}}
+  - id: fan
+    type: parallel
+    config:
+      join: all
+      branches: [{{name: a, entry: a1}}, {{name: b, entry: b1}}, {{name: c, entry: c1}}, {{name: d, entry: d1}}, {{name: e, entry: e1}}]
+  - {{id: a1, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: b1, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - id: ask
+    type: interrupt
+    config: {{prompt: Approve?, resume_schema: {{type: object, properties: {{ok: {{type: boolean}}}}}}}}
+  - {{id: c1, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: d1, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: dead, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - id: e1
+    type: switch
+    config: {{cases: [{{when: '.x == \"a\"', target: joined}}], default: x1}}
+  - {{id: x1, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: x2, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: joined, type: set_state, config: {{assignments: {{x: {{jq: .x}}}}}}}}
+  - {{id: end, type: end, config: {{output_mapping: .x}}}}
+edges:
+  - {{source: __start__, target: start}}
+  - {{source: start, target: fan}}
+  - {{source: fan, target: joined}}
+  - {{source: a1, target: ask}}
+  - {{source: b1, target: ask}}
+  - {{source: ask, target: joined}}
+  - {{source: c1, target: dead}}
+  - {{source: d1, target: c1}}
+  - {{source: x1, target: x2}}
+  - {{source: joined, target: end}}
+"
+    );
+    let (c, _) = check(&text);
+    let found: Vec<(&str, String, Vec<String>)> = c
+        .diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            (
+                d.code,
+                d.pointer.clone().unwrap_or_default(),
+                d.labels.iter().map(|l| l.message.clone()).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "branch-not-converging",
+                "/nodes/1/config/branches/2".to_string(),
+                vec!["`c1` cannot reach it".to_string()]
+            ),
+            (
+                "branch-not-converging",
+                "/nodes/1/config/branches/3".to_string(),
+                vec!["`d1` cannot reach it".to_string()]
+            ),
+            (
+                "branch-not-converging",
+                "/nodes/1/config/branches/4".to_string(),
+                vec!["`x1` cannot reach it".to_string()]
+            ),
+            (
+                "INTERRUPT_IN_PARALLEL_BRANCH",
+                "/nodes/4".to_string(),
+                vec!["the branch that reaches it".to_string()]
+            ),
+        ]
+    );
+}

@@ -179,7 +179,9 @@ edges (through switches, by their cases, and through nested parallels, by their 
 target) until it reaches the join target. A branch from which some node cannot reach the join \
 target (it ends at the `end` node, stops at a node without edges, or loops forever) makes the \
 engine fail the branch or never finish it. The diagnostic points at the branch and labels the \
-first node that cannot reach the join target.",
+nearest node of the branch (fewest edges from its entry; the entry itself when it is one) that \
+cannot reach the join target. All branches of a parallel are walked together, so branches that \
+share a long tail before the join target cost it once.",
     },
     CodeInfo {
         code: "INTERRUPT_IN_PARALLEL_BRANCH",

@@ -147,12 +147,13 @@ impl Checker<'_> {
             let Some(join) = m.join_target(p) else {
                 continue;
             };
-            for b in m.branches(p) {
-                if let Some(entry) = m.node(b.entry).filter(|&e| e != join) {
-                    for u in branch_walk(m, entry, join).nodes {
-                        explained[u] = true;
-                    }
-                }
+            let entries: Vec<usize> = m
+                .branches(p)
+                .iter()
+                .filter_map(|b| m.node(b.entry))
+                .collect();
+            for u in walk_branches(m, &entries, join).nodes {
+                explained[u] = true;
             }
         }
         for (i, n) in m.nodes.iter().enumerate() {
@@ -282,10 +283,25 @@ several nodes",
             let Some(join) = m.join_target(p) else {
                 continue; // AGC245 or multiple-outgoing-edges already
             };
-            for b in m.branches(p) {
-                let Some(entry) = m.node(b.entry) else {
+            let branches = m.branches(p);
+            let entries: Vec<Option<usize>> = branches.iter().map(|b| m.node(b.entry)).collect();
+            // All branches walked together, each node once, credited to the first branch
+            // that reaches it: branches that share a long tail before the join cost that
+            // tail once, not once per branch.
+            let walk = walk_branches(
+                m,
+                &entries.iter().flatten().copied().collect::<Vec<_>>(),
+                join,
+            );
+            let failing = walk.not_converging(join);
+            let mut found = walk.nodes.iter().zip(&walk.first).peekable();
+            let mut entry_index = 0usize;
+            for (b, entry) in branches.iter().zip(&entries) {
+                let Some(entry) = *entry else {
                     continue;
                 };
+                let this = entry_index;
+                entry_index += 1;
                 let branch_at = format!("{}/config/branches/{}", m.nodes[p].ptr(), b.index);
                 if entry == join {
                     let d = self.diag(
@@ -299,8 +315,7 @@ several nodes",
                     self.diags.push(d);
                     continue;
                 }
-                let walk = branch_walk(m, entry, join);
-                for &u in &walk.nodes {
+                while let Some((&u, _)) = found.next_if(|(_, first)| **first == this) {
                     let node = &m.nodes[u];
                     let code = match node.ty {
                         "interrupt" => "INTERRUPT_IN_PARALLEL_BRANCH",
@@ -328,11 +343,13 @@ on parallel \"{}\" branch \"{}\"",
                         .with_help("move it before the parallel node or after its join target");
                     self.diags.push(d);
                 }
-                if let Some(bad) = walk.stuck(m, join) {
+                // The branch does not converge: name the nearest node it reaches (fewest
+                // edges from its entry) from which the join target cannot be reached.
+                if let Some(&bad) = failing.get(&entry) {
                     let node = &m.nodes[bad];
                     let why = match node.ty {
                         "end" => "ends the workflow inside the branch",
-                        _ if walk.succ[&bad].is_empty() => "has nowhere to go",
+                        _ if flow_successors(m, bad).is_empty() => "has nowhere to go",
                         _ => "cannot reach it",
                     };
                     let d = self
@@ -399,11 +416,13 @@ parallel node's edge",
     }
 }
 
-/// The nodes of one branch: reachable from its entry without passing the join target, a
-/// nested parallel crossed by its own join target. `succ` holds each node's successors in the
-/// branch (the join target included).
+/// The nodes of a parallel's branches ([`walk_branches`]): reachable from an entry without
+/// passing the join target, a nested parallel crossed by its own join target. `succ` holds
+/// each node's successors in the branch (the join target included).
 pub(super) struct BranchWalk {
     pub nodes: Vec<usize>,
+    /// Which entry (an index in the entries walked) found each node.
+    pub first: Vec<usize>,
     pub succ: HashMap<usize, Vec<usize>>,
 }
 
@@ -417,43 +436,75 @@ pub(super) fn flow_successors(m: &Model<'_>, n: usize) -> Vec<usize> {
     }
 }
 
-pub(super) fn branch_walk(m: &Model<'_>, entry: usize, join: usize) -> BranchWalk {
+/// The nodes of a parallel's branches walked together: each reachable from some entry without
+/// passing the join target, once, in depth-first order from each entry in turn (a node an
+/// earlier entry reached is not entered again: everything after it was found then).
+pub(super) fn walk_branches(m: &Model<'_>, entries: &[usize], join: usize) -> BranchWalk {
     let mut succ = HashMap::new();
-    let mut nodes = vec![entry];
-    let mut stack = vec![entry];
-    succ.insert(entry, Vec::new());
-    while let Some(u) = stack.pop() {
-        let next = flow_successors(m, u);
-        for &v in &next {
-            if v != join && !succ.contains_key(&v) {
-                succ.insert(v, Vec::new());
-                nodes.push(v);
-                stack.push(v);
-            }
+    let mut nodes = Vec::new();
+    let mut first = Vec::new();
+    for (k, &entry) in entries.iter().enumerate() {
+        if entry == join || succ.contains_key(&entry) {
+            continue;
         }
-        succ.insert(u, next);
+        succ.insert(entry, Vec::new());
+        nodes.push(entry);
+        first.push(k);
+        let mut stack = vec![entry];
+        while let Some(u) = stack.pop() {
+            let next = flow_successors(m, u);
+            for &v in &next {
+                if v != join && !succ.contains_key(&v) {
+                    succ.insert(v, Vec::new());
+                    nodes.push(v);
+                    first.push(k);
+                    stack.push(v);
+                }
+            }
+            succ.insert(u, next);
+        }
     }
-    BranchWalk { nodes, succ }
+    BranchWalk { nodes, first, succ }
 }
 
 impl BranchWalk {
-    /// The first node (in walk order) from which the join target cannot be reached.
-    fn stuck(&self, _m: &Model<'_>, join: usize) -> Option<usize> {
+    /// For every node of the walk from which some path (not through the join target) leads
+    /// to a node that cannot reach the join target: the nearest such node (fewest edges; ties
+    /// by walk order). A branch entered at one of them does not converge. One backward pass
+    /// from the join target and one from the stuck nodes, in walk order, so the same document
+    /// names the same node.
+    fn not_converging(&self, join: usize) -> HashMap<usize, usize> {
         let mut preds: HashMap<usize, Vec<usize>> = HashMap::new();
-        for (&u, vs) in &self.succ {
-            for &v in vs {
+        for &u in &self.nodes {
+            for &v in &self.succ[&u] {
                 preds.entry(v).or_default().push(u);
             }
         }
-        let mut ok: std::collections::HashSet<usize> = std::collections::HashSet::new();
+        let preds_of = |v: usize| preds.get(&v).map(Vec::as_slice).unwrap_or_default();
+        let mut ok = std::collections::HashSet::new();
         let mut stack = vec![join];
         while let Some(v) = stack.pop() {
-            for &u in preds.get(&v).map(Vec::as_slice).unwrap_or_default() {
-                if ok.insert(u) {
+            for &u in preds_of(v) {
+                if u != join && ok.insert(u) {
                     stack.push(u);
                 }
             }
         }
-        self.nodes.iter().copied().find(|n| !ok.contains(n))
+        let mut nearest: HashMap<usize, usize> = HashMap::new();
+        let mut queue = std::collections::VecDeque::new();
+        for &n in self.nodes.iter().filter(|n| !ok.contains(n)) {
+            nearest.insert(n, n);
+            queue.push_back(n);
+        }
+        while let Some(v) = queue.pop_front() {
+            let bad = nearest[&v];
+            for &u in preds_of(v) {
+                if u != join && !nearest.contains_key(&u) {
+                    nearest.insert(u, bad);
+                    queue.push_back(u);
+                }
+            }
+        }
+        nearest
     }
 }

@@ -195,19 +195,15 @@ impl Lowerer<'_, '_> {
             };
             join.insert(p, j);
             let mut own = Vec::new();
-            let mut seen = HashSet::new();
-            for b in m.branches(p) {
-                let Some(entry) = m.node(b.entry) else {
-                    continue;
-                };
-                if entry == j {
-                    continue;
-                }
-                for n in super::graph::branch_walk(m, entry, j).nodes {
-                    if n != p && seen.insert(n) && !region_of.contains_key(&n) {
-                        region_of.insert(n, p);
-                        own.push(n);
-                    }
+            let entries: Vec<usize> = m
+                .branches(p)
+                .iter()
+                .filter_map(|b| m.node(b.entry))
+                .collect();
+            for n in super::graph::walk_branches(m, &entries, j).nodes {
+                if n != p && !region_of.contains_key(&n) {
+                    region_of.insert(n, p);
+                    own.push(n);
                 }
             }
             own.sort_unstable();
