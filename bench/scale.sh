@@ -16,7 +16,8 @@
 # graph and an agh Loop of that many nodes from `gen-dialect`, and on an AWP workflow of that
 # many jq programs from `gen-awp`, and `agc build` on AGS graphs of that many loops, maps and
 # subgraphs (`gen-dialect ags-composite`) and of one node read by all and one reading all
-# (`ags-wide`), with their growth between sizes).
+# (`ags-wide`), and `agc check` on the wide agh and AWP shapes (`agh-wide`, `awp-wide`), with
+# their growth between sizes).
 #
 # After the timings, a second table gives the ratios of issue 13's scale goal: `agc check` and
 # `agc build` against the floor (`yaml-floor`: the same file read and every event pulled out
@@ -157,13 +158,17 @@ for n in $SIZES; do
     target/release/gen-awp "$n" "$SEED" >"$TMP/big-$n.workflow.json"
     target/release/gen-dialect ags-composite "$n" --seed "$SEED" >"$TMP/composite-$n.agraph.yaml"
     target/release/gen-dialect ags-wide "$n" >"$TMP/wide-$n.agraph.yaml"
-    for d in agent-graph agh awp ags-composite ags-wide; do
+    target/release/gen-dialect agh-wide "$n" >"$TMP/wide-$n.loop.yaml"
+    target/release/gen-dialect awp-wide "$n" >"$TMP/wide-$n.workflow.yaml"
+    for d in agent-graph agh awp ags-composite ags-wide agh-wide awp-wide; do
       case $d in
         agent-graph) f="$TMP/ag-$n/graphs/big.yaml" ;;
         agh) f="$TMP/big-$n.loop.yaml" ;;
         awp) f="$TMP/big-$n.workflow.json" ;;
         ags-composite) f="$TMP/composite-$n.agraph.yaml" ;;
         ags-wide) f="$TMP/wide-$n.agraph.yaml" ;;
+        agh-wide) f="$TMP/wide-$n.loop.yaml" ;;
+        awp-wide) f="$TMP/wide-$n.workflow.yaml" ;;
       esac
       if [ "${d#ags-}" != "$d" ] && [ "$HAS_BUILD" = 1 ]; then
         # Regions and links per node: the build is what these shapes measure.
@@ -217,9 +222,10 @@ done
 if [ "$DIALECTS" = 1 ]; then
   echo
   echo "Other front ends and shapes (awp: N jq programs; ags-composite: agc build of N loops,"
-  echo "maps and subgraphs; ags-wide: agc build of one node read by N, read by one), peak RSS"
+  echo "maps and subgraphs; ags-wide: agc build of one node read by N, read by one; agh-wide:"
+  echo "one node fed and read by N; awp-wide: N/2 branches sharing a tail of N/2), peak RSS"
   echo "against the input, and growth:"
-  for d in agent-graph agh awp ags-composite ags-wide; do
+  for d in agent-graph agh awp ags-composite ags-wide agh-wide awp-wide; do
     for n in $SIZES; do
       m=$((n * 10))
       growth=""

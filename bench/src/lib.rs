@@ -7,6 +7,7 @@
 pub mod awp;
 pub mod composite;
 pub mod dialects;
+pub mod shapes;
 pub mod yaml;
 
 use serde_json::{Map, Value, json};

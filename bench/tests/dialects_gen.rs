@@ -84,3 +84,24 @@ fn ags_wide_graphs_are_clean_and_sized() {
     let text = agc_bench::yaml::to_yaml(&agc_bench::composite::ags_wide(40));
     assert!(text.contains("depends_on: [b0, b1, b2,"), "{text}");
 }
+
+#[test]
+fn wide_agh_and_awp_documents_are_clean_and_sized() {
+    for n in [3, 4, 40, 500] {
+        let doc = agc_bench::shapes::agh_wide(n);
+        assert_eq!(doc["graph"]["nodes"].as_array().unwrap().len(), n);
+        assert_eq!(
+            diagnostics("wide.loop.yaml", &doc),
+            Vec::<String>::new(),
+            "{n}"
+        );
+        let doc = agc_bench::shapes::awp_wide(n);
+        // start, fan, n/2 entries, n/2 chain nodes, joined, end.
+        assert_eq!(doc["nodes"].as_array().unwrap().len(), 4 + 2 * (n / 2));
+        assert_eq!(
+            diagnostics("wide.workflow.yaml", &doc),
+            Vec::<String>::new(),
+            "{n}"
+        );
+    }
+}

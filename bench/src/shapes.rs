@@ -1,0 +1,103 @@
+//! Wide shapes of the agh and AWP front ends (`gen-dialect agh-wide|awp-wide N`): the passes
+//! that work per edge or per branch, which the layered generators of [`crate::dialects`] and
+//! [`crate::awp`] keep narrow.
+//!
+//! - [`agh_wide`]: `N - 1` run-agent nodes fed by the start node, and one node they all feed
+//!   whose prompt reads every one of their outputs (read order checks of a node with `N`
+//!   incoming edges).
+//! - [`awp_wide`]: a parallel node whose `N / 2` branches each enter at their own node and
+//!   all run into one shared chain of `N / 2` nodes before the join target (branch walks that
+//!   share a tail).
+
+use serde_json::{Value, json};
+
+fn run_agent(id: &str, prompt: String) -> Value {
+    json!({
+        "id": id,
+        "class": "action",
+        "kind": "run-agent",
+        "params": {
+            "agent": "coder",
+            "prompt": prompt,
+            "output_schema": { "type": "object", "properties": { "status": { "type": "string" } } },
+        },
+        "timeout": "10m",
+    })
+}
+
+/// An agh.loop/v1 Loop of `n` nodes: a start node, `n - 2` nodes it feeds, and a sink they
+/// all feed that reads each of their outputs.
+pub fn agh_wide(n: usize) -> Value {
+    let middle = n.saturating_sub(2).max(1);
+    let mut nodes = vec![run_agent("start", "Plan {{ .inputs.plan }}.".into())];
+    let mut edges = Vec::new();
+    let mut reads = Vec::with_capacity(middle);
+    for i in 0..middle {
+        let id = format!("n{i}");
+        nodes.push(run_agent(
+            &id,
+            format!("Part {i} after {{{{ .nodes.start.output.status }}}}."),
+        ));
+        edges.push(json!({ "from": "start", "to": id }));
+        edges.push(json!({ "from": id, "to": "sink" }));
+        reads.push(format!("{{{{ .nodes.{id}.output.status }}}}"));
+    }
+    nodes.push(run_agent("sink", format!("Join {}.", reads.join(" "))));
+    json!({
+        "apiVersion": "agh.loop/v1",
+        "kind": "Loop",
+        "meta": { "name": "wide", "description": "A generated wide loop for the scale bench." },
+        "inputs": { "plan": { "type": "string", "required": true } },
+        "contract": {
+            "goal": "Run every part.",
+            "definition_of_done": "Every part has run.",
+            "iteration_cap": 5,
+            "terminal_states": ["done", "failed"],
+        },
+        "graph": { "nodes": nodes, "edges": edges },
+        "start": [{ "kind": "manual" }],
+    })
+}
+
+/// An AWP workflow of about `n` nodes: a parallel node with `n / 2` branches, each entering at
+/// its own node and running into one shared chain of `n / 2` nodes before the join target.
+pub fn awp_wide(n: usize) -> Value {
+    let half = (n / 2).max(1);
+    let set = |id: String| json!({ "id": id, "type": "set_state", "config": { "assignments": { "x": { "jq": ".x" } } } });
+    let mut nodes = vec![json!({ "id": "start", "type": "start" })];
+    let branches: Vec<Value> = (0..half)
+        .map(|i| json!({ "name": format!("b{i}"), "entry": format!("n{i}") }))
+        .collect();
+    nodes.push(json!({ "id": "fan", "type": "parallel", "config": { "join": "all", "branches": branches } }));
+    let mut edges = vec![
+        json!({ "source": "__start__", "target": "start" }),
+        json!({ "source": "start", "target": "fan" }),
+        json!({ "source": "fan", "target": "joined" }),
+    ];
+    for i in 0..half {
+        nodes.push(set(format!("n{i}")));
+        edges.push(json!({ "source": format!("n{i}"), "target": "c0" }));
+    }
+    for j in 0..half {
+        nodes.push(set(format!("c{j}")));
+        let next = if j + 1 < half {
+            format!("c{}", j + 1)
+        } else {
+            "joined".to_string()
+        };
+        edges.push(json!({ "source": format!("c{j}"), "target": next }));
+    }
+    nodes.push(set("joined".into()));
+    nodes.push(json!({ "id": "end", "type": "end", "config": { "output_mapping": ".x" } }));
+    edges.push(json!({ "source": "joined", "target": "end" }));
+    json!({
+        "document": {
+            "schema": "https://agent-workflow.dev/schemas/workflow-definition.json",
+            "name": "wide",
+            "version": "1.0.0",
+        },
+        "state_schema": { "type": "object", "properties": { "x": { "type": "string" } } },
+        "nodes": nodes,
+        "edges": edges,
+    })
+}
