@@ -12,6 +12,8 @@ use crate::source::Field;
 
 #[path = "lower_exprs.rs"]
 mod exprs;
+#[path = "lower_links.rs"]
+mod links;
 use super::edges::EffEdge;
 use super::node_type;
 use super::refs::Workspace;
@@ -19,13 +21,12 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    DataLink, Declared, Edge, EdgeKind, Estimate, ExprLang, Graph, GraphOutput, Input, InputSource,
-    IrExpr, Join, LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId,
-    RegionKind, Retry,
+    Declared, Edge, EdgeKind, Estimate, ExprLang, Graph, GraphOutput, Input, InputSource, IrExpr,
+    Join, LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
+    Retry,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
-use crate::source::tree::index::LINEAR_MAX;
 use crate::source::{Document, SourceMap};
 use serde_json::{Map, Value};
 
@@ -196,74 +197,6 @@ impl<'d> Lowerer<'d> {
             core,
             span: node.span,
         })
-    }
-
-    /// Data-flow links of one scope instance: every `nodes.X.outputs.Y` read by a node's inputs
-    /// or guard, or by an edge guard, becomes a typed link from X's output.
-    fn links(&mut self, ids: &HashMap<&str, NodeId>, first_edge: usize) {
-        let mut members: Vec<NodeId> = ids.values().copied().collect();
-        members.sort();
-        let mut found = Vec::new();
-        for &n in &members {
-            let node = &self.graph.nodes[n.index()];
-            let mut exprs: Vec<(String, &IrExpr)> = Vec::new();
-            for i in &node.inputs {
-                match &i.source {
-                    InputSource::Expr { expr } => exprs.push((format!("inputs.{}", i.name), expr)),
-                    InputSource::Template { template } => {
-                        exprs.push((format!("inputs.{}", i.name), template))
-                    }
-                    _ => {}
-                }
-            }
-            if let Some(g) = &node.guard {
-                exprs.push(("guard".into(), g));
-            }
-            for (at, e) in exprs {
-                found.extend(reads(e).into_iter().map(|(x, y)| (x, y, n, at.clone())));
-            }
-        }
-        for e in &self.graph.edges[first_edge..] {
-            if let Some(g) = &e.guard {
-                let at = format!("edge from {}", self.graph.nodes[e.from.index()].local_id);
-                found.extend(reads(g).into_iter().map(|(x, y)| (x, y, e.to, at.clone())));
-            }
-        }
-        // A read's type is its output's declared type. Outputs of a node are looked up by
-        // name through an index made on the node's first read when it has many, so a node
-        // with thousands of outputs each read once stays linear.
-        let mut indexed: HashMap<NodeId, HashMap<&str, &str>> = HashMap::default();
-        let mut links = Vec::with_capacity(found.len());
-        for (x, y, to, at) in found {
-            let Some(&from) = ids.get(x.as_str()) else {
-                continue;
-            };
-            let outputs = &self.graph.nodes[from.index()].outputs;
-            let ty = if outputs.len() <= LINEAR_MAX {
-                outputs.iter().find(|o| o.name == y).map(|o| o.ty.as_str())
-            } else {
-                indexed
-                    .entry(from)
-                    .or_insert_with(|| {
-                        let mut index = HashMap::default();
-                        // The first of a repeated name, as the scan would find.
-                        for o in outputs.iter().rev() {
-                            index.insert(o.name.as_str(), o.ty.as_str());
-                        }
-                        index
-                    })
-                    .get(y.as_str())
-                    .copied()
-            };
-            links.push(DataLink {
-                from,
-                output: y,
-                to,
-                at,
-                ty: ty.unwrap_or("any").to_string(),
-            });
-        }
-        self.graph.links.extend(links);
     }
 
     /// Instantiates one scope; returns the body scopes to instantiate next.
@@ -720,18 +653,6 @@ impl<'d> Lowerer<'d> {
             self.doc().span(&ptr),
         );
     }
-}
-
-/// `(node, output)` for every `nodes.X.outputs.Y` an expression reads.
-fn reads(e: &IrExpr) -> Vec<(String, String)> {
-    let Some(core) = &e.core else {
-        return Vec::new();
-    };
-    super::names::chains(core)
-        .into_iter()
-        .filter(|c| c.root == "nodes" && c.path.len() >= 3 && c.path[1] == "outputs")
-        .map(|c| (c.path[0].to_string(), c.path[2].to_string()))
-        .collect()
 }
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
