@@ -153,16 +153,18 @@ impl SourceFile {
     fn chars_before(&self, at: usize) -> usize {
         let bytes = self.text.as_bytes();
         let marks = self.char_marks.get_or_init(|| {
-            let mut marks = Vec::with_capacity(bytes.len() / CHAR_MARK_STRIDE + 1);
+            let mut marks = Vec::with_capacity(bytes.len() / CHAR_MARK_STRIDE + 2);
             let mut chars = 0;
             for chunk in bytes.chunks(CHAR_MARK_STRIDE) {
                 marks.push(chars as u32);
                 chars += char_starts(chunk);
             }
+            // One past the last chunk too: the end of a text of whole chunks.
+            marks.push(chars as u32);
             marks
         });
         let k = at / CHAR_MARK_STRIDE;
-        marks.get(k).map_or(0, |&m| m as usize) + char_starts(&bytes[k * CHAR_MARK_STRIDE..at])
+        marks[k] as usize + char_starts(&bytes[k * CHAR_MARK_STRIDE..at])
     }
 
     /// Byte offset of the start of 1-based `line` (clamped).
@@ -262,5 +264,25 @@ mod tests {
             assert_eq!(f.line_col(at as u32), want, "byte {at}");
         }
         assert_eq!(f.line_col(text.len() as u32 + 5).column, 3001);
+    }
+
+    /// The end of a long last line, in texts of whole mark strides and around them.
+    #[test]
+    fn the_end_of_a_text_of_whole_strides_has_its_column() {
+        for len in [
+            CHAR_MARK_STRIDE - 1,
+            CHAR_MARK_STRIDE,
+            CHAR_MARK_STRIDE + 1,
+            2 * CHAR_MARK_STRIDE,
+        ] {
+            let text = format!("é{}", "a".repeat(len - 2));
+            assert_eq!(text.len(), len);
+            let f = SourceFile::new("t", text);
+            let want = LineCol {
+                line: 1,
+                column: len as u32,
+            };
+            assert_eq!(f.line_col(len as u32), want, "{len}");
+        }
     }
 }
