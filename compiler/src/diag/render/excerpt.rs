@@ -45,6 +45,9 @@ pub(super) struct Excerpt {
     pieces: Vec<Piece>,
     /// The whole file (offsets and lines are the file's own).
     pub whole: bool,
+    /// The lines before the first labelled one, each an empty line (a `\n`) at the start of
+    /// `text`.
+    pub skipped: usize,
 }
 
 impl Excerpt {
@@ -63,6 +66,7 @@ impl Excerpt {
             text: "\n".repeat(first_line as usize - 1),
             pieces: Vec::new(),
             whole: false,
+            skipped: first_line as usize - 1,
         };
         for line in first_line..=last_line {
             let range = file.line_range(line);
@@ -96,6 +100,7 @@ impl Excerpt {
             text: String::with_capacity(text.len() + 1),
             pieces: Vec::new(),
             whole: true,
+            skipped: 0,
         };
         out.keep(text, 0..text.len());
         if text.ends_with('\n') {
@@ -206,6 +211,19 @@ impl Excerpt {
         });
     }
 
+    /// The byte offset in `text` where 1-based `line` starts (the end of `text` past its
+    /// last line). The skipped lines are one byte each, so only the kept ones are searched.
+    pub(super) fn line_start(&self, line: usize) -> usize {
+        let index = line.saturating_sub(1);
+        if index <= self.skipped {
+            return index.min(self.text.len());
+        }
+        self.text[self.skipped..]
+            .match_indices('\n')
+            .nth(index - self.skipped - 1)
+            .map_or(self.text.len(), |(i, _)| self.skipped + i + 1)
+    }
+
     /// The excerpt offset of file offset `orig` (the nearest kept place if it was cut).
     pub(super) fn map(&self, orig: usize) -> usize {
         let i = self
@@ -266,6 +284,27 @@ mod tests {
         assert_eq!(e.map(8), 2);
         assert_eq!(e.map(13), 7);
         assert_eq!(e.unmap(2), 8);
+    }
+
+    /// Where each line of an excerpt starts, as a search for its line breaks would say.
+    #[test]
+    fn line_starts_skip_the_blanked_lines() {
+        let long = "x".repeat(300);
+        let text = format!("a\nb\nc\n{long}\n{long} y\nz\n");
+        let points = [text.find(" y").expect("y"), text.rfind('z').expect("z")];
+        let e = excerpt(&text, &points);
+        assert_eq!(e.skipped, 4);
+        for line in 1..=9 {
+            let searched = if line <= 1 {
+                0
+            } else {
+                e.text
+                    .match_indices('\n')
+                    .nth(line - 2)
+                    .map_or(e.text.len(), |(i, _)| i + 1)
+            };
+            assert_eq!(e.line_start(line), searched, "line {line}");
+        }
     }
 
     #[test]

@@ -264,11 +264,7 @@ fn fix_position(line: &str, sources: &SourceMap, cache: &Excerpts) -> Option<Str
         // The whole file: its own line index answers in O(log n).
         file.line_start(line_no as u32)
     } else {
-        excerpt
-            .text
-            .match_indices('\n')
-            .nth(line_no - 2)
-            .map_or(excerpt.text.len(), |(i, _)| i + 1)
+        excerpt.line_start(line_no)
     };
     let disp = excerpt.text[line_start..]
         .char_indices()
