@@ -210,3 +210,84 @@ fn each_plan_names_its_own_graph_file() {
         ]
     );
 }
+
+/// A graph file given to a compiling command is compiled with the Provider that lists it,
+/// the nearest at or above its folder (a folder whose manifest does not list it is passed
+/// over): the same graph as the Provider with `--graph`, subgraph calls resolved. A graph no
+/// Provider lists is AGC084, and `--graph` naming another graph is AGC206.
+#[test]
+fn a_graph_file_compiles_with_the_provider_that_lists_it() {
+    let manifest = |graphs: &str| {
+        format!("schema: agent-graph.provider.v1\nid: demo\nversion: 1.0.0\ngraphs: [{graphs}]\n")
+    };
+    let graph = |id: &str| {
+        format!(
+            "schema: agent-graph.graph.v1\nid: {id}\nentrypoints: {{default: step}}\nnodes:\n\
+             - {{id: step, kind: action, action: actions/work.yaml, reasonCode: route.{id}}}\n\
+             - {{id: done, kind: terminal, terminalOutcome: completed}}\n\
+             edges: [{{from: step, to: done}}]\n"
+        )
+    };
+    let d = provider(
+        "lone",
+        &[
+            (
+                "provider.yaml",
+                manifest("graphs/main.yaml, graphs/child.yaml"),
+            ),
+            ("actions/work.yaml", ACTION.into()),
+            ("graphs/main.yaml", graph("main")),
+            ("graphs/child.yaml", graph("child")),
+            // A nearer manifest that lists other graphs only.
+            ("graphs/provider.yaml", manifest("other.yaml")),
+            ("graphs/stray.yaml", graph("stray")),
+        ],
+    );
+    // `.agc-root` marks the workspace root, so the search stops at the temp folder.
+    std::fs::write(d.join(".agc-root"), "").unwrap();
+    let build = |path: &Path, display: &str, o: &CheckOptions| {
+        let mut sources = SourceMap::new();
+        let (compiled, diags) = compile_file(&mut sources, path, display, o);
+        let codes: Vec<&str> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        let plans: Vec<String> = compiled
+            .iter()
+            .map(|c| agc::compile::plan_text(c, &sources, &c.display))
+            .collect();
+        (plans, codes, diags)
+    };
+    let (through, codes, _) = build(
+        &d.join("graphs/child.yaml"),
+        "graphs/child.yaml",
+        &CheckOptions::default(),
+    );
+    assert_eq!(codes, Vec::<&str>::new());
+    let (direct, _, _) = build(&d.join("provider.yaml"), "provider.yaml", &opts("child"));
+    assert_eq!(through.len(), 1);
+    assert_eq!(through, direct);
+    // Listed by no Provider.
+    let (plans, codes, diags) = build(
+        &d.join("graphs/stray.yaml"),
+        "graphs/stray.yaml",
+        &CheckOptions::default(),
+    );
+    assert!(plans.is_empty());
+    assert_eq!(codes, ["AGC084"]);
+    assert!(
+        diags[0]
+            .message
+            .contains("no Provider up to the workspace root lists `graphs/stray.yaml`"),
+        "{}",
+        diags[0].message
+    );
+    // `--graph` naming another graph than the file's.
+    let (_, codes, _) = build(
+        &d.join("graphs/main.yaml"),
+        "graphs/main.yaml",
+        &opts("child"),
+    );
+    assert_eq!(codes, ["AGC206"]);
+}

@@ -3,6 +3,7 @@
 use crate::analysis::{bounds, order};
 use crate::back::plan::{self, PlanInput};
 use crate::diag::Diagnostic;
+use crate::dialect::{AgentGraphKind, Dialect};
 use crate::front::Lowered;
 use crate::ir::Graph;
 use crate::source::SourceMap;
@@ -150,14 +151,26 @@ pub fn compile_file(
     if diags.iter().any(Diagnostic::is_error) {
         return (Vec::new(), diags);
     }
+    // An Agent Graph graph file is compiled with the Provider that lists it.
+    let lone_graph = (dialect == Dialect::AgentGraph(AgentGraphKind::Graph))
+        .then(|| {
+            doc.value
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        })
+        .flatten();
     crate::discard::discard(doc);
+    if let (true, Some(id)) = (checked.compiled.is_empty(), lone_graph) {
+        return through_provider(sources, path, display, file, &id, opts);
+    }
     if checked.compiled.is_empty() {
         // An error-free document that holds no graph (an Agent Graph action, resource, ...).
         diags.push(
             Diagnostic::error(
                 "AGC084",
                 format!(
-                    "this {} document describes no graph to compile; give the workflow itself (for Agent Graph, the Provider or a graph file)",
+                    "this {} document describes no graph to compile; give the workflow itself (for Agent Graph, the Provider or one of its graph files)",
                     dialect.title()
                 ),
             )
@@ -193,6 +206,48 @@ pub fn compile_file(
         }
     };
     (compiled, diags)
+}
+
+/// Compiles the Agent Graph graph file `path` (graph `id`, error-free on its own) with the
+/// Provider that lists it, taking that graph; AGC084 when no Provider up to the workspace root
+/// lists it. The Provider's check covers the graph again, so the lone check's warnings are not
+/// repeated.
+fn through_provider(
+    sources: &mut SourceMap,
+    path: &std::path::Path,
+    display: &str,
+    file: crate::source::FileId,
+    id: &str,
+    opts: &crate::check::CheckOptions,
+) -> (Vec<Compiled>, Vec<Diagnostic>) {
+    use crate::front::agent_graph::enclosing;
+    let at = crate::source::Span::point(file, 0);
+    if let Some(want) = opts.graph.as_deref().filter(|w| *w != id) {
+        let msg = format!("`{display}` has no graph `{want}` (it has {id})");
+        return (Vec::new(), vec![Diagnostic::error("AGC206", msg).at(at)]);
+    }
+    let root = opts
+        .root
+        .clone()
+        .unwrap_or_else(|| crate::front::detect_root(path));
+    let Some((manifest, up)) = enclosing::enclosing_provider(path, &root) else {
+        let d = Diagnostic::error(
+            "AGC084",
+            format!(
+                "graph `{id}` is compiled with the Provider that lists it, and no Provider up to the workspace root lists `{display}`"
+            ),
+        )
+        .at(at)
+        .with_help(
+            "list the file under `graphs` in its Provider's `provider.yaml` and give the command the \
+             Provider's folder or this file; `agc check` checks the graph on its own",
+        );
+        return (Vec::new(), vec![d]);
+    };
+    let shown = enclosing::manifest_display(display, up, &manifest);
+    let mut o = opts.clone();
+    o.graph = Some(id.to_string());
+    compile_file(sources, &manifest, &shown, &o)
 }
 
 /// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one; a built

@@ -51,11 +51,15 @@ into the workspace and reference it by a local path to have it checked.",
         origin: "agc",
         severity: Error,
         summary: "the document describes no graph to compile",
-        explanation: "`agc build`, `agc graph` and `agc gen` compile a workflow: an AGS graph, an \
-AWP workflow definition, an agh Loop, or an Agent Graph Provider or graph. Other documents of \
-those formats (an Agent Graph action, resource, code catalog or test file, for instance) are \
-checked by `agc check` but hold no graph of their own. Give the command the Provider (its folder \
-or `provider.yaml`) or the graph file instead.",
+        explanation: "`agc build`, `agc graph`, `agc gen` and `agc run` compile a workflow: an AGS \
+graph, an AWP workflow definition, an agh Loop, or an Agent Graph Provider or one of its graph \
+files. Other documents of those formats (an Agent Graph action, resource, code catalog or test \
+file, for instance) are checked by `agc check` but hold no graph of their own. Give the command \
+the Provider (its folder or `provider.yaml`) or a graph file instead. An Agent Graph graph file \
+is compiled with its Provider, which resolves the graph's actions and subgraph calls: the \
+nearest folder at or above the file's, up to the workspace root, whose `provider.yaml` lists \
+the file under `graphs` (the same as naming the Provider with `--graph ID`). A graph file that \
+no Provider lists is this error too (an agc decision: the graph cannot be resolved alone).",
     },
     CodeInfo {
         code: "AGC085",

@@ -21,6 +21,7 @@
 pub mod build;
 mod bundle;
 mod convert;
+pub mod enclosing;
 mod frontmatter;
 mod graph;
 mod inventory;
