@@ -51,6 +51,9 @@ struct Lowerer<'u> {
     used: BTreeSet<String>,
     /// Edges already added, to drop duplicates made by lifting.
     seen: std::collections::HashSet<(NodeId, NodeId)>,
+    /// What answers a node's output schema, made once: it holds every Loop input's schema,
+    /// so one per node cost inputs x nodes (`None` when the root is no mapping).
+    schemas: Option<super::lint::Linter<'u>>,
 }
 
 pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
@@ -68,6 +71,11 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
         region_of: Vec::new(),
         used: BTreeSet::new(),
         seen: std::collections::HashSet::new(),
+        schemas: unit
+            .doc
+            .value
+            .as_object()
+            .map(|root| super::lint::Linter::new(&unit.doc, "", root, &unit.tools, &[])),
     };
     l.g.title = root
         .get("meta")
@@ -560,9 +568,7 @@ impl Lowerer<'_> {
     }
 
     fn output_schema(&self, v: &NodeView<'_>) -> Option<Value> {
-        let root = self.unit.doc.value.as_object()?;
-        let l = super::lint::Linter::new(&self.unit.doc, "", root, &self.unit.tools, &[]);
-        l.output_schema(v)
+        self.schemas.as_ref()?.output_schema(v)
     }
 
     fn edge(&mut self, src: &NodeView<'_>, written: NodeId, to: NodeId, ptr: &str) {
