@@ -35,6 +35,7 @@ impl Linter<'_> {
         let trigger = has_trigger_start(self.root);
         let inputs = self.inputs.clone();
         let suggestions = self.suggestions.clone();
+        self.typed_env = super::refs::typed_env(&inputs);
         for si in 0..self.scopes.len() {
             let scope = &self.scopes[si];
             let nodes: HashMap<String, Option<Value>> = scope
@@ -50,7 +51,8 @@ impl Linter<'_> {
                 event: false,
                 suggestions: &suggestions,
             };
-            self.typed_env = super::refs::typed_env(&inputs, &nodes);
+            self.typed_env
+                .insert("nodes", super::refs::nodes_type(&nodes));
             if si == 0 {
                 self.contract_refs(&base);
                 self.start_refs(&base);

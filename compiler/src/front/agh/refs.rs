@@ -356,15 +356,10 @@ pub fn cel_types(e: &Expr, spans: &[Span]) -> (Vec<Diagnostic>, Type) {
 
 /// The CEL roots typed from the declarations: inputs by their type, node outputs by their
 /// JSON Schemas (numbers as doubles, as CEL sees JSON data), everything else `dyn`. Objects
-/// stay open: unknown paths are the path check's business.
-pub fn typed_env(
-    inputs: &std::collections::HashMap<String, serde_json::Value>,
-    nodes: &std::collections::HashMap<String, Option<serde_json::Value>>,
-) -> TypeEnv {
-    let open = |fields: Vec<(String, Type)>| Type::Object {
-        fields: fields.into_iter().collect(),
-        open: true,
-    };
+/// stay open: unknown paths are the path check's business. `nodes` is set per scope with
+/// [`nodes_type`] (built once for the Loop, the inputs are not rebuilt per scope: a Loop of
+/// thousands of inputs and sub-loops would cost their product).
+pub fn typed_env(inputs: &std::collections::HashMap<String, serde_json::Value>) -> TypeEnv {
     let mut ins: Vec<(String, Type)> = inputs
         .iter()
         .map(|(k, s)| {
@@ -377,6 +372,18 @@ pub fn typed_env(
         })
         .collect();
     ins.sort_by(|a, b| a.0.cmp(&b.0));
+    TypeEnv::new()
+        .with("inputs", open_object(ins))
+        .with("nodes", open_object(Vec::new()))
+        .with("item", Type::Dyn)
+        .with("index", Type::Int)
+        .with("trigger", Type::Dyn)
+        .with("generation", Type::Int)
+        .with("event", Type::Dyn)
+}
+
+/// The type of the `nodes` root in one scope: each node's status and output.
+pub fn nodes_type(nodes: &std::collections::HashMap<String, Option<serde_json::Value>>) -> Type {
     let mut ns: Vec<(String, Type)> = nodes
         .iter()
         .map(|(k, s)| {
@@ -385,7 +392,7 @@ pub fn typed_env(
             });
             (
                 k.clone(),
-                open(vec![
+                open_object(vec![
                     ("status".into(), Type::String),
                     ("output".into(), open_all(out)),
                 ]),
@@ -393,14 +400,14 @@ pub fn typed_env(
         })
         .collect();
     ns.sort_by(|a, b| a.0.cmp(&b.0));
-    TypeEnv::new()
-        .with("inputs", open(ins))
-        .with("nodes", open(ns))
-        .with("item", Type::Dyn)
-        .with("index", Type::Int)
-        .with("trigger", Type::Dyn)
-        .with("generation", Type::Int)
-        .with("event", Type::Dyn)
+    open_object(ns)
+}
+
+fn open_object(fields: Vec<(String, Type)>) -> Type {
+    Type::Object {
+        fields: fields.into_iter().collect(),
+        open: true,
+    }
 }
 
 /// The type with every object opened (bounded by the schema depth limit of its source).
