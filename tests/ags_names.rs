@@ -4,6 +4,17 @@
 use agc::check::{CheckOptions, check_text};
 use agc::source::SourceMap;
 
+/// Every diagnostic of `text` checked as `t.agraph.yaml`.
+fn diagnostics(text: String) -> Vec<agc::diag::Diagnostic> {
+    let mut sources = SourceMap::new();
+    check_text(
+        &mut sources,
+        "t.agraph.yaml",
+        text,
+        &CheckOptions::default(),
+    )
+}
+
 fn codes(text: &str) -> Vec<&'static str> {
     let mut sources = SourceMap::new();
     let mut c: Vec<&str> = check_text(
@@ -171,13 +182,7 @@ entrypoints: [a, b, c, d, e]\nnodes:\n{}{}{}{}{}",
         loop_node("d", &inline("one"), "{one: prev}"),
         loop_node("e", &inline("two"), "{one: prev}"),
     );
-    let mut sources = SourceMap::new();
-    let diags = check_text(
-        &mut sources,
-        "t.agraph.yaml",
-        text,
-        &CheckOptions::default(),
-    );
+    let diags = diagnostics(text);
     let errors: Vec<(&str, String)> = diags
         .iter()
         .filter(|d| d.code == "AG206")
@@ -226,13 +231,7 @@ type: subgraph\n    title: R\n    description: D.\n    subgraph: {{use: c1}}\n",
         frag("head", "tail"),
         "  tail:\n    entrypoints: [w]\n    nodes:\n      w: {title: W, description: D.}\n",
     );
-    let mut sources = SourceMap::new();
-    let diags = check_text(
-        &mut sources,
-        "t.agraph.yaml",
-        text,
-        &CheckOptions::default(),
-    );
+    let diags = diagnostics(text);
     let found: Vec<(String, String)> = diags
         .iter()
         .filter(|d| d.code == "AG131")
