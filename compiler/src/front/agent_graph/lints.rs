@@ -8,6 +8,7 @@
 use super::provider::GraphDoc;
 use super::span_at;
 use crate::diag::Diagnostic;
+use crate::source::Document;
 use agc_runtime::agent_graph::model::CatalogEntry;
 use indexmap::IndexMap;
 use serde_json::Value;
@@ -34,14 +35,13 @@ pub(super) fn check(
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for g in graphs.iter().filter(|g| g.ok) {
-        out.extend(graph(g));
+        out.extend(graph(&g.doc));
     }
     out
 }
 
 /// The lints of one graph document (schema- and rule-valid).
-pub(super) fn graph(g: &GraphDoc) -> Vec<Diagnostic> {
-    let doc = &g.doc;
+pub(super) fn graph(doc: &Document) -> Vec<Diagnostic> {
     let v = &doc.value;
     let gid = s(&v["id"]);
     let empty = Vec::new();

@@ -140,12 +140,7 @@ impl FrontEnd for AgentGraph {
             Dialect::AgentGraph(AgentGraphKind::Graph) => {
                 let mut diags = graph::check(&unit.root);
                 if !diags.iter().any(Diagnostic::is_error) {
-                    let g = GraphDoc {
-                        doc: unit.root.clone(),
-                        display: cx.display(),
-                        ok: true,
-                    };
-                    diags.extend(lints::graph(&g));
+                    diags.extend(lints::graph(&unit.root));
                 }
                 unit.lone_graph = Some(cx.display());
                 (unit, diags)
