@@ -347,6 +347,32 @@ fn lowering_models_generations_fan_out_sub_loops_gates_and_branches() {
     assert!(states.as_array().unwrap().iter().any(|s| s == "no-op"));
 }
 
+/// An agent's `output_schema` is both what the call is given (its input) and what its output
+/// declares: the IR holds it once, shared, and the plan still writes it in both places.
+#[test]
+fn an_agent_output_schema_is_held_once_for_its_input_and_its_output() {
+    let (c, _) = example("delivery.loop.yaml");
+    let g = &c.graph;
+    let n = g.nodes.iter().find(|n| n.scoped_id == "implement").unwrap();
+    let input = n.inputs.iter().find(|i| i.name == "output_schema").unwrap();
+    let agc::ir::InputSource::Value { value } = &input.source else {
+        panic!("{:?}", input.source);
+    };
+    let declared = n.outputs[0].decl.schema.as_ref().unwrap();
+    assert!(std::sync::Arc::ptr_eq(value, declared));
+    assert_eq!(declared["properties"]["files"]["items"]["type"], "string");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agh/delivery.loop.yaml");
+    let plan: serde_json::Value =
+        serde_json::from_str(&plan_of(&path, &CheckOptions::default()).unwrap()).unwrap();
+    let text = plan.to_string();
+    assert_eq!(
+        text.matches(r#""status":{"enum":["completed","blocked"]}"#)
+            .count(),
+        2,
+        "the plan writes the schema on the input and on the output"
+    );
+}
+
 #[test]
 fn a_budget_bound_warning_points_at_the_budget() {
     let text = std::fs::read_to_string(

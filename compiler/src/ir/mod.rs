@@ -78,6 +78,9 @@ pub enum Join {
     NOf { count: u32 },
 }
 
+/// A JSON value the IR may hold in more than one place.
+pub type Shared = std::sync::Arc<serde_json::Value>;
+
 /// A value type, as declared (`value_type` plus optional JSON schema in AGS; JSON Schema
 /// elsewhere), already mapped to the expression type system.
 pub type ValueType = crate::ir::expr::TypeName;
@@ -87,10 +90,12 @@ pub type ValueType = crate::ir::expr::TypeName;
 /// `$ref` kept resolvable), the allowed values, the description.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Declared {
-    // Boxed: most ports declare no schema, enum or default, and a 100k-node graph holds
-    // hundreds of thousands of ports (the struct is 56 bytes, not 200).
+    // Behind pointers: most ports declare no schema, enum or default, and a 100k-node graph
+    // holds hundreds of thousands of ports (the struct is 56 bytes, not 200). The schema is
+    // shared: a front end may hand the same schema to an output and to the input that passes
+    // it on (an agh agent's `output_schema`), which held it twice.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub schema: Option<Box<serde_json::Value>>,
+    pub schema: Option<Shared>,
     #[serde(rename = "enum", skip_serializing_if = "Option::is_none")]
     pub enum_values: Option<Box<[serde_json::Value]>>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -131,8 +136,8 @@ pub enum InputSource {
     Expr { expr: IrExpr },
     /// A string template.
     Template { template: IrExpr },
-    /// A literal value.
-    Value { value: serde_json::Value },
+    /// A literal value (shared: see [`Declared::schema`]).
+    Value { value: Shared },
     /// Bound implicitly by name (AGS: `params.<name>`, then `context.<name>`).
     Implicit,
 }

@@ -75,7 +75,12 @@ fn graph() -> Graph {
                 template: expr("t", 12),
             },
         ),
-        input("v", InputSource::Value { value: json!([1]) }),
+        input(
+            "v",
+            InputSource::Value {
+                value: json!([1]).into(),
+            },
+        ),
         input("i", InputSource::Implicit),
     ];
     a.outputs.push(Output {

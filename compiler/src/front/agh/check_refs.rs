@@ -18,19 +18,19 @@
 
 use super::lint::Linter;
 use super::model::{NodeView, Scope, has_trigger_start, start_allows_trigger};
-use super::namespace::Namespace;
+use super::namespace::{Namespace, NodeSchemas};
 use super::refs::{Ref, TemplateWalk, cel_refs, cel_types, check_paths, not_bool};
 use crate::diag::Diagnostic;
 use crate::expr::{parse_cel, parse_gotmpl};
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::borrow::Cow;
 
 /// Where a node reads references, as (pointer, is template).
 type Fields = Vec<String>;
 
-impl Linter<'_> {
+impl<'d> Linter<'d> {
     pub fn references(&mut self) {
         let trigger = has_trigger_start(self.root);
         let inputs = self.inputs.clone();
@@ -38,7 +38,7 @@ impl Linter<'_> {
         self.typed_env = super::refs::typed_env(&inputs);
         for si in 0..self.scopes.len() {
             let scope = &self.scopes[si];
-            let nodes: HashMap<String, Option<Value>> = scope
+            let nodes: NodeSchemas<'d> = scope
                 .nodes
                 .iter()
                 .map(|n| (n.id.to_string(), self.output_schema(n)))
@@ -430,33 +430,44 @@ level or joined with `&&`"
     }
 
     /// A node's output schema in the namespace (research §4.2), `None` when undeclared.
-    pub fn output_schema(&self, n: &NodeView<'_>) -> Option<Value> {
+    /// Borrowed from the document (or the tool declarations) where it is written there: a
+    /// Loop's agent nodes each carry their schema, and a copy per node was a third of a
+    /// 10k-node check's peak heap.
+    pub fn output_schema(&self, n: &NodeView<'d>) -> Option<Cow<'d, Value>> {
         if let Some(p) = n.get("produces").filter(|p| !is_empty(p)) {
-            return Some(p.clone());
+            return Some(Cow::Borrowed(p));
         }
         let param = |k: &str| n.params().and_then(|p| p.get(k));
         match (n.class, n.kind) {
             ("source", "input") => {
                 let r = n.str("input_ref")?;
-                self.inputs.get(r).cloned()
+                self.inputs.get(r).cloned().map(Cow::Owned)
             }
-            ("source", "watch-events") => Some(super::events::output_schema()),
-            ("action", "goal") => param("output_schema").filter(|v| v.is_object()).cloned(),
-            ("action", "run-agent") => param("output_schema").filter(|v| !is_empty(v)).cloned(),
-            ("action", "run-loop") => Some(serde_json::json!({"status": "string", "outputs": {}})),
+            ("source", "watch-events") => Some(Cow::Owned(super::events::output_schema())),
+            ("action", "goal") => param("output_schema")
+                .filter(|v| v.is_object())
+                .map(Cow::Borrowed),
+            ("action", "run-agent") => param("output_schema")
+                .filter(|v| !is_empty(v))
+                .map(Cow::Borrowed),
+            ("action", "run-loop") => Some(Cow::Owned(
+                serde_json::json!({"status": "string", "outputs": {}}),
+            )),
             ("action", "transform") => {
                 let map = param("map")?.as_object().filter(|m| !m.is_empty())?;
-                Some(Value::Object(
+                Some(Cow::Owned(Value::Object(
                     map.keys()
                         .map(|k| (k.clone(), Value::from("any")))
                         .collect(),
-                ))
+                )))
             }
             ("action", kind) if !super::model::RESERVED_ACTIONS.contains(&kind) => {
                 match self.tools.resolve(kind, self.version.native_prefix()) {
-                    super::tools::Resolved::Declared(t) => {
-                        t.output.clone().filter(|v| !is_empty(v))
-                    }
+                    super::tools::Resolved::Declared(t) => t
+                        .output
+                        .as_ref()
+                        .filter(|v| !is_empty(v))
+                        .map(Cow::Borrowed),
                     _ => None,
                 }
             }

@@ -31,9 +31,10 @@ use super::model::{NodeView, Scope, Version, scopes};
 use crate::diag::Diagnostic;
 use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, LoopMode, Node,
-    NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
+    NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind, Shared,
 };
 use serde_json::{Map, Value, json};
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
 
 /// Upstream's defaults (research §6).
@@ -88,6 +89,12 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
         .iter()
         .flat_map(|s| &s.nodes)
         .any(|n| n.is("source", "watch-source") || n.is("source", "watch-events"));
+    // Sized once: an IR node is several hundred bytes, and doubling left up to half of the
+    // arena unused at the peak.
+    let (n, e) = scopes
+        .iter()
+        .fold((1, 0), |(n, e), s| (n + s.nodes.len(), e + s.edges.len()));
+    l.g.reserve(n, e);
     let outer = l.generations(root, &scopes, watch);
     let mut base: Vec<Option<RegionId>> = vec![None; scopes.len()];
     base[0] = Some(outer);
@@ -119,7 +126,7 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
     (l.g, Vec::new())
 }
 
-impl Lowerer<'_> {
+impl<'u> Lowerer<'u> {
     fn span(&self, ptr: &str) -> crate::source::Span {
         self.unit.doc.span(ptr)
     }
@@ -455,6 +462,14 @@ impl Lowerer<'_> {
         if v.is("control", "gate") {
             node.attrs.insert("routes".into(), routes(v));
         }
+        // The output's schema, shared with the param it is written in (a run-agent's or a
+        // goal's `output_schema`, which the agent call reads): one copy in the IR, not two.
+        let schema = self.output_schema(v);
+        let shared: Option<Shared> = schema.as_ref().map(|s| Shared::new(Value::clone(s)));
+        let written_in = |val: &Value| match (&schema, &shared) {
+            (Some(Cow::Borrowed(s)), Some(sh)) if std::ptr::eq(*s, val) => Some(sh.clone()),
+            _ => None,
+        };
         if transform {
             self.transform_inputs(v, &mut node);
         } else if let Some(params) = v.params() {
@@ -465,7 +480,9 @@ impl Lowerer<'_> {
                     (Value::String(_), true) => InputSource::Template {
                         template: self.expr(ExprLang::GoTemplate, &ptr).expect("a string"),
                     },
-                    _ => InputSource::Value { value: val.clone() },
+                    _ => InputSource::Value {
+                        value: written_in(val).unwrap_or_else(|| Shared::new(val.clone())),
+                    },
                 };
                 node.inputs.push(Input {
                     name: k.clone(),
@@ -476,7 +493,7 @@ impl Lowerer<'_> {
                 });
             }
         }
-        if let Some(schema) = self.output_schema(v) {
+        if let Some(schema) = shared {
             let ty = schema
                 .get("type")
                 .and_then(Value::as_str)
@@ -487,7 +504,7 @@ impl Lowerer<'_> {
                 ty,
                 required: true,
                 decl: Declared {
-                    schema: Some(Box::new(schema)),
+                    schema: Some(schema),
                     ..Declared::default()
                 },
             });
@@ -550,12 +567,19 @@ impl Lowerer<'_> {
                 let at = format!("{ptr}/template");
                 let source = match self.expr(ExprLang::GoTemplate, &at) {
                     Some(e) if e.core.is_some() => InputSource::Template { template: e },
-                    _ => InputSource::Value { value: json!(t) },
+                    _ => InputSource::Value {
+                        value: Shared::new(json!(t)),
+                    },
                 };
                 ("string", source)
             } else {
                 let value = entry.get("value").cloned().unwrap_or(Value::Null);
-                ("any", InputSource::Value { value })
+                (
+                    "any",
+                    InputSource::Value {
+                        value: Shared::new(value),
+                    },
+                )
             };
             node.inputs.push(Input {
                 name: k.clone(),
@@ -567,7 +591,10 @@ impl Lowerer<'_> {
         }
     }
 
-    fn output_schema(&self, v: &NodeView<'_>) -> Option<Value> {
+    fn output_schema<'d>(&self, v: &NodeView<'d>) -> Option<Cow<'d, Value>>
+    where
+        'u: 'd,
+    {
         self.schemas.as_ref()?.output_schema(v)
     }
 

@@ -13,6 +13,7 @@
 //! including its strictness: an object schema without `properties` has no child fields.
 
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// agh's four reference codes.
@@ -21,13 +22,17 @@ pub const UNRESOLVABLE_PATH: &str = "unresolvable_path";
 pub const ITEM_OUTSIDE_FANOUT: &str = "item_outside_fanout";
 pub const CONDITION_NOT_BOOL: &str = "condition_not_bool";
 
+/// Node id → its output schema (`None` when it declares none), borrowed from the document
+/// where it is written there.
+pub type NodeSchemas<'d> = HashMap<String, Option<Cow<'d, Value>>>;
+
 /// The namespace of one scope (graph) of a Loop; the flags depend on where the reference is.
 #[derive(Clone, Debug)]
 pub struct Namespace<'a> {
     /// Input name → its schema `{type: <input type>}`.
     pub inputs: &'a HashMap<String, Value>,
     /// Node id → its output schema, `None` when it declares none.
-    pub nodes: &'a HashMap<String, Option<Value>>,
+    pub nodes: &'a NodeSchemas<'a>,
     pub fanout: bool,
     pub trigger: bool,
     pub event: bool,
@@ -235,15 +240,17 @@ mod tests {
         let nodes = HashMap::from([
             (
                 "load".to_string(),
-                Some(json!({"tasks": "array", "meta": {"type": "object",
-                    "properties": {"n": {"type": "integer"}}}})),
+                Some(Cow::Owned(
+                    json!({"tasks": "array", "meta": {"type": "object",
+                    "properties": {"n": {"type": "integer"}}}}),
+                )),
             ),
             (
                 "review".to_string(),
-                Some(
+                Some(Cow::Owned(
                     json!({"type": "object", "properties": {"issues": {"type": "array",
                     "items": {"type": "object", "properties": {"id": {"type": "string"}}}}}}),
-                ),
+                )),
             ),
             ("free".to_string(), None),
         ]);

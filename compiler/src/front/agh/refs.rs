@@ -383,7 +383,7 @@ pub fn typed_env(inputs: &std::collections::HashMap<String, serde_json::Value>) 
 }
 
 /// The type of the `nodes` root in one scope: each node's status and output.
-pub fn nodes_type(nodes: &std::collections::HashMap<String, Option<serde_json::Value>>) -> Type {
+pub fn nodes_type(nodes: &super::namespace::NodeSchemas<'_>) -> Type {
     let mut ns: Vec<(String, Type)> = nodes
         .iter()
         .map(|(k, s)| {

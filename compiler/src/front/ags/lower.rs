@@ -406,7 +406,9 @@ impl<'d> Lowerer<'d> {
                     None => InputSource::Implicit,
                 }
             } else if let Some(v) = spec.field("value") {
-                InputSource::Value { value: v.clone() }
+                InputSource::Value {
+                    value: v.clone().into(),
+                }
             } else {
                 InputSource::Implicit
             };
@@ -662,7 +664,7 @@ fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
 /// What a declaration (`param_spec`, `input_spec`, `output_spec`) says beyond its type.
 fn declared(spec: &Value) -> Declared {
     Declared {
-        schema: spec.field("schema").cloned().map(Box::new),
+        schema: spec.field("schema").cloned().map(crate::ir::Shared::new),
         enum_values: spec
             .field("enum")
             .and_then(Value::as_array)

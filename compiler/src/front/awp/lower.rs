@@ -58,6 +58,9 @@ pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
     };
     l.graph_attrs();
     let regions = l.regions();
+    // Sized once (a node and its join per parallel; edges about as written): an IR node is
+    // several hundred bytes, and doubling left up to half of the arena unused at the peak.
+    l.g.reserve(m.nodes.len() + regions.order.len(), m.edges.len());
     let join_ids = l.nodes(&regions);
     l.region_arenas(&regions);
     l.edges(&regions, &join_ids);
@@ -347,7 +350,9 @@ impl Lowerer<'_, '_> {
                     let at = Document::child_pointer(&format!("{ptr}/config/assignments"), k);
                     let source = match (self.exprs.get(&format!("{at}/jq")), v.get("literal")) {
                         (Some(e), _) => InputSource::Expr { expr: e.clone() },
-                        (None, Some(lit)) => InputSource::Value { value: lit.clone() },
+                        (None, Some(lit)) => InputSource::Value {
+                            value: lit.clone().into(),
+                        },
                         (None, None) => continue,
                     };
                     node.inputs.push(input(k, source));
@@ -369,11 +374,11 @@ impl Lowerer<'_, '_> {
                         (Some(e), _) => InputSource::Expr { expr: e.clone() },
                         (None, Value::Object(o)) if o.contains_key("literal") => {
                             InputSource::Value {
-                                value: o["literal"].clone(),
+                                value: o["literal"].clone().into(),
                             }
                         }
                         (None, other) => InputSource::Value {
-                            value: other.clone(),
+                            value: other.clone().into(),
                         },
                     };
                     node.inputs.push(input(k, source));
@@ -602,7 +607,7 @@ fn outputs(schema: &Value) -> Vec<Output> {
 
 fn declared(p: &Value, schema: Value) -> Declared {
     Declared {
-        schema: Some(Box::new(schema)),
+        schema: Some(schema.into()),
         enum_values: p
             .get("enum")
             .and_then(Value::as_array)
