@@ -590,3 +590,69 @@ edges:
         ]
     );
 }
+
+/// `n` parallels each the only branch of the one before (block YAML, one node per line).
+fn nested_parallels(n: usize) -> String {
+    let mut t = String::from(
+        "document: {schema: https://agent-workflow.dev/schemas/workflow-definition.json, \
+         name: nested, version: 1.0.0}\nstate_schema: {type: object, properties: {x: {type: \
+         string}}}\nnodes:\n  - {id: start, type: start}\n  - {id: end, type: end, config: \
+         {output_mapping: .x}}\n  - {id: leaf, type: set_state, config: {assignments: {x: \
+         {jq: .x}}}}\n",
+    );
+    for i in 0..n {
+        let entry = if i + 1 < n {
+            format!("p{}", i + 1)
+        } else {
+            "leaf".into()
+        };
+        t += &format!(
+            "  - {{id: p{i}, type: parallel, config: {{join: all, branches: [{{name: b, \
+             entry: {entry}}}]}}}}\n  - {{id: j{i}, type: set_state, config: {{assignments: \
+             {{x: {{jq: .x}}}}}}}}\n"
+        );
+    }
+    t += "edges:\n  - {source: __start__, target: start}\n  - {source: start, target: p0}\n";
+    for i in 0..n {
+        t += &format!("  - {{source: p{i}, target: j{i}}}\n");
+    }
+    t += &format!("  - {{source: leaf, target: j{}}}\n", n - 1);
+    for i in 1..n {
+        t += &format!("  - {{source: j{i}, target: j{}}}\n", i - 1);
+    }
+    t + "  - {source: j0, target: end}\n"
+}
+
+/// AGC087: 64 levels of parallels lower (the innermost node's id names all 64), the 65th is
+/// refused at the parallel that opens it, once, however deep the chain goes on.
+#[test]
+fn parallels_nest_at_most_64_levels() {
+    let (c, _) = check(&nested_parallels(64));
+    assert!(c.diags.is_empty(), "{:?}", errors(&c));
+    let g = &c.compiled[0].graph;
+    let leaf = g.nodes.iter().find(|n| n.local_id == "leaf").unwrap();
+    assert_eq!(leaf.scoped_id.split('/').count(), 65, "{}", leaf.scoped_id);
+    assert!(leaf.scoped_id.starts_with("p0/p1/") && leaf.scoped_id.ends_with("/p63/leaf"));
+
+    for n in [65, 3000] {
+        let (c, sources) = check(&nested_parallels(n));
+        let errs = errors(&c);
+        assert_eq!(errs.len(), 1, "{n}: {errs:?}");
+        let d = &c.diags[0];
+        assert_eq!(
+            (d.code, d.pointer.as_deref()),
+            ("AGC087", Some("/nodes/131"))
+        );
+        assert!(
+            d.message.contains("`p64` is nested 65 levels deep"),
+            "{}",
+            d.message
+        );
+        let s = d.span.unwrap();
+        assert_eq!(
+            &sources.get(s.file).text[s.start as usize..s.end as usize],
+            "type"
+        );
+        assert!(c.compiled.is_empty());
+    }
+}

@@ -79,6 +79,20 @@ Provider holds several graphs; the message lists them. Name the graph file itsel
 the Provider, or use the command's option for choosing a graph where it has one.",
     },
     CodeInfo {
+        code: "AGC087",
+        origin: "agc",
+        severity: Error,
+        summary: "AWP parallels nest deeper than 64 levels",
+        explanation: "A node inside a parallel's branch is known by the ids of the parallels \
+around it, then its own (`outer/inner/node`), in the plan, the diagrams and run records, so \
+every level of nesting lengthens the ids of all the nodes below it and a long chain of \
+parallels each nested in the last costs memory by the square of its length. AWP itself sets no \
+limit; agc lowers at most 64 levels and reports each parallel that would open the 65th, at its \
+`type`, instead of lowering it (an agc decision, tested). Like every lowering error it is \
+found once the document's own checks pass. Run the inner branches one after another, or move \
+them into a subworkflow.",
+    },
+    CodeInfo {
         code: "AGC090",
         origin: "agc",
         severity: Warning,

@@ -23,11 +23,12 @@
 
 use super::jq::{Site, program_map, sites};
 use super::model::Model;
+use super::regions::Regions;
 use super::values::duration_ms;
 use crate::diag::Diagnostic;
 use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeId,
-    NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
+    NodeKind, Outcome, Output, Param, Region, RegionKind,
 };
 use crate::source::{Document, Span};
 use serde_json::{Map, Value, json};
@@ -57,7 +58,11 @@ pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
         exprs,
     };
     l.graph_attrs();
-    let regions = l.regions();
+    let regions = Regions::new(&m);
+    let too_deep = regions.nesting_diags(&m, doc);
+    if !too_deep.is_empty() {
+        return (l.g, too_deep);
+    }
     // Sized once (a node and its join per parallel; edges about as written): an IR node is
     // several hundred bytes, and doubling left up to half of the arena unused at the peak.
     l.g.reserve(m.nodes.len() + regions.order.len(), m.edges.len());
@@ -100,33 +105,6 @@ fn programs(doc: &Document, text: &str, m: &Model<'_>) -> HashMap<String, IrExpr
             (s.ptr, e)
         })
         .collect()
-}
-
-/// Parallel regions: each parallel's direct members (the nodes of its branches, nested
-/// parallels' branches excluded), in creation order (parents first).
-struct Regions {
-    /// Parallel nodes (model indices) in creation order.
-    order: Vec<usize>,
-    /// Direct members of each parallel's region.
-    members: HashMap<usize, Vec<usize>>,
-    /// The parallel whose region directly holds a node.
-    region_of: HashMap<usize, usize>,
-    /// The join target of each parallel.
-    join: HashMap<usize, usize>,
-    /// The region of each parallel (creation order), then of each subworkflow.
-    rid: HashMap<usize, RegionId>,
-    /// Subworkflow nodes (model indices), whose regions follow the parallel ones.
-    subs: Vec<usize>,
-}
-
-impl Regions {
-    /// The region directly holding model node `n`.
-    fn of(&self, n: usize) -> Option<RegionId> {
-        self.region_of
-            .get(&n)
-            .and_then(|p| self.rid.get(p))
-            .copied()
-    }
 }
 
 struct Lowerer<'a, 'd> {
@@ -184,88 +162,12 @@ impl Lowerer<'_, '_> {
         );
     }
 
-    fn regions(&self) -> Regions {
-        let m = self.m;
-        let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
-        let mut region_of: HashMap<usize, usize> = HashMap::new();
-        let mut join = HashMap::new();
-        let parallels: Vec<usize> = (0..m.nodes.len())
-            .filter(|&i| m.nodes[i].ty == "parallel")
-            .collect();
-        for &p in &parallels {
-            let Some(j) = m.join_target(p) else {
-                continue;
-            };
-            join.insert(p, j);
-            let mut own = Vec::new();
-            let entries: Vec<usize> = m
-                .branches(p)
-                .iter()
-                .filter_map(|b| m.node(b.entry))
-                .collect();
-            for n in super::graph::walk_branches(m, &entries, j).nodes {
-                if n != p && !region_of.contains_key(&n) {
-                    region_of.insert(n, p);
-                    own.push(n);
-                }
-            }
-            own.sort_unstable();
-            members.insert(p, own);
-        }
-        // Parents first: by nesting depth (bounded by the number of parallels).
-        let depth = |mut p: usize| {
-            let mut d = 0;
-            while let Some(&q) = region_of.get(&p) {
-                d += 1;
-                p = q;
-                if d > parallels.len() {
-                    break;
-                }
-            }
-            d
-        };
-        let mut order: Vec<usize> = join.keys().copied().collect();
-        order.sort_by_key(|&p| (depth(p), p));
-        let subs: Vec<usize> = (0..m.nodes.len())
-            .filter(|&i| m.nodes[i].ty == "subworkflow")
-            .collect();
-        let rid = order
-            .iter()
-            .chain(&subs)
-            .enumerate()
-            .map(|(k, &n)| (n, RegionId(k as u32)))
-            .collect();
-        Regions {
-            order,
-            members,
-            region_of,
-            join,
-            rid,
-            subs,
-        }
-    }
-
-    /// The scoped id of a model node: the ids of the parallels around it, then its own.
-    fn scoped(&self, regions: &Regions, n: usize) -> String {
-        let mut parts = vec![self.m.nodes[n].id];
-        let mut cur = n;
-        while let Some(&p) = regions.region_of.get(&cur) {
-            parts.push(self.m.nodes[p].id);
-            cur = p;
-            if parts.len() > self.m.nodes.len() {
-                break;
-            }
-        }
-        parts.reverse();
-        parts.join("/")
-    }
-
     /// Adds every node (model order: `NodeId(i)` is model node `i`), then the synthetic join
     /// nodes; returns the join node of each parallel.
     fn nodes(&mut self, regions: &Regions) -> HashMap<usize, NodeId> {
         let mut used: HashSet<String> = HashSet::new();
         for i in 0..self.m.nodes.len() {
-            let scoped = unique(&mut used, self.scoped(regions, i));
+            let scoped = unique(&mut used, regions.scoped(self.m, i));
             let mut node = self.node(i, scoped);
             node.region = regions.of(i);
             node.owns = regions.rid.get(&i).copied();

@@ -24,6 +24,7 @@ mod graph;
 pub mod jq;
 pub mod lower;
 mod model;
+mod regions;
 pub mod state;
 pub mod values;
 
