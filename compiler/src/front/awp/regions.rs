@@ -166,10 +166,9 @@ fn depths(parallels: &[usize], region_of: &HashMap<usize, usize>) -> HashMap<usi
                 None => break,
             }
         }
-        let mut d = known.map_or(0, |d| d + 1);
-        for &n in path.iter().rev() {
+        let top = known.map_or(0, |d| d + 1);
+        for (d, &n) in (top..).zip(path.iter().rev()) {
             depth.insert(n, d);
-            d += 1;
         }
     }
     depth
