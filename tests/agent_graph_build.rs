@@ -177,6 +177,70 @@ fn runaway_subgraph_inlining_stops_with_a_warning() {
     assert!(compiled[0].graph.nodes.len() < 2 * agc::front::agent_graph::MAX_NODES);
 }
 
+/// A chain of 70 graphs, each calling the next: every graph is lowered with its calls
+/// inlined, at most 64 levels deep, so the five graphs at the top of the chain warn (AGC205)
+/// and the rest lower in full.
+#[test]
+fn a_long_chain_of_subgraph_calls_inlines_64_levels() {
+    let n = 70;
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "provider.yaml".into(),
+            format!(
+                "schema: agent-graph.provider.v1\nid: chain\nversion: 1.0.0\ngraphs: [{}]\n",
+                (0..n)
+                    .map(|i| format!("graphs/g{i}.yaml"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ),
+        ("actions/work.yaml".into(), ACTION.to_string()),
+    ];
+    for i in 0..n {
+        let call = if i + 1 < n {
+            format!(
+                "{{id: call, kind: subgraph, graph: g{}, entry: default}}",
+                i + 1
+            )
+        } else {
+            format!("{{id: call, kind: action, action: actions/work.yaml, reasonCode: route.g{i}}}")
+        };
+        files.push((
+            format!("graphs/g{i}.yaml"),
+            format!(
+                "schema: agent-graph.graph.v1\nid: g{i}\nentrypoints: {{default: call}}\n\
+                 nodes: [{call}, {{id: done, kind: terminal, terminalOutcome: completed}}]\n\
+                 edges: [{{from: call, to: done}}]\n"
+            ),
+        ));
+    }
+    let refs: Vec<(&str, String)> = files.iter().map(|(a, b)| (a.as_str(), b.clone())).collect();
+    let d = provider("chain", &refs);
+    let m = d.join("provider.yaml");
+    let mut sources = SourceMap::new();
+    let (compiled, diags) = compile_file(&mut sources, &m, "provider.yaml", &opts("g0"));
+    let warned: Vec<&str> = diags
+        .iter()
+        .filter(|d| d.code == "AGC205")
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(warned.len(), 5, "{diags:?}");
+    assert!(
+        warned[0].starts_with("graph `g0`'s subgraph calls nest more than 64 levels deep"),
+        "{}",
+        warned[0]
+    );
+    let g0 = &compiled[0].graph;
+    let deepest = g0
+        .nodes
+        .iter()
+        .map(|n| n.scoped_id.matches('/').count())
+        .max();
+    assert_eq!(deepest, Some(64));
+    let (compiled, _) = compile_file(&mut sources, &m, "provider.yaml", &opts("g5"));
+    assert_eq!(compiled[0].graph.nodes.len(), 2 * (n - 5));
+}
+
 /// A Provider's plans name each graph's own file as their source, not the argument given.
 #[test]
 fn each_plan_names_its_own_graph_file() {

@@ -347,8 +347,8 @@ pub(super) static CODES: &[CodeInfo] = &[
         code: "AGC205",
         origin: "agc",
         severity: Warning,
-        summary: "subgraph calls inline to too many nodes for one lowered graph",
-        explanation: "`agc build` and `agc graph` inline every subgraph call into a nested region of the calling graph, recursively. When graphs call the same graphs many times over several levels, the inlined size grows exponentially; beyond 100,000 nodes agc stops inlining and leaves the deeper calls as empty regions, with this warning. Checking, evaluation and routing are not affected (they do not inline). Split the Provider's graphs, or build the called graphs on their own with `--graph`.",
+        summary: "subgraph calls inline to too many nodes or too many levels",
+        explanation: "`agc build` and `agc graph` inline every subgraph call into a nested region of the calling graph, recursively, and every graph of a Provider is lowered so (`agc check` too). agc stops inlining, leaves the deeper calls as empty regions and gives this warning when a graph would hold more than 100,000 nodes (graphs that call the same graphs many times over several levels grow exponentially), when calls nest more than 64 levels deep (each level repeats its callers' ids in its nodes' ids, so a long chain of graphs calling each other would cost memory by the square of its length), or when the Provider's graphs together have more than 1,000,000 nodes inlined from calls. Checking, evaluation and routing are not affected (they do not inline). Split the Provider's graphs, or build the called graphs on their own with `--graph`.",
     },
     CodeInfo {
         code: "AGC206",

@@ -14,8 +14,11 @@
 //!   `consumes`) is the edge's label.
 //! - A `subgraph` node owns a `Subgraph` region (source `graph:<id>#<entry>`) holding the called
 //!   graph's nodes, inlined with scoped ids `<call>/<node>`, recursively. Expansion is iterative
-//!   and stops (warning AGC205) beyond [`MAX_NODES`] nodes, so diamond-shaped call trees cannot
-//!   explode.
+//!   and leaves the deeper calls empty (warning AGC205) beyond [`MAX_NODES`] nodes in one
+//!   graph, [`MAX_CALL_DEPTH`] levels of calls, or [`MAX_INLINED`] inlined nodes over all the
+//!   Provider's graphs, so neither diamond-shaped call trees nor long chains can explode: every
+//!   graph is lowered with its calls inlined, so a chain of 1,600 graphs each calling the next
+//!   inlined 1.3 million nodes with ids up to 1,600 levels long (77 s and 14 GB to check).
 
 use super::{Unit, span_at};
 use crate::diag::Diagnostic;
@@ -30,6 +33,14 @@ use std::collections::HashMap;
 
 /// The most nodes one lowered graph may hold after inlining subgraph calls.
 pub const MAX_NODES: usize = 100_000;
+
+/// The most levels of subgraph calls inlined into one graph (AGS bodies and AWP parallels
+/// have the same bound: each level repeats its callers' ids in its nodes' ids).
+pub const MAX_CALL_DEPTH: usize = 64;
+
+/// The most nodes inlined from subgraph calls over all of a Provider's graphs (their own
+/// nodes are not counted).
+pub const MAX_INLINED: usize = 1_000_000;
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
     v.get(key).and_then(Value::as_str)
@@ -70,6 +81,7 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
         .collect();
     let mut out = Vec::new();
     let mut diags = Vec::new();
+    let mut inlined = 0;
     for g in &loaded.graphs {
         let id = str_at(&g.doc.value, "id").unwrap_or_default().to_string();
         let mut graph = ir::Graph::new("agent-graph", id.clone());
@@ -92,7 +104,8 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
         let mut l = Lowerer {
             graph,
             docs: &docs,
-            capped: false,
+            capped: None,
+            inlined,
         };
         let top = l.frame(&g.doc, "", None);
         if let Some(eps) = g.doc.value.get("entrypoints").and_then(Value::as_object) {
@@ -103,15 +116,24 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
             l.graph.entrypoints.sort();
             l.graph.entrypoints.dedup();
         }
-        if l.capped {
-            diags.push(
-                Diagnostic::warning(
-                    "AGC205",
+        inlined = l.inlined;
+        if let Some(cap) = l.capped {
+            let why = match cap {
+                Cap::Nodes => {
                     format!(
-                        "graph `{id}` has more than {MAX_NODES} nodes with its subgraph calls inlined; the deeper calls are left empty"
-                    ),
-                )
-                .at(span_at(&g.doc, "/nodes")),
+                        "graph `{id}` has more than {MAX_NODES} nodes with its subgraph calls inlined"
+                    )
+                }
+                Cap::Depth => format!(
+                    "graph `{id}`'s subgraph calls nest more than {MAX_CALL_DEPTH} levels deep"
+                ),
+                Cap::Provider => format!(
+                    "the Provider's graphs have more than {MAX_INLINED} nodes inlined from subgraph calls by graph `{id}`"
+                ),
+            };
+            diags.push(
+                Diagnostic::warning("AGC205", format!("{why}; the deeper calls are left empty"))
+                    .at(span_at(&g.doc, "/nodes")),
             );
         }
         out.push(Lowered {
@@ -126,7 +148,18 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
 struct Lowerer<'a> {
     graph: ir::Graph,
     docs: &'a HashMap<&'a str, &'a Document>,
-    capped: bool,
+    /// Which limit left calls empty, if one did.
+    capped: Option<Cap>,
+    /// Nodes inlined from calls so far, over the Provider's graphs lowered until now.
+    inlined: usize,
+}
+
+/// The limit that stopped inlining (AGC205).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Cap {
+    Nodes,
+    Depth,
+    Provider,
 }
 
 /// A subgraph call still to inline.
@@ -135,6 +168,8 @@ struct Pending<'a> {
     prefix: String,
     region: RegionId,
     entry: String,
+    /// Levels of calls down to this one (1 for a call in the graph itself).
+    depth: usize,
 }
 
 impl<'a> Lowerer<'a> {
@@ -147,13 +182,25 @@ impl<'a> Lowerer<'a> {
         region: Option<RegionId>,
     ) -> HashMap<String, NodeId> {
         let mut queue = std::collections::VecDeque::new();
-        let top = self.one(doc, prefix, region, &mut queue);
+        let top = self.one(doc, prefix, region, 0, &mut queue);
+        // Breadth first, so the calls come in order of depth: the first past a limit ends it.
         while let Some(p) = queue.pop_front() {
-            if self.graph.nodes.len() > MAX_NODES {
-                self.capped = true;
+            let cap = if self.graph.nodes.len() > MAX_NODES {
+                Some(Cap::Nodes)
+            } else if p.depth > MAX_CALL_DEPTH {
+                Some(Cap::Depth)
+            } else if self.inlined > MAX_INLINED {
+                Some(Cap::Provider)
+            } else {
+                None
+            };
+            if cap.is_some() {
+                self.capped = cap;
                 break;
             }
-            let ids = self.one(p.doc, &p.prefix, Some(p.region), &mut queue);
+            let before = self.graph.nodes.len();
+            let ids = self.one(p.doc, &p.prefix, Some(p.region), p.depth, &mut queue);
+            self.inlined += self.graph.nodes.len() - before;
             let entry = p
                 .doc
                 .value
@@ -172,11 +219,13 @@ impl<'a> Lowerer<'a> {
         top
     }
 
+    /// Lowers one frame (`doc` at call depth `depth`), queueing its calls.
     fn one(
         &mut self,
         doc: &'a Document,
         prefix: &str,
         region: Option<RegionId>,
+        depth: usize,
         queue: &mut std::collections::VecDeque<Pending<'a>>,
     ) -> HashMap<String, NodeId> {
         let v = &doc.value;
@@ -260,6 +309,7 @@ impl<'a> Lowerer<'a> {
                         prefix: format!("{prefix}{local}/"),
                         region: r,
                         entry,
+                        depth: depth + 1,
                     });
                 }
             }
@@ -313,5 +363,94 @@ impl<'a> Lowerer<'a> {
             );
         }
         ids
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::{Limits, load};
+
+    /// Graphs `g0` … `g{n-1}`, each calling the next (the last one an action).
+    fn chain(sources: &mut SourceMap, n: usize) -> Vec<Document> {
+        (0..n)
+            .map(|i| {
+                let call = if i + 1 < n {
+                    format!(
+                        "{{id: call, kind: subgraph, graph: g{}, entry: default}}",
+                        i + 1
+                    )
+                } else {
+                    format!("{{id: call, kind: action, action: a.yaml, reasonCode: route.g{i}}}")
+                };
+                let text = format!(
+                    "schema: agent-graph.graph.v1\nid: g{i}\nentrypoints: {{default: call}}\n\
+                     nodes: [{call}, {{id: done, kind: terminal, terminalOutcome: completed}}]\n\
+                     edges: [{{from: call, to: done}}]\n"
+                );
+                let (_, loaded) =
+                    load::load_str(sources, &format!("g{i}.yaml"), text, Limits::default());
+                loaded.doc.expect("a graph")
+            })
+            .collect()
+    }
+
+    fn by_id(docs: &[Document]) -> HashMap<&str, &Document> {
+        docs.iter()
+            .map(|d| (str_at(&d.value, "id").unwrap(), d))
+            .collect()
+    }
+
+    /// `g0` lowered after earlier graphs inlined `inlined` nodes.
+    fn lower_first<'a>(
+        docs: &'a [Document],
+        by_id: &'a HashMap<&'a str, &'a Document>,
+        inlined: usize,
+    ) -> Lowerer<'a> {
+        let mut l = Lowerer {
+            graph: ir::Graph::new("agent-graph", "g0".into()),
+            docs: by_id,
+            capped: None,
+            inlined,
+        };
+        l.frame(&docs[0], "", None);
+        l
+    }
+
+    #[test]
+    fn calls_inline_at_most_64_levels_deep() {
+        let mut sources = SourceMap::new();
+        let docs = chain(&mut sources, 70);
+        let ids = by_id(&docs);
+        let l = lower_first(&docs, &ids, 0);
+        assert_eq!(l.capped, Some(Cap::Depth));
+        let deepest = l
+            .graph
+            .nodes
+            .iter()
+            .map(|n| n.scoped_id.split('/').count())
+            .max();
+        assert_eq!(deepest, Some(MAX_CALL_DEPTH + 1));
+        // 64 levels exactly inline in full.
+        let docs = chain(&mut sources, MAX_CALL_DEPTH + 1);
+        let ids = by_id(&docs);
+        let l = lower_first(&docs, &ids, 0);
+        assert_eq!(l.capped, None);
+        assert_eq!(l.graph.nodes.len(), 2 * (MAX_CALL_DEPTH + 1));
+        assert_eq!(l.inlined, 2 * MAX_CALL_DEPTH);
+    }
+
+    #[test]
+    fn the_providers_inlining_budget_is_shared_by_its_graphs() {
+        let mut sources = SourceMap::new();
+        let docs = chain(&mut sources, 3);
+        let ids = by_id(&docs);
+        // Earlier graphs spent the budget: this one keeps its own nodes, its call stays empty.
+        let l = lower_first(&docs, &ids, MAX_INLINED + 1);
+        assert_eq!(l.capped, Some(Cap::Provider));
+        assert_eq!(l.graph.nodes.len(), 2);
+        assert!(l.graph.regions[0].nodes.is_empty());
+        let l = lower_first(&docs, &ids, 0);
+        assert_eq!((l.capped, l.graph.nodes.len(), l.inlined), (None, 6, 4));
     }
 }
