@@ -271,6 +271,26 @@ fn lowering_maps_every_node_type() {
     );
     assert_eq!(fix.inputs[0].name, "task");
     assert_eq!(node("end").1.kind, NodeKind::Terminal);
+    // `attrs.config` keeps what no input or other attribute holds, and all of it elsewhere.
+    assert_eq!(
+        fix.attrs["config"],
+        serde_json::json!({"agent_id": "coder", "protocol": "a2a"})
+    );
+    assert_eq!(
+        review.attrs["config"],
+        serde_json::json!({"prompt": "Is this a bug?", "timeout": "24h"})
+    );
+    assert!(!summarise.attrs.contains_key("config"), "only assignments");
+    assert!(
+        !node("end").1.attrs.contains_key("config"),
+        "only output_mapping"
+    );
+    assert_eq!(
+        node("classify").1.attrs["config"]["model"],
+        "gpt-4o-mini",
+        "other types keep their whole config"
+    );
+    assert!(node("classify").1.attrs["config"]["output_schema"].is_object());
     // retries and timeouts.
     let classify = node("classify").1;
     assert_eq!(classify.retry.max_attempts, 3);

@@ -430,9 +430,9 @@ level or joined with `&&`"
     }
 
     /// A node's output schema in the namespace (research §4.2), `None` when undeclared.
-    /// Borrowed from the document (or the tool declarations) where it is written there: a
-    /// Loop's agent nodes each carry their schema, and a copy per node was a third of a
-    /// 10k-node check's peak heap.
+    /// Borrowed from the document (or the tool declarations) where it is written there, so
+    /// neither the scopes' namespaces nor the lowering copy every agent node's schema (the
+    /// lowering's copies were a quarter of a 10k-node check's peak heap).
     pub fn output_schema(&self, n: &NodeView<'d>) -> Option<Cow<'d, Value>> {
         if let Some(p) = n.get("produces").filter(|p| !is_empty(p)) {
             return Some(Cow::Borrowed(p));

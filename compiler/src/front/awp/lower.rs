@@ -12,7 +12,9 @@
 //! | `end` | `Terminal`, its `output_mapping` as input `output` (default `.`) |
 //!
 //! Retries: `retry.max_attempts`, `timeout` in seconds; the whole policy is kept in
-//! `attrs.retry`. Every node keeps its `config` and `metadata` in `attrs`. Graph: id =
+//! `attrs.retry`. Every node keeps its `metadata` in `attrs`, and its `config` less what became
+//! its inputs or other attributes (`assignments`, `output_mapping`, `input_mapping`,
+//! `resume_schema`). Graph: id =
 //! `document.name`; params = the top-level state properties (type, `required`, schema);
 //! `attrs.reducers` (every property, `overwrite` by default), `attrs.checkpointing` (strategy
 //! and `n`, normalised from the aliases), `attrs.document`.
@@ -220,7 +222,12 @@ impl Lowerer<'_, '_> {
             .and_then(|md| md.get("title").or_else(|| md.get("name")))
             .and_then(Value::as_str)
             .map(str::to_string);
-        for k in ["config", "metadata", "retry", "timeout"] {
+        if let Some(cfg) = n.value.get("config").map(|c| kept_config(n.ty, c))
+            && cfg.as_object().is_none_or(|m| !m.is_empty())
+        {
+            node.attrs.insert("config".into(), cfg);
+        }
+        for k in ["metadata", "retry", "timeout"] {
             if let Some(v) = n.value.get(k) {
                 node.attrs.insert(k.into(), v.clone());
             }
@@ -505,6 +512,29 @@ fn outputs(schema: &Value) -> Vec<Output> {
             decl: declared(p, p.clone()),
         })
         .collect()
+}
+
+/// A node's `config` as `attrs.config` keeps it: without what the lowering made into the
+/// node's inputs or other attributes (a `set_state`'s `assignments`, an `end`'s
+/// `output_mapping`, a subworkflow's or delegate's `input_mapping`, an interrupt's
+/// `resume_schema`), so the IR and the plan hold each once. A config left empty is left out.
+fn kept_config(ty: &str, cfg: &Value) -> Value {
+    let moved = match ty {
+        "set_state" => "assignments",
+        "end" => "output_mapping",
+        "subworkflow" | "agent_delegate" => "input_mapping",
+        "interrupt" => "resume_schema",
+        _ => return cfg.clone(),
+    };
+    match cfg {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(k, _)| k.as_str() != moved)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 fn declared(p: &Value, schema: Value) -> Declared {
