@@ -137,20 +137,22 @@ fn a_provider_folder_builds_like_its_manifest() {
     assert_eq!(from_dir.len(), 2);
 }
 
+/// A Provider manifest listing `graphs/g0.yaml` … `graphs/g{n-1}.yaml`.
+fn manifest_of(n: usize) -> String {
+    format!(
+        "schema: agent-graph.provider.v1\nid: demo\nversion: 1.0.0\ngraphs: [{}]\n",
+        (0..n)
+            .map(|i| format!("graphs/g{i}.yaml"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
 /// Each graph calls the next one twice: inlining doubles per level, and stops with AGC205.
 #[test]
 fn runaway_subgraph_inlining_stops_with_a_warning() {
     let levels = 18;
-    let mut files: Vec<(String, String)> = vec![(
-        "provider.yaml".into(),
-        format!(
-            "schema: agent-graph.provider.v1\nid: demo\nversion: 1.0.0\ngraphs: [{}]\n",
-            (0..levels)
-                .map(|i| format!("graphs/g{i}.yaml"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    )];
+    let mut files: Vec<(String, String)> = vec![("provider.yaml".into(), manifest_of(levels))];
     for i in 0..levels {
         let body = if i + 1 < levels {
             format!(
@@ -184,16 +186,7 @@ fn runaway_subgraph_inlining_stops_with_a_warning() {
 fn a_long_chain_of_subgraph_calls_inlines_64_levels() {
     let n = 70;
     let mut files: Vec<(String, String)> = vec![
-        (
-            "provider.yaml".into(),
-            format!(
-                "schema: agent-graph.provider.v1\nid: chain\nversion: 1.0.0\ngraphs: [{}]\n",
-                (0..n)
-                    .map(|i| format!("graphs/g{i}.yaml"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        ),
+        ("provider.yaml".into(), manifest_of(n)),
         ("actions/work.yaml".into(), ACTION.to_string()),
     ];
     for i in 0..n {
