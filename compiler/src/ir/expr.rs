@@ -23,9 +23,10 @@ pub struct IrExpr {
     pub lang: ExprLang,
     /// The text as written (decoded from its YAML scalar).
     pub source: String,
-    /// The core form, when the language lowers into it (AGX, CEL, templates).
+    /// The core form, when the language lowers into it (AGX, CEL, templates). Shared: a front
+    /// end that parsed it for its checks hands the same tree to the IR.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub core: Option<Expr>,
+    pub core: Option<std::sync::Arc<Expr>>,
     #[serde(skip)]
     pub span: Span,
 }

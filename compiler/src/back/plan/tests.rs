@@ -15,12 +15,15 @@ fn expr(source: &str, at: usize) -> IrExpr {
     IrExpr {
         lang: ExprLang::Agx,
         source: source.into(),
-        core: Some(Core {
-            id: 0,
-            kind: ExprKind::Ident {
-                name: source.into(),
-            },
-        }),
+        core: Some(
+            Core {
+                id: 0,
+                kind: ExprKind::Ident {
+                    name: source.into(),
+                },
+            }
+            .into(),
+        ),
         span: Span::point(FileId(0), at),
     }
 }

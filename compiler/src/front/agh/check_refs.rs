@@ -342,7 +342,8 @@ level or joined with `&&`"
                 .map(|d| d.with_pointer(ptr)),
         );
         self.record(ptr, &walk.refs, at);
-        self.exprs.insert(ptr.to_string(), expr);
+        self.exprs
+            .insert(ptr.to_string(), std::sync::Arc::new(expr));
         self.sources.insert(ptr.to_string(), false);
         Some(walk.refs)
     }
@@ -413,7 +414,8 @@ level or joined with `&&`"
             );
         }
         self.record(ptr, &refs, at);
-        self.exprs.insert(ptr.to_string(), expr.clone());
+        self.exprs
+            .insert(ptr.to_string(), std::sync::Arc::new(expr.clone()));
         self.sources.insert(ptr.to_string(), true);
         Some(expr)
     }

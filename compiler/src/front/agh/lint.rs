@@ -35,7 +35,7 @@ pub struct Linter<'d> {
     pub inputs: HashMap<String, Value>,
     /// Every template and condition that compiled, by the pointer of its scalar (lowering
     /// reuses them).
-    pub exprs: BTreeMap<String, agc_runtime::expr::Expr>,
+    pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
     /// Data reads: (scope, node index, field pointer, node id read).
     pub reads: Vec<(usize, usize, String, String)>,
     /// Every non-empty template (`false`) and condition (`true`) that compiled, by pointer:

@@ -559,7 +559,7 @@ impl<'u> Lowerer<'u> {
                 let expr = IrExpr {
                     lang: ExprLang::GoTemplate,
                     source: from.trim().to_string(),
-                    core: Some(path_expr(from.trim())),
+                    core: Some(std::sync::Arc::new(path_expr(from.trim()))),
                     span: self.span(&at),
                 };
                 ("any", InputSource::Expr { expr })

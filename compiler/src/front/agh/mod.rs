@@ -45,8 +45,9 @@ pub use lint::{FAN_OUT_CEILING, GATE_REVISIONS_CEILING};
 pub struct Unit {
     pub doc: Document,
     pub tools: tools::Tools,
-    /// Every template and condition that compiled, by the pointer of its scalar.
-    pub exprs: BTreeMap<String, agc_runtime::expr::Expr>,
+    /// Every template and condition that compiled, by the pointer of its scalar (shared with
+    /// the IR the lowering makes).
+    pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
     /// (scope, node index, field pointer, node id read), for data links.
     pub reads: Vec<(usize, usize, String, String)>,
     /// Compiled templates (`false`) and conditions (`true`) by pointer.
@@ -76,7 +77,7 @@ pub fn check_loop(doc: &Document, text: &str, tools: &tools::Tools) -> (Vec<Diag
 /// The parts of a [`Unit`] the checks produce.
 #[derive(Debug, Default)]
 pub struct Unit0 {
-    pub exprs: BTreeMap<String, agc_runtime::expr::Expr>,
+    pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
     pub reads: Vec<(usize, usize, String, String)>,
     pub sources: BTreeMap<String, bool>,
 }

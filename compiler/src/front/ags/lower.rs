@@ -194,7 +194,7 @@ impl<'d> Lowerer<'d> {
         Some(IrExpr {
             lang,
             source: source.to_string(),
-            core,
+            core: core.map(std::sync::Arc::new),
             span: node.span,
         })
     }
