@@ -86,16 +86,21 @@ for t in $TARGETS; do
   start=$(date +%s)
   status=0
   parallel=()
-  if [ "$JOBS" -gt 1 ]; then parallel=(-jobs="$JOBS" -workers="$JOBS"); fi
+  if [ "$JOBS" -gt 1 ]; then
+    parallel=(-jobs="$JOBS" -workers="$JOBS")
+    # The workers' logs of an earlier run would be counted with this one's.
+    rm -f fuzz-*.log
+  fi
   plain_args "$t"
   cargo +nightly fuzz run --release -s "$SANITIZER" "${PLAIN[@]}" "$t" -- \
     -max_total_time="$SECONDS_PER_TARGET" -runs="$RUNS" -timeout="$TIMEOUT" -rss_limit_mb=2048 \
     -print_final_stats=1 "${parallel[@]}" >"$log" 2>&1 || status=$?
   # With several jobs each worker logs to fuzz-N.log in the current folder, and libFuzzer
   # copies a worker's log into the main one when the worker ends: count the workers' own logs
-  # when there are any (a stopped run has only those), else the main log, never both.
+  # when there are any (a stopped run has only those), else the main log, never both. A
+  # one-job run has no worker logs: whatever fuzz-N.log an earlier run left is not its own.
   counted=("$log")
-  if compgen -G 'fuzz-*.log' >/dev/null; then counted=(fuzz-*.log); fi
+  if [ "$JOBS" -gt 1 ] && compgen -G 'fuzz-*.log' >/dev/null; then counted=(fuzz-*.log); fi
   execs=$( (cat "${counted[@]}" 2>/dev/null || true) | (grep 'stat::number_of_executed_units' || true) |
     awk '{s += $2} END {print s + 0}')
   took=$(($(date +%s) - start))
