@@ -128,7 +128,7 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
                     "graph `{id}`'s subgraph calls nest more than {MAX_CALL_DEPTH} levels deep"
                 ),
                 Cap::Provider => format!(
-                    "the Provider's graphs have more than {MAX_INLINED} nodes inlined from subgraph calls by graph `{id}`"
+                    "by graph `{id}`, the Provider's graphs have more than {MAX_INLINED} nodes inlined from subgraph calls"
                 ),
             };
             diags.push(
