@@ -1,19 +1,11 @@
 //! AGS name resolution edges from issue 13: keyword node ids after `.`, ids with `-` in paths,
 //! `loop.carry` keys and values, and sealed bodies.
 
+mod common;
+
 use agc::check::{CheckOptions, check_text};
 use agc::source::SourceMap;
-
-/// Every diagnostic of `text` checked as `t.agraph.yaml`.
-fn diagnostics(text: String) -> Vec<agc::diag::Diagnostic> {
-    let mut sources = SourceMap::new();
-    check_text(
-        &mut sources,
-        "t.agraph.yaml",
-        text,
-        &CheckOptions::default(),
-    )
-}
+use common::check_agraph;
 
 fn codes(text: &str) -> Vec<&'static str> {
     let mut sources = SourceMap::new();
@@ -182,7 +174,7 @@ entrypoints: [a, b, c, d, e]\nnodes:\n{}{}{}{}{}",
         loop_node("d", &inline("one"), "{one: prev}"),
         loop_node("e", &inline("two"), "{one: prev}"),
     );
-    let diags = diagnostics(text);
+    let diags = check_agraph(text);
     let errors: Vec<(&str, String)> = diags
         .iter()
         .filter(|d| d.code == "AG206")
@@ -231,7 +223,7 @@ type: subgraph\n    title: R\n    description: D.\n    subgraph: {{use: c1}}\n",
         frag("head", "tail"),
         "  tail:\n    entrypoints: [w]\n    nodes:\n      w: {title: W, description: D.}\n",
     );
-    let diags = diagnostics(text);
+    let diags = check_agraph(text);
     let found: Vec<(String, String)> = diags
         .iter()
         .filter(|d| d.code == "AG131")

@@ -1,19 +1,10 @@
 //! AGC082: bodies nested deeper than `constraints.max_subgraph_depth` (default 5), at most 64
 //! levels whatever it says; fragments, inline bodies and every kind of body count.
 
-use agc::check::{CheckOptions, check_text};
-use agc::diag::Diagnostic;
-use agc::source::SourceMap;
+mod common;
 
-fn check(text: String) -> Vec<Diagnostic> {
-    let mut sources = SourceMap::new();
-    check_text(
-        &mut sources,
-        "t.agraph.yaml",
-        text,
-        &CheckOptions::default(),
-    )
-}
+use agc::diag::Diagnostic;
+use common::check_agraph;
 
 /// A graph whose root node runs fragment `f0`, each `f<i>` running `f<i+1>`, the last a plain
 /// node: `levels` bodies deep. `limit` is the `max_subgraph_depth` written, if any.
@@ -53,9 +44,9 @@ fn agc082(diags: &[Diagnostic]) -> Vec<(String, String)> {
 
 #[test]
 fn the_default_limit_is_five_levels() {
-    assert_eq!(agc082(&check(chain(5, None))), []);
+    assert_eq!(agc082(&check_agraph(chain(5, None))), []);
     assert_eq!(
-        agc082(&check(chain(6, None))),
+        agc082(&check_agraph(chain(6, None))),
         [(
             "/subgraphs/f4/nodes/w/subgraph".to_string(),
             "the subgraph body of `r/w/w/w/w/w` would be nested 6 levels deep; \
@@ -67,17 +58,17 @@ fn the_default_limit_is_five_levels() {
 
 #[test]
 fn the_graph_sets_its_own_limit() {
-    assert_eq!(agc082(&check(chain(2, Some(1)))).len(), 1);
-    assert_eq!(agc082(&check(chain(9, Some(9)))), []);
-    assert_eq!(agc082(&check(chain(10, Some(9)))).len(), 1);
+    assert_eq!(agc082(&check_agraph(chain(2, Some(1)))).len(), 1);
+    assert_eq!(agc082(&check_agraph(chain(9, Some(9)))), []);
+    assert_eq!(agc082(&check_agraph(chain(10, Some(9)))).len(), 1);
 }
 
 /// Past 64 levels agc stops whatever the graph allows, so that a long chain of uses cannot
 /// cost the square of its length; the message says whose limit it is.
 #[test]
 fn agc_expands_at_most_64_levels() {
-    assert_eq!(agc082(&check(chain(64, Some(1000)))), []);
-    let found = agc082(&check(chain(3000, Some(100_000))));
+    assert_eq!(agc082(&check_agraph(chain(64, Some(1000)))), []);
+    let found = agc082(&check_agraph(chain(3000, Some(100_000))));
     assert_eq!(found.len(), 1);
     assert!(
         found[0]
@@ -103,7 +94,7 @@ max_iterations: 2\n      body:\n        entrypoints: [m]\n        nodes:\n      
 type: map\n            title: M\n            description: D.\n            map:\n              \
 over: '[1]'\n              as: x\n              max_items: 2\n              body:\n                \
 entrypoints: [z]\n                nodes:\n                  z: {title: Z, description: D.}\n";
-    let found: Vec<String> = agc082(&check(text.to_string()))
+    let found: Vec<String> = agc082(&check_agraph(text.to_string()))
         .into_iter()
         .map(|(p, _)| p)
         .collect();

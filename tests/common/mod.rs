@@ -1,4 +1,5 @@
-//! What the integration tests share: a temporary folder that removes itself.
+//! What the integration tests share: a temporary folder that removes itself, and checking an
+//! AGS text with default options.
 
 // Each test crate includes this module and uses a part of it.
 #![allow(dead_code)]
@@ -67,4 +68,14 @@ impl AsRef<OsStr> for TempDir {
     fn as_ref(&self) -> &OsStr {
         self.path.as_os_str()
     }
+}
+
+/// Every diagnostic of `text` checked as `t.agraph.yaml` with default options.
+pub fn check_agraph(text: String) -> Vec<agc::diag::Diagnostic> {
+    agc::check::check_text(
+        &mut agc::source::SourceMap::new(),
+        "t.agraph.yaml",
+        text,
+        &agc::check::CheckOptions::default(),
+    )
 }
