@@ -348,3 +348,46 @@ fn a_graph_file_compiles_with_the_provider_that_lists_it() {
     );
     assert_eq!(codes, ["AGC206"]);
 }
+
+/// With no `--root` and no root marker above it, the default root of a document is its own
+/// folder, which never holds a graph's Provider: a graph file then finds its Provider with no
+/// bound on the search, given by an absolute or a relative path.
+#[test]
+fn a_graph_file_finds_its_provider_without_a_root_marker() {
+    let d = provider(
+        "unmarked",
+        &[
+            ("provider.yaml", manifest_of(1)),
+            ("actions/work.yaml", ACTION.into()),
+            (
+                "graphs/g0.yaml",
+                "schema: agent-graph.graph.v1\nid: g0\nentrypoints: {default: a}\nnodes:\n\
+                 - {id: a, kind: action, action: actions/work.yaml, reasonCode: route.g0.a}\n\
+                 - {id: done, kind: terminal, terminalOutcome: completed}\n\
+                 edges: [{from: a, to: done}]\n"
+                    .into(),
+            ),
+        ],
+    );
+    assert!(
+        agc::front::marked_root(&d.join("graphs/g0.yaml")).is_none(),
+        "the temp folder is unmarked"
+    );
+    let mut sources = SourceMap::new();
+    let (compiled, diags) = compile_file(
+        &mut sources,
+        &d.join("graphs/g0.yaml"),
+        "g0.yaml",
+        &CheckOptions::default(),
+    );
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(compiled.len(), 1);
+    assert_eq!(compiled[0].graph.id, "g0");
+    // An explicit root below the Provider still bounds the search.
+    let o = CheckOptions {
+        root: Some(d.join("graphs")),
+        ..CheckOptions::default()
+    };
+    let (_, diags) = compile_file(&mut sources, &d.join("graphs/g0.yaml"), "g0.yaml", &o);
+    assert_eq!(diags.iter().map(|d| d.code).collect::<Vec<_>>(), ["AGC084"]);
+}

@@ -226,11 +226,13 @@ fn through_provider(
         let msg = format!("`{display}` has no graph `{want}` (it has {id})");
         return (Vec::new(), vec![Diagnostic::error("AGC206", msg).at(at)]);
     }
+    // Without `--root` or a root marker the default root would be the graph's own folder,
+    // which never holds its Provider: the search then goes up without a bound.
     let root = opts
         .root
         .clone()
-        .unwrap_or_else(|| crate::front::detect_root(path));
-    let Some((manifest, up)) = enclosing::enclosing_provider(path, &root) else {
+        .or_else(|| crate::front::marked_root(path));
+    let Some((manifest, up)) = enclosing::enclosing_provider(path, root.as_deref()) else {
         let d = Diagnostic::error(
             "AGC084",
             format!(

@@ -178,23 +178,30 @@ pub const ROOT_MARKERS: [&str; 4] = [".git", ".hg", ".jj", ".agc-root"];
 /// relative to what the user typed; containment is still decided on canonical paths. Climbing
 /// follows the real (symlink-resolved) parents.
 pub fn detect_root(doc: &Path) -> PathBuf {
-    let dir = match doc.parent() {
+    marked_root(doc).unwrap_or_else(|| doc_folder(doc))
+}
+
+/// The nearest folder, from the document's own folder upwards, that holds one of
+/// [`ROOT_MARKERS`] (written as [`detect_root`] writes it); `None` when no folder does.
+pub fn marked_root(doc: &Path) -> Option<PathBuf> {
+    let dir = doc_folder(doc);
+    let canon = dir.canonicalize().ok()?;
+    let up = canon
+        .ancestors()
+        .position(|a| ROOT_MARKERS.iter().any(|m| a.join(m).exists()))?;
+    let mut root = dir;
+    for _ in 0..up {
+        root.push("..");
+    }
+    Some(root)
+}
+
+/// The folder of a document path as given (`.` for a bare file name).
+fn doc_folder(doc: &Path) -> PathBuf {
+    match doc.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    let Ok(canon) = dir.canonicalize() else {
-        return dir;
-    };
-    for (up, ancestor) in canon.ancestors().enumerate() {
-        if ROOT_MARKERS.iter().any(|m| ancestor.join(m).exists()) {
-            let mut root = dir;
-            for _ in 0..up {
-                root.push("..");
-            }
-            return root;
-        }
     }
-    dir
 }
 
 /// Whether `path` lies inside `root` after resolving symlinks and `..` (both must exist).

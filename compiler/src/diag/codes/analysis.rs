@@ -57,7 +57,8 @@ files. Other documents of those formats (an Agent Graph action, resource, code c
 file, for instance) are checked by `agc check` but hold no graph of their own. Give the command \
 the Provider (its folder or `provider.yaml`) or a graph file instead. An Agent Graph graph file \
 is compiled with its Provider, which resolves the graph's actions and subgraph calls: the \
-nearest folder at or above the file's, up to the workspace root, whose `provider.yaml` lists \
+nearest folder at or above the file's, up to the workspace root (`--root` or the nearest folder \
+with a root marker; with neither, up to the top of the file system), whose `provider.yaml` lists \
 the file under `graphs` (the same as naming the Provider with `--graph ID`). A graph file that \
 no Provider lists is this error too (an agc decision: the graph cannot be resolved alone).",
     },

@@ -5,7 +5,9 @@
 //!
 //! The Provider is the nearest folder at or above the graph's own, up to the workspace root,
 //! holding a `provider.yaml` (or `.yml`, `.json`) whose `graphs` list names this very file.
-//! A folder whose manifest does not list it is passed over; none found is AGC084.
+//! A folder whose manifest does not list it is passed over; none found is AGC084. The root is
+//! `--root` or the nearest folder with a root marker; with neither, the search is not bounded
+//! (the default root of other documents, their own folder, never holds a graph's Provider).
 
 use crate::source::{Limits, SourceMap, load};
 use serde_json::Value;
@@ -15,13 +17,16 @@ const MANIFESTS: [&str; 3] = ["provider.yaml", "provider.yml", "provider.json"];
 
 /// The manifest of the Provider listing the graph file `graph`, and how many folders above
 /// the graph's own folder it is; `None` when no Provider between the graph and `root` (both
-/// as given, relative or absolute) lists it.
-pub fn enclosing_provider(graph: &Path, root: &Path) -> Option<(PathBuf, usize)> {
+/// as given, relative or absolute; no bound when `None`) lists it.
+pub fn enclosing_provider(graph: &Path, root: Option<&Path>) -> Option<(PathBuf, usize)> {
     let target = graph.canonicalize().ok()?;
-    let root = root.canonicalize().ok()?;
+    let root = match root {
+        Some(r) => Some(r.canonicalize().ok()?),
+        None => None,
+    };
     let start = target.parent()?;
     for (up, dir) in start.ancestors().enumerate() {
-        if !dir.starts_with(&root) {
+        if root.as_ref().is_some_and(|r| !dir.starts_with(r)) {
             break;
         }
         for name in MANIFESTS {
