@@ -20,7 +20,7 @@ use super::{FileId, Limits, Span};
 use crate::diag::Diagnostic;
 use build::{Builder, Built};
 use resolve::{kind_of, resolve_plain};
-use saphyr_parser::{Event, Parser, ScalarStyle as YStyle, Tag};
+use saphyr_parser::{Event, Parser, ScalarStyle as YStyle, ScanError, Tag};
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 
@@ -95,8 +95,34 @@ pub struct Loaded {
     pub diags: Vec<Diagnostic>,
 }
 
+/// One item of saphyr's event stream.
+type Next<'t> = Result<(Event<'t>, saphyr_parser::Span), ScanError>;
+
+/// Files from this size on are parsed on a second thread while this one builds the document
+/// (see [`load`]); smaller ones are not worth a thread.
+const PIPELINE_FROM: usize = 256 * 1024;
+
+/// Events handed from the parsing thread to the building one at a time: one channel message
+/// per batch, so the hand-over costs little beside parsing them.
+const BATCH: usize = 2048;
+
 /// Parses `text` (the whole file; a leading BOM is skipped by the caller passing `offset`).
+///
+/// A file of [`PIPELINE_FROM`] bytes or more is parsed on a second thread: saphyr pulls the
+/// events out (most of the load's time, the floor `bench/scale.sh` measures) while this
+/// thread turns them into the value and span tree, so the two overlap. The result is the
+/// same either way (tested); where no thread can be started, one thread does both.
 pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
+    load_with(
+        file,
+        text,
+        offset,
+        limits,
+        text.len() - offset >= PIPELINE_FROM,
+    )
+}
+
+fn load_with(file: FileId, text: &str, offset: usize, limits: Limits, pipelined: bool) -> Loaded {
     let body = &text[offset..];
     let mut l = Loader {
         file,
@@ -109,115 +135,163 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
         alias_nodes: 0,
         prev_end: offset,
     };
-    let offset_fix = offset;
-    let mut parser = Parser::new_from_str(body);
-    let mut documents = 0usize;
-    let fatal = loop {
-        let Some(next) = parser.next_event() else {
-            break false;
-        };
-        let (event, span) = match next {
-            Ok(ev) => ev,
-            Err(e) => {
-                let at = l.conv.byte(e.marker().index()) + offset_fix;
-                let end = next_char_end(text, at);
-                let d = if e.info().contains("recursion limit") {
-                    // saphyr's own guard on flow nesting (its scanner looks ahead, so it can
-                    // trip before our depth check sees the events); same meaning as ours.
-                    Diagnostic::error("AGC013", "nesting is too deep for the YAML parser")
-                } else if e.info().contains("unknown anchor") {
-                    Diagnostic::error("AGC015", "this alias names no anchor defined before it")
-                } else {
-                    Diagnostic::error("AGC003", format!("YAML syntax error: {}", e.info()))
-                };
-                l.diags.push(d.at(Span::new(file, at, end)));
-                break true;
+    let fatal = if pipelined {
+        std::thread::scope(|s| {
+            let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Next<'_>>>(4);
+            let parsing = std::thread::Builder::new()
+                .name("agc-yaml".into())
+                .spawn_scoped(s, move || produce(body, &tx));
+            match parsing {
+                Ok(_) => Some(l.run(offset, rx.into_iter().flatten())),
+                Err(_) => None,
             }
-        };
-        let start = l.conv.byte(span.start.index()) + offset_fix;
-        let end = l.conv.byte(span.end.index()) + offset_fix;
-        match event {
-            Event::DocumentStart(_) => {
-                documents += 1;
-                if documents > 1 {
-                    l.diags.push(
-                        Diagnostic::error("AGC008", "a second document starts here")
-                            .at(Span::new(file, start, end.max(start + 3).min(text.len())))
-                            .with_help("a workflow file holds exactly one document; split the stream into files"),
-                    );
-                    break true;
-                }
-            }
-            Event::Scalar(value, style, anchor, tag) => {
-                l.scalar(value, style, anchor, tag.as_deref(), start, end);
-            }
-            Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
-                let is_map = matches!(event, Event::MappingStart(..));
-                if let Some(tag) = tag.as_deref() {
-                    let ok = if is_map { "map" } else { "seq" };
-                    l.check_tag(tag, &[ok], start, end);
-                }
-                if l.tree.depth() >= l.limits.max_depth {
-                    l.diags.push(
-                        Diagnostic::error(
-                            "AGC013",
-                            format!("nesting is deeper than {} levels", l.limits.max_depth),
-                        )
-                        .at(Span::new(
-                            file,
-                            start,
-                            next_char_end(text, start),
-                        )),
-                    );
-                    break true;
-                }
-                l.tree.open(is_map, start, end, anchor);
-            }
-            Event::SequenceEnd | Event::MappingEnd => {
-                let (built, anchor) = l.tree.close(file, text, start);
-                if anchor != 0 {
-                    l.remember(anchor, &built);
-                }
-                l.tree.push(built, &mut l.diags);
-            }
-            Event::Alias(id) => {
-                if l.alias(id, start, end).is_err() {
-                    break true;
-                }
-            }
-            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
-        }
-        l.prev_end = end;
+        })
+    } else {
+        None
     };
-    if fatal {
-        return Loaded {
-            doc: None,
-            diags: l.diags,
-        };
+    let fatal = fatal.unwrap_or_else(|| {
+        let mut parser = Parser::new_from_str(body);
+        l.run(offset, std::iter::from_fn(|| parser.next_event()))
+    });
+    l.finish(offset, fatal)
+}
+
+/// The parsing thread: every event of `body`, in batches, up to the first error. Stops early
+/// when the building thread has (a fatal diagnostic drops the receiver).
+fn produce<'t>(body: &'t str, tx: &std::sync::mpsc::SyncSender<Vec<Next<'t>>>) {
+    let mut parser = Parser::new_from_str(body);
+    let mut batch = Vec::with_capacity(BATCH);
+    while let Some(next) = parser.next_event() {
+        let failed = next.is_err();
+        batch.push(next);
+        if failed || batch.len() == BATCH {
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            // An error ends the stream: the builder stops at it.
+            if tx.send(full).is_err() || failed {
+                return;
+            }
+        }
     }
-    let root = match l.tree.root.take() {
-        Some(b) if !(b.plain && b.value.is_null()) => b,
-        _ => {
-            l.diags.push(
+    let _ = tx.send(batch);
+}
+
+impl Loader<'_> {
+    /// Builds the document from the event stream; whether a fatal error stopped it.
+    fn run<'t>(&mut self, offset_fix: usize, events: impl Iterator<Item = Next<'t>>) -> bool {
+        let l = self;
+        let (file, text) = (l.file, l.text);
+        let mut documents = 0usize;
+        for next in events {
+            let (event, span) = match next {
+                Ok(ev) => ev,
+                Err(e) => {
+                    let at = l.conv.byte(e.marker().index()) + offset_fix;
+                    let end = next_char_end(text, at);
+                    let d = if e.info().contains("recursion limit") {
+                        // saphyr's own guard on flow nesting (its scanner looks ahead, so it can
+                        // trip before our depth check sees the events); same meaning as ours.
+                        Diagnostic::error("AGC013", "nesting is too deep for the YAML parser")
+                    } else if e.info().contains("unknown anchor") {
+                        Diagnostic::error("AGC015", "this alias names no anchor defined before it")
+                    } else {
+                        Diagnostic::error("AGC003", format!("YAML syntax error: {}", e.info()))
+                    };
+                    l.diags.push(d.at(Span::new(file, at, end)));
+                    return true;
+                }
+            };
+            let start = l.conv.byte(span.start.index()) + offset_fix;
+            let end = l.conv.byte(span.end.index()) + offset_fix;
+            match event {
+                Event::DocumentStart(_) => {
+                    documents += 1;
+                    if documents > 1 {
+                        l.diags.push(
+                            Diagnostic::error("AGC008", "a second document starts here")
+                                .at(Span::new(file, start, end.max(start + 3).min(text.len())))
+                                .with_help("a workflow file holds exactly one document; split the stream into files"),
+                        );
+                        return true;
+                    }
+                }
+                Event::Scalar(value, style, anchor, tag) => {
+                    l.scalar(value, style, anchor, tag.as_deref(), start, end);
+                }
+                Event::SequenceStart(anchor, ref tag) | Event::MappingStart(anchor, ref tag) => {
+                    let is_map = matches!(event, Event::MappingStart(..));
+                    if let Some(tag) = tag.as_deref() {
+                        let ok = if is_map { "map" } else { "seq" };
+                        l.check_tag(tag, &[ok], start, end);
+                    }
+                    if l.tree.depth() >= l.limits.max_depth {
+                        l.diags.push(
+                            Diagnostic::error(
+                                "AGC013",
+                                format!("nesting is deeper than {} levels", l.limits.max_depth),
+                            )
+                            .at(Span::new(
+                                file,
+                                start,
+                                next_char_end(text, start),
+                            )),
+                        );
+                        return true;
+                    }
+                    l.tree.open(is_map, start, end, anchor);
+                }
+                Event::SequenceEnd | Event::MappingEnd => {
+                    let (built, anchor) = l.tree.close(file, text, start);
+                    if anchor != 0 {
+                        l.remember(anchor, &built);
+                    }
+                    l.tree.push(built, &mut l.diags);
+                }
+                Event::Alias(id) => {
+                    if l.alias(id, start, end).is_err() {
+                        return true;
+                    }
+                }
+                Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
+            }
+            l.prev_end = end;
+        }
+        false
+    }
+
+    /// The loaded document (unless the stream failed or held none) and every diagnostic.
+    fn finish(mut self, offset: usize, fatal: bool) -> Loaded {
+        if fatal {
+            return Loaded {
+                doc: None,
+                diags: self.diags,
+            };
+        }
+        let Some(root) = self
+            .tree
+            .root
+            .take()
+            .filter(|b| !(b.plain && b.value.is_null()))
+        else {
+            self.diags.push(
                 Diagnostic::error("AGC009", "the document is empty")
-                    .at(Span::point(file, offset))
+                    .at(Span::point(self.file, offset))
                     .with_help("a workflow document is a mapping of fields"),
             );
             return Loaded {
                 doc: None,
-                diags: l.diags,
+                diags: self.diags,
             };
+        };
+        Loaded {
+            doc: Some(Document::new(
+                self.file,
+                root.value,
+                root.spans,
+                self.tree.nodes,
+                self.tree.keys,
+            )),
+            diags: self.diags,
         }
-    };
-    Loaded {
-        doc: Some(Document::new(
-            file,
-            root.value,
-            root.spans,
-            l.tree.nodes,
-            l.tree.keys,
-        )),
-        diags: l.diags,
     }
 }
 
@@ -405,3 +479,6 @@ fn owned(raw: Cow<'_, str>) -> String {
         raw => String::from(&*raw),
     }
 }
+
+#[cfg(test)]
+mod tests;
