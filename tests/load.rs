@@ -308,3 +308,25 @@ fn a_syntax_error_saphyr_places_past_the_end_lies_at_the_end() {
     let span = d.span.expect("a span");
     assert_eq!((span.start, span.end), (len, len), "{d:?}");
 }
+
+#[test]
+fn a_stream_without_end_is_read_only_up_to_the_size_limit() {
+    // `agc check -` reads standard input through `load_reader`: an endless stream stops one
+    // byte past the limit and is AGC012, not a hang or an exhausted memory.
+    let mut sources = SourceMap::new();
+    let limits = Limits {
+        max_file_bytes: 1 << 20,
+        ..Limits::default()
+    };
+    let mut endless = std::io::repeat(b'a');
+    let (file, loaded) =
+        agc::source::load::load_reader(&mut sources, &mut endless, limits).expect("readable");
+    assert!(loaded.doc.is_none());
+    assert_eq!(loaded.diags.len(), 1);
+    assert_eq!(loaded.diags[0].code, "AGC012");
+    assert_eq!(sources.get(file).name, "<stdin>");
+    // Up to the limit, the stream is a document like a file's bytes.
+    let (_, loaded) =
+        agc::source::load::load_reader(&mut sources, &mut &b"a: 1\n"[..], limits).unwrap();
+    assert_eq!(loaded.doc.expect("a document").value, json!({"a": 1}));
+}

@@ -253,6 +253,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/agent_graph_build.rs graph_names_a_graph_the_provider_has",
     ),
     (
+        "AGC207",
+        "tests/stdin.rs a_provider_or_a_lone_graph_from_standard_input_is_reported",
+    ),
+    (
         "route-alternatives-truncated",
         "tests/agent_graph.rs evaluate_matches_the_upstream_cli_byte_for_byte (choice-routing)",
     ),

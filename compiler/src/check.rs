@@ -87,17 +87,20 @@ pub(crate) fn check_test_text(name: &str, text: String) -> Vec<Diagnostic> {
     check_text(&mut SourceMap::new(), name, text, &opts)
 }
 
-/// Reads and checks a file; `display` is how it is shown to users. An unreadable file gives
-/// one AGC001 diagnostic at the start of an empty file of that name.
+/// Reads and checks a file (standard input for `-`); `display` is how it is shown to users. An
+/// unreadable file gives one AGC001 diagnostic at the start of an empty file of that name.
 pub fn check_path(
     sources: &mut SourceMap,
     path: &Path,
     display: &str,
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
-    match load::load_path(sources, path, display, opts.limits) {
+    match load::load_input(sources, path, display, opts.limits) {
         Ok((file, loaded)) => {
-            let checked = check_source(sources, file, loaded, opts, Some(path));
+            // Standard input is checked as text without a file: references resolve from the
+            // current folder (or `--root`), as for any in-memory document.
+            let path = (!load::is_stdin(path)).then_some(path);
+            let checked = check_source(sources, file, loaded, opts, path);
             crate::discard::discard((checked.doc, checked.compiled));
             checked.diags
         }

@@ -139,11 +139,13 @@ pub fn compile_file(
         (Some(m), Some(d)) => (m.as_path(), d.as_str()),
         _ => (path, display),
     };
-    let (file, loaded) = match crate::source::load::load_path(sources, path, display, opts.limits) {
+    use crate::source::load;
+    let (file, loaded) = match load::load_input(sources, path, display, opts.limits) {
         Ok(x) => x,
         Err(d) => return (Vec::new(), vec![d]),
     };
-    let checked = crate::check::check_source(sources, file, loaded, opts, Some(path));
+    let stdin = load::is_stdin(path);
+    let checked = crate::check::check_source(sources, file, loaded, opts, (!stdin).then_some(path));
     let mut diags = checked.diags;
     let (Some(doc), Some(dialect)) = (checked.doc, checked.dialect) else {
         return (Vec::new(), diags);
@@ -162,6 +164,17 @@ pub fn compile_file(
         .flatten();
     crate::discard::discard(doc);
     if let (true, Some(id)) = (checked.compiled.is_empty(), lone_graph) {
+        if stdin {
+            let d = Diagnostic::error(
+                "AGC084",
+                format!(
+                    "graph `{id}` read from standard input has no Provider to be compiled with"
+                ),
+            )
+            .at(crate::source::Span::point(file, 0))
+            .with_help("give the graph's file or its Provider's folder instead of `-`");
+            return (Vec::new(), vec![d]);
+        }
         return through_provider(sources, path, display, file, &id, opts);
     }
     if checked.compiled.is_empty() {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct BuildArgs {
-    /// The workflow document.
+    /// The workflow document (`-`: standard input).
     file: PathBuf,
     /// Write the plan here instead of stdout.
     #[arg(short, long, value_name = "PLAN")]
@@ -46,7 +46,7 @@ pub(crate) struct BuildArgs {
 
 pub(crate) fn run(args: BuildArgs) -> i32 {
     let mut sources = SourceMap::new();
-    let display = args.file.to_string_lossy().replace('\\', "/");
+    let display = super::walk::shown(&args.file);
     let (compiled, mut diags) = compile_file(
         &mut sources,
         &args.file,

@@ -93,7 +93,7 @@ fn run_rust(args: RustArgs) -> i32 {
         return 2;
     }
     let mut sources = SourceMap::new();
-    let display = args.file.to_string_lossy().replace('\\', "/");
+    let display = super::walk::shown(&args.file);
     let (compiled, mut diags) =
         compile_file(&mut sources, &args.file, &display, &args.root.options());
     let compiled = match crate::compile::single(compiled, &display) {

@@ -24,7 +24,7 @@ pub(crate) enum GraphFormat {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct GraphArgs {
-    /// The workflow document (not with --inject).
+    /// The workflow document (`-`: standard input) (not with --inject).
     #[arg(required_unless_present = "inject")]
     file: Option<PathBuf>,
     /// Diagram language (`--inject` always writes Mermaid).
@@ -75,7 +75,7 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
                 collapse: args.collapse,
                 legend: args.legend,
             };
-            let display = file.to_string_lossy().replace('\\', "/");
+            let display = super::walk::shown(file);
             let format = args.graph_format;
             match diagram(
                 file,

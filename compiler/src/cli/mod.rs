@@ -93,7 +93,8 @@ enum Command {
 
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    /// Files, or folders to search for workflow documents.
+    /// Files, or folders to search for workflow documents; `-` reads one document from
+    /// standard input (shown as `<stdin>`; its references resolve from the current folder).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
     /// Output format of the diagnostics.

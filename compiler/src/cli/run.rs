@@ -529,7 +529,7 @@ pub(super) fn load_plan(
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Plan> {
-    let display = file.to_string_lossy().replace('\\', "/");
+    let display = super::walk::shown(file);
     if file.extension().and_then(|e| e.to_str()) == Some("json")
         && let Ok(text) = std::fs::read_to_string(file)
         && text.contains("\"agc.plan/v")

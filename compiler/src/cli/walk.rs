@@ -10,8 +10,21 @@ use crate::check::is_candidate;
 use crate::diag::Diagnostic;
 use std::path::{Path, PathBuf};
 
-/// The documents named by `path`: `(path, display name)` pairs in a stable order.
+/// How a path given on the command line is shown: `/` between its parts, and `<stdin>` for
+/// `-` (standard input).
+pub fn shown(path: &Path) -> String {
+    if crate::source::load::is_stdin(path) {
+        return crate::source::load::STDIN_NAME.to_string();
+    }
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// The documents named by `path`: `(path, display name)` pairs in a stable order. `-` is
+/// standard input, read once by the check.
 pub fn documents(path: &Path) -> Result<Vec<(PathBuf, String)>, Diagnostic> {
+    if crate::source::load::is_stdin(path) {
+        return Ok(vec![(path.to_path_buf(), shown(path))]);
+    }
     let display = |p: &Path| p.to_string_lossy().replace('\\', "/");
     let meta = std::fs::metadata(path).map_err(|e| {
         Diagnostic::error("AGC001", format!("cannot read `{}`: {e}", display(path)))

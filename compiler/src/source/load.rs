@@ -48,6 +48,64 @@ pub fn load_path(
     Ok(load_bytes(sources, display, bytes, limits))
 }
 
+/// How a document read from standard input is named in diagnostics and plans.
+pub const STDIN_NAME: &str = "<stdin>";
+
+/// Whether a path given on the command line is `-`: the document is read from standard input.
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A document named on the command line: standard input for `-` (shown as [`STDIN_NAME`]),
+/// else the file, as [`load_path`] reads it. Only the commands' own arguments go through
+/// here; a file a document refers to is always read from disk, whatever its name.
+pub fn load_input(
+    sources: &mut SourceMap,
+    path: &Path,
+    display: &str,
+    limits: Limits,
+) -> Result<(FileId, Loaded), Diagnostic> {
+    if !is_stdin(path) {
+        return load_path(sources, path, display, limits);
+    }
+    load_reader(sources, &mut std::io::stdin().lock(), limits)
+}
+
+/// Reads a whole stream as the document [`STDIN_NAME`]: at most one byte past the size limit
+/// (AGC012 then, like a file that is too large), so a stream without end cannot exhaust memory.
+pub fn load_reader(
+    sources: &mut SourceMap,
+    reader: &mut dyn std::io::Read,
+    limits: Limits,
+) -> Result<(FileId, Loaded), Diagnostic> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    let cap = u64::try_from(limits.max_file_bytes)
+        .unwrap_or(u64::MAX)
+        .saturating_add(1);
+    if let Err(e) = reader.take(cap).read_to_end(&mut bytes) {
+        return Err(unreadable(sources, STDIN_NAME, &e));
+    }
+    if bytes.len() > limits.max_file_bytes {
+        // Its real size is unknown: reading stopped one byte past the limit.
+        let id = sources.add(SourceFile::new(STDIN_NAME, String::new()));
+        let d = Diagnostic::error(
+            "AGC012",
+            format!(
+                "`{STDIN_NAME}` holds more than the limit of {} bytes",
+                limits.max_file_bytes
+            ),
+        )
+        .at(Span::point(id, 0));
+        let loaded = Loaded {
+            doc: None,
+            diags: vec![d],
+        };
+        return Ok((id, loaded));
+    }
+    Ok(load_bytes(sources, STDIN_NAME, bytes, limits))
+}
+
 /// AGC001 for a path that cannot be read, at the start of an empty file of that name.
 pub fn unreadable(sources: &mut SourceMap, display: &str, e: &dyn std::fmt::Display) -> Diagnostic {
     let id = sources.add(SourceFile::new(display, String::new()));

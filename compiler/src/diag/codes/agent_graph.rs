@@ -358,6 +358,13 @@ pub(super) static CODES: &[CodeInfo] = &[
         explanation: "`agc build --graph ID` and `agc graph --graph ID` take one graph from a document that holds several (an Agent Graph Provider lowers to one graph per graph file, and a plan or a diagram shows one). The Provider has no graph with that id; the message lists the ids it has. Use the graph's `id`, not its file name.",
     },
     CodeInfo {
+        code: "AGC207",
+        origin: "agc",
+        severity: Warning,
+        summary: "a Provider or bundle manifest read without its folder",
+        explanation: "An Agent Graph Provider is a folder: its manifest lists graph, action, resource and skill files by paths relative to the manifest's folder, and a built bundle's manifest lists the files of its folder with their digests. Read from standard input (`agc check -`), the manifest has no folder, so agc checks the manifest itself and reports this warning instead of passing a Provider whose files were never read. Give the Provider's folder or the manifest's path.",
+    },
+    CodeInfo {
         code: "parse-failed",
         origin: "agent-graph",
         severity: Error,

@@ -60,7 +60,8 @@ is compiled with its Provider, which resolves the graph's actions and subgraph c
 nearest folder at or above the file's, up to the workspace root (`--root` or the nearest folder \
 with a root marker; with neither, up to the top of the file system), whose `provider.yaml` lists \
 the file under `graphs` (the same as naming the Provider with `--graph ID`). A graph file that \
-no Provider lists is this error too (an agc decision: the graph cannot be resolved alone).",
+no Provider lists is this error too (an agc decision: the graph cannot be resolved alone), and \
+so is a graph read from standard input (`agc build -`), which no Provider can list.",
     },
     CodeInfo {
         code: "AGC085",

@@ -101,6 +101,18 @@ pub struct Unit {
     pub lone_graph: Option<String>,
 }
 
+/// AGC207: a Provider manifest or a bundle's manifest read without a file (standard input):
+/// the manifest itself is checked, the files it lists cannot be found, and saying nothing would
+/// pass a Provider whose graphs were never read.
+fn without_folder(cx: &Context<'_>, what: &str) -> Diagnostic {
+    Diagnostic::warning(
+        "AGC207",
+        format!("this {what} was read without its folder: the files it lists are not checked"),
+    )
+    .at(crate::front::file_start(cx.file))
+    .with_help("give the Provider's folder or its manifest's path instead of standard input")
+}
+
 impl FrontEnd for AgentGraph {
     type Unit = Unit;
 
@@ -120,7 +132,7 @@ impl FrontEnd for AgentGraph {
         match cx.dialect {
             Dialect::AgentGraph(AgentGraphKind::Bundle) => {
                 let Some(path) = cx.path.map(Path::to_path_buf) else {
-                    return (unit, Vec::new());
+                    return (unit, vec![without_folder(cx, "built bundle's manifest")]);
                 };
                 let (loaded, diags) = bundle::check(cx, &unit.root, &path);
                 unit.provider = loaded;
@@ -128,8 +140,8 @@ impl FrontEnd for AgentGraph {
             }
             Dialect::AgentGraph(AgentGraphKind::Provider) => {
                 let Some(path) = cx.path.map(Path::to_path_buf) else {
-                    // In-memory text: there is no provider root to load the graphs from.
-                    return (unit, Vec::new());
+                    // In-memory text (standard input): no folder to load the graphs from.
+                    return (unit, vec![without_folder(cx, "Provider manifest")]);
                 };
                 let shown = cx.display();
                 let mut loaded = provider::load(cx, &unit.root, &path, &shown);
