@@ -39,6 +39,7 @@ use std::ops::Range;
 
 use ariadne::{Color, Config, Fmt, IndexType, Label, Report, ReportKind, Source};
 
+use super::direct;
 use super::excerpt::{Excerpt, is_bidi_control};
 use super::{Located, Options, file_of, locate, primary_label};
 use crate::diag::{Diagnostic, Severity};
@@ -118,7 +119,8 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Optio
     } else {
         let _ = writeln!(out, "{head}: {}", clean(&d.message));
     }
-    if let Some(snippet) = snippet(d, sources, opts, whole) {
+    let drawn = direct::simple_box(d, sources, opts, clean);
+    if let Some(snippet) = drawn.or_else(|| snippet(d, sources, opts, whole)) {
         for line in snippet.lines() {
             out.push_str(line.trim_end());
             out.push('\n');
@@ -137,6 +139,20 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Optio
             let _ = writeln!(out, "      {line}");
         }
     }
+}
+
+/// The ariadne boxes for `diags` as the renderer draws them when [`direct`] does not: for
+/// tests that compare the two.
+#[cfg(test)]
+pub(super) fn ariadne_boxes(
+    diags: &[(Diagnostic, Options)],
+    sources: &SourceMap,
+) -> Vec<Option<String>> {
+    let whole = &Whole((0..sources.len()).map(|_| OnceLock::new()).collect());
+    diags
+        .iter()
+        .map(|(d, opts)| snippet(d, sources, *opts, whole))
+        .collect()
 }
 
 /// The ariadne box for a located diagnostic, without ariadne's header line.
@@ -288,7 +304,7 @@ fn severity_color(severity: Severity) -> Color {
 }
 
 /// Text for the terminal: control characters other than newline and tab escaped.
-fn clean(text: &str) -> String {
+pub(super) fn clean(text: &str) -> String {
     if !text.chars().any(is_unsafe_in_message) {
         return text.to_string();
     }

@@ -24,6 +24,7 @@
 //!   dropped) rather than panicking.
 //! - File names are [`SourceFile::name`], the path as the user gave it, never made absolute.
 
+mod direct;
 mod excerpt;
 mod github;
 mod human;

@@ -1,5 +1,6 @@
 //! Renderer tests over hand-built [`SourceMap`]s and diagnostics.
 
+mod direct;
 mod github;
 mod human;
 mod json;
