@@ -18,6 +18,7 @@
 //!   plan's source locations.
 
 pub mod expr;
+pub mod intern;
 
 use crate::source::Span;
 pub use expr::{ExprLang, IrExpr};

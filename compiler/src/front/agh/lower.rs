@@ -55,6 +55,8 @@ struct Lowerer<'u> {
     /// What answers a node's output schema, made once: it holds every Loop input's schema,
     /// so one per node cost inputs x nodes (`None` when the root is no mapping).
     schemas: Option<super::lint::Linter<'u>>,
+    /// The literals and schemas copied into the IR, each distinct one held once.
+    values: crate::ir::intern::Interner,
 }
 
 pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
@@ -77,6 +79,7 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
             .value
             .as_object()
             .map(|root| super::lint::Linter::new(&unit.doc, "", root, &unit.tools, &[])),
+        values: Default::default(),
     };
     l.g.title = root
         .get("meta")
@@ -463,13 +466,9 @@ impl<'u> Lowerer<'u> {
             node.attrs.insert("routes".into(), routes(v));
         }
         // The output's schema, shared with the param it is written in (a run-agent's or a
-        // goal's `output_schema`, which the agent call reads): one copy in the IR, not two.
-        let schema = self.output_schema(v);
-        let shared: Option<Shared> = schema.as_ref().map(|s| Shared::new(Value::clone(s)));
-        let written_in = |val: &Value| match (&schema, &shared) {
-            (Some(Cow::Borrowed(s)), Some(sh)) if std::ptr::eq(*s, val) => Some(sh.clone()),
-            _ => None,
-        };
+        // goal's `output_schema`, which the agent call reads) and with every identical schema
+        // and literal of the Loop (`ir::intern`): one copy in the IR, not one per node.
+        let shared: Option<Shared> = self.output_schema(v).map(|s| self.values.intern(&s));
         if transform {
             self.transform_inputs(v, &mut node);
         } else if let Some(params) = v.params() {
@@ -481,7 +480,7 @@ impl<'u> Lowerer<'u> {
                         template: self.expr(ExprLang::GoTemplate, &ptr).expect("a string"),
                     },
                     _ => InputSource::Value {
-                        value: written_in(val).unwrap_or_else(|| Shared::new(val.clone())),
+                        value: self.values.intern(val),
                     },
                 };
                 node.inputs.push(Input {
@@ -535,7 +534,7 @@ impl<'u> Lowerer<'u> {
     /// an action is a literal string), `value` the literal as written (never a template). An
     /// entry with several takes `from`, then `template`, then `value`; one with none is
     /// `null`. `attrs.transform: inputs` tells the runtime the map is lowered this way.
-    fn transform_inputs(&self, v: &NodeView<'_>, node: &mut Node) {
+    fn transform_inputs(&mut self, v: &NodeView<'_>, node: &mut Node) {
         node.attrs.insert("transform".into(), json!("inputs"));
         let map = v
             .params()
@@ -568,7 +567,7 @@ impl<'u> Lowerer<'u> {
                 let source = match self.expr(ExprLang::GoTemplate, &at) {
                     Some(e) if e.core.is_some() => InputSource::Template { template: e },
                     _ => InputSource::Value {
-                        value: Shared::new(json!(t)),
+                        value: self.values.intern(&json!(t)),
                     },
                 };
                 ("string", source)
@@ -577,7 +576,7 @@ impl<'u> Lowerer<'u> {
                 (
                     "any",
                     InputSource::Value {
-                        value: Shared::new(value),
+                        value: self.values.intern(&value),
                     },
                 )
             };
