@@ -58,7 +58,8 @@ impl<'m> Lowerer<'m> {
     /// `$N` inside the N-th nested `range`/`with`), `depth` the block depth.
     pub fn template(&mut self, nodes: &[Node], span: Range, depth: usize) -> Expr {
         let id = self.alloc(span);
-        let mut parts = Vec::new();
+        // Exactly sized: a Loop's parsed templates live as long as its IR.
+        let mut parts = Vec::with_capacity(nodes.len());
         for n in nodes {
             match n {
                 Node::Text(t) => parts.push(TemplatePart::Text { text: t.clone() }),

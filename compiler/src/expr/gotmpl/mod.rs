@@ -68,6 +68,7 @@ pub fn parse_gotmpl(src: &str, map: &ScalarMap) -> Result<(Expr, Vec<Span>), Vec
     let mut lw = lower::Lowerer::new(map);
     let expr = lw.template(&nodes, (0, src.len()), 0);
     if lw.diags.is_empty() {
+        lw.spans.shrink_to_fit();
         Ok((expr, lw.spans))
     } else {
         Err(lw.diags)

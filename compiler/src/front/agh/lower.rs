@@ -498,6 +498,7 @@ impl<'u> Lowerer<'u> {
                 .and_then(Value::as_str)
                 .unwrap_or("object")
                 .to_string();
+            node.outputs.reserve_exact(1);
             node.outputs.push(Output {
                 name: "output".into(),
                 ty,
