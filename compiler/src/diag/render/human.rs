@@ -30,6 +30,9 @@
 //! - Messages, labels and help are shown with control characters other than newline and tab
 //!   escaped (`\u{1b}`), for the same reason.
 //! - A zero-width span is drawn as a label arrow without an underline, at its position.
+//! - A report of the commonest shape (one label on one short line of plain ASCII, no colour) is
+//!   drawn by [`super::direct`] in ariadne's exact layout, at a fraction of ariadne's cost;
+//!   tests compare the two over thousands of generated reports.
 //! - Colour only with [`Options::color`]; without it the output is plain text, which is what
 //!   the snapshot tests read. Trailing spaces are removed from every line.
 
