@@ -156,3 +156,15 @@ fn a_provider_or_a_lone_graph_from_standard_input_is_reported() {
         "{err}"
     );
 }
+
+#[test]
+fn standard_input_is_named_once() {
+    let o = agc(&["check", "-", EXAMPLE, "-"], &example());
+    assert_eq!(o.status.code(), Some(2), "a usage error");
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("`-` (standard input) is given 2 times"),
+        "{err}"
+    );
+    assert!(o.stdout.is_empty(), "nothing checked: {}", text(&o.stdout));
+}

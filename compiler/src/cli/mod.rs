@@ -204,6 +204,16 @@ fn run_check(args: CheckArgs) -> i32 {
             }
         }
     }
+    // Standard input can be read once: a second `-` would check an empty document.
+    let stdin_args = args
+        .paths
+        .iter()
+        .filter(|p| crate::source::load::is_stdin(p))
+        .count();
+    if stdin_args > 1 {
+        eprintln!("error: `-` (standard input) is given {stdin_args} times; it can be read once");
+        return 2;
+    }
     let mut sources = SourceMap::new();
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut io_error = false;
