@@ -1,0 +1,308 @@
+//! Lowering one agh node: its kind, attributes, inputs (an action's params, a transform's
+//! `params.map`), output and its schema, retry and timeout; and a gate's routing table.
+
+use super::super::model::{NodeView, Scope};
+use super::Lowerer;
+use crate::ir::{
+    Declared, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeId, NodeKind, Output, RegionId,
+    Shared,
+};
+use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+
+impl<'u> Lowerer<'u> {
+    pub(super) fn node(
+        &mut self,
+        si: usize,
+        s: &Scope<'_>,
+        v: &NodeView<'_>,
+        region: Option<RegionId>,
+    ) -> NodeId {
+        let _ = si;
+        let kind = match (v.class, v.kind) {
+            ("action", "run-agent" | "goal") => NodeKind::Task,
+            ("action", "transform") => NodeKind::StateUpdate,
+            ("action", _) => NodeKind::External,
+            ("control", "fan-out") => NodeKind::Map,
+            ("control", "collect") => NodeKind::Join,
+            ("control", "branch") => NodeKind::Decision,
+            ("control", "gate") => NodeKind::Gate,
+            ("control", "sub-loop") => NodeKind::Subgraph,
+            ("source", "watch-source" | "watch-events") => NodeKind::Wait,
+            ("source", "input") => NodeKind::StateUpdate,
+            _ => NodeKind::External,
+        };
+        let scoped = format!("{}{}", s.prefix, v.id);
+        let mut node = Node::bare(scoped, v.id.to_string(), kind, v.kind);
+        let transform = v.is("action", "transform");
+        for (k, val) in v.v {
+            match (k.as_str(), val) {
+                ("id" | "kind" | "body", _) => {}
+                // `params` become the node's inputs (a transform's `params.map` only), so the
+                // attributes keep just what no input holds: nothing for an action, a
+                // transform's other keys. A copy of every prompt and output schema here made
+                // the plan and the IR of a Loop a third larger.
+                ("params", Value::Object(p)) => {
+                    let rest: Map<String, Value> = p
+                        .iter()
+                        .filter(|(pk, _)| transform && pk.as_str() != "map")
+                        .map(|(pk, pv)| (pk.clone(), pv.clone()))
+                        .collect();
+                    if !rest.is_empty() {
+                        node.attrs.insert(k.clone(), Value::Object(rest));
+                    }
+                }
+                _ => {
+                    node.attrs.insert(k.clone(), val.clone());
+                }
+            }
+        }
+        if v.is("control", "gate") {
+            node.attrs.insert("routes".into(), routes(v));
+        }
+        // The output's schema, shared with the param it is written in (a run-agent's or a
+        // goal's `output_schema`, which the agent call reads) and with every identical schema
+        // and literal of the Loop (`ir::intern`): one copy in the IR, not one per node.
+        let shared: Option<Shared> = self.output_schema(v).map(|s| self.values.intern(&s));
+        if transform {
+            self.transform_inputs(v, &mut node);
+        } else if let Some(params) = v.params() {
+            node.inputs.reserve_exact(params.len());
+            for (k, val) in params {
+                let ptr = format!("{}/params/{}", v.ptr, crate::source::tree::escape_token(k));
+                let source = match (val, self.unit.exprs.contains_key(&ptr)) {
+                    (Value::String(_), true) => InputSource::Template {
+                        template: self.expr(ExprLang::GoTemplate, &ptr).expect("a string"),
+                    },
+                    _ => InputSource::Value {
+                        value: self.values.intern(val),
+                    },
+                };
+                node.inputs.push(Input {
+                    name: k.clone(),
+                    ty: json_type(val).into(),
+                    required: true,
+                    source,
+                    decl: Declared::default(),
+                });
+            }
+        }
+        if let Some(schema) = shared {
+            let ty = schema
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("object")
+                .to_string();
+            node.outputs.reserve_exact(1);
+            node.outputs.push(Output {
+                name: "output".into(),
+                ty,
+                required: true,
+                decl: Declared {
+                    schema: Some(schema),
+                    ..Declared::default()
+                },
+            });
+        }
+        if let Some(r) = v.get("retry") {
+            node.retry.max_attempts = r
+                .get("max_attempts")
+                .and_then(Value::as_u64)
+                .filter(|&a| a > 0)
+                .unwrap_or(1)
+                .min(u32::MAX as u64) as u32;
+        } else {
+            node.retry.max_attempts = 1;
+        }
+        if let Some(t) = v.str("timeout").and_then(super::super::go_duration_seconds) {
+            node.retry.timeout_seconds = Some(t);
+            node.estimate.seconds = Some(t);
+        }
+        if v.is("control", "collect") {
+            node.join = Join::All;
+        }
+        self.add(node, &v.ptr, region)
+    }
+
+    /// A transform's `params.map`, one input per key, so that the node's resolved inputs are
+    /// its output (`{key: any}`): `from` (a dotted namespace path, read with its native type)
+    /// is a path expression, `template` the `{{ }}` template the checker parsed (text without
+    /// an action is a literal string), `value` the literal as written (never a template). An
+    /// entry with several takes `from`, then `template`, then `value`; one with none is
+    /// `null`. `attrs.transform: inputs` tells the runtime the map is lowered this way.
+    fn transform_inputs(&mut self, v: &NodeView<'_>, node: &mut Node) {
+        node.attrs.insert("transform".into(), json!("inputs"));
+        let map = v
+            .params()
+            .and_then(|p| p.get("map"))
+            .and_then(Value::as_object);
+        node.inputs.reserve_exact(map.map_or(0, Map::len));
+        for (k, entry) in map.into_iter().flatten() {
+            let ptr = format!(
+                "{}/params/map/{}",
+                v.ptr,
+                crate::source::tree::escape_token(k)
+            );
+            let text = |f: &str| {
+                entry
+                    .get(f)
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.trim().is_empty())
+            };
+            let (ty, source) = if let Some(from) = text("from") {
+                let at = format!("{ptr}/from");
+                let expr = IrExpr {
+                    lang: ExprLang::GoTemplate,
+                    source: from.trim().to_string(),
+                    core: Some(std::sync::Arc::new(path_expr(from.trim()))),
+                    span: self.span(&at),
+                };
+                ("any", InputSource::Expr { expr })
+            } else if let Some(t) = entry.get("template").and_then(Value::as_str) {
+                let at = format!("{ptr}/template");
+                let source = match self.expr(ExprLang::GoTemplate, &at) {
+                    Some(e) if e.core.is_some() => InputSource::Template { template: e },
+                    _ => InputSource::Value {
+                        value: self.values.intern(&json!(t)),
+                    },
+                };
+                ("string", source)
+            } else {
+                let value = entry.get("value").cloned().unwrap_or(Value::Null);
+                (
+                    "any",
+                    InputSource::Value {
+                        value: self.values.intern(&value),
+                    },
+                )
+            };
+            node.inputs.push(Input {
+                name: k.clone(),
+                ty: ty.into(),
+                required: true,
+                source,
+                decl: Declared::default(),
+            });
+        }
+    }
+
+    pub(super) fn output_schema<'d>(&self, v: &NodeView<'d>) -> Option<Cow<'d, Value>>
+    where
+        'u: 'd,
+    {
+        self.schemas.as_ref()?.output_schema(v)
+    }
+}
+
+/// The core expression of a dotted namespace path (`nodes.a.output.b`): the root name, then
+/// one member per segment, ids in pre-order (the outermost member first), as the template
+/// parser lowers `{{ .nodes.a.output.b }}`.
+fn path_expr(path: &str) -> agc_runtime::expr::Expr {
+    use agc_runtime::expr::{Expr, ExprKind};
+    let segs: Vec<&str> = path.split('.').collect();
+    let n = segs.len() as u32;
+    let mut e = Expr {
+        id: n - 1,
+        kind: ExprKind::Ident {
+            name: segs[0].to_string(),
+        },
+    };
+    for (i, seg) in segs.iter().enumerate().skip(1) {
+        e = Expr {
+            id: n - 1 - i as u32,
+            kind: ExprKind::Member {
+                target: Box::new(e),
+                field: (*seg).to_string(),
+            },
+        };
+    }
+    e
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+/// The in-graph route actions.
+const BODY_ROUTES: &[&str] = &["continue", "revise", "branch", "halt", "escalate"];
+
+/// A gate's routing table, upstream's defaults filled in and ignored values replaced
+/// (research §3.4).
+pub fn routes(v: &NodeView<'_>) -> Value {
+    let given = v.get("on_result").and_then(Value::as_object);
+    let default = |key: &str| -> Value {
+        match key {
+            "pass" => json!({"route": "continue"}),
+            "fail" => json!({"route": "revise"}),
+            "approval" => json!({"route": "escalate", "terminal_status": "needs-approval"}),
+            "blocked" => json!({"route": "halt", "terminal_status": "blocked"}),
+            _ => json!({"route": "halt", "terminal_status": "failed"}),
+        }
+    };
+    let mut out = Map::new();
+    for key in [
+        "pass",
+        "fail",
+        "approval",
+        "blocked",
+        "error",
+        "timeout",
+        "invalid_output",
+    ] {
+        let allowed: &[&str] = if key == "approval" {
+            &["escalate", "halt"]
+        } else {
+            BODY_ROUTES
+        };
+        let chosen = given.and_then(|g| g.get(key)).and_then(|r| {
+            let (route, obj) = match r {
+                Value::String(s) => (s.as_str(), None),
+                Value::Object(m) => (m.get("route").and_then(Value::as_str)?, Some(m)),
+                _ => return None,
+            };
+            if !allowed.contains(&route) {
+                return None;
+            }
+            if route == "branch" && obj.and_then(|m| m.get("branch")).is_none() {
+                return None;
+            }
+            let mut m = obj.cloned().unwrap_or_default();
+            m.insert("route".into(), json!(route));
+            match route {
+                "halt" => {
+                    m.entry("terminal_status").or_insert(json!("failed"));
+                }
+                "escalate" => {
+                    m.entry("terminal_status")
+                        .or_insert(json!("needs-approval"));
+                }
+                _ => {}
+            }
+            Some(Value::Object(m))
+        });
+        out.insert(key.into(), chosen.unwrap_or_else(|| default(key)));
+    }
+    Value::Object(out)
+}
+
+/// The verdicts of a gate whose route is `continue` (the edges to its successors).
+pub(super) fn continue_verdicts(v: &NodeView<'_>) -> Vec<String> {
+    let r = routes(v);
+    let mut on: Vec<String> = r
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter(|(_, v)| v.get("route").and_then(Value::as_str) == Some("continue"))
+        .map(|(k, _)| k.clone())
+        .collect();
+    on.sort();
+    on
+}
