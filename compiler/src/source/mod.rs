@@ -18,6 +18,7 @@ pub mod yaml;
 pub use field::Field;
 pub use limits::Limits;
 use std::sync::OnceLock;
+pub use tree::walk::Walker;
 pub use tree::{Cursor, Document, ScalarStyle, SpanNode};
 
 /// Index of a file in a [`SourceMap`].

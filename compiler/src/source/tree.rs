@@ -9,6 +9,7 @@
 //! (times a short scan of small mappings), with no per-node pointer strings kept in memory.
 
 pub mod index;
+pub mod walk;
 
 use super::{FileId, Span};
 use index::KeyIndex;

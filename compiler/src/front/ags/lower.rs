@@ -27,7 +27,7 @@ use crate::ir::{
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
-use crate::source::{Document, SourceMap};
+use crate::source::{Document, SourceMap, Walker};
 use serde_json::{Map, Value};
 
 /// Most nodes one document may expand into (fragment instantiation included).
@@ -63,6 +63,9 @@ pub(crate) struct Lowerer<'d> {
     /// Body sites already reported too deep (document, pointer): a fragment reached along
     /// several paths is reported once.
     too_deep: crate::hash::HashSet<(usize, String)>,
+    /// Pointer lookups in the current document: the fields of one node after another, each
+    /// walked from the node (see [`Walker`]).
+    walker: std::cell::RefCell<Walker<'d>>,
     pub graph: Graph,
     pub diags: Vec<Diagnostic>,
 }
@@ -90,6 +93,7 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         cur: 0,
         max_depth,
         too_deep: Default::default(),
+        walker: std::cell::RefCell::new(Walker::new(doc)),
         graph: Graph::new("ags", id),
         diags: Vec::new(),
     };
@@ -134,7 +138,10 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         }
         let p = work[next].clone();
         next += 1;
-        l.cur = p.doc;
+        if l.cur != p.doc {
+            l.cur = p.doc;
+            l.walker = std::cell::RefCell::new(Walker::new(l.doc()));
+        }
         let children = l.scope(&p);
         work.extend(children);
     }
@@ -144,6 +151,28 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
 impl<'d> Lowerer<'d> {
     fn doc(&self) -> &'d Document {
         &self.ws.docs[self.cur]
+    }
+
+    /// The cursor at a pointer of the current document ([`Document::at`], walked from where the
+    /// previous lookup parted).
+    fn at(&self, ptr: &str) -> Option<crate::source::Cursor<'d>> {
+        self.walker.borrow_mut().at(ptr)
+    }
+
+    /// The value's span at a pointer ([`Document::span`]).
+    fn span(&self, ptr: &str) -> crate::source::Span {
+        match self.at(ptr) {
+            Some(c) => c.node.span,
+            None => self.doc().span(ptr),
+        }
+    }
+
+    /// The key's span at a pointer, else the value's ([`Document::key_span`]).
+    fn key_span(&self, ptr: &str) -> crate::source::Span {
+        match self.at(ptr) {
+            Some(c) => c.node.key().unwrap_or(c.node.span),
+            None => self.doc().span(ptr),
+        }
     }
 
     fn params(&mut self, root: &Map<String, Value>) {
@@ -171,7 +200,7 @@ impl<'d> Lowerer<'d> {
     /// parses; a failure would only leave `core` empty).
     fn expr(&self, lang: ExprLang, ptr: &str) -> Option<IrExpr> {
         let doc = self.doc();
-        let at = doc.at(ptr)?;
+        let at = self.at(ptr)?;
         let (node, source) = (at.node, at.value.as_str()?);
         let template = lang == ExprLang::AgxTemplate;
         let cached =
@@ -267,7 +296,7 @@ impl<'d> Lowerer<'d> {
                         entrypoints: Vec::new(),
                         nodes: Vec::new(),
                     },
-                    self.doc().span(&bptr),
+                    self.span(&bptr),
                 );
                 self.graph.nodes[id.index()].owns = Some(region);
                 if let Some(extra) = region_extras(block, b, body) {
@@ -336,7 +365,7 @@ impl<'d> Lowerer<'d> {
             "AGC082",
             format!("the {block} body of `{scoped}` would be nested {depth} levels deep; {why}"),
         )
-        .at(self.doc().key_span(ptr))
+        .at(self.key_span(ptr))
         .with_pointer(ptr)
         .with_help(
             "every loop, map and subgraph body counts one level, fragments and referenced \
@@ -518,7 +547,7 @@ impl<'d> Lowerer<'d> {
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
         let mut exprs = self.runtime_exprs(node, ptr);
         exprs.extend(self.ladder_exprs(s, node, ptr));
-        let span = self.doc().key_span(ptr);
+        let span = self.key_span(ptr);
         self.graph.add_node(
             Node {
                 scoped_id: scoped,
@@ -593,7 +622,7 @@ impl<'d> Lowerer<'d> {
                         lang: ExprLang::Agx,
                         source: String::new(),
                         core: None,
-                        span: self.doc().span(bptr),
+                        span: self.span(bptr),
                     }),
                 item: b
                     .field("as")
@@ -652,7 +681,7 @@ impl<'d> Lowerer<'d> {
                 label: e.label.map(str::to_string),
                 on: Vec::new(),
             },
-            self.doc().span(&ptr),
+            self.span(&ptr),
         );
     }
 }
