@@ -19,6 +19,7 @@ use crate::schema;
 use crate::source::yaml::Loaded;
 use crate::source::{Document, FileId, Limits, SourceMap, load};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What the driver needs to know besides the file.
 #[derive(Clone, Debug, Default)]
@@ -117,7 +118,38 @@ pub fn check_source(
     opts: &CheckOptions,
     path: Option<&Path>,
 ) -> Checked {
-    let (doc, dialect, schema_ok, mut diags) = detect_and_validate(loaded, opts);
+    let early_from = if sources.get(file).text.len() >= EARLY_FROM {
+        Early::Beside
+    } else {
+        Early::After
+    };
+    check_source_with(sources, file, loaded, opts, path, early_from)
+}
+
+/// Documents from this many bytes on have their schema validated on a second thread while
+/// the front end's early work ([`FrontEnd::early`]) runs; below, one after the other (the
+/// thread would cost more than it saves).
+const EARLY_FROM: usize = 64 * 1024;
+
+/// How the schema validation and the front end's early work are run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Early {
+    /// Side by side on two threads.
+    Beside,
+    /// One after the other: the schema, then (when it passed) the early work.
+    After,
+}
+
+/// [`check_source`], with how the schema and the early work run (the tests choose).
+pub(crate) fn check_source_with(
+    sources: &mut SourceMap,
+    file: FileId,
+    loaded: Loaded,
+    opts: &CheckOptions,
+    path: Option<&Path>,
+    early: Early,
+) -> Checked {
+    let (doc, dialect, mut diags) = detect(loaded, opts);
     let (doc, compiled) = match (doc, dialect) {
         (Some(doc), Some(dialect)) => {
             let mut cx = Context {
@@ -125,16 +157,16 @@ pub fn check_source(
                 file,
                 path,
                 opts,
-                schema_ok,
+                schema_ok: false,
                 dialect,
             };
+            let cx = &mut cx;
+            let d = &mut diags;
             let (doc, compiled) = match dialect {
-                Dialect::Ags => drive(&front::ags::Ags, &mut cx, doc, &mut diags),
-                Dialect::AgentGraph(_) => {
-                    drive(&front::agent_graph::AgentGraph, &mut cx, doc, &mut diags)
-                }
-                Dialect::Awp => drive(&front::awp::Awp, &mut cx, doc, &mut diags),
-                Dialect::Agh => drive(&front::agh::Agh, &mut cx, doc, &mut diags),
+                Dialect::Ags => drive(&front::ags::Ags, cx, doc, d, early),
+                Dialect::AgentGraph(_) => drive(&front::agent_graph::AgentGraph, cx, doc, d, early),
+                Dialect::Awp => drive(&front::awp::Awp, cx, doc, d, early),
+                Dialect::Agh => drive(&front::agh::Agh, cx, doc, d, early),
             };
             (Some(doc), compiled)
         }
@@ -150,14 +182,20 @@ pub fn check_source(
     }
 }
 
-/// One front end, generically: check, then (when error-free) lower and analyse.
+/// One front end, generically: the schema (beside the front end's early work), check, then
+/// (when error-free) lower and analyse.
 fn drive<F: FrontEnd>(
     fe: &F,
     cx: &mut Context<'_>,
     doc: Document,
     diags: &mut Vec<Diagnostic>,
+    early: Early,
 ) -> (Document, Vec<crate::compile::Compiled>) {
-    let (unit, more) = fe.check(cx, doc);
+    let text = &cx.sources.get(cx.file).text;
+    let (schema_diags, early) = validate_with_early(fe, cx.dialect, &doc, text, early);
+    cx.schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
+    diags.extend(schema_diags);
+    let (unit, more) = fe.check(cx, doc, early);
     diags.extend(more);
     let mut compiled = Vec::new();
     if !diags.iter().any(Diagnostic::is_error) {
@@ -174,17 +212,67 @@ fn drive<F: FrontEnd>(
     (F::into_root(unit), compiled)
 }
 
-/// Detection and schema validation of one loaded file: the document (when it loaded), its
-/// dialect (when detected or forced), whether the schema passed, and the diagnostics of
-/// loading, detection and schema. In AGS documents the loader's duplicate-key AGC004 becomes
-/// AG005, the spec's own code.
-pub fn detect_and_validate(
+/// The schema diagnostics of the root document, and the front end's early work on it when
+/// the schema passed. [`Early::Beside`]: the schema is validated on a second thread while
+/// this one does the early work, which is told to stop as soon as the schema has failed and
+/// is then dropped. Both ways give the same result (tested over the corpus); where no thread
+/// can be started, they run one after the other.
+fn validate_with_early<F: FrontEnd>(
+    fe: &F,
+    dialect: Dialect,
+    doc: &Document,
+    text: &str,
+    early: Early,
+) -> (Vec<Diagnostic>, Option<F::Early>) {
+    let failed = |ds: &[Diagnostic]| ds.iter().any(Diagnostic::is_error);
+    let stop = AtomicBool::new(false);
+    let after = || {
+        let schema_diags = schema::validate(dialect, doc);
+        let work = (!failed(&schema_diags))
+            .then(|| fe.early(doc, text, &stop))
+            .flatten();
+        (schema_diags, work)
+    };
+    if early == Early::After {
+        return after();
+    }
+    std::thread::scope(|s| {
+        let schema = std::thread::Builder::new()
+            .name("agc-schema".into())
+            .spawn_scoped(s, || {
+                let ds = schema::validate(dialect, doc);
+                if failed(&ds) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                ds
+            });
+        let Ok(schema) = schema else {
+            return after();
+        };
+        // A panic in the early work is a bug; it is raised when its result was wanted.
+        let work =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fe.early(doc, text, &stop)));
+        let schema_diags = schema
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        let work = match work {
+            _ if failed(&schema_diags) => None,
+            Ok(work) => work,
+            Err(p) => std::panic::resume_unwind(p),
+        };
+        (schema_diags, work)
+    })
+}
+
+/// Detection of one loaded file: the document (when it loaded), its dialect (when detected or
+/// forced), and the diagnostics of loading and detection. In AGS documents the loader's
+/// duplicate-key AGC004 becomes AG005, the spec's own code.
+fn detect(
     loaded: Loaded,
     opts: &CheckOptions,
-) -> (Option<Document>, Option<Dialect>, bool, Vec<Diagnostic>) {
+) -> (Option<Document>, Option<Dialect>, Vec<Diagnostic>) {
     let Loaded { doc, mut diags } = loaded;
     let mut dialect = None;
-    let mut schema_ok = false;
     if let Some(doc) = &doc {
         match dialect::resolve(doc, opts.dialect) {
             Ok(d) => {
@@ -199,12 +287,26 @@ pub fn detect_and_validate(
                 if let Dialect::AgentGraph(_) = d {
                     crate::front::agent_graph::remap_parse_codes(&mut diags);
                 }
-                let schema_diags = schema::validate(d, doc);
-                schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
-                diags.extend(schema_diags);
             }
             Err(d) => diags.push(d),
         }
+    }
+    (doc, dialect, diags)
+}
+
+/// Detection and schema validation of one loaded file: the document (when it loaded), its
+/// dialect (when detected or forced), whether the schema passed, and the diagnostics of
+/// loading, detection and schema (see [`detect`]).
+pub fn detect_and_validate(
+    loaded: Loaded,
+    opts: &CheckOptions,
+) -> (Option<Document>, Option<Dialect>, bool, Vec<Diagnostic>) {
+    let (doc, dialect, mut diags) = detect(loaded, opts);
+    let mut schema_ok = false;
+    if let (Some(doc), Some(d)) = (&doc, dialect) {
+        let schema_diags = schema::validate(d, doc);
+        schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
+        diags.extend(schema_diags);
     }
     (doc, dialect, schema_ok, diags)
 }
@@ -289,6 +391,10 @@ pub fn is_candidate_outside_agent_graph(path: &Path) -> bool {
             || stem == "loop"
             || stem.ends_with(".loop"))
 }
+
+#[cfg(test)]
+#[path = "check_early_tests.rs"]
+mod early_tests;
 
 #[cfg(test)]
 mod tests {

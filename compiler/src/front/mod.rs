@@ -27,6 +27,7 @@ use crate::dialect::Dialect;
 use crate::ir::Graph;
 use crate::source::{Document, FileId, SourceMap, Span, load};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 
 /// What a front end may use while checking: the sources (to load more files), the root file
 /// and its path, and the options.
@@ -147,9 +148,28 @@ pub trait FrontEnd {
     /// What `check` hands to `lower`: the root document and whatever it pulled in.
     type Unit: Send;
 
+    /// What [`FrontEnd::early`] hands to [`FrontEnd::check`].
+    type Early: Send;
+
+    /// Work on the root document alone that `check` would start with (AGS: its semantic
+    /// checks), done while the schema validation runs on another thread; the driver hands the
+    /// result to `check` when the schema passed and drops it when not. The document may fail
+    /// its schema, so this must not panic or hang on any document, and it should give up soon
+    /// after `stop` is set (the schema failed). `None`: nothing done early (the default).
+    fn early(&self, doc: &Document, text: &str, stop: &AtomicBool) -> Option<Self::Early> {
+        let _ = (doc, text, stop);
+        None
+    }
+
     /// Semantic checks of the root document and the files it pulls in: every finding, with
-    /// the dialect's own codes. Must not panic on a schema-invalid document.
-    fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Self::Unit, Vec<Diagnostic>);
+    /// the dialect's own codes. Must not panic on a schema-invalid document. `early` is what
+    /// [`FrontEnd::early`] gave for this document, when the schema passed.
+    fn check(
+        &self,
+        cx: &mut Context<'_>,
+        doc: Document,
+        early: Option<Self::Early>,
+    ) -> (Self::Unit, Vec<Diagnostic>);
 
     /// Lowers a unit whose check reported no error. Diagnostics here are either warnings or
     /// internal errors (a bug, reported rather than panicking). `digest`: whether the graphs'

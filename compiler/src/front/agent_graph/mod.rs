@@ -115,8 +115,9 @@ fn without_folder(cx: &Context<'_>, what: &str) -> Diagnostic {
 
 impl FrontEnd for AgentGraph {
     type Unit = Unit;
+    type Early = ();
 
-    fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Unit, Vec<Diagnostic>) {
+    fn check(&self, cx: &mut Context<'_>, doc: Document, _: Option<()>) -> (Unit, Vec<Diagnostic>) {
         let mut unit = Unit {
             root: doc,
             provider: None,
@@ -230,7 +231,7 @@ pub fn load_provider(
         schema_ok,
         dialect: Dialect::AgentGraph(kind),
     };
-    let (unit, more) = AgentGraph.check(&mut cx, doc);
+    let (unit, more) = AgentGraph.check(&mut cx, doc, None);
     diags.extend(more);
     let mut loaded = unit.provider.unwrap_or(LoadedProvider {
         provider: None,

@@ -87,8 +87,9 @@ pub struct Agh;
 
 impl FrontEnd for Agh {
     type Unit = Unit;
+    type Early = ();
 
-    fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Unit, Vec<Diagnostic>) {
+    fn check(&self, cx: &mut Context<'_>, doc: Document, _: Option<()>) -> (Unit, Vec<Diagnostic>) {
         if !cx.schema_ok {
             let unit = Unit {
                 doc,

@@ -302,7 +302,7 @@ pub fn print(
         schema_ok,
         dialect: crate::dialect::Dialect::Agh,
     };
-    let (unit, diags) = super::Agh.check(&mut cx, doc);
+    let (unit, diags) = super::Agh.check(&mut cx, doc, None);
     if diags.iter().any(crate::diag::Diagnostic::is_error) {
         return 1;
     }

@@ -14,8 +14,8 @@ use crate::expr::types::Type;
 use crate::hash::HashSet;
 use crate::ir::NodeId;
 use crate::source::Field;
-use crate::source::Span;
 use crate::source::scalar::ScalarMap;
+use crate::source::{Span, Walker};
 use agc_runtime::expr::Expr;
 use serde_json::{Map, Value};
 
@@ -48,6 +48,14 @@ struct PassInput<'s, 'a> {
     names: &'s ScopeNames<'s>,
     root: &'s Map<String, Value>,
     parse: &'s ParseFn<'s>,
+    /// Set when the checks' result is no longer wanted.
+    stop: &'s std::sync::atomic::AtomicBool,
+}
+
+impl PassInput<'_, '_> {
+    fn stopped(&self) -> bool {
+        self.stop.load(std::sync::atomic::Ordering::Relaxed)
+    }
 }
 
 /// An expression whose names resolved, waiting for its scope's type environment.
@@ -70,6 +78,9 @@ impl Checker<'_> {
         };
         let fragment_uses = fragment_uses(scopes);
         for (si, scope) in scopes.iter().enumerate() {
+            if self.stopped() {
+                return;
+            }
             let names = scope_names(scopes, si, root, &fragment_uses);
             let mut list = positions::collect(scope);
             if let ScopeKind::Body { parent, owner } = &scope.kind {
@@ -91,6 +102,7 @@ impl Checker<'_> {
                 names: &names,
                 root,
                 parse,
+                stop: self.stop,
             };
             let FirstPass {
                 mut diags,
@@ -116,6 +128,9 @@ impl Checker<'_> {
             // and only for expressions that read it.
             let mut self_of: Option<Option<String>> = None;
             for t in typed {
+                if self.stopped() {
+                    return;
+                }
                 if t.reads_self && self_of.as_ref() != Some(&t.pos.access.self_node) {
                     let me = t
                         .pos
@@ -174,8 +189,12 @@ fn first_pass(
 ) -> FirstPass {
     if threads < 2 || list.len() < parallel_from.max(2) {
         let mut out = FirstPass::default();
+        let mut walker = Walker::new(input.doc);
         for pos in list {
-            position(input, pos, &mut out);
+            if input.stopped() {
+                break;
+            }
+            position(input, &mut walker, pos, &mut out);
         }
         return out;
     }
@@ -193,8 +212,12 @@ fn first_pass(
             .map(|run| {
                 s.spawn(move || {
                     let mut out = FirstPass::default();
+                    let mut walker = Walker::new(input.doc);
                     for pos in run {
-                        position(input, pos, &mut out);
+                        if input.stopped() {
+                            break;
+                        }
+                        position(input, &mut walker, pos, &mut out);
                     }
                     out
                 })
@@ -218,9 +241,16 @@ fn first_pass(
 }
 
 /// One position: parsed, its names resolved; resolved ones are kept for typing.
-fn position(input: &PassInput<'_, '_>, pos: Position, out: &mut FirstPass) {
+/// `walker` resolves the position's pointer: positions come node by node, so it walks only the
+/// field's own tokens from the node.
+fn position(
+    input: &PassInput<'_, '_>,
+    walker: &mut Walker<'_>,
+    pos: Position,
+    out: &mut FirstPass,
+) {
     // One walk gives the text and its spans.
-    let Some(at) = input.doc.at(&pos.ptr) else {
+    let Some(at) = walker.at(&pos.ptr) else {
         return;
     };
     let (Some(text), node) = (at.value.as_str(), at.node) else {

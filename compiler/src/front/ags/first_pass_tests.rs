@@ -59,7 +59,14 @@ fn any_number_of_threads_finds_the_same() {
     );
     let doc = loaded.doc.expect("the graph loads");
     let mut one_cache = ExprCache::default();
-    let one = check_with(&doc, &text, &mut one_cache, usize::MAX, 1);
+    let one = check_with(
+        &doc,
+        &text,
+        &mut one_cache,
+        usize::MAX,
+        1,
+        &Default::default(),
+    );
     let codes = |code: &str| one.iter().filter(|d| d.code == code).count();
     // The graph exercises every kind of first-pass finding, and pass-2 typing.
     assert!(codes("AG203") >= 10, "{one:#?}");
@@ -86,7 +93,7 @@ fn any_number_of_threads_finds_the_same() {
     assert!(one_cache.len() > 200, "{}", one_cache.len());
     for threads in [2, 3, 8, 400] {
         let mut cache = ExprCache::default();
-        let many = check_with(&doc, &text, &mut cache, 1, threads);
+        let many = check_with(&doc, &text, &mut cache, 1, threads, &Default::default());
         assert_eq!(format!("{many:?}"), format!("{one:?}"), "{threads} threads");
         assert_eq!(cache, one_cache, "{threads} threads");
     }

@@ -23,6 +23,7 @@ use crate::diag::Diagnostic;
 use crate::source::Field;
 use crate::source::{Document, FileId};
 use serde_json::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Parsed expressions by the file position of their scalar and whether it was read as a
 /// `${{ }}` template (an aliased scalar can sit in both kinds of field): the checks parse
@@ -38,11 +39,21 @@ pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
 
 /// [`check`], keeping every expression that parsed in `exprs`.
 pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diagnostic> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    check_with(doc, text, exprs, exprs::PARALLEL_FROM, threads)
+    check_until(doc, text, exprs, &AtomicBool::new(false))
 }
 
-/// [`check_into`], with the number of expression positions from which a scope's first pass
+/// [`check_into`], giving up between steps once `stop` is set (the result is then partial).
+fn check_until(
+    doc: &Document,
+    text: &str,
+    exprs: &mut ExprCache,
+    stop: &AtomicBool,
+) -> Vec<Diagnostic> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    check_with(doc, text, exprs, exprs::PARALLEL_FROM, threads, stop)
+}
+
+/// [`check_until`], with the number of expression positions from which a scope's first pass
 /// runs on several threads, and how many (the tests choose both).
 pub(crate) fn check_with(
     doc: &Document,
@@ -50,6 +61,7 @@ pub(crate) fn check_with(
     exprs: &mut ExprCache,
     parallel_from: usize,
     threads: usize,
+    stop: &AtomicBool,
 ) -> Vec<Diagnostic> {
     let Some(root) = doc.value.as_object() else {
         return Vec::new();
@@ -62,15 +74,21 @@ pub(crate) fn check_with(
         parallel_from,
         threads,
         suggestions: Default::default(),
+        stop,
     };
     let scopes = scope::collect(root);
     for s in &scopes {
+        if c.stopped() {
+            return c.diags;
+        }
         c.check_scope(s);
     }
     c.check_fragments(&scopes);
     c.check_carry(&scopes);
     c.check_expressions(&scopes, &parse_position);
-    c.check_advisories(&scopes);
+    if !c.stopped() {
+        c.check_advisories(&scopes);
+    }
     c.diags
 }
 
@@ -80,6 +98,18 @@ pub struct Ags;
 
 impl super::FrontEnd for Ags {
     type Unit = refs::Workspace;
+    /// The root's semantic checks: their findings and parsed expressions.
+    type Early = (Vec<Diagnostic>, ExprCache);
+
+    /// The root's semantic checks, beside its schema validation. The checks read every field
+    /// through `Option`s and never assume a shape, so a schema-invalid document costs them
+    /// nothing worse than findings that are dropped; they stop between steps once `stop` is
+    /// set.
+    fn early(&self, doc: &Document, text: &str, stop: &AtomicBool) -> Option<Self::Early> {
+        let mut exprs = ExprCache::default();
+        let diags = check_until(doc, text, &mut exprs, stop);
+        Some((diags, exprs))
+    }
 
     /// Semantic checks of the root (layer 1 must have passed: SPEC §18), then, when those are
     /// clean, every `subgraph.ref` file loaded, schema-checked and checked the same way.
@@ -87,12 +117,15 @@ impl super::FrontEnd for Ags {
         &self,
         cx: &mut super::Context<'_>,
         doc: Document,
+        early: Option<Self::Early>,
     ) -> (refs::Workspace, Vec<Diagnostic>) {
         if !cx.schema_ok {
             return (refs::Workspace::single(doc), Vec::new());
         }
-        let mut exprs = ExprCache::default();
-        let mut diags = check_into(&doc, cx.text(), &mut exprs);
+        let (mut diags, mut exprs) = early.unwrap_or_else(|| {
+            let mut exprs = ExprCache::default();
+            (check_into(&doc, cx.text(), &mut exprs), exprs)
+        });
         if diags.iter().any(Diagnostic::is_error) {
             return (refs::Workspace::single(doc), diags);
         }
@@ -180,9 +213,16 @@ pub(crate) struct Checker<'d> {
     pub threads: usize,
     /// The comparisons left for "did you mean" (see [`crate::diag::suggest::Budget`]).
     pub suggestions: crate::diag::suggest::Budget,
+    /// Set when the checks' result is no longer wanted (see [`super::FrontEnd::early`]).
+    pub stop: &'d AtomicBool,
 }
 
 impl Checker<'_> {
+    /// Whether the checks should give up (their result will be dropped).
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     /// A diagnostic at the value at `ptr`.
     fn diag(&self, code: &'static str, ptr: &str, msg: String) -> Diagnostic {
         Diagnostic::new(code, msg)

@@ -21,9 +21,15 @@ impl Checker<'_> {
         let edges = &scope.graph().edges;
         self.check_ids(scope);
         self.check_references(scope);
+        if self.stopped() {
+            return;
+        }
         self.check_entrypoints(scope, edges);
         self.check_joins(scope, edges);
         self.check_cycles(scope, edges);
+        if self.stopped() {
+            return;
+        }
         for (id, node) in scope.nodes() {
             let ptr = scope.node_ptr(id);
             self.check_decision(node, &ptr);

@@ -56,8 +56,14 @@ pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
 
 impl FrontEnd for Awp {
     type Unit = Document;
+    type Early = ();
 
-    fn check(&self, cx: &mut Context<'_>, doc: Document) -> (Document, Vec<Diagnostic>) {
+    fn check(
+        &self,
+        cx: &mut Context<'_>,
+        doc: Document,
+        _: Option<()>,
+    ) -> (Document, Vec<Diagnostic>) {
         if !cx.schema_ok {
             return (doc, Vec::new());
         }
