@@ -33,7 +33,12 @@ pub(super) const PARALLEL_FROM: usize = 4096;
 struct FirstPass {
     diags: Vec<Diagnostic>,
     reads: Vec<(Option<String>, NodeRead)>,
+    /// Resolved expressions waiting for [`second_pass`] (empty once it ran).
     typed: Vec<Typed>,
+    /// What the second pass found (AG204), after all of `diags` in the scope's report.
+    type_diags: Vec<Diagnostic>,
+    /// The typed expressions, for the expression cache.
+    exprs: Vec<((crate::source::FileId, u32, bool), Expr)>,
     /// AG203/AG206 on a name that does not exist: (index in `diags`, the name), for its
     /// "did you mean".
     unknown: Vec<(usize, names::Unknown)>,
@@ -107,7 +112,9 @@ impl Checker<'_> {
             let FirstPass {
                 mut diags,
                 reads,
-                typed,
+                typed: _,
+                type_diags,
+                exprs,
                 unknown,
             } = first_pass(&input, list, self.parallel_from, self.threads);
             // "did you mean", in document order (see `Budget`).
@@ -115,35 +122,11 @@ impl Checker<'_> {
                 diags[i].help = self.suggest_for(scope, &names, &name);
             }
             self.diags.extend(diags);
-            // Pass 2: one environment per scope, holding the types of the nodes the scope's
-            // expressions name (not of every node: a 100k-node scope would type them all).
-            let mut env = types::scope_env(
-                root,
-                scope,
-                &names.bare,
-                names.in_loop,
-                named_nodes(&typed).as_ref(),
-            );
-            // Positions come node by node: `self` is typed once per node, not per position,
-            // and only for expressions that read it.
-            let mut self_of: Option<Option<String>> = None;
-            for t in typed {
-                if self.stopped() {
-                    return;
-                }
-                if t.reads_self && self_of.as_ref() != Some(&t.pos.access.self_node) {
-                    let me = t
-                        .pos
-                        .access
-                        .self_node
-                        .as_deref()
-                        .and_then(|n| scope.node(n));
-                    env.insert("self", me.map_or(Type::Dyn, types::self_type));
-                    self_of = Some(t.pos.access.self_node.clone());
-                }
-                self.type_check(&t.pos, &t.expr, &t.spans, &env);
-                // Kept for lowering, which then parses nothing again.
-                self.exprs.insert(t.key, t.expr);
+            self.diags.extend(type_diags);
+            // Kept for lowering, which then parses nothing again.
+            self.exprs.extend(exprs);
+            if self.stopped() {
+                return;
             }
             self.predecessor_rule(scope, &reads);
             self.unread_outputs(scopes, si, &reads);
@@ -196,6 +179,7 @@ fn first_pass(
             }
             position(input, &mut walker, pos, &mut out);
         }
+        second_pass(input, &mut out);
         return out;
     }
     let per_run = list.len().div_ceil(threads);
@@ -219,6 +203,7 @@ fn first_pass(
                         }
                         position(input, &mut walker, pos, &mut out);
                     }
+                    second_pass(input, &mut out);
                     out
                 })
             })
@@ -235,9 +220,50 @@ fn first_pass(
             .extend(f.unknown.into_iter().map(|(i, name)| (base + i, name)));
         out.diags.extend(f.diags);
         out.reads.extend(f.reads);
-        out.typed.extend(f.typed);
+        out.type_diags.extend(f.type_diags);
+        out.exprs.extend(f.exprs);
     }
     out
+}
+
+/// Pass 2 over the expressions pass 1 resolved (in one run of positions): typed in an
+/// environment holding the types of the nodes they name (not of every node: a 100k-node
+/// scope would type them all). A node's type is the same in every run's environment, so runs
+/// find what one environment for the whole scope finds.
+fn second_pass(input: &PassInput<'_, '_>, out: &mut FirstPass) {
+    let typed = std::mem::take(&mut out.typed);
+    if typed.is_empty() {
+        return;
+    }
+    let scope = &input.scopes[input.si];
+    let mut env = types::scope_env(
+        input.root,
+        scope,
+        &input.names.bare,
+        input.names.in_loop,
+        named_nodes(&typed).as_ref(),
+    );
+    out.exprs.reserve_exact(typed.len());
+    // Positions come node by node: `self` is typed once per node, not per position, and only
+    // for expressions that read it.
+    let mut self_of: Option<Option<String>> = None;
+    for t in typed {
+        if input.stopped() {
+            return;
+        }
+        if t.reads_self && self_of.as_ref() != Some(&t.pos.access.self_node) {
+            let me = t
+                .pos
+                .access
+                .self_node
+                .as_deref()
+                .and_then(|n| scope.node(n));
+            env.insert("self", me.map_or(Type::Dyn, types::self_type));
+            self_of = Some(t.pos.access.self_node.clone());
+        }
+        type_check(&t.pos, &t.expr, &t.spans, &env, &mut out.type_diags);
+        out.exprs.push((t.key, t.expr));
+    }
 }
 
 /// One position: parsed, its names resolved; resolved ones are kept for typing.
@@ -306,44 +332,50 @@ fn position(
     }
 }
 
-impl Checker<'_> {
-    /// AG204 for what static types rule out: unknown functions, wrong arity, operands that
-    /// cannot work (ordering an `integer` output against a string), and conditions that are
-    /// certainly not booleans. Unknown names are AG203/AG206 already (names.rs).
-    fn type_check(&mut self, pos: &Position, expr: &Expr, spans: &[Span], env: &TypeEnv) {
-        let lang = agc_runtime::expr::Lang::Agx;
-        let (ty, errors) = crate::expr::check::check(expr, lang, env);
-        for e in errors {
-            if matches!(
-                e.kind,
-                TypeErrorKind::UnknownRoot | TypeErrorKind::UnknownField
-            ) {
-                continue;
-            }
-            let span = spans.get(e.node as usize).copied().unwrap_or_default();
-            self.push(
-                Diagnostic::new("AG204", e.message)
-                    .at(span)
-                    .with_pointer(pos.ptr.clone()),
-            );
+/// AG204 for what static types rule out: unknown functions, wrong arity, operands that cannot
+/// work (ordering an `integer` output against a string), and conditions that are certainly not
+/// booleans. Unknown names are AG203/AG206 already (names.rs).
+fn type_check(
+    pos: &Position,
+    expr: &Expr,
+    spans: &[Span],
+    env: &TypeEnv,
+    out: &mut Vec<Diagnostic>,
+) {
+    let lang = agc_runtime::expr::Lang::Agx;
+    let (ty, errors) = crate::expr::check::check(expr, lang, env);
+    for e in errors {
+        if matches!(
+            e.kind,
+            TypeErrorKind::UnknownRoot | TypeErrorKind::UnknownField
+        ) {
+            continue;
         }
-        let condition = ["/when", "/condition", "/expr"]
-            .iter()
-            .any(|s| pos.ptr.ends_with(s));
-        if condition && !pos.template && !matches!(ty, Type::Bool | Type::Dyn) {
-            let span = spans.first().copied().unwrap_or_default();
-            self.push(
-                Diagnostic::new(
-                    "AG204",
-                    format!("this condition is {}, not a boolean", ty.describe(lang)),
-                )
+        let span = spans.get(e.node as usize).copied().unwrap_or_default();
+        out.push(
+            Diagnostic::new("AG204", e.message)
                 .at(span)
-                .with_pointer(pos.ptr.clone())
-                .with_help("AGX has no truthiness: compare explicitly, e.g. `len(x) > 0`"),
-            );
-        }
+                .with_pointer(pos.ptr.clone()),
+        );
     }
+    let condition = ["/when", "/condition", "/expr"]
+        .iter()
+        .any(|s| pos.ptr.ends_with(s));
+    if condition && !pos.template && !matches!(ty, Type::Bool | Type::Dyn) {
+        let span = spans.first().copied().unwrap_or_default();
+        out.push(
+            Diagnostic::new(
+                "AG204",
+                format!("this condition is {}, not a boolean", ty.describe(lang)),
+            )
+            .at(span)
+            .with_pointer(pos.ptr.clone())
+            .with_help("AGX has no truthiness: compare explicitly, e.g. `len(x) > 0`"),
+        );
+    }
+}
 
+impl Checker<'_> {
     /// AG904: a declared output that nothing in its scope reads. Reads are `nodes.X.outputs.Y`
     /// and `self.outputs.Y` anywhere in the scope (inputs, guards, edges, criteria, graph
     /// outputs, the owner's `collect`), a criterion's `output:` field, and a loop's `carry`
