@@ -7,28 +7,28 @@
 //! Fragments no node uses are checked but not lowered. The expansion is bounded (AGC080): a
 //! fragment used twice per level, nested deeply, would otherwise multiply.
 
-use super::defaults::{self, merged};
 use crate::source::Field;
 
 #[path = "lower_exprs.rs"]
 mod exprs;
 #[path = "lower_links.rs"]
 mod links;
+#[path = "lower_node.rs"]
+mod node;
 use super::edges::EffEdge;
-use super::node_type;
 use super::refs::Workspace;
 use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    Declared, Edge, EdgeKind, Estimate, ExprLang, Graph, GraphOutput, Input, InputSource, IrExpr,
-    Join, LoopMode, Node, NodeId, NodeKind, Outcome, Output, Param, Region, RegionId, RegionKind,
-    Retry,
+    Declared, Edge, EdgeKind, ExprLang, Graph, GraphOutput, IrExpr, LoopMode, NodeId, Outcome,
+    Param, Region, RegionId, RegionKind,
 };
-use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
-use crate::source::{Document, SourceMap, Walker};
+use crate::source::{Document, SourceMap};
+use node::{NodeLowerer, lower_nodes};
 use serde_json::{Map, Value};
+use std::sync::Mutex;
 
 /// Most nodes one document may expand into (fragment instantiation included).
 pub const MAX_EXPANDED_NODES: usize = 2_000_000;
@@ -55,7 +55,6 @@ struct Pending<'a> {
 
 pub(crate) struct Lowerer<'d> {
     ws: &'d Workspace,
-    sources: &'d SourceMap,
     /// The document being lowered right now.
     cur: usize,
     /// The deepest body allowed: `max_subgraph_depth`, at most [`MAX_NESTING`].
@@ -63,15 +62,28 @@ pub(crate) struct Lowerer<'d> {
     /// Body sites already reported too deep (document, pointer): a fragment reached along
     /// several paths is reported once.
     too_deep: crate::hash::HashSet<(usize, String)>,
-    /// Pointer lookups in the current document: the fields of one node after another, each
-    /// walked from the node (see [`Walker`]).
-    walker: std::cell::RefCell<Walker<'d>>,
+    /// Threads a large scope's nodes are lowered on.
+    threads: usize,
+    /// Field lookups and expressions in the current document (see [`NodeLowerer`]).
+    fields: NodeLowerer<'d>,
     pub graph: Graph,
     pub diags: Vec<Diagnostic>,
 }
 
 /// Lowers a workspace (a document and the files it references) that passed every check.
 pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    lower_with(ws, sources, threads)
+}
+
+/// [`lower`], with the threads a large scope's nodes are lowered on (the tests choose).
+pub(crate) fn lower_with(
+    ws: &Workspace,
+    sources: &SourceMap,
+    threads: usize,
+) -> (Graph, Vec<Diagnostic>) {
+    // The checks' parsed expressions, shared by the threads that lower nodes.
+    let cache = Mutex::new(std::mem::take(&mut *ws.exprs.borrow_mut()));
     let doc = &ws.docs[0];
     let empty = Map::new();
     // Checked documents are mappings; an empty one lowers to an empty graph.
@@ -89,11 +101,11 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         .min(MAX_NESTING);
     let mut l = Lowerer {
         ws,
-        sources,
         cur: 0,
         max_depth,
         too_deep: Default::default(),
-        walker: std::cell::RefCell::new(Walker::new(doc)),
+        fields: NodeLowerer::new(doc, &sources.get(doc.file).text, &cache),
+        threads,
         graph: Graph::new("ags", id),
         diags: Vec::new(),
     };
@@ -140,7 +152,8 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
         next += 1;
         if l.cur != p.doc {
             l.cur = p.doc;
-            l.walker = std::cell::RefCell::new(Walker::new(l.doc()));
+            let doc = l.doc();
+            l.fields = NodeLowerer::new(doc, &sources.get(doc.file).text, &cache);
         }
         let children = l.scope(&p);
         work.extend(children);
@@ -151,28 +164,6 @@ pub fn lower(ws: &Workspace, sources: &SourceMap) -> (Graph, Vec<Diagnostic>) {
 impl<'d> Lowerer<'d> {
     fn doc(&self) -> &'d Document {
         &self.ws.docs[self.cur]
-    }
-
-    /// The cursor at a pointer of the current document ([`Document::at`], walked from where the
-    /// previous lookup parted).
-    fn at(&self, ptr: &str) -> Option<crate::source::Cursor<'d>> {
-        self.walker.borrow_mut().at(ptr)
-    }
-
-    /// The value's span at a pointer ([`Document::span`]).
-    fn span(&self, ptr: &str) -> crate::source::Span {
-        match self.at(ptr) {
-            Some(c) => c.node.span,
-            None => self.doc().span(ptr),
-        }
-    }
-
-    /// The key's span at a pointer, else the value's ([`Document::key_span`]).
-    fn key_span(&self, ptr: &str) -> crate::source::Span {
-        match self.at(ptr) {
-            Some(c) => c.node.key().unwrap_or(c.node.span),
-            None => self.doc().span(ptr),
-        }
     }
 
     fn params(&mut self, root: &Map<String, Value>) {
@@ -196,36 +187,19 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    /// An expression field at `ptr`, with its core form (the document is checked, so it
-    /// parses; a failure would only leave `core` empty).
+    /// The value's span at a pointer of the current document ([`Document::span`]).
+    fn span(&self, ptr: &str) -> crate::source::Span {
+        self.fields.span(ptr)
+    }
+
+    /// The key's span at a pointer, else the value's ([`Document::key_span`]).
+    fn key_span(&self, ptr: &str) -> crate::source::Span {
+        self.fields.key_span(ptr)
+    }
+
+    /// An expression field at `ptr` ([`NodeLowerer::expr`]).
     fn expr(&self, lang: ExprLang, ptr: &str) -> Option<IrExpr> {
-        let doc = self.doc();
-        let at = self.at(ptr)?;
-        let (node, source) = (at.node, at.value.as_str()?);
-        let template = lang == ExprLang::AgxTemplate;
-        let cached =
-            self.ws
-                .exprs
-                .borrow_mut()
-                .remove(&(node.span.file, node.span.start, template));
-        let core = match cached {
-            Some(e) => Some(e),
-            None => {
-                let map = ScalarMap::for_scalar(&self.sources.get(doc.file).text, node, source);
-                match lang {
-                    ExprLang::AgxTemplate => crate::expr::template::parse_template(source, &map),
-                    _ => crate::expr::agx::parse_agx(source, &map),
-                }
-                .ok()
-                .map(|(e, _)| e)
-            }
-        };
-        Some(IrExpr {
-            lang,
-            source: source.to_string(),
-            core: core.map(std::sync::Arc::new),
-            span: node.span,
-        })
+        self.fields.expr(lang, ptr)
     }
 
     /// Instantiates one scope; returns the body scopes to instantiate next.
@@ -240,87 +214,92 @@ impl<'d> Lowerer<'d> {
         // Grown once per scope, not by doubling: the node table of a 100k-node graph is 44 MB.
         self.graph.reserve(s.node_count(), s.graph().edges.len());
         let mut bodies = Vec::new();
-        for (local, node) in s.nodes() {
-            let ptr = s.node_ptr(local);
-            let scoped = format!("{}{}", p.prefix, local);
-            let id = self.node(s, local, node, &ptr, scoped.clone(), p.region);
-            ids.insert(local.as_str(), id);
-            for block in ["loop", "map", "subgraph"] {
-                let Some(b) = node.field(block).and_then(Value::as_object) else {
-                    continue;
-                };
-                let bptr = format!("{ptr}/{block}");
-                let ws: &'a Workspace = self.ws;
-                let mut target_doc = p.doc;
-                let field = if block == "subgraph" {
-                    "inline"
-                } else {
-                    "body"
-                };
-                let (body, body_ptr, source): (Option<&'a Map<String, Value>>, String, String) =
-                    if let Some(name) = b.field("use").and_then(Value::as_str) {
-                        let frag = ws.docs[p.doc]
-                            .value
-                            .field("subgraphs")
-                            .and_then(|f| f.field(name))
-                            .and_then(Value::as_object);
-                        let fptr = format!("/subgraphs/{}", escape_token(name));
-                        (frag, fptr, format!("use:{name}"))
-                    } else if let Some(body) = b.field(field).and_then(Value::as_object) {
-                        (Some(body), format!("{bptr}/{field}"), "inline".to_string())
-                    } else if let Some(uri) = b
-                        .field("ref")
-                        .and_then(|r| r.field("uri"))
-                        .and_then(Value::as_str)
-                    {
-                        match ws.refs.get(&(p.doc, bptr.clone())) {
-                            Some(&t) => {
-                                target_doc = t;
-                                (
-                                    ws.docs[t].value.as_object(),
-                                    String::new(),
-                                    format!("ref:{uri}"),
-                                )
-                            }
-                            None => (None, String::new(), format!("ref:{uri}")),
-                        }
-                    } else {
-                        (None, String::new(), String::new())
+        let entries: Vec<_> = s.nodes().collect();
+        // Lowered a block at a time (see `node::BLOCK`), then added in order.
+        for block in entries.chunks(node::BLOCK) {
+            let lowered = lower_nodes(&self.fields, s, block, &p.prefix, p.region, self.threads);
+            for ((local, node), (lowered, span)) in block.iter().copied().zip(lowered) {
+                let ptr = s.node_ptr(local);
+                let scoped = lowered.scoped_id.clone();
+                let id = self.graph.add_node(lowered, span);
+                ids.insert(local.as_str(), id);
+                for block in ["loop", "map", "subgraph"] {
+                    let Some(b) = node.field(block).and_then(Value::as_object) else {
+                        continue;
                     };
-                let kind = self.region_kind(block, b, &bptr, source);
-                let region = self.graph.add_region(
-                    Region {
-                        kind,
-                        owner: id,
-                        parent: p.region,
-                        entrypoints: Vec::new(),
-                        nodes: Vec::new(),
-                    },
-                    self.span(&bptr),
-                );
-                self.graph.nodes[id.index()].owns = Some(region);
-                if let Some(extra) = region_extras(block, b, body) {
-                    self.graph.nodes[id.index()]
-                        .attrs
-                        .insert(block.to_string(), Value::Object(extra));
-                }
-                if body.is_some() && p.depth >= self.max_depth {
-                    self.nested_too_deep(&scoped, block, &bptr, p.depth + 1);
-                } else if let Some(body) = body {
-                    bodies.push(Pending {
-                        doc: target_doc,
-                        scope: Scope::new(
-                            ScopeKind::Body {
-                                parent: 0,
-                                owner: local.clone(),
-                            },
-                            body_ptr,
-                            body,
-                        ),
-                        prefix: format!("{scoped}/"),
-                        region: Some(region),
-                        depth: p.depth + 1,
-                    });
+                    let bptr = format!("{ptr}/{block}");
+                    let ws: &'a Workspace = self.ws;
+                    let mut target_doc = p.doc;
+                    let field = if block == "subgraph" {
+                        "inline"
+                    } else {
+                        "body"
+                    };
+                    let (body, body_ptr, source): (Option<&'a Map<String, Value>>, String, String) =
+                        if let Some(name) = b.field("use").and_then(Value::as_str) {
+                            let frag = ws.docs[p.doc]
+                                .value
+                                .field("subgraphs")
+                                .and_then(|f| f.field(name))
+                                .and_then(Value::as_object);
+                            let fptr = format!("/subgraphs/{}", escape_token(name));
+                            (frag, fptr, format!("use:{name}"))
+                        } else if let Some(body) = b.field(field).and_then(Value::as_object) {
+                            (Some(body), format!("{bptr}/{field}"), "inline".to_string())
+                        } else if let Some(uri) = b
+                            .field("ref")
+                            .and_then(|r| r.field("uri"))
+                            .and_then(Value::as_str)
+                        {
+                            match ws.refs.get(&(p.doc, bptr.clone())) {
+                                Some(&t) => {
+                                    target_doc = t;
+                                    (
+                                        ws.docs[t].value.as_object(),
+                                        String::new(),
+                                        format!("ref:{uri}"),
+                                    )
+                                }
+                                None => (None, String::new(), format!("ref:{uri}")),
+                            }
+                        } else {
+                            (None, String::new(), String::new())
+                        };
+                    let kind = self.region_kind(block, b, &bptr, source);
+                    let region = self.graph.add_region(
+                        Region {
+                            kind,
+                            owner: id,
+                            parent: p.region,
+                            entrypoints: Vec::new(),
+                            nodes: Vec::new(),
+                        },
+                        self.span(&bptr),
+                    );
+                    self.graph.nodes[id.index()].owns = Some(region);
+                    if let Some(extra) = region_extras(block, b, body) {
+                        self.graph.nodes[id.index()]
+                            .attrs
+                            .insert(block.to_string(), Value::Object(extra));
+                    }
+                    if body.is_some() && p.depth >= self.max_depth {
+                        self.nested_too_deep(&scoped, block, &bptr, p.depth + 1);
+                    } else if let Some(body) = body {
+                        bodies.push(Pending {
+                            doc: target_doc,
+                            scope: Scope::new(
+                                ScopeKind::Body {
+                                    parent: 0,
+                                    owner: local.clone(),
+                                },
+                                body_ptr,
+                                body,
+                            ),
+                            prefix: format!("{scoped}/"),
+                            region: Some(region),
+                            depth: p.depth + 1,
+                        });
+                    }
                 }
             }
         }
@@ -399,178 +378,6 @@ impl<'d> Lowerer<'d> {
                 decl: declared(spec),
             });
         }
-    }
-
-    fn node(
-        &mut self,
-        s: &Scope<'_>,
-        local: &str,
-        node: &Map<String, Value>,
-        ptr: &str,
-        scoped: String,
-        region: Option<RegionId>,
-    ) -> NodeId {
-        let ty = node_type(node);
-        let kind = match ty {
-            "decision" => NodeKind::Decision,
-            "gate" => NodeKind::Gate,
-            "loop" => NodeKind::Loop,
-            "map" => NodeKind::Map,
-            "subgraph" => NodeKind::Subgraph,
-            _ => NodeKind::Task,
-        };
-        // Vectors sized exactly: a 100k-node graph holds hundreds of thousands of ports.
-        let declared_inputs = node.field("inputs").and_then(Value::as_object);
-        let mut inputs = Vec::with_capacity(declared_inputs.map_or(0, Map::len));
-        for (name, spec) in declared_inputs.into_iter().flatten() {
-            let iptr = format!("{ptr}/inputs/{}", escape_token(name));
-            let source = if spec.field("from").is_some() {
-                match self.expr(ExprLang::Agx, &format!("{iptr}/from")) {
-                    Some(expr) => InputSource::Expr { expr },
-                    None => InputSource::Implicit,
-                }
-            } else if spec.field("template").is_some() {
-                match self.expr(ExprLang::AgxTemplate, &format!("{iptr}/template")) {
-                    Some(template) => InputSource::Template { template },
-                    None => InputSource::Implicit,
-                }
-            } else if let Some(v) = spec.field("value") {
-                InputSource::Value {
-                    value: v.clone().into(),
-                }
-            } else {
-                InputSource::Implicit
-            };
-            inputs.push(Input {
-                name: name.clone(),
-                ty: str_of(spec, "type").unwrap_or("any").to_string(),
-                required: spec
-                    .field("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true),
-                source,
-                decl: declared(spec),
-            });
-        }
-        let declared_outputs = node.field("outputs").and_then(Value::as_object);
-        let decides = matches!(kind, NodeKind::Decision | NodeKind::Gate);
-        let mut outputs =
-            Vec::with_capacity(declared_outputs.map_or(0, Map::len) + decides as usize);
-        outputs.extend(declared_outputs.into_iter().flatten().map(|(name, spec)| {
-            Output {
-                name: name.clone(),
-                ty: str_of(spec, "type").unwrap_or("any").to_string(),
-                required: spec
-                    .field("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true),
-                decl: declared(spec),
-            }
-        }));
-        if decides {
-            outputs.push(Output {
-                name: "decision".into(),
-                ty: "string".into(),
-                required: true,
-                decl: Default::default(),
-            });
-        }
-        let join = match defaults::scalar(s, node, "join").and_then(Value::as_str) {
-            Some("any") => Join::Any,
-            Some("n_of") => Join::NOf {
-                count: node
-                    .field("join_count")
-                    .and_then(Value::as_u64)
-                    .unwrap_or(1) as u32,
-            },
-            _ => Join::All,
-        };
-        let retry = Retry {
-            max_attempts: defaults::field(s, node, "failure", "retry")
-                .and_then(|r| r.field("max_attempts"))
-                .and_then(Value::as_u64)
-                .unwrap_or(1) as u32,
-            timeout_seconds: defaults::field(s, node, "constraints", "max_wall_clock_seconds")
-                .and_then(Value::as_f64),
-        };
-        let est = node.field("estimate");
-        let estimate = Estimate {
-            cost_usd: est
-                .and_then(|e| e.field("cost_usd"))
-                .and_then(Value::as_f64),
-            seconds: est
-                .and_then(|e| e.field("wall_clock_seconds"))
-                .and_then(Value::as_f64),
-        };
-        // Everything not modelled above, with defaults merged, kept losslessly: merged blocks
-        // in the node's own key order, then blocks only the defaults set.
-        const MERGED: [&str; 5] = [
-            "intelligence",
-            "requirements",
-            "constraints",
-            "failure",
-            "human",
-        ];
-        let mut attrs = Map::new();
-        for (k, v) in node {
-            if MERGED.contains(&k.as_str()) {
-                if let Some(m) = merged(s, node, k) {
-                    attrs.insert(k.clone(), m);
-                }
-            } else if !matches!(
-                k.as_str(),
-                "type"
-                    | "title"
-                    | "inputs"
-                    | "outputs"
-                    | "when"
-                    | "join"
-                    | "join_count"
-                    | "depends_on"
-                    | "estimate"
-                    | "loop"
-                    | "map"
-                    | "subgraph"
-            ) {
-                attrs.insert(k.clone(), v.clone());
-            }
-        }
-        for block in MERGED {
-            if !node.contains_key(block)
-                && let Some(v) = merged(s, node, block)
-            {
-                attrs.insert(block.to_string(), v);
-            }
-        }
-        let guard = node
-            .field("when")
-            .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        let mut exprs = self.runtime_exprs(node, ptr);
-        exprs.extend(self.ladder_exprs(s, node, ptr));
-        let span = self.key_span(ptr);
-        self.graph.add_node(
-            Node {
-                scoped_id: scoped,
-                local_id: local.to_string(),
-                kind,
-                origin_kind: ty.to_string(),
-                region,
-                owns: None,
-                title: node
-                    .field("title")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                inputs,
-                outputs,
-                guard: guard.map(Box::new),
-                exprs,
-                join,
-                retry,
-                estimate,
-                attrs,
-            },
-            span,
-        )
     }
 
     fn region_kind(

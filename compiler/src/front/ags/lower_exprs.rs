@@ -2,14 +2,14 @@
 //! success criteria, expression-evaluated decision branches, and the human checkpoints' and
 //! failure ladder's conditions and templates.
 
-use super::Lowerer;
+use super::node::NodeLowerer;
 use crate::front::ags::defaults;
 use crate::front::ags::scope::Scope;
 use crate::ir::{ExprLang, IrExpr};
 use crate::source::Field;
 use serde_json::{Map, Value};
 
-impl Lowerer<'_> {
+impl NodeLowerer<'_> {
     /// The expressions the runtime evaluates besides the guard (see `ir::Node::exprs`):
     /// `expression` criteria, `regex` criteria targets, and decision branch conditions under
     /// `evaluator: expression`.

@@ -1,0 +1,328 @@
+//! One node's lowering (its ports, guard, runtime expressions and attributes), apart from the
+//! graph it joins: [`NodeLowerer`] reads only the document and the expression cache, so the
+//! nodes of a large scope are lowered on several threads ([`lower_nodes`]) and then added to
+//! the graph in the scope's order, which keeps node ids and plans as one thread makes them.
+
+use super::{declared, str_of};
+use crate::front::ags::ExprCache;
+use crate::front::ags::defaults::{self, merged};
+use crate::front::ags::node_type;
+use crate::front::ags::scope::Scope;
+use crate::ir::{
+    Estimate, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeKind, Output, RegionId, Retry,
+};
+use crate::source::scalar::ScalarMap;
+use crate::source::tree::escape_token;
+use crate::source::{Cursor, Document, Field, Span, Walker};
+use serde_json::{Map, Value};
+use std::cell::RefCell;
+use std::sync::Mutex;
+
+/// Runs of this many nodes or more are lowered on several threads.
+pub(super) const PARALLEL_NODES: usize = 4096;
+
+/// Nodes lowered before they are added to the graph: a bound on the lowered nodes held
+/// outside the graph at once (a node is a few hundred bytes; all 100k of a 100k-node graph
+/// held at once added 4% to the peak of its check, blocks of 8,192 nodes 3% at 10k).
+pub(super) const BLOCK: usize = PARALLEL_NODES;
+
+/// Reads one document's fields for lowering: pointer lookups through a [`Walker`] and parsed
+/// expressions from the checks' cache (each *taken*, so it is held once; one not there is
+/// parsed). One per thread; the cache is shared.
+pub(super) struct NodeLowerer<'d> {
+    doc: &'d Document,
+    text: &'d str,
+    cache: &'d Mutex<ExprCache>,
+    walker: RefCell<Walker<'d>>,
+}
+
+impl<'d> NodeLowerer<'d> {
+    pub(super) fn new(doc: &'d Document, text: &'d str, cache: &'d Mutex<ExprCache>) -> Self {
+        NodeLowerer {
+            doc,
+            text,
+            cache,
+            walker: RefCell::new(Walker::new(doc)),
+        }
+    }
+
+    /// The cursor at a pointer ([`Document::at`], walked from where the previous lookup
+    /// parted).
+    fn at(&self, ptr: &str) -> Option<Cursor<'d>> {
+        self.walker.borrow_mut().at(ptr)
+    }
+
+    /// The value's span at a pointer ([`Document::span`]).
+    pub(super) fn span(&self, ptr: &str) -> Span {
+        match self.at(ptr) {
+            Some(c) => c.node.span,
+            None => self.doc.span(ptr),
+        }
+    }
+
+    /// The key's span at a pointer, else the value's ([`Document::key_span`]).
+    pub(super) fn key_span(&self, ptr: &str) -> Span {
+        match self.at(ptr) {
+            Some(c) => c.node.key().unwrap_or(c.node.span),
+            None => self.doc.span(ptr),
+        }
+    }
+
+    /// An expression field at `ptr`, with its core form (the document is checked, so it
+    /// parses; a failure would only leave `core` empty).
+    pub(super) fn expr(&self, lang: ExprLang, ptr: &str) -> Option<IrExpr> {
+        let at = self.at(ptr)?;
+        let (node, source) = (at.node, at.value.as_str()?);
+        let template = lang == ExprLang::AgxTemplate;
+        let key = (node.span.file, node.span.start, template);
+        let cached = self
+            .cache
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .remove(&key);
+        let core = match cached {
+            Some(e) => Some(e),
+            None => {
+                let map = ScalarMap::for_scalar(self.text, node, source);
+                match lang {
+                    ExprLang::AgxTemplate => crate::expr::template::parse_template(source, &map),
+                    _ => crate::expr::agx::parse_agx(source, &map),
+                }
+                .ok()
+                .map(|(e, _)| e)
+            }
+        };
+        Some(IrExpr {
+            lang,
+            source: source.to_string(),
+            core: core.map(std::sync::Arc::new),
+            span: node.span,
+        })
+    }
+
+    /// One node of scope `s`, at `ptr`, as the IR holds it, with its span (the node's key).
+    pub(super) fn node(
+        &self,
+        s: &Scope<'_>,
+        local: &str,
+        node: &Map<String, Value>,
+        ptr: &str,
+        scoped: String,
+        region: Option<RegionId>,
+    ) -> (Node, Span) {
+        let ty = node_type(node);
+        let kind = match ty {
+            "decision" => NodeKind::Decision,
+            "gate" => NodeKind::Gate,
+            "loop" => NodeKind::Loop,
+            "map" => NodeKind::Map,
+            "subgraph" => NodeKind::Subgraph,
+            _ => NodeKind::Task,
+        };
+        // Vectors sized exactly: a 100k-node graph holds hundreds of thousands of ports.
+        let declared_inputs = node.field("inputs").and_then(Value::as_object);
+        let mut inputs = Vec::with_capacity(declared_inputs.map_or(0, Map::len));
+        for (name, spec) in declared_inputs.into_iter().flatten() {
+            let iptr = format!("{ptr}/inputs/{}", escape_token(name));
+            let source = if spec.field("from").is_some() {
+                match self.expr(ExprLang::Agx, &format!("{iptr}/from")) {
+                    Some(expr) => InputSource::Expr { expr },
+                    None => InputSource::Implicit,
+                }
+            } else if spec.field("template").is_some() {
+                match self.expr(ExprLang::AgxTemplate, &format!("{iptr}/template")) {
+                    Some(template) => InputSource::Template { template },
+                    None => InputSource::Implicit,
+                }
+            } else if let Some(v) = spec.field("value") {
+                InputSource::Value {
+                    value: v.clone().into(),
+                }
+            } else {
+                InputSource::Implicit
+            };
+            inputs.push(Input {
+                name: name.clone(),
+                ty: str_of(spec, "type").unwrap_or("any").to_string(),
+                required: spec
+                    .field("required")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true),
+                source,
+                decl: declared(spec),
+            });
+        }
+        let declared_outputs = node.field("outputs").and_then(Value::as_object);
+        let decides = matches!(kind, NodeKind::Decision | NodeKind::Gate);
+        let mut outputs =
+            Vec::with_capacity(declared_outputs.map_or(0, Map::len) + decides as usize);
+        outputs.extend(declared_outputs.into_iter().flatten().map(|(name, spec)| {
+            Output {
+                name: name.clone(),
+                ty: str_of(spec, "type").unwrap_or("any").to_string(),
+                required: spec
+                    .field("required")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(true),
+                decl: declared(spec),
+            }
+        }));
+        if decides {
+            outputs.push(Output {
+                name: "decision".into(),
+                ty: "string".into(),
+                required: true,
+                decl: Default::default(),
+            });
+        }
+        let join = match defaults::scalar(s, node, "join").and_then(Value::as_str) {
+            Some("any") => Join::Any,
+            Some("n_of") => Join::NOf {
+                count: node
+                    .field("join_count")
+                    .and_then(Value::as_u64)
+                    .unwrap_or(1) as u32,
+            },
+            _ => Join::All,
+        };
+        let retry = Retry {
+            max_attempts: defaults::field(s, node, "failure", "retry")
+                .and_then(|r| r.field("max_attempts"))
+                .and_then(Value::as_u64)
+                .unwrap_or(1) as u32,
+            timeout_seconds: defaults::field(s, node, "constraints", "max_wall_clock_seconds")
+                .and_then(Value::as_f64),
+        };
+        let est = node.field("estimate");
+        let estimate = Estimate {
+            cost_usd: est
+                .and_then(|e| e.field("cost_usd"))
+                .and_then(Value::as_f64),
+            seconds: est
+                .and_then(|e| e.field("wall_clock_seconds"))
+                .and_then(Value::as_f64),
+        };
+        // Everything not modelled above, with defaults merged, kept losslessly: merged blocks
+        // in the node's own key order, then blocks only the defaults set.
+        const MERGED: [&str; 5] = [
+            "intelligence",
+            "requirements",
+            "constraints",
+            "failure",
+            "human",
+        ];
+        let mut attrs = Map::new();
+        for (k, v) in node {
+            if MERGED.contains(&k.as_str()) {
+                if let Some(m) = merged(s, node, k) {
+                    attrs.insert(k.clone(), m);
+                }
+            } else if !matches!(
+                k.as_str(),
+                "type"
+                    | "title"
+                    | "inputs"
+                    | "outputs"
+                    | "when"
+                    | "join"
+                    | "join_count"
+                    | "depends_on"
+                    | "estimate"
+                    | "loop"
+                    | "map"
+                    | "subgraph"
+            ) {
+                attrs.insert(k.clone(), v.clone());
+            }
+        }
+        for block in MERGED {
+            if !node.contains_key(block)
+                && let Some(v) = merged(s, node, block)
+            {
+                attrs.insert(block.to_string(), v);
+            }
+        }
+        let guard = node
+            .field("when")
+            .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
+        let mut exprs = self.runtime_exprs(node, ptr);
+        exprs.extend(self.ladder_exprs(s, node, ptr));
+        let span = self.key_span(ptr);
+        (
+            Node {
+                scoped_id: scoped,
+                local_id: local.to_string(),
+                kind,
+                origin_kind: ty.to_string(),
+                region,
+                owns: None,
+                title: node
+                    .field("title")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                inputs,
+                outputs,
+                guard: guard.map(Box::new),
+                exprs,
+                join,
+                retry,
+                estimate,
+                attrs,
+            },
+            span,
+        )
+    }
+}
+
+/// The nodes `entries` of scope `s` lowered ([`NodeLowerer::node`]), in order: from
+/// [`PARALLEL_NODES`] nodes on, in consecutive runs on up to `threads` threads, joined in order
+/// (the same nodes as one thread gives; compared in the tests).
+pub(super) fn lower_nodes(
+    reader: &NodeLowerer<'_>,
+    s: &Scope<'_>,
+    entries: &[(&String, &Map<String, Value>)],
+    prefix: &str,
+    region: Option<RegionId>,
+    threads: usize,
+) -> Vec<(Node, Span)> {
+    let run = |nl: &NodeLowerer<'_>, part: &[(&String, &Map<String, Value>)]| {
+        part.iter()
+            .map(|(local, node)| {
+                let ptr = s.node_ptr(local);
+                nl.node(s, local, node, &ptr, format!("{prefix}{local}"), region)
+            })
+            .collect::<Vec<_>>()
+    };
+    if threads < 2 || entries.len() < PARALLEL_NODES {
+        return run(reader, entries);
+    }
+    let per_run = entries.len().div_ceil(threads);
+    let (doc, text, cache) = (reader.doc, reader.text, reader.cache);
+    std::thread::scope(|sc| {
+        // The first run on this thread, the others beside it.
+        let mut parts = entries.chunks(per_run);
+        let first = parts.next().unwrap_or_default();
+        let others: Vec<_> = parts
+            .map(|part| {
+                let run = &run;
+                std::thread::Builder::new()
+                    .name("agc-lower".into())
+                    .spawn_scoped(sc, move || run(&NodeLowerer::new(doc, text, cache), part))
+                    .map_err(|_| part)
+            })
+            .collect();
+        let mut out = run(reader, first);
+        for other in others {
+            match other {
+                Ok(h) => out.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
+                // No thread could be started: this one lowers the run.
+                Err(part) => out.extend(run(reader, part)),
+            }
+        }
+        out
+    })
+}
+
+#[cfg(test)]
+#[path = "lower_node_tests.rs"]
+mod tests;
