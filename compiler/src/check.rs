@@ -6,7 +6,10 @@
 //! - In AGS documents the loader's duplicate-key AGC004 becomes AG005, the spec's own code.
 //! - After the schema, the detected dialect's front end ([`crate::front::FrontEnd`]) checks
 //!   the document and the files it pulls in, then lowers it when error-free; [`check_source`]
-//!   is that one generic driver, and also hands back the document, dialect and graphs.
+//!   is that one generic driver, and also hands back the document, dialect and graphs. On
+//!   documents of 64 KiB or more (`EARLY_FROM`) the schema is validated on a second thread
+//!   while the front end does its early work ([`crate::front::FrontEnd::early`]), whose
+//!   result counts only when the schema passed: the diagnostics are the same either way.
 //!
 //! Which files a directory walk picks up ([`is_candidate`]) is decided by file name only,
 //! from the names the four formats use in their own repositories (see the function docs);
@@ -296,7 +299,7 @@ fn detect(
 
 /// Detection and schema validation of one loaded file: the document (when it loaded), its
 /// dialect (when detected or forced), whether the schema passed, and the diagnostics of
-/// loading, detection and schema (see [`detect`]).
+/// loading, detection and schema (detection as `detect` does it).
 pub fn detect_and_validate(
     loaded: Loaded,
     opts: &CheckOptions,

@@ -12,6 +12,10 @@
 //! 2. [`FrontEnd::lower`] turns an error-free unit into one or more IR graphs (an Agent Graph
 //!    Provider holds several; the other dialects give one), each with its digest.
 //!
+//! A front end may also do part of its check early ([`FrontEnd::early`]: work on the root
+//! document alone, which the driver runs beside the schema validation on large documents and
+//! hands to `check` only when the schema passed). AGS does its semantic checks there.
+//!
 //! What the front ends share lives below them: file loading with limits and containment
 //! ([`Context`], [`contained`]), schema reporting ([`crate::schema`]), and the analyses of the
 //! lowered graph (order, bounds: [`crate::compile`]).
