@@ -121,12 +121,12 @@ pub fn check_source(
     opts: &CheckOptions,
     path: Option<&Path>,
 ) -> Checked {
-    let early_from = if sources.get(file).text.len() >= EARLY_FROM {
+    let early = if sources.get(file).text.len() >= EARLY_FROM {
         Early::Beside
     } else {
         Early::After
     };
-    check_source_with(sources, file, loaded, opts, path, early_from)
+    check_source_with(sources, file, loaded, opts, path, early)
 }
 
 /// Documents from this many bytes on have their schema validated on a second thread while

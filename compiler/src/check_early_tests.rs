@@ -79,17 +79,13 @@ fn beside_and_after_agree_on_every_document() {
     eprintln!("{} files, {schema_failures} with schema errors", all.len());
 }
 
-/// A document failing its schema and with semantic errors too: the semantic errors are not
-/// reported (they are for schema-valid documents), both ways.
-#[test]
-fn early_findings_of_a_schema_invalid_document_are_dropped() {
-    let text = "\
+/// A schema-valid AGS document whose one guard reads a node that does not exist (AG203).
+const VALID_BUT_FOR_A_NAME: &str = "\
 ags_version: \"1.0\"
 kind: AgenticGraph
 id: g
 title: G
 objective: test
-no_such_field: 1
 entrypoints: [a]
 nodes:
   a:
@@ -98,6 +94,12 @@ nodes:
     description: d
     when: nodes.nobody.outputs.x == 1
 ";
+
+/// A document failing its schema and with semantic errors too: the semantic errors are not
+/// reported (they are for schema-valid documents), both ways.
+#[test]
+fn early_findings_of_a_schema_invalid_document_are_dropped() {
+    let text = &VALID_BUT_FOR_A_NAME.replace("entrypoints:", "no_such_field: 1\nentrypoints:");
     for early in [Early::After, Early::Beside] {
         let mut sources = SourceMap::new();
         let opts = CheckOptions {
@@ -115,7 +117,7 @@ nodes:
         );
     }
     // Schema-valid, the same reference is reported.
-    let valid = text.replace("no_such_field: 1\n", "");
+    let valid = VALID_BUT_FOR_A_NAME.to_string();
     let codes: Vec<_> = check_test_text("t.agraph.yaml", valid)
         .iter()
         .map(|d| d.code)
@@ -127,20 +129,7 @@ nodes:
 /// a document full of findings.
 #[test]
 fn early_work_stops_when_told() {
-    let text = "\
-ags_version: \"1.0\"
-kind: AgenticGraph
-id: g
-title: G
-objective: test
-entrypoints: [a]
-nodes:
-  a:
-    type: task
-    title: A
-    description: d
-    when: nodes.nobody.outputs.x == 1
-";
+    let text = VALID_BUT_FOR_A_NAME;
     let mut sources = SourceMap::new();
     let (_, loaded) = load::load_str(
         &mut sources,

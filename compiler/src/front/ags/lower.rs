@@ -175,12 +175,9 @@ impl<'d> Lowerer<'d> {
         {
             self.graph.params.push(Param {
                 name: name.clone(),
-                ty: str_of(spec, "type").unwrap_or("any").to_string(),
+                ty: port_type(spec),
                 // AGS param_spec: `required` defaults to true.
-                required: spec
-                    .field("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true),
+                required: required(spec),
                 default: spec.field("default").cloned(),
                 decl: declared(spec),
             });
@@ -369,11 +366,8 @@ impl<'d> Lowerer<'d> {
             self.graph.outputs.push(GraphOutput {
                 region,
                 name: name.clone(),
-                ty: str_of(spec, "type").unwrap_or("any").to_string(),
-                required: spec
-                    .field("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true),
+                ty: port_type(spec),
+                required: required(spec),
                 from,
                 decl: declared(spec),
             });
@@ -491,6 +485,18 @@ impl<'d> Lowerer<'d> {
             self.span(&ptr),
         );
     }
+}
+
+/// A param's, port's or output's declared `type` (`any` when it names none).
+fn port_type(spec: &Value) -> String {
+    str_of(spec, "type").unwrap_or("any").to_string()
+}
+
+/// Whether a param, port or output is required: `required` defaults to true in the schema.
+fn required(spec: &Value) -> bool {
+    spec.field("required")
+        .and_then(Value::as_bool)
+        .unwrap_or(true)
 }
 
 fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {

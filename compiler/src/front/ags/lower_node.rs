@@ -3,7 +3,7 @@
 //! nodes of a large scope are lowered on several threads ([`lower_nodes`]) and then added to
 //! the graph in the scope's order, which keeps node ids and plans as one thread makes them.
 
-use super::{declared, str_of};
+use super::{declared, port_type, required};
 use crate::front::ags::ExprCache;
 use crate::front::ags::defaults::{self, merged};
 use crate::front::ags::node_type;
@@ -143,11 +143,8 @@ impl<'d> NodeLowerer<'d> {
             };
             inputs.push(Input {
                 name: name.clone(),
-                ty: str_of(spec, "type").unwrap_or("any").to_string(),
-                required: spec
-                    .field("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true),
+                ty: port_type(spec),
+                required: required(spec),
                 source,
                 decl: declared(spec),
             });
@@ -156,17 +153,17 @@ impl<'d> NodeLowerer<'d> {
         let decides = matches!(kind, NodeKind::Decision | NodeKind::Gate);
         let mut outputs =
             Vec::with_capacity(declared_outputs.map_or(0, Map::len) + decides as usize);
-        outputs.extend(declared_outputs.into_iter().flatten().map(|(name, spec)| {
-            Output {
-                name: name.clone(),
-                ty: str_of(spec, "type").unwrap_or("any").to_string(),
-                required: spec
-                    .field("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true),
-                decl: declared(spec),
-            }
-        }));
+        outputs.extend(
+            declared_outputs
+                .into_iter()
+                .flatten()
+                .map(|(name, spec)| Output {
+                    name: name.clone(),
+                    ty: port_type(spec),
+                    required: required(spec),
+                    decl: declared(spec),
+                }),
+        );
         if decides {
             outputs.push(Output {
                 name: "decision".into(),

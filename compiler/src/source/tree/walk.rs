@@ -33,11 +33,6 @@ impl<'d> Walker<'d> {
         }
     }
 
-    /// The document this walker resolves in.
-    pub fn doc(&self) -> &'d Document {
-        self.doc
-    }
-
     /// The cursor at a JSON pointer (`""` is the root), if it exists: [`Document::at`].
     pub fn at(&mut self, pointer: &str) -> Option<Cursor<'d>> {
         if pointer.is_empty() {
