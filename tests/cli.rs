@@ -314,6 +314,74 @@ fn the_workspace_root_comes_from_the_document() {
 }
 
 #[test]
+fn a_root_that_is_no_folder_is_a_usage_error() {
+    // Not "outside the workspace root" on every reference later: the value itself is refused.
+    let dir = tmp("root");
+    let missing = dir.join("nope").display().to_string();
+    let o = agc(&["check", "--root", &missing, EXAMPLE]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot be read as a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stdout(&o).contains("AGC081"));
+    let o = agc(&["build", "--root", EXAMPLE, EXAMPLE]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn dash_as_the_output_is_standard_output() {
+    let dir = tmp("dash");
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_agc"))
+            .args(args)
+            .current_dir(&*dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("agc runs")
+    };
+    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join(EXAMPLE);
+    let example = example.to_str().unwrap();
+    let plain = run(&["build", example]);
+    let dashed = run(&["build", example, "-o", "-"]);
+    assert_eq!(dashed.status.code(), Some(0), "{}", stderr(&dashed));
+    assert!(stdout(&dashed).starts_with('{'));
+    assert_eq!(plain.stdout, dashed.stdout);
+    let graph = run(&["graph", example, "-o", "-"]);
+    assert_eq!(graph.status.code(), Some(0), "{}", stderr(&graph));
+    assert_eq!(graph.stdout, run(&["graph", example]).stdout);
+    assert!(!dir.join("-").exists(), "no file named `-` is written");
+    // `--check` needs a plan file to compare with.
+    let o = run(&["build", example, "-o", "-", "--check"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("standard output"), "{}", stderr(&o));
+}
+
+#[test]
+fn eval_gives_up_on_a_jq_filter_that_never_ends() {
+    // `def f: f; f` loops without producing an output; jaq has no step limit.
+    let o = agc(&["eval", "--lang", "jq", "def f: f; f", "--timeout", "0.5"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("did not finish within 0.5 s"),
+        "{}",
+        stderr(&o)
+    );
+    // A filter that ends is not affected by the deadline.
+    let o = agc(&["eval", "--lang", "jq", "[range(3)]", "--timeout", "5"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stdout(&o).trim(), "[0,1,2]");
+    let o = agc(&["eval", "--lang", "jq", ".", "--timeout", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
 fn sarif_from_the_cli_is_valid_and_every_result_has_a_location() {
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string("schemas/sarif/sarif-schema-2.1.0.json").unwrap(),

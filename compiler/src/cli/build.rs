@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 pub(crate) struct BuildArgs {
     /// The workflow document (`-`: standard input).
     file: PathBuf,
-    /// Write the plan here instead of stdout.
+    /// Write the plan here instead of stdout (`-`: stdout, as without `-o`).
     #[arg(short, long, value_name = "PLAN")]
     output: Option<PathBuf>,
     /// Do not write: compare with the plan at `-o` and exit 1 if it is stale.
@@ -44,7 +44,18 @@ pub(crate) struct BuildArgs {
     agh_resolved: bool,
 }
 
-pub(crate) fn run(args: BuildArgs) -> i32 {
+pub(crate) fn run(mut args: BuildArgs) -> i32 {
+    // `-o -` is standard output, as `-` is standard input for FILE (not a file named `-`).
+    if args.output.as_deref() == Some(Path::new("-")) {
+        if args.check {
+            eprintln!(
+                "error: `--check` compares with a plan file; `-o -` is standard output, which \
+                 holds no plan to compare with"
+            );
+            return 2;
+        }
+        args.output = None;
+    }
     let mut sources = SourceMap::new();
     let display = super::walk::shown(&args.file);
     let (compiled, mut diags) = compile_file(

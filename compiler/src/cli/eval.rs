@@ -6,6 +6,10 @@
 //! - A static error (syntax, unknown function, wrong arity, unknown root) prints the coded
 //!   diagnostic with a caret under the expression and exits 1.
 //! - An evaluation error prints its message and exits 1.
+//! - jq runs under a deadline (`--timeout`, default 10 s): a filter can loop without producing
+//!   outputs (`def f: f; f`), and jaq has no step limit, so it runs on a thread that is given up
+//!   when time is out (exit 1, with a message saying so). AGX, CEL and the templates always
+//!   end: they have no recursion and iterate only over the values given.
 
 use super::ColorArg;
 use crate::diag::Diagnostic;
@@ -42,9 +46,19 @@ pub(crate) struct EvalArgs {
     /// The input value for jq.
     #[arg(long, value_name = "FILE.json")]
     input: Option<PathBuf>,
+    /// jq: give up after this many seconds (a filter may loop without output).
+    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
+    timeout: f64,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+}
+
+fn positive_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a number of seconds in (0, 86400]")),
+    }
 }
 
 fn read_json(path: &PathBuf) -> Result<Value, String> {
@@ -145,7 +159,30 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
             }
         },
     };
-    match agc_runtime::jq::run_jq(&args.expr, input) {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let filter = args.expr.clone();
+    let spawned = std::thread::Builder::new()
+        .name("agc-eval-jq".into())
+        .spawn(move || {
+            let _ = tx.send(agc_runtime::jq::run_jq(&filter, input));
+        });
+    if let Err(e) = spawned {
+        eprintln!("error: cannot start the jq thread: {e}");
+        return 2;
+    }
+    // On timeout the thread is abandoned; the process exits right after.
+    let result = match rx.recv_timeout(std::time::Duration::from_secs_f64(args.timeout)) {
+        Ok(r) => r,
+        Err(_) => {
+            eprintln!(
+                "error: the jq filter did not finish within {} s (a loop that produces no \
+                 output?); `--timeout SECS` allows longer",
+                args.timeout
+            );
+            return 1;
+        }
+    };
+    match result {
         Ok(outputs) => {
             let mut out = std::io::stdout().lock();
             for v in outputs {

@@ -30,7 +30,7 @@ pub(crate) struct GraphArgs {
     /// Diagram language (`--inject` always writes Mermaid).
     #[arg(long = "graph-format", value_enum, default_value_t = GraphFormat::Mermaid)]
     graph_format: GraphFormat,
-    /// Write the diagram here instead of stdout.
+    /// Write the diagram here instead of stdout (`-`: stdout, as without `-o`).
     #[arg(short, long, value_name = "OUT")]
     output: Option<PathBuf>,
     /// Layout direction.
@@ -273,7 +273,7 @@ fn run_inject(
 }
 
 fn write_out(out: Option<&Path>, text: &str) -> i32 {
-    match out {
+    match out.filter(|p| *p != Path::new("-")) {
         None => {
             let _ = std::io::stdout().write_all(text.as_bytes());
             0

@@ -122,12 +122,23 @@ pub(crate) struct RootArg {
     /// Workspace root: referenced files are read only below it. Default: the nearest folder
     /// above the document holding `.git`, `.hg`, `.jj` or `.agc-root`, else the document's
     /// own folder.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
     root: Option<std::path::PathBuf>,
     /// agh: an extension manifest (`extension.json`/`.toml`) declaring tool schemas
     /// (repeatable; the one beside the Loop is found without it).
     #[arg(long = "extension", value_name = "MANIFEST")]
     extensions: Vec<std::path::PathBuf>,
+}
+
+/// `--root`'s value: a folder that exists (a missing or mistyped root would otherwise show up
+/// later as "outside the workspace root" on every reference, a misleading AGC081).
+fn existing_folder(s: &str) -> Result<std::path::PathBuf, String> {
+    let p = std::path::PathBuf::from(s);
+    match std::fs::metadata(&p) {
+        Ok(m) if m.is_dir() => Ok(p),
+        Ok(_) => Err(format!("`{s}` is a file, not a folder")),
+        Err(e) => Err(format!("`{s}` cannot be read as a folder ({e})")),
+    }
 }
 
 impl RootArg {
