@@ -141,6 +141,63 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "AGC223",
         "tests/agh.rs the_resolved_form_fills_defaults_and_keys_sources_upstreams_way",
     ),
+    // AGS runtime codes: what a run writes into its record, triggered by runs.
+    (
+        "AG301",
+        "tests/run_cli.rs agc301_params_are_checked_before_anything_runs",
+    ),
+    (
+        "AG302",
+        "tests/run_cli.rs agc301_params_are_checked_before_anything_runs",
+    ),
+    (
+        "RT015",
+        "runtime/src/run/core/human_tests.rs a_checkpoint_the_handler_cannot_present_waits_for_a_decision",
+    ),
+    (
+        "RT021",
+        "tests/run.rs every_case_runs_to_its_golden_record (repair-loop-cap)",
+    ),
+    (
+        "RT025",
+        "tests/run_codes.rs rt025_a_map_over_a_string_fails",
+    ),
+    (
+        "RT026",
+        "tests/run_codes.rs rt026_over_max_items_truncates_or_fails",
+    ),
+    (
+        "RT031",
+        "tests/run.rs every_case_runs_to_its_golden_record (awp-signals-bad)",
+    ),
+    (
+        "RT032",
+        "tests/run.rs every_case_runs_to_its_golden_record (library-bad-output)",
+    ),
+    (
+        "RT033",
+        "runtime/src/run/core/human_tests.rs an_input_checkpoint_supplies_values_into_the_outputs",
+    ),
+    (
+        "RT041",
+        "tests/run_codes.rs rt041_and_rt062_under_on_expression_error_false",
+    ),
+    (
+        "RT042",
+        "tests/run.rs every_case_runs_to_its_golden_record (ladder-fallbacks)",
+    ),
+    (
+        "RT053",
+        "tests/run_cli.rs agc303_pause_then_resume_with_a_decision",
+    ),
+    (
+        "RT061",
+        "tests/run.rs every_case_runs_to_its_golden_record (repair-loop-budget)",
+    ),
+    (
+        "RT062",
+        "tests/run_codes.rs rt062_stops_the_run_under_the_default_policy",
+    ),
     // Fact-path parser errors: the parser's own tests trigger each.
     ("AGC070", "tests/facts.rs"),
     ("AGC071", "tests/facts.rs"),
@@ -278,10 +335,13 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-/// Code-shaped string literals (`"AG123"`, `"AGC012"`, `"RT051"`) in the compiler sources.
+/// Code-shaped string literals (`"AG123"`, `"AGC012"`, `"RT051"`) in the compiler's and the
+/// runtime's sources (the runtime writes RT codes into run records; `agc explain` must know
+/// them too).
 fn emitted_codes() -> BTreeSet<String> {
     let mut files = Vec::new();
     rust_files(Path::new("compiler/src"), &mut files);
+    rust_files(Path::new("runtime/src"), &mut files);
     let mut found = BTreeSet::new();
     for f in files {
         if f.to_string_lossy().contains("diag/codes") {

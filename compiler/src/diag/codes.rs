@@ -18,6 +18,7 @@ mod expr;
 mod facts;
 mod jq;
 mod restate;
+mod run_record;
 mod runtime;
 mod schema;
 
@@ -49,6 +50,7 @@ pub fn all() -> impl Iterator<Item = &'static CodeInfo> {
         .chain(awp::CODES.iter())
         .chain(agh::CODES.iter())
         .chain(runtime::CODES.iter())
+        .chain(run_record::CODES.iter())
         .chain(codegen::CODES.iter())
         .chain(restate::CODES.iter())
 }

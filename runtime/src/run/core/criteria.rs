@@ -228,11 +228,11 @@ impl State {
                 }
                 Ok(false) => {}
                 Err(err) => {
-                    self.diag(
-                        "RT062",
-                        "warning",
-                        format!("branch `{label}`'s condition failed and counts as false: {err}"),
+                    self.expression_failed(
                         Some(r),
+                        &format!("branch `{label}`'s condition failed"),
+                        "counts as false",
+                        &err,
                     );
                 }
             }

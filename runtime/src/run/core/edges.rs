@@ -48,11 +48,11 @@ impl State {
                         active = b;
                     }
                     Err(err) => {
-                        self.diag(
-                            "RT062",
-                            "warning",
-                            format!("an edge guard failed and counts as false: {err}"),
+                        self.expression_failed(
                             Some(r),
+                            "an edge guard failed",
+                            "counts as false",
+                            &err,
                         );
                         when_result = Some(false);
                         active = false;

@@ -151,15 +151,8 @@ impl State {
                     return Some(i);
                 }
                 Err(err) => {
-                    self.diag(
-                        "RT062",
-                        "warning",
-                        format!(
-                            "checkpoint `{}`'s `when` failed and counts as true: {err}",
-                            self.checkpoint_id(r, i)
-                        ),
-                        Some(r),
-                    );
+                    let what = format!("checkpoint `{}`'s `when` failed", self.checkpoint_id(r, i));
+                    self.expression_failed(Some(r), &what, "counts as true", &err);
                     return Some(i);
                 }
             }
@@ -236,11 +229,11 @@ impl State {
                             Ok(Value::String(s)) => Some(s),
                             Ok(other) => Some(other.to_string()),
                             Err(err) => {
-                                self.diag(
-                                    "RT062",
-                                    "warning",
-                                    format!("a checkpoint prompt could not be rendered: {err}"),
+                                self.expression_failed(
                                     Some(r),
+                                    "a checkpoint prompt could not be rendered",
+                                    "",
+                                    &err,
                                 );
                                 h.get("prompt").and_then(Value::as_str).map(str::to_string)
                             }

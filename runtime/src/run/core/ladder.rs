@@ -452,7 +452,12 @@ impl State {
             .and_then(|l| l.last_outputs.clone());
         match self.eval_seeing(r, &e, seen) {
             Ok(Value::Bool(b)) => b,
-            Ok(_) | Err(_) => {
+            Err(err) => {
+                let what = format!("fallback {i}'s `when` failed");
+                self.expression_failed(Some(r), &what, "the step is skipped", &err);
+                false
+            }
+            Ok(_) => {
                 self.diag(
                     "RT062",
                     "warning",

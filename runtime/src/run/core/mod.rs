@@ -41,6 +41,7 @@ mod dialects;
 mod edges;
 mod env;
 mod escalation;
+mod expr_policy;
 mod finish;
 mod human;
 mod human_timeout;
@@ -114,6 +115,9 @@ pub struct State {
     started: bool,
     /// The plan has back edges (their bookkeeping is kept only then).
     has_back: bool,
+    /// An expression failed under `on_expression_error: fail`: the run stops (see
+    /// `expr_policy`).
+    expression_error_stops: bool,
     /// The plan has AWP parallels joined by `any` / `n_of_m` (see `parallel`).
     counting_forks: bool,
     /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
@@ -178,6 +182,7 @@ impl State {
             start_ts: None,
             started: false,
             has_back: plan_has_back,
+            expression_error_stops: false,
             counting_forks,
             dialect_state: None,
             waiting: HashMap::new(),
@@ -412,6 +417,10 @@ impl State {
     fn pump(&mut self) {
         loop {
             if self.is_over() {
+                return;
+            }
+            if std::mem::take(&mut self.expression_error_stops) {
+                self.stop();
                 return;
             }
             if let Some(r) = self.done.pop_front() {

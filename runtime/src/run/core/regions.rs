@@ -104,12 +104,7 @@ impl State {
                 Ok(true) => {}
                 Ok(false) => return self.finish_loop(r, NodeStatus::Succeeded),
                 Err(e) => {
-                    self.diag(
-                        "RT062",
-                        "error",
-                        format!("the loop condition failed: {e}"),
-                        Some(r),
-                    );
+                    self.loop_condition_failed(r, &e);
                     return self.finish_loop(r, NodeStatus::Failed);
                 }
             }
@@ -215,11 +210,11 @@ impl State {
             let v = match self.eval(s, e, &Anchor::default()) {
                 Ok(v) => v,
                 Err(err) => {
-                    self.diag(
-                        "RT062",
-                        "warning",
-                        format!("collect `{name}` failed and is null: {err}"),
+                    self.expression_failed(
                         Some(owner),
+                        &format!("collect `{name}` failed"),
+                        "is null",
+                        &err,
                     );
                     Value::Null
                 }
@@ -274,12 +269,7 @@ impl State {
                 Ok(true) => return self.finish_loop(r, NodeStatus::Succeeded),
                 Ok(false) => {}
                 Err(e) => {
-                    self.diag(
-                        "RT062",
-                        "error",
-                        format!("the loop condition failed: {e}"),
-                        Some(r),
-                    );
+                    self.loop_condition_failed(r, &e);
                     return self.finish_loop(r, NodeStatus::Failed);
                 }
             }
