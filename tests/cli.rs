@@ -382,6 +382,31 @@ fn eval_gives_up_on_a_jq_filter_that_never_ends() {
 }
 
 #[test]
+fn a_closed_stdout_is_no_panic() {
+    // `agc explain --list | head -1`: the reader is gone before agc writes (its end of the
+    // pipe is closed first, so every write fails with EPIPE).
+    let cases: [&[&str]; 4] = [
+        &["explain", "--list"],
+        &["explain", "AG201"],
+        &["eval", "--lang", "agx", "1 + 1"],
+        &["build", EXAMPLE],
+    ];
+    for args in cases {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let o = Command::new(env!("CARGO_BIN_EXE_agc"))
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let err = stderr(&o);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {err}");
+    }
+}
+
+#[test]
 fn sarif_from_the_cli_is_valid_and_every_result_has_a_location() {
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string("schemas/sarif/sarif-schema-2.1.0.json").unwrap(),

@@ -135,7 +135,7 @@ pub(crate) fn run(args: EvalArgs) -> i32 {
             } else {
                 v.to_json().to_string()
             };
-            println!("{out}");
+            super::out(&format!("{out}\n"));
             0
         }
         Err(e) => {

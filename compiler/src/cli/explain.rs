@@ -5,27 +5,27 @@ use crate::diag::codes;
 pub fn run(code: Option<&str>, list: bool) -> i32 {
     if list || code.is_none() {
         for c in codes::all() {
-            println!(
-                "{:<8} {:<8} {:<8} {}",
+            super::out(&format!(
+                "{:<8} {:<8} {:<8} {}\n",
                 c.code,
                 c.origin,
                 c.severity.as_str(),
                 c.summary
-            );
+            ));
         }
         return 0;
     }
     let code = code.unwrap_or_default();
     match codes::lookup(code) {
         Some(c) => {
-            println!(
-                "{} ({}, {}): {}\n",
+            super::out(&format!(
+                "{} ({}, {}): {}\n\n{}\n",
                 c.code,
                 c.origin,
                 c.severity.as_str(),
-                c.summary
-            );
-            println!("{}", c.explanation);
+                c.summary,
+                c.explanation
+            ));
             0
         }
         None => {

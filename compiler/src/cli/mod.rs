@@ -315,3 +315,12 @@ pub(crate) fn print_diagnostics(
     let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
     errors || (strict && warnings)
 }
+
+/// Writes `text` to stdout, as `print!` does, except that a closed stdout (`agc explain --list
+/// | head -1`) is not a panic: whoever reads the output has what it wanted, so the error is
+/// dropped, as `build` does for its plan.
+pub(crate) fn out(text: &str) {
+    use std::io::Write;
+    let mut o = std::io::stdout().lock();
+    let _ = o.write_all(text.as_bytes()).and_then(|()| o.flush());
+}

@@ -341,7 +341,7 @@ fn finish_with(
         }
     }
     if targets.is_empty() {
-        print!("{text}");
+        super::out(&text);
     }
     match record.status {
         RunStatus::Succeeded => 0,

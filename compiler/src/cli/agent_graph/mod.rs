@@ -371,8 +371,11 @@ fn input(a: &StateArgs, workspace: Option<&Path>) -> Result<Input, Error> {
 /// Prints `value` as upstream does: compact JSON, or the human lines.
 fn output(format: AgFormat, value: &impl serde::Serialize, lines: Vec<String>) {
     match format {
-        AgFormat::Json => println!("{}", serde_json::to_string(value).unwrap_or_default()),
-        AgFormat::Human => println!("{}", lines.join("\n")),
+        AgFormat::Json => crate::cli::out(&format!(
+            "{}\n",
+            serde_json::to_string(value).unwrap_or_default()
+        )),
+        AgFormat::Human => crate::cli::out(&format!("{}\n", lines.join("\n"))),
     }
 }
 

@@ -286,7 +286,7 @@ pub(crate) fn print(format: AgFormat, results: &[CaseResult]) -> i32 {
                 "failed": failed,
                 "results": results,
             });
-            println!("{v}");
+            crate::cli::out(&format!("{v}\n"));
         }
         AgFormat::Human => {
             let mut out = String::new();
@@ -305,7 +305,7 @@ pub(crate) fn print(format: AgFormat, results: &[CaseResult]) -> i32 {
                 results.len() - failed,
                 results.len()
             ));
-            println!("{out}");
+            crate::cli::out(&format!("{out}\n"));
         }
     }
     i32::from(failed > 0)

@@ -27,7 +27,10 @@ pub(super) fn parse(
         .at(Span::new(id, 0, text.find('\n').unwrap_or(text.len())))
         .with_help("start the file with a `---` line, the YAML metadata, and another `---` line"));
     }
-    let Some(end) = normalized[3..].find("\n---\n").map(|i| i + 3) else {
+    // The closing line is looked for after the opening one, as upstream does (`indexOf("\n---\n",
+    // 4)`): in `---\n---\n` the second line does not close anything (the search starting at 3
+    // found it and sliced the header `[4..3]`, a panic).
+    let Some(end) = normalized[4..].find("\n---\n").map(|i| i + 4) else {
         let id = sources.add(SourceFile::new(display, text));
         return Err(Diagnostic::error(
             "frontmatter-invalid",
@@ -94,4 +97,34 @@ pub(super) fn metadata(
         .at(at));
     }
     Ok((id.to_string(), kind.to_string(), media.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> Result<Vec<String>, String> {
+        let mut sources = SourceMap::new();
+        parse(&mut sources, "r.md", text, crate::source::Limits::default())
+            .map(|m| m.keys().cloned().collect())
+            .map_err(|d| format!("{}: {}", d.code, d.message))
+    }
+
+    #[test]
+    fn the_closing_line_is_looked_for_after_the_opening_one() {
+        // Upstream reads `---\n---\n` as a frontmatter that is never closed.
+        for text in ["---\n---\nbody\n", "---\r\n---\r\nbody\r\n", "---\n---\n"] {
+            let err = parsed(text).unwrap_err();
+            assert!(err.starts_with("frontmatter-invalid: "), "{text:?}: {err}");
+            assert!(err.contains("not closed"), "{err}");
+        }
+        // An empty line between the two closes it, with an empty header: no mapping.
+        let err = parsed("---\n\n---\nbody\n").unwrap_err();
+        assert!(err.starts_with("frontmatter-invalid: "), "{err}");
+        assert!(!err.contains("not closed"), "{err}");
+        assert_eq!(
+            parsed("---\nid: a\nkind: procedure\n---\nbody\n").unwrap(),
+            ["id", "kind"]
+        );
+    }
 }
