@@ -237,7 +237,7 @@ fn write_record(args: &RunArgs, text: &str) -> Result<(), Diagnostic> {
             Diagnostic::error("AGC001", format!("cannot write `{}`: {e}", p.display()))
         }),
         None => {
-            super::out(&text);
+            super::out(text);
             Ok(())
         }
     }
