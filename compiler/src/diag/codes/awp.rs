@@ -303,4 +303,16 @@ default `overwrite` reducer; `append` and `merge` combine values, so they are no
 here), or of a key that a state with `additionalProperties: false` does not declare, can \
 never pass. (Assignments computed by jq are not typed statically.)",
     },
+    CodeInfo {
+        code: "AGC250",
+        origin: "agc",
+        severity: Error,
+        summary: "a node is named `__start__`",
+        explanation: "`__start__` is the synthetic source of the workflow's entry edge. The \
+schema and upstream's engine let a node take that id, but then no edge can leave the node: an \
+edge with `source: __start__` is read as an entry point, and the engine requires exactly one \
+(`start-edge-multiple`). The node could only run as the target of some edge, and could never \
+pass control on. agc refuses the name (a stricter check than upstream's) and does not report \
+the node's missing out-edge or reachability as well. Rename the node.",
+    },
 ];

@@ -26,6 +26,21 @@ impl Checker<'_> {
 
     fn check_ids(&mut self, m: &Model<'_>) {
         for (i, n) in m.nodes.iter().enumerate() {
+            if n.id == START {
+                // Upstream accepts the name, but its edges cannot be told from the synthetic
+                // start's: every edge from `__start__` is an entry point, none is the node's.
+                let at = format!("{}/id", n.ptr());
+                let d = self
+                    .diag(
+                        "AGC250",
+                        &at,
+                        "a node may not be named `__start__`: edges from `__start__` are the \
+                         workflow's entry, not this node's"
+                            .into(),
+                    )
+                    .with_help("rename the node");
+                self.diags.push(d);
+            }
             let first = m.by_id[n.id];
             if first != i {
                 let at = format!("{}/id", n.ptr());
@@ -157,8 +172,10 @@ impl Checker<'_> {
             }
         }
         for (i, n) in m.nodes.iter().enumerate() {
-            if m.by_id[n.id] != i || counts[n.id] > 1 {
-                continue; // duplicated: its edges belong to whichever node the engine keeps
+            if m.by_id[n.id] != i || counts[n.id] > 1 || n.id == START {
+                // Duplicated: its edges belong to whichever node the engine keeps; named
+                // `__start__` (AGC250): it has no edges of its own.
+                continue;
             }
             let out = &m.out[i];
             match n.ty {
@@ -388,7 +405,7 @@ parallel node's edge",
             }
         }
         for (i, n) in m.nodes.iter().enumerate() {
-            if !seen[i] && m.by_id[n.id] == i {
+            if !seen[i] && m.by_id[n.id] == i && n.id != START {
                 let d = self.diag(
                     "AGC240",
                     &n.ptr(),
