@@ -51,12 +51,17 @@ pub fn ags_version(doc: &Document) -> Option<Diagnostic> {
                 show(v)
             ),
         )
-        .with_help(if s.starts_with("1.") {
-            "a newer minor version may use features agc does not know, so it is refused; \
+        .with_help(
+            if s.strip_prefix("1.").and_then(|m| m.parse::<u64>().ok()) == Some(0) {
+                // `1.00`, `1.000`: the same version, spelt another way. (Not a newer minor.)
+                "AGS versions are MAJOR.MINOR without leading zeros: write `ags_version: \"1.0\"`"
+            } else if s.starts_with("1.") {
+                "a newer minor version may use features agc does not know, so it is refused; \
 write `ags_version: \"1.0\"` if the document uses only AGS 1.0"
-        } else {
-            "write `ags_version: \"1.0\"`"
-        }),
+            } else {
+                "write `ags_version: \"1.0\"`"
+            },
+        ),
         other => Diagnostic::error(
             "AG002",
             format!(

@@ -113,6 +113,7 @@ fn ags_version_fails_closed_once() {
 nodes:\n  a: {title: A, description: d}\n";
     for (version, help) in [
         ("\"1.1\"", "newer minor"),
+        ("\"1.00\"", "without leading zeros"),
         ("\"2.0\"", "write"),
         ("1.0", "quote"),
     ] {

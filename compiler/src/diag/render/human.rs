@@ -122,8 +122,17 @@ fn render_one(out: &mut String, d: &Diagnostic, sources: &SourceMap, opts: Optio
     } else {
         let _ = writeln!(out, "{head}: {}", clean(&d.message));
     }
-    let drawn = direct::simple_box(d, sources, opts, clean);
-    if let Some(snippet) = drawn.or_else(|| snippet(d, sources, opts, whole)) {
+    // A file with no text (it could not be read, or is empty) has no line to show: its name
+    // alone, not an empty box at `:1:1`.
+    if let Some(span) = d.span
+        && d.labels.is_empty()
+        && (span.file.0 as usize) < sources.len()
+        && sources.get(span.file).text.is_empty()
+    {
+        let _ = writeln!(out, "  --> {}", clean(&sources.get(span.file).name));
+    } else if let Some(snippet) =
+        direct::simple_box(d, sources, opts, clean).or_else(|| snippet(d, sources, opts, whole))
+    {
         for line in snippet.lines() {
             out.push_str(line.trim_end());
             out.push('\n');

@@ -315,3 +315,18 @@ fn long_lists_render_the_same_on_several_threads() {
         one
     );
 }
+
+#[test]
+fn a_file_without_text_is_named_not_boxed() {
+    // A file that could not be read (AGC001), is over the size limit (AGC012) or is empty:
+    // there is no line to draw, so the file's name stands alone instead of an empty box.
+    let m = map(&[("missing.yaml", ""), ("flow.yaml", FLOW)]);
+    let d = Diagnostic::error("AGC001", "cannot read `missing.yaml`").at(Span::point(FileId(0), 0));
+    assert_eq!(
+        plain(&[d], &m),
+        "error[AGC001]: cannot read `missing.yaml`\n  --> missing.yaml\n"
+    );
+    // A file with text keeps its box, even at 1:1.
+    let d = Diagnostic::error("AG001", "first line").at(Span::point(FileId(1), 0));
+    assert!(plain(&[d], &m).contains("╭─[ flow.yaml:1:1 ]"));
+}
