@@ -330,3 +330,26 @@ fn a_stream_without_end_is_read_only_up_to_the_size_limit() {
         agc::source::load::load_reader(&mut sources, &mut &b"a: 1\n"[..], limits).unwrap();
     assert_eq!(loaded.doc.expect("a document").value, json!({"a": 1}));
 }
+
+#[test]
+fn a_markdown_file_is_said_to_be_no_workflow_document() {
+    // A Skill given to `agc check` by mistake: read as YAML, its closing `---` would start a
+    // second document (AGC008). Named `.md`, the message says what the file is instead.
+    let dir = tempfile::tempdir().unwrap();
+    let text = "---\nname: draft\ndescription: Draft it\n---\n# Draft\n\nSteps: *one*, two.\n";
+    let md = dir.path().join("SKILL.md");
+    std::fs::write(&md, text).unwrap();
+    let mut sources = SourceMap::new();
+    let (_, l) =
+        agc::source::load::load_path(&mut sources, &md, "SKILL.md", Limits::default()).unwrap();
+    let codes: Vec<_> = l.diags.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["AGC020"]);
+    assert!(l.diags[0].message.contains("Markdown"), "{:?}", l.diags);
+    assert!(l.doc.is_none());
+    // The same text under a YAML name is still a stream of two documents.
+    let yaml = dir.path().join("skill.yaml");
+    std::fs::write(&yaml, text).unwrap();
+    let (_, l) =
+        agc::source::load::load_path(&mut sources, &yaml, "skill.yaml", Limits::default()).unwrap();
+    assert!(l.diags.iter().any(|d| d.code == "AGC008"), "{:?}", l.diags);
+}

@@ -45,7 +45,37 @@ pub fn load_path(
         Ok(b) => b,
         Err(e) => return Err(unreadable(sources, display, &e)),
     };
-    Ok(load_bytes(sources, display, bytes, limits))
+    let (id, mut loaded) = load_bytes(sources, display, bytes, limits);
+    markdown_is_no_workflow(path, id, &mut loaded);
+    Ok((id, loaded))
+}
+
+/// A Markdown file with YAML frontmatter (an Agent Graph Skill or resource) read as YAML is a
+/// stream whose second document starts at the closing `---` (AGC008). Named `.md`, it was given
+/// as a workflow document by mistake: say that (AGC020, the format is not one agc checks
+/// alone) instead of pointing at its `---` line. The format is still never read from the name:
+/// this only replaces the message of a file that failed to load.
+fn markdown_is_no_workflow(path: &Path, id: crate::source::FileId, loaded: &mut Loaded) {
+    let markdown = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("md") || e.eq_ignore_ascii_case("markdown"));
+    if !markdown || !loaded.diags.iter().any(|d| d.code == "AGC008") {
+        return;
+    }
+    loaded.doc = None;
+    loaded.diags = vec![
+        Diagnostic::error(
+            "AGC020",
+            "a Markdown file is not a workflow document agc checks on its own",
+        )
+        .at(Span::point(id, 0))
+        .with_help(
+            "a Skill (SKILL.md) or a Markdown resource is checked with its Agent Graph \
+             Provider: `agc check PROVIDER_FOLDER`; a Skill's binding with `agc evaluate \
+             --skill SKILL.md`",
+        ),
+    ];
 }
 
 /// How a document read from standard input is named in diagnostics and plans.
