@@ -62,8 +62,10 @@ pub(crate) struct RunArgs {
     /// On resume: the outputs that go with the approval `--decide NAME=approved`: a JSON
     /// object inline (`NAME={"summary":"edited"}`) or read from a file (`NAME=@out.json`).
     /// A review's edits, an input checkpoint's values, a takeover's or an escalation's
-    /// outputs, a gate's collected values. Checked as a handler's answer is; values that do
-    /// not fit are refused and the run stays paused.
+    /// outputs, a gate's collected values, an AWP interrupt's resume payload. Checked as a
+    /// handler's answer is: for a human checkpoint, values that do not fit are refused and the
+    /// run stays paused; an interrupt's payload that does not fit its `resume_schema` fails
+    /// the interrupt, as upstream (AGC326).
     #[arg(long, value_name = "NAME=JSON|NAME=@FILE", requires = "decide")]
     pub(super) outputs: Vec<String>,
     /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
