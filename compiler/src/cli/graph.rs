@@ -103,6 +103,17 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
     }
 }
 
+/// What to do about a diagram Mermaid cannot render (AGC100, AGC103): `--collapse` only helps
+/// a graph with loops, maps or subgraphs that is not collapsed already.
+fn too_big_help(graph: &crate::ir::Graph, collapsed: bool) -> &'static str {
+    if !collapsed && !graph.regions.is_empty() {
+        "draw with `--collapse` to fold loops, maps and subgraphs into single nodes, or draw it \
+         with `--graph-format dot` (Graphviz has no such limit)"
+    } else {
+        "draw it with `--graph-format dot` (Graphviz has no such limit), or split the graph"
+    }
+}
+
 /// Draws one document; `None` (with diagnostics) when it does not compile or is too large.
 fn diagram(
     file: &Path,
@@ -136,9 +147,7 @@ fn diagram(
                     mermaid::MAX_EDGES
                 ),
             )
-            .with_help(
-                "draw with `--collapse` to fold loops, maps and subgraphs into single nodes",
-            ),
+            .with_help(too_big_help(&compiled.graph, opts.collapse)),
         );
         return None;
     }
@@ -152,9 +161,7 @@ fn diagram(
                     mermaid::MAX_TEXT
                 ),
             )
-            .with_help(
-                "draw with `--collapse` to fold loops, maps and subgraphs into single nodes, or split the graph",
-            ),
+            .with_help(too_big_help(&compiled.graph, opts.collapse)),
         );
         return None;
     }

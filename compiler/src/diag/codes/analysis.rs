@@ -131,8 +131,9 @@ sequence and a map body ⌈`max_items` / `max_parallel`⌉ times. Exceeding \
         severity: Error,
         summary: "the diagram has more edges than Mermaid renders",
         explanation: "Mermaid refuses flowcharts with more than 500 edges by default \
-(`maxEdges`). Draw with `--collapse`, which folds every loop, map and subgraph into its owner \
-node, or split the graph.",
+(`maxEdges`). When the graph has loops, maps or subgraphs, draw with `--collapse`, which folds \
+each into its owner node; otherwise draw it as DOT (`--graph-format dot`, for Graphviz, which \
+has no such limit) or split the graph. The help says which applies.",
     },
     CodeInfo {
         code: "AGC103",
@@ -142,8 +143,8 @@ node, or split the graph.",
         explanation: "Mermaid replaces a diagram whose text is longer than 50,000 characters \
 (`maxTextSize`, counted in UTF-16 code units as JavaScript does) with the words \"Maximum text \
 size in diagram exceeded\", so a README would show that instead of the graph; agc refuses to \
-write it. Draw with `--collapse`, which folds every loop, map and subgraph into its owner node, \
-or split the graph. agc keeps Mermaid's default limits: a site that raises them can render the \
+write it. Draw with `--collapse`, which folds every loop, map and subgraph into its owner node \
+(when the graph has any), draw it as DOT, or split the graph. agc keeps Mermaid's default limits: a site that raises them can render the \
 DOT output or raise the limit itself.",
     },
     CodeInfo {
