@@ -219,7 +219,9 @@ impl<'x, 'a> Loader<'x, 'a> {
                         let mut scratch = crate::source::SourceMap::new();
                         frontmatter::parse(&mut scratch, "", &text, self.cx.opts.limits)
                             .ok()
-                            .and_then(|m| m.get("name").and_then(Value::as_str).map(String::from))
+                            .and_then(|(_, m)| {
+                                m.get("name").and_then(Value::as_str).map(String::from)
+                            })
                     });
                     skill = Some(SkillRef {
                         file: self.file_ref(&srel),

@@ -96,17 +96,13 @@ impl Loader<'_, '_> {
             });
         }
         let limits = self.cx.opts.limits;
-        let meta = match frontmatter::parse(self.cx.sources, &display, &text, limits) {
+        let (file, meta) = match frontmatter::parse(self.cx.sources, &display, &text, limits) {
             Ok(m) => m,
             Err(d) => {
                 self.diags.push(d);
                 return None;
             }
         };
-        let file = self
-            .cx
-            .sources
-            .add(crate::source::SourceFile::new(&display, text.as_str()));
         let (id, kind, media_type) =
             match frontmatter::metadata(&meta, &display, Span::new(file, 0, 3)) {
                 Ok(m) => m,

@@ -115,6 +115,7 @@ pub fn resolve(skill: &Path, registry: Option<&Registry>) -> Result<Binding, Err
         &text,
         crate::source::Limits::default(),
     )
+    .map(|(_, m)| m)
     .map_err(|d| Error::new(d.code, d.message))?;
     let missing = |what: &str| {
         Error::new(
