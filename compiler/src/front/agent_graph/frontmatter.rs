@@ -67,8 +67,7 @@ pub(super) fn parse(
 /// so in `---\n---\n` the second line closes nothing.
 fn closing_line(text: &str, first: usize) -> Option<usize> {
     let mut at = first;
-    let mut line_no = 0;
-    for line in text[first..].split_inclusive('\n') {
+    for (line_no, line) in text[first..].split_inclusive('\n').enumerate() {
         let body = line
             .strip_suffix('\n')
             .map(|l| l.strip_suffix('\r').unwrap_or(l));
@@ -76,7 +75,6 @@ fn closing_line(text: &str, first: usize) -> Option<usize> {
             return Some(at - 1);
         }
         at += line.len();
-        line_no += 1;
     }
     None
 }
