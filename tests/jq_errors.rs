@@ -222,3 +222,31 @@ fn codes_are_registered() {
         );
     }
 }
+
+#[test]
+fn surrogate_escapes_say_what_jaq_refuses() {
+    // jq reads `\ud83d\ude00` as one character; jaq refuses both halves. One finding per
+    // pair, at its first escape's digits, naming the character to write instead.
+    let src = r#""\ud83d\ude00 happy""#;
+    let d = errors(src);
+    assert_eq!(d.len(), 1, "{}", describe(src, &d));
+    assert_eq!(d[0].code, "jq-syntax");
+    // At the escape's hex digits, right after `"\u`.
+    assert_eq!(d[0].span.unwrap().start, 3);
+    assert!(
+        d[0].message
+            .contains("`\\ud83d` is a UTF-16 surrogate escape")
+    );
+    assert!(d[0].help.as_deref().unwrap().contains("`😀`, U+1F600"));
+    // A lone half (or halves in the wrong order) is reported for each, without a character.
+    let src = r#""\ude00\ud83d""#;
+    let d = errors(src);
+    assert_eq!(d.len(), 2, "{}", describe(src, &d));
+    assert!(
+        d.iter()
+            .all(|x| x.help.as_deref() == Some("write the character itself instead of the escape"))
+    );
+    // Other escapes are untouched by this.
+    let map = ScalarMap::contiguous(FileId(0), 0, 10);
+    assert!(parse_jq(r#""\u00e9""#, &map).is_ok());
+}

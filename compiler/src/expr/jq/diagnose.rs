@@ -143,7 +143,10 @@ fn check(src: &str) -> Analysis {
             return a;
         }
         Err(JqError::Compile(errs)) => {
-            a.errors.extend(errs.into_iter().map(compile_finding));
+            a.errors.extend(
+                errs.into_iter()
+                    .filter_map(|e| surrogate_escape(src, compile_finding(e))),
+            );
             return a;
         }
         Err(other) => {
@@ -186,6 +189,47 @@ fn check(src: &str) -> Analysis {
     a.paths = found.paths;
     a.whole = found.whole;
     a
+}
+
+/// A lexer error at the hex digits of a `\\u` escape for a UTF-16 surrogate (`\\ud83d`): jq
+/// reads a pair of them as one character, jaq refuses both halves with "expected 4-digit
+/// hexadecimal UTF-8 code point", which reads as if the digits were missing. Say what is
+/// refused and, for a pair, which character to write instead (docs/jq-differences.md); the
+/// pair's second half is then not reported again (`None`).
+fn surrogate_escape(src: &str, f: Finding) -> Option<Finding> {
+    let hex_at = |at: usize| {
+        src.get(at..at + 4)
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+    };
+    let Some(unit) = hex_at(f.range.start).filter(|u| (0xD800..0xE000).contains(u)) else {
+        return Some(f);
+    };
+    let after_high = f.range.start >= 6
+        && src.get(f.range.start - 2..f.range.start) == Some("\\u")
+        && hex_at(f.range.start - 6).is_some_and(|h| (0xD800..0xDC00).contains(&h));
+    if unit >= 0xDC00 && after_high {
+        return None;
+    }
+    let pair = if unit < 0xDC00 && src.get(f.range.start + 4..f.range.start + 6) == Some("\\u") {
+        hex_at(f.range.start + 6)
+            .filter(|lo| (0xDC00..0xE000).contains(lo))
+            .and_then(|lo| char::from_u32(0x10000 + ((unit - 0xD800) << 10) + (lo - 0xDC00)))
+    } else {
+        None
+    };
+    let message = format!(
+        "`\\u{}` is a UTF-16 surrogate escape, which jaq (the jq agc checks and runs with) does \
+         not read",
+        &src[f.range.start..f.range.start + 4]
+    );
+    let help = match pair {
+        Some(c) => format!(
+            "write the character itself (`{c}`, U+{:04X}) instead of the escape pair",
+            c as u32
+        ),
+        None => "write the character itself instead of the escape".to_string(),
+    };
+    Some(Finding::new(f.code, message, f.range).help(help))
 }
 
 fn compile_finding(e: agc_runtime::jq::CompileError) -> Finding {
