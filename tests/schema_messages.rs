@@ -81,3 +81,32 @@ fn schema_phase_messages() {
     }
     insta::assert_snapshot!(out);
 }
+
+#[test]
+fn a_number_the_loader_refused_is_not_reported_again_by_the_schema() {
+    // `1e400` is AGC011 and becomes null; the schema's "must be a number, found null" at the
+    // same place would only repeat it. Elsewhere the schema still speaks.
+    for (value, codes) in [
+        ("1e400", vec!["AGC011"]),
+        (".inf", vec!["AGC011"]),
+        ("\"many\"", vec!["AG001"]),
+    ] {
+        let text = format!(
+            "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/n\ntitle: N\nobjective: o\n\
+             constraints:\n  max_cost_usd: {value}\nentrypoints: [a]\nnodes:\n  a: {{title: A, description: A.}}\n"
+        );
+        let mut sources = SourceMap::new();
+        let diags = check_text(
+            &mut sources,
+            "t.agraph.yaml",
+            text,
+            &CheckOptions::default(),
+        );
+        let found: Vec<_> = diags
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(found, codes, "{value}: {diags:?}");
+    }
+}

@@ -197,7 +197,18 @@ fn drive<F: FrontEnd>(
     let text = &cx.sources.get(cx.file).text;
     let (schema_diags, early) = validate_with_early(fe, cx.dialect, &doc, text, early);
     cx.schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
-    diags.extend(schema_diags);
+    // A number the loader could not represent (AGC011: `1e400`, `.inf`) is null in the
+    // document; the schema's "must be a number, found null" at the same place only repeats it.
+    let unrepresentable: Vec<_> = diags
+        .iter()
+        .filter(|d| d.code == "AGC011")
+        .filter_map(|d| d.span)
+        .collect();
+    diags.extend(
+        schema_diags
+            .into_iter()
+            .filter(|d| !d.span.is_some_and(|s| unrepresentable.contains(&s))),
+    );
     let (unit, more) = fe.check(cx, doc, early);
     diags.extend(more);
     let mut compiled = Vec::new();
