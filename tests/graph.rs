@@ -323,9 +323,9 @@ fn check_opts(path: &Path) -> CheckOptions {
 
 /// A graph of many unconnected, long-titled nodes: few edges, but more text than Mermaid's
 /// `maxTextSize`; agc refuses with AGC103 rather than write a diagram Mermaid replaces with an
-/// error, and the same graph drawn smaller passes.
+/// error, says what to do instead, and the same graph drawn smaller passes.
 #[test]
-fn diagrams_over_mermaids_text_limit_ask_for_collapse() {
+fn diagrams_over_mermaids_text_limit_say_what_to_do() {
     let doc = |n: usize| {
         let mut s = String::from(
             "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/long\ntitle: Long\nobjective: Much text.\nconstraints:\n  max_cost_usd: 1\nentrypoints: [",
@@ -355,10 +355,12 @@ fn diagrams_over_mermaids_text_limit_ask_for_collapse() {
     let big = run(700);
     let err = String::from_utf8_lossy(&big.stderr);
     assert_eq!(big.status.code(), Some(1), "{err}");
+    // Nothing to collapse in a graph of plain tasks: the help points at DOT instead.
     assert!(
-        err.contains("AGC103") && err.contains("--collapse"),
+        err.contains("AGC103") && err.contains("--graph-format dot"),
         "{err}"
     );
+    assert!(!err.contains("--collapse"), "{err}");
     assert!(big.stdout.is_empty());
     let small = run(100);
     assert_eq!(small.status.code(), Some(0));
