@@ -1,4 +1,5 @@
-//! Fixture harness: every `tests/fixtures/**/*.yaml` starts with `# EXPECT: CODE` and optionally
+//! Fixture harness: every `tests/fixtures/**/*.yaml` (and `*.json` that starts so) starts with
+//! `# EXPECT: CODE` and optionally
 //! `# AT: LINE:COL` on the next line. The file is checked with `check_text`; the errors it
 //! produces must all carry that code (at least one), and, when `AT` is given, one of them must
 //! start at that line and column.
@@ -9,6 +10,13 @@ use agc::check::{CheckOptions, check_text};
 use agc::source::SourceMap;
 use std::path::{Path, PathBuf};
 
+/// A `.json` file that starts with the fixture header (a loose-JSON fixture: strict JSON has
+/// no comments). Other `.json` files under `tests/fixtures/` are data of other fixtures.
+fn is_json_fixture(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "json")
+        && std::fs::read_to_string(path).is_ok_and(|t| t.starts_with("# EXPECT:"))
+}
+
 fn fixture_files(root: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
@@ -17,7 +25,7 @@ fn fixture_files(root: &Path) -> Vec<PathBuf> {
             let path = entry.expect("dir entry").path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "yaml") {
+            } else if path.extension().is_some_and(|e| e == "yaml") || is_json_fixture(&path) {
                 files.push(path);
             }
         }

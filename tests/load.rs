@@ -353,3 +353,26 @@ fn a_markdown_file_is_said_to_be_no_workflow_document() {
         agc::source::load::load_path(&mut sources, &yaml, "skill.yaml", Limits::default()).unwrap();
     assert!(l.diags.iter().any(|d| d.code == "AGC008"), "{:?}", l.diags);
 }
+
+#[test]
+fn a_loose_json_file_is_warned_where_strict_json_stops() {
+    // Trailing comma on line 3: strict JSON stops at the `}` after it.
+    let text = "{\n  \"a\": 1,\n  \"b\": [1, 2,],\n}\n".to_string();
+    let mut sources = SourceMap::new();
+    let (_, l) = load_str(&mut sources, "g.json", text.clone(), Limits::default());
+    let w: Vec<_> = l.diags.iter().filter(|d| d.code == "AGC016").collect();
+    assert_eq!(w.len(), 1, "{:?}", l.diags);
+    let s = w[0].span.unwrap();
+    assert_eq!(&text[s.start as usize..s.start as usize + 1], "]");
+    assert_eq!(l.doc.unwrap().value, json!({"a": 1, "b": [1, 2]}));
+    // The same text named `.yaml`, and strict JSON named `.json`, get no warning.
+    let (_, l) = load_str(&mut sources, "g.yaml", text, Limits::default());
+    assert!(l.diags.is_empty(), "{:?}", l.diags);
+    let (_, l) = load_str(
+        &mut sources,
+        "g.json",
+        "{\"a\": [1]}".into(),
+        Limits::default(),
+    );
+    assert!(l.diags.is_empty(), "{:?}", l.diags);
+}

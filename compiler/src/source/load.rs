@@ -218,8 +218,58 @@ pub fn load_str(
     let fast = json::applies(&text[offset..])
         .then(|| json::load(id, text, offset, limits))
         .flatten();
+    let strict = fast.is_some();
     let mut loaded = fast.unwrap_or_else(|| yaml::load(id, text, offset, limits));
+    if !strict
+        && is_json_name(display)
+        && !loaded.diags.iter().any(Diagnostic::is_error)
+        && let Some(d) = not_strict_json(id, &text[offset..], offset)
+    {
+        pre.push(d);
+    }
     pre.append(&mut loaded.diags);
     loaded.diags = pre;
     (id, loaded)
+}
+
+fn is_json_name(display: &str) -> bool {
+    Path::new(display)
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("json"))
+}
+
+/// AGC016: a file named `.json` that agc could read only as YAML (comments, trailing commas,
+/// single quotes, bare keys): agc accepts it, as YAML 1.2, but other tools and the formats'
+/// own harnesses parse `.json` files as RFC 8259 JSON and refuse it. The span is where a strict
+/// JSON parser stops. `None` when the text is strict JSON after all (the fast path leaves some
+/// strict documents to the YAML loader, such as duplicate keys or very deep nesting).
+fn not_strict_json(id: FileId, body: &str, offset: usize) -> Option<Diagnostic> {
+    let e = serde_json::from_str::<serde::de::IgnoredAny>(body).err()?;
+    if !e.is_syntax() || e.to_string().contains("recursion limit") {
+        return None;
+    }
+    // serde_json counts lines from 1 and columns in bytes from 1.
+    let line_start: usize = body
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let at = (offset + line_start + e.column().saturating_sub(1)).min(offset + body.len());
+    let at = (0..=at)
+        .rev()
+        .find(|&i| body.is_char_boundary(i.saturating_sub(offset)))?;
+    let why = e.to_string();
+    let why = why.split(" at line ").next().unwrap_or(&why);
+    Some(
+        Diagnostic::warning(
+            "AGC016",
+            format!("this `.json` file is not strict JSON ({why}); agc read it as YAML 1.2"),
+        )
+        .at(Span::point(id, at))
+        .with_help(
+            "other tools read `.json` files as RFC 8259 JSON and will refuse it: remove \
+             comments and trailing commas, quote keys and strings with `\"`, or name the file \
+             `.yaml`",
+        ),
+    )
 }

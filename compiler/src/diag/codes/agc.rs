@@ -135,6 +135,19 @@ document; YAML has no forward references. Define the anchor before its first use
 spelling.",
     },
     CodeInfo {
+        code: "AGC016",
+        origin: "agc",
+        severity: Warning,
+        summary: "a `.json` file is not strict JSON",
+        explanation: "agc reads every document as YAML 1.2, of which JSON is a subset, so a \
+`.json` file with comments, trailing commas, single-quoted strings or bare keys still loads. \
+Other tools do not: the formats' own validators, harnesses and editors parse `.json` files as \
+RFC 8259 JSON (the AGS spec requires it) and refuse such a file. The warning points where a \
+strict JSON parser stops. Make the file strict JSON, or name it `.yaml` if YAML is what it \
+is. Only files whose name ends in `.json` are checked this way; the format is still never \
+taken from the name.",
+    },
+    CodeInfo {
         code: "AGC020",
         origin: "agc",
         severity: Error,
