@@ -376,3 +376,15 @@ fn a_loose_json_file_is_warned_where_strict_json_stops() {
     );
     assert!(l.diags.is_empty(), "{:?}", l.diags);
 }
+
+#[test]
+fn an_alias_inside_its_own_anchor_is_called_recursive() {
+    for text in ["a: &m\n  b: *m\n", "a: &m [1, *m]\n"] {
+        let out = load(text);
+        assert_eq!(out.codes, ["AGC015"], "{text:?}");
+        assert!(
+            out.diags[0].message.contains("would contain itself"),
+            "{text:?}"
+        );
+    }
+}

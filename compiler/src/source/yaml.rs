@@ -438,8 +438,17 @@ impl Loader<'_> {
     fn alias(&mut self, id: usize, start: usize, end: usize) -> Result<(), ()> {
         let span = self.span(start, end);
         let Some(Some(a)) = self.anchors.get(id) else {
-            self.diags
-                .push(Diagnostic::error("AGC015", "this alias names no anchor").at(span));
+            let d = if self.tree.anchor_is_open(id) {
+                Diagnostic::error(
+                    "AGC015",
+                    "this alias is inside the node its anchor names: the value would contain \
+                     itself",
+                )
+                .with_help("YAML values cannot be recursive; write the repeated part out")
+            } else {
+                Diagnostic::error("AGC015", "this alias names no anchor")
+            };
+            self.diags.push(d.at(span));
             return Err(());
         };
         self.alias_nodes += a.count;

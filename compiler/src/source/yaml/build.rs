@@ -90,6 +90,12 @@ impl Builder {
         self.stack.len()
     }
 
+    /// Whether anchor `id` (not 0) is on a collection still open: an alias to it would be
+    /// inside the node it names.
+    pub fn anchor_is_open(&self, id: usize) -> bool {
+        id != 0 && self.stack.iter().any(|f| f.anchor == id)
+    }
+
     pub fn open(&mut self, is_map: bool, start: usize, open_end: usize, anchor: usize) {
         let kind = if is_map {
             Kind::Map {
