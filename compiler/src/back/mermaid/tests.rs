@@ -314,6 +314,17 @@ fn failure_edges_are_red_and_back_edges_show_their_bound() {
         "{edges:?}"
     );
     assert!(text.contains("class n0,n1 task\n") && text.contains("class n2 gate\n"));
+    // A label and named outcomes both (an Agent Graph `repeat` edge taken on `partial`): the
+    // label names the edge, the outcomes say when.
+    b.0.edges[back].label = Some("repeat".into());
+    b.0.edges[back].on = vec!["partial".into()];
+    b.0.edges[back].bound = None;
+    let text = draw(&b.0);
+    let edges = edge_lines(&text);
+    assert!(
+        edges.contains(&"n1 ==>|\"repeat: partial #183; unbounded\"| n0"),
+        "{edges:?}"
+    );
 }
 
 #[test]

@@ -21,18 +21,19 @@ pub const HEADER_EXPR_MAX: usize = 36;
 /// branch name a decision picks (`… == "ready"` on an edge out of a decision shows `ready`),
 /// then its guard, shortened. Failure edges say so; back edges show their bound.
 pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
-    let authored = e
-        .label
-        .as_deref()
-        .map(str::trim)
-        .filter(|l| !l.is_empty())
-        .map(|l| words(l, LABEL_WIDTH, 2))
-        .or_else(|| {
-            // Named outcomes say which way a branch goes; on a plain sequence or failure edge
-            // they only restate the arrow (`completed`, `failed`) and are not drawn.
-            let branching = matches!(e.kind, EdgeKind::Conditional | EdgeKind::Back);
-            (branching && !e.on.is_empty()).then(|| words(&e.on.join(" | "), LABEL_WIDTH, 2))
-        });
+    // Named outcomes say which way a branch goes; on a plain sequence or failure edge they
+    // only restate the arrow (`completed`, `failed`) and are not drawn.
+    let branching = matches!(e.kind, EdgeKind::Conditional | EdgeKind::Back);
+    let on = (branching && !e.on.is_empty()).then(|| e.on.join(" | "));
+    let label = e.label.as_deref().map(str::trim).filter(|l| !l.is_empty());
+    let authored = match (label, on) {
+        // Both: the label names the edge (an Agent Graph `repeat`), the outcomes when it is
+        // taken (`repeat: partial`).
+        (Some(l), Some(on)) => Some(words(&format!("{l}: {on}"), LABEL_WIDTH, 2)),
+        (Some(l), None) => Some(words(l, LABEL_WIDTH, 2)),
+        (None, Some(on)) => Some(words(&on, LABEL_WIDTH, 2)),
+        (None, None) => None,
+    };
     let guard = e.guard.as_ref().map(|x| x.source.as_str());
     let source_is_decision = matches!(g.node(e.from).kind, NodeKind::Decision | NodeKind::Gate);
     let derived = || {
