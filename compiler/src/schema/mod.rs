@@ -83,7 +83,39 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
             out.push(d);
         }
     }
+    if dialect == Dialect::Ags {
+        drop_type_cascades(&mut out);
+    }
     dedup(out)
+}
+
+/// A node whose `type` is not a known one (AG004 at `/nodes/x/type`, `type: gat`) fails the
+/// schema's per-type rules too: "a `gat` node cannot have a `gate:` block" (AG101) and the
+/// like (AG102) only repeat that the type is wrong, so they are dropped for that node.
+fn drop_type_cascades(out: &mut Vec<Diagnostic>) {
+    let bad_types: Vec<String> = out
+        .iter()
+        .filter(|d| d.code == "AG004")
+        .filter_map(|d| {
+            d.pointer
+                .as_deref()?
+                .strip_suffix("/type")
+                .map(str::to_string)
+        })
+        .collect();
+    if bad_types.is_empty() {
+        return;
+    }
+    out.retain(|d| {
+        !(matches!(d.code, "AG101" | "AG102")
+            && d.pointer.as_deref().is_some_and(|p| {
+                bad_types.iter().any(|n| {
+                    p == n
+                        || p.strip_prefix(n.as_str())
+                            .is_some_and(|r| r.starts_with('/'))
+                })
+            }))
+    });
 }
 
 /// The AWP transport strips a definition's signature block (`document.signature`, or the

@@ -261,3 +261,22 @@ signature: {{kid: k}}\n{body}"
         )]
     );
 }
+
+#[test]
+fn a_misspelt_node_type_is_reported_once() {
+    // `type: gat` with a `gate:` block: the block is not "not allowed on a `gat` node" (AG101),
+    // the type is wrong (AG004). Another node's AG101 is still reported.
+    let text = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: g\ntitle: t\nobjective: o\n\
+entrypoints: [a]\nnodes:\n  a:\n    type: gat\n    title: A\n    description: d\n    gate:\n      \
+mode: approve\n      prompt: Go?\n  b:\n    type: task\n    title: B\n    description: d\n    \
+depends_on: [a]\n    gate:\n      mode: approve\n      prompt: Go?\n";
+    let codes: Vec<String> = run(Dialect::Ags, text).into_iter().map(|d| d.0).collect();
+    assert_eq!(codes, ["AG004", "AG101"], "{:?}", run(Dialect::Ags, text));
+    let msgs = run(Dialect::Ags, text);
+    assert!(
+        msgs[1]
+            .2
+            .contains("a `task` node cannot have a `gate:` block"),
+        "{msgs:?}"
+    );
+}
