@@ -214,4 +214,23 @@ agc warns once per node whose id holds `-` and that some expression of its scope
 the node's key, with the first read as a label. Rename the node with `_` (`build_docs`) so that \
 plain paths work. Ids with `-` that no expression reads are fine and are not reported.",
     },
+    CodeInfo {
+        code: "AGC111",
+        origin: "agc",
+        severity: Error,
+        summary: "an AGS map binds a reserved name, or one name twice",
+        explanation: "`map.as` and `map.index_as` name the element and its index inside the \
+map's body, where expressions read them as bare names. SPEC Appendix B reserves the namespace \
+roots `graph`, `params`, `context`, `attachments`, `nodes`, `self`, `loop`, `outputs`, `env`, \
+`secrets`, and `item` (kept for a future default `map.as`): they must not be used as binding \
+names. A map binding `params` would hide the graph's params in its body (`params.dir` would \
+read the element). agc refuses these names, with one deliberate exception: `as: item` is \
+accepted, since `item` is reserved to become the default of `map.as`, and naming the element \
+`item` agrees with that default (it is also the name most documents would choose); \
+`index_as: item` is refused.
+
+The element and its index also need two names: `as` equal to `index_as` (or to `index`, the \
+default of `index_as`) makes one of them unreadable, and is refused too. The spec defines no \
+code for either, hence an agc code.",
+    },
 ];

@@ -26,7 +26,13 @@ pub(super) static CODES: &[CodeInfo] = &[
         "the document does not match the AGS 1.0 JSON Schema",
         "Layer 1: the document fails the official schema `agentic-graph-1.0.schema.json` at this \
 place, for a reason that has no more specific code (a wrong type, a missing required field, a \
-pattern mismatch). The message names the failing rule.",
+pattern mismatch). The message names the failing rule.
+
+The schema's rules hold for a node as `defaults` leave it, too: `join: n_of` requires \
+`join_count`, and `defaults` can set `join` but not `join_count`, so a node that inherits \
+`defaults.join: n_of` without setting its own `join_count` is AG001 (agc does not make up a \
+count). A node without incoming edges (an entrypoint) never waits on its join, so an inherited \
+one is not judged there (neither here nor by AG116).",
     ),
     ags(
         "AG002",
@@ -205,8 +211,23 @@ that does not exist in the same scope.",
         "AG201",
         Error,
         "read of a node that is not guaranteed to have run",
-        "An expression or template reads `nodes.X` where X is not a predecessor of the reader on \
-every path (the predecessor rule).",
+        "An expression or template reads `nodes.X` (or `output(\"X\", …)`, `succeeded(\"X\")`, …) \
+where X is not a transitive predecessor of the reader in the effective edge set: no chain of \
+edges (and `depends_on`) leads from X to the reader, so X may not have run when the reader \
+does (the predecessor rule, SPEC §8.1). One chain is enough; X need not lie on every path \
+into the reader. On an edge's `when`, the edge's own source counts as run.
+
+The help proposes `depends_on: [X]` on the reader when that is possible. When the reader \
+itself comes before X (a chain leads from the reader to X), a dependency would close a cycle \
+(AG111): the help says the read goes against the order instead, and the value is to be read \
+in a node after X.
+
+A node reading itself through `nodes.<own id>` (or `nodes.self`) is AG201 too where it has \
+not run yet: in its `when`, inputs, instructions and prompts, `map.over` and \
+`subgraph.params`. Its own outputs can be read where they exist, in success criteria, \
+checkpoints at `after_outputs`/`on_criteria_failure`, fallback guards and the escalation \
+message (SPEC §16.2; there `self.outputs` reads the same). (`self.outputs` where it is not \
+readable is AG203.)",
     ),
     ags(
         "AG202",
@@ -239,7 +260,10 @@ over the whole path saying so, instead of one error per half; write \
         "bad expression",
         "An AGX expression has a syntax error, calls an unknown function, passes the wrong \
 number of arguments, or (agc's static types) applies an operator to operands whose declared \
-types cannot work, such as ordering an integer output against a string.
+types cannot work, such as ordering an integer output against a string, or a `map.over` \
+whose declared type is not an array (a `markdown` output, a `string` param): SPEC §7.5 makes \
+that RT025 on every run, so agc refuses it when compiling. A `map.over` of unknown type (`any`, \
+`json`, a `ref` child's output) is left to the run.
 
 agc's AGX lexer and parser follow the grammar of docs/expressions.md §3, with these decisions \
 where the notes found the spec silent or the reference wrong:
@@ -260,8 +284,14 @@ are reported as such, with `get(obj, \"key\")` as the way to write them;
         "AG206",
         Error,
         "undeclared output",
-        "A reference names an output the node does not declare (also `criterion.output` and the \
-`loop.carry` source). A `carry` key must be an output that some node of the loop's body \
+        "A reference names an output the node does not declare (also a success criterion's \
+`output:` (artifact_present, json_schema, regex), which names an output of its own node, or, \
+in the graph's `success`, a graph output; `loop.previous.<name>`, which holds the loop's \
+`collect` outputs; and the `loop.carry` source). A node's outputs are its `outputs` and the \
+implicit ones: `decision` on decisions and gates, `collect` keys, `outputs_from` keys, and for a \
+subgraph without `outputs_from` the child's own `outputs`, copied verbatim (SPEC §7.6; for a \
+`ref` child, which is loaded after these checks, reads are not judged). A fragment used by \
+several loops offers in `loop.previous` what every one of them collects. A `carry` key must be an output that some node of the loop's body \
 declares (its `outputs`, or the implicit ones: `decision`, `collect` keys, `outputs_from`); \
 when a body node is a `subgraph.ref` whose outputs are not known statically, carry keys are \
 not judged.",
@@ -273,6 +303,29 @@ not judged.",
         "Fields that take an AGX expression (`when`, `condition`, `expr`, ...) are not \
 templates: write the expression without `${{ }}`. agc reports every `${{` that is outside \
 an AGX string literal (`x == '${{'` compares with the text `${{` and is fine).",
+    ),
+    ags(
+        "AG301",
+        Error,
+        "a required param gets no value",
+        "A required param (params are required unless `required: false`) with no `default` must \
+be given a value. The spec reports this when a run starts; agc reports it when compiling \
+where it is certain: a `subgraph` node (`use`, `inline` or a local `ref`) binds its child's \
+params from `subgraph.params` (SPEC §7.6), and one it leaves out is missing on every run. \
+A child that declares no params is not judged. `agc run` reports it for the graph's own \
+params given with `--params`.",
+    ),
+    ags(
+        "AG302",
+        Error,
+        "a param value does not fit its declaration",
+        "A param's value must fit its `type`, `enum` and `schema`. The spec reports this when a \
+run starts; agc also reports it when compiling where it is certain:
+- a param's own `default` that breaks its `type`, `enum` or `schema` (`type: boolean, \
+default: yes` is the string `\"yes\"` in YAML 1.2; `default: prod` with `enum: [dev, \
+staging]`): every run that does not give the param fails;
+- a `subgraph.params` key that the child does not declare (agc refuses unknown params rather \
+than dropping them, as `agc run --params` does).",
     ),
     ags(
         "AG901",

@@ -62,7 +62,7 @@ impl Checker<'_> {
                 let produced = produced_by.entry(bi).or_insert_with(|| {
                     let mut all = HashSet::default();
                     for (_, n) in body.nodes() {
-                        all.extend(outputs_of(n)?);
+                        all.extend(outputs_of(root, n)?);
                     }
                     Some(all)
                 });

@@ -151,7 +151,8 @@ impl Checker<'_> {
                 .closest(p, names.params.iter().copied())
                 .map(|s| format!("did you mean `params.{s}`?")),
             names::Unknown::Output { node, output } => {
-                let declared = scope.node(node).and_then(names::outputs_of)?;
+                let root = self.doc.value.as_object()?;
+                let declared = scope.node(node).and_then(|n| names::outputs_of(root, n))?;
                 self.suggestions
                     .closest(output, declared.iter().map(String::as_str))
                     .map(|s| format!("did you mean `{s}`?"))
@@ -240,7 +241,10 @@ fn second_pass(input: &PassInput<'_, '_>, out: &mut FirstPass) {
         input.root,
         scope,
         &input.names.bare,
-        input.names.in_loop,
+        input
+            .names
+            .in_loop
+            .then_some(input.names.previous.as_slice()),
         named_nodes(&typed).as_ref(),
     );
     out.exprs.reserve_exact(typed.len());
@@ -356,6 +360,26 @@ fn type_check(
             Diagnostic::new("AG204", e.message)
                 .at(span)
                 .with_pointer(pos.ptr.clone()),
+        );
+    }
+    // `map.over` must be an array (SPEC §7.5): one whose declared type is not fails every
+    // run (RT025), so it is refused here.
+    if pos.ptr.ends_with("/map/over")
+        && !ty.is_dyn()
+        && !ty.kinds().contains(agc_runtime::value::Kind::List)
+    {
+        let span = spans.first().copied().unwrap_or_default();
+        out.push(
+            Diagnostic::new(
+                "AG204",
+                format!("`map.over` is {}, not an array", ty.describe(lang)),
+            )
+            .at(span)
+            .with_pointer(pos.ptr.clone())
+            .with_help(
+                "a map runs its body once per element of an array; read an output declared \
+`type: array` (or `file_set`), or split the text first, e.g. `split(x, \"\\n\")`",
+            ),
         );
     }
     let condition = ["/when", "/condition", "/expr"]
@@ -494,7 +518,11 @@ impl Checker<'_> {
                 continue;
             };
             if a == t {
-                continue; // a node may read itself
+                // A node may read itself where its outputs exist; elsewhere it has not run.
+                if !read.own_ok {
+                    self.own_read(scope, anchor, read);
+                }
+                continue;
             }
             queries.push((NodeId(a as u32), NodeId(t as u32)));
             which.push(i);
@@ -506,10 +534,16 @@ impl Checker<'_> {
         let Some(answers) = are_predecessors_in(index.len(), &edges, &queries) else {
             return;
         };
-        for (k, ok) in answers.into_iter().enumerate() {
-            if ok {
-                continue;
-            }
+        // For each failed read: does the reader come before the node it reads? Then a
+        // dependency on it would close a cycle, and the help says so instead of proposing it.
+        let failed: Vec<usize> = (0..answers.len()).filter(|&k| !answers[k]).collect();
+        let reversed: Vec<(NodeId, NodeId)> = failed
+            .iter()
+            .map(|&k| (queries[k].1, queries[k].0))
+            .collect();
+        let against = are_predecessors_in(index.len(), &edges, &reversed)
+            .unwrap_or_else(|| vec![false; reversed.len()]);
+        for (&k, &against) in failed.iter().zip(&against) {
             let (anchor, read) = &reads[which[k]];
             let anchor = anchor.as_deref().unwrap_or_default();
             let what = match &read.output {
@@ -528,18 +562,67 @@ impl Checker<'_> {
                 self.doc.key_span(&scope.node_ptr(&read.target)),
                 "declared here",
             )
-            .with_help(format!(
-                "add `depends_on: [{}]` to `{anchor}` (or an edge between them)",
-                read.target
-            ));
+            .with_help(if against {
+                format!(
+                    "`{t}` runs after `{anchor}` (a path leads from `{anchor}` to `{t}`), so \
+this read goes against the order, and a dependency on `{t}` would make a cycle: read the value \
+in a node that runs after `{t}`",
+                    t = read.target
+                )
+            } else {
+                format!(
+                    "add `depends_on: [{}]` to `{anchor}` (or an edge between them)",
+                    read.target
+                )
+            });
             self.push(d);
         }
     }
+
+    /// AG201 for a node reading itself (`nodes.<own id>`) where it has not run yet: its
+    /// guard, inputs, prompts, `map.over`, `subgraph.params`.
+    fn own_read(&mut self, scope: &Scope<'_>, id: &str, read: &NodeRead) {
+        let what = match &read.output {
+            Some(o) => format!("`nodes.{id}.outputs.{o}`"),
+            None => format!("`nodes.{id}`"),
+        };
+        let d = Diagnostic::new(
+            "AG201",
+            format!("{what} is read by `{id}` itself, before `{id}` has run"),
+        )
+        .at(read.span)
+        .with_label(self.doc.key_span(&scope.node_ptr(id)), "declared here")
+        .with_help(
+            "a node's own outputs and status exist once it ran: read them (as `self.outputs.<name>`) \
+in success criteria, checkpoints after outputs or the failure ladder",
+        );
+        self.push(d);
+    }
 }
 
-/// For each fragment: the `as`/`index_as` names of maps that use it, and whether a loop does.
-fn fragment_uses(scopes: &[Scope<'_>]) -> crate::hash::HashMap<String, (Vec<String>, bool)> {
-    let mut out: crate::hash::HashMap<String, (Vec<String>, bool)> = Default::default();
+/// How a fragment is used: the `as`/`index_as` names of maps that use it, whether a loop
+/// does, and the `collect` keys every such loop has (what `loop.previous` holds).
+#[derive(Default)]
+struct FragmentUse {
+    map_vars: Vec<String>,
+    in_loop: bool,
+    previous: Option<Vec<String>>,
+}
+
+/// The `collect` keys of a loop block, sorted.
+fn collect_keys(lp: &Value) -> Vec<String> {
+    let mut keys: Vec<String> = lp
+        .field("collect")
+        .and_then(Value::as_object)
+        .map(|c| c.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
+
+/// For each fragment, how maps and loops use it.
+fn fragment_uses(scopes: &[Scope<'_>]) -> crate::hash::HashMap<String, FragmentUse> {
+    let mut out: crate::hash::HashMap<String, FragmentUse> = Default::default();
     for s in scopes {
         for (_, node) in s.nodes() {
             if let Some(name) = node
@@ -549,16 +632,26 @@ fn fragment_uses(scopes: &[Scope<'_>]) -> crate::hash::HashMap<String, (Vec<Stri
             {
                 let e = out.entry(name.to_string()).or_default();
                 let vars = map_vars(node.field("map"));
-                if !e.0.windows(2).step_by(2).any(|w| w == vars.as_slice()) {
-                    e.0.extend(vars);
+                if !e
+                    .map_vars
+                    .windows(2)
+                    .step_by(2)
+                    .any(|w| w == vars.as_slice())
+                {
+                    e.map_vars.extend(vars);
                 }
             }
-            if let Some(name) = node
-                .field("loop")
-                .and_then(|m| m.field("use"))
-                .and_then(Value::as_str)
+            if let Some(lp) = node.field("loop")
+                && let Some(name) = lp.field("use").and_then(Value::as_str)
             {
-                out.entry(name.to_string()).or_default().1 = true;
+                let e = out.entry(name.to_string()).or_default();
+                let keys = collect_keys(lp);
+                // Used by several loops: only what each of them collects is always there.
+                e.previous = Some(match e.previous.take() {
+                    None => keys,
+                    Some(had) => had.into_iter().filter(|k| keys.contains(k)).collect(),
+                });
+                e.in_loop = true;
             }
         }
     }
@@ -590,7 +683,7 @@ fn scope_names<'a>(
     scopes: &[Scope<'a>],
     si: usize,
     root: &'a Map<String, Value>,
-    uses: &crate::hash::HashMap<String, (Vec<String>, bool)>,
+    uses: &crate::hash::HashMap<String, FragmentUse>,
 ) -> ScopeNames<'a> {
     let own = scopes[si].obj.field("params").and_then(Value::as_object);
     let params = own
@@ -601,13 +694,15 @@ fn scope_names<'a>(
         params,
         bare: Vec::new(),
         in_loop: false,
+        previous: Vec::new(),
     };
     match &scopes[si].kind {
         ScopeKind::Root => {}
         ScopeKind::Fragment(name) => {
-            if let Some((vars, in_loop)) = uses.get(name) {
-                names.bare.extend(vars.iter().cloned());
-                names.in_loop |= in_loop;
+            if let Some(u) = uses.get(name) {
+                names.bare.extend(u.map_vars.iter().cloned());
+                names.in_loop |= u.in_loop;
+                names.previous = u.previous.clone().unwrap_or_default();
             }
         }
         ScopeKind::Body { parent, owner } => {
@@ -619,6 +714,10 @@ fn scope_names<'a>(
             }
             if scopes[si].ptr.ends_with("/loop/body") {
                 names.in_loop = true;
+                names.previous = node
+                    .and_then(|n| n.field("loop"))
+                    .map(collect_keys)
+                    .unwrap_or_default();
             }
         }
     }

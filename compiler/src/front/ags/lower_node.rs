@@ -174,11 +174,14 @@ impl<'d> NodeLowerer<'d> {
         }
         let join = match defaults::scalar(s, node, "join").and_then(Value::as_str) {
             Some("any") => Join::Any,
+            // Checked: `n_of` without `join_count`, the node's own or through `defaults`,
+            // is AG001 and never lowered; `u32::MAX` (a join that never fires) only keeps
+            // lowering total rather than making up a count.
             Some("n_of") => Join::NOf {
                 count: node
                     .field("join_count")
                     .and_then(Value::as_u64)
-                    .unwrap_or(1) as u32,
+                    .map_or(u32::MAX, |n| u32::try_from(n).unwrap_or(u32::MAX)),
             },
             _ => Join::All,
         };

@@ -6,6 +6,7 @@
 
 mod advisories;
 mod carry;
+mod criteria;
 mod defaults;
 mod edges;
 mod exprs;
@@ -13,6 +14,7 @@ mod fragments;
 mod hyphen;
 pub mod lower;
 mod names;
+mod params;
 mod positions;
 pub mod refs;
 pub mod scope;
@@ -82,9 +84,11 @@ pub(crate) fn check_with(
             return c.diags;
         }
         c.check_scope(s);
+        c.check_criterion_outputs(root, s);
     }
     c.check_fragments(&scopes);
     c.check_carry(&scopes);
+    c.check_params(&scopes);
     c.check_expressions(&scopes, &parse_position);
     if !c.stopped() {
         c.check_advisories(&scopes);

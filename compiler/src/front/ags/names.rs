@@ -28,6 +28,11 @@ pub struct NodeRead {
     pub target: String,
     pub span: Span,
     pub output: Option<String>,
+    /// A read of the reading node itself is legal here: where its outputs exist (success
+    /// criteria, checkpoints after outputs, the failure ladder), or on an edge's `when`,
+    /// whose own source counts as run (ags.md §2.5). Elsewhere the node has not run yet
+    /// (AG201).
+    pub own_ok: bool,
 }
 
 /// Every reference chain in an expression, plus calls of the node-state functions
@@ -120,6 +125,9 @@ pub struct ScopeNames<'a> {
     pub bare: Vec<String>,
     /// `loop` is readable (inside a loop body).
     pub in_loop: bool,
+    /// Inside a loop body: the keys `loop.previous` holds (the loop's `collect` keys; for a
+    /// fragment, those every loop using it collects), sorted.
+    pub previous: Vec<String>,
 }
 
 /// A name an expression reads that does not exist, whose "did you mean" is looked for after
@@ -134,8 +142,9 @@ pub enum Unknown {
     Output { node: String, output: String },
 }
 
-/// The declared outputs of a node, including the implicit ones (ags.md §2.5).
-pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
+/// The declared outputs of a node, including the implicit ones (ags.md §2.5). `root` is the
+/// document's root mapping, where a `subgraph.use` finds its fragment.
+pub fn outputs_of(root: &Map<String, Value>, node: &Map<String, Value>) -> Option<HashSet<String>> {
     let mut set: HashSet<String> = node
         .field("outputs")
         .and_then(Value::as_object)
@@ -162,25 +171,36 @@ pub fn outputs_of(node: &Map<String, Value>) -> Option<HashSet<String>> {
     if let Some(s) = node.field("subgraph")
         && s.field("outputs_from").is_none()
     {
-        if s.field("ref").is_some() {
-            return None; // the child's outputs are copied verbatim: not known here
-        }
-        if let Some(o) = s
-            .field("inline")
-            .and_then(|i| i.field("outputs"))
-            .and_then(Value::as_object)
-        {
+        // Without `outputs_from` the child's outputs are copied verbatim (SPEC §7.6).
+        let child = child_outputs(root, s)?;
+        if let Some(o) = child.and_then(Value::as_object) {
             set.extend(o.keys().cloned());
         }
     }
     Some(set)
 }
 
+/// The `outputs` mapping of a subgraph block's child, which a node without `outputs_from`
+/// copies verbatim: `Some(None)` when the child declares none, `None` when it is not known
+/// here (a `ref`, whose document is loaded later, or a `use` naming no fragment: AG132).
+fn child_outputs<'v>(root: &'v Map<String, Value>, s: &'v Value) -> Option<Option<&'v Value>> {
+    if let Some(i) = s.field("inline") {
+        return Some(i.field("outputs"));
+    }
+    let name = s.field("use").and_then(Value::as_str)?;
+    let fragment = root.field("subgraphs")?.field(name)?;
+    Some(fragment.field("outputs"))
+}
+
 /// Whether `node` declares the output `name` (ags.md §2.5, the implicit ones included), as
 /// [`outputs_of`] would say but without building the set: an expression pass asks this once
 /// per read, and a node with many outputs read many times would otherwise cost the product.
 /// `None` where the outputs are not known here (a `subgraph.ref` without `outputs_from`).
-pub fn declares_output(node: &Map<String, Value>, name: &str) -> Option<bool> {
+pub fn declares_output(
+    root: &Map<String, Value>,
+    node: &Map<String, Value>,
+    name: &str,
+) -> Option<bool> {
     let in_map = |v: Option<&Value>| {
         v.and_then(Value::as_object)
             .is_some_and(|m| m.field(name).is_some())
@@ -204,10 +224,7 @@ pub fn declares_output(node: &Map<String, Value>, name: &str) -> Option<bool> {
     if let Some(s) = node.field("subgraph")
         && s.field("outputs_from").is_none()
     {
-        if s.field("ref").is_some() {
-            return None;
-        }
-        return Some(in_map(s.field("inline").and_then(|i| i.field("outputs"))));
+        return child_outputs(root, s).map(in_map);
     }
     Some(false)
 }
@@ -231,6 +248,7 @@ pub fn check(
     let span_of = |id: u32| spans.get(id as usize).copied().unwrap_or_default();
     // `nodes.build-docs.outputs.site`: one AG203 over the path instead of one per half.
     let hyphens = super::hyphen::find(expr, spans, scope);
+    let own_ok = access.self_outputs || access.self_node.is_none();
     let mut halves: HashSet<u32> = HashSet::default();
     for h in &hyphens {
         halves.extend(h.parts.iter().copied());
@@ -259,6 +277,7 @@ pub fn check(
             target: h.id.clone(),
             span: h.span,
             output,
+            own_ok,
         });
     }
     for c in chains(expr) {
@@ -373,6 +392,24 @@ pub fn check(
                         format!("`loop.{f}` is not a loop field"),
                         Some("readable: loop.index, loop.iteration, loop.previous".into()),
                     );
+                } else if first == Some("previous")
+                    && let Some(k) = c.path.get(1)
+                    && names
+                        .previous
+                        .binary_search_by(|p| p.as_str().cmp(k))
+                        .is_err()
+                {
+                    // `loop.previous` holds the previous iteration's collected outputs.
+                    err(
+                        "AG206",
+                        format!("`loop.previous.{k}`: the loop collects no output `{k}`"),
+                        Some(if names.previous.is_empty() {
+                            "`loop.previous` holds the loop's `collect` outputs, and it has none"
+                                .into()
+                        } else {
+                            format!("the loop collects: {}", names.previous.join(", "))
+                        }),
+                    );
                 }
             }
             "outputs" => {
@@ -432,11 +469,13 @@ pub fn check(
                                 target: me_id.clone(),
                                 span,
                                 output: Some(o.to_string()),
+                                // Outside its positions `self.outputs` is AG203 already.
+                                own_ok: true,
                             });
                         }
                         if !access.self_outputs {
                             err("AG203", "`self.outputs` is only readable in success criteria and checkpoints after outputs".into(), None);
-                        } else if declares_output(me, o) == Some(false) {
+                        } else if declares_output(root, me, o) == Some(false) {
                             err(
                                 "AG206",
                                 format!("`self.outputs.{o}` is not a declared output"),
@@ -488,7 +527,7 @@ pub fn check(
                 let mut output = None;
                 match (c.path.get(1).copied(), c.path.get(2).copied()) {
                     (Some("outputs"), Some(o)) => {
-                        if declares_output(node, o) == Some(false) {
+                        if declares_output(root, node, o) == Some(false) {
                             unknown.push((
                                 at,
                                 Unknown::Output {
@@ -511,6 +550,7 @@ pub fn check(
                     target: target.to_string(),
                     span,
                     output,
+                    own_ok,
                 });
             }
             bare => {
@@ -555,7 +595,12 @@ mod tests {
     /// and for names declared in each place or nowhere.
     #[test]
     fn declares_output_agrees_with_outputs_of() {
+        let root = json!({"subgraphs": {"f": {"outputs": {"r": {}}}, "g": {}}});
+        let root = root.as_object().unwrap();
         let nodes = [
+            json!({"type": "subgraph", "subgraph": {"use": "f"}}),
+            json!({"type": "subgraph", "subgraph": {"use": "g"}}),
+            json!({"type": "subgraph", "subgraph": {"use": "nowhere"}}),
             json!({"outputs": {"a": {}}}),
             json!({"type": "decision", "outputs": {"a": {}}}),
             json!({"type": "gate", "gate": {"collect": {"g": "x"}}}),
@@ -570,14 +615,20 @@ mod tests {
         ];
         for node in &nodes {
             let node = node.as_object().unwrap();
-            let set = outputs_of(node);
-            for name in ["a", "decision", "g", "l", "m", "s", "i", "x", ""] {
+            let set = outputs_of(root, node);
+            for name in ["a", "decision", "g", "l", "m", "s", "i", "r", "x", ""] {
                 assert_eq!(
-                    declares_output(node, name),
+                    declares_output(root, node, name),
                     set.as_ref().map(|s| s.contains(name)),
                     "{node:?} {name}"
                 );
             }
         }
+        // A `use` without `outputs_from` copies its fragment's outputs (SPEC §7.6).
+        let used = json!({"type": "subgraph", "subgraph": {"use": "f"}});
+        assert_eq!(
+            declares_output(root, used.as_object().unwrap(), "r"),
+            Some(true)
+        );
     }
 }

@@ -150,6 +150,24 @@ pub fn resolve(
                     );
                 }
             }
+            // The child's params, bound from `subgraph.params` (AG301/AG302, params.rs).
+            if let Some(declared) = ws.docs[idx]
+                .value
+                .field("params")
+                .and_then(Value::as_object)
+            {
+                let id = bptr
+                    .rsplit('/')
+                    .nth(1)
+                    .unwrap_or_default()
+                    .replace("~1", "/")
+                    .replace("~0", "~");
+                let given = doc.value.pointer(&format!("{bptr}/params"));
+                let budget = crate::diag::suggest::Budget::default();
+                diags.extend(super::params::check_binding(
+                    doc, &budget, &id, &bptr, given, declared,
+                ));
+            }
             if let Some(expected) = &integrity {
                 match crate::canon::verify_integrity(&ws.docs[idx].value, expected) {
                     Ok(true) => {}

@@ -4,11 +4,28 @@
 use super::Checker;
 use super::edges::EffEdge;
 use super::scope::{Scope, ScopeKind, strings};
+use crate::diag::Diagnostic;
 use crate::hash::{HashMap, HashSet};
 use crate::source::Field;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use serde_json::{Map, Value};
+
+/// Names no binding may take (SPEC Appendix B): the AGX namespace roots, and `item`,
+/// reserved for a future default `map.as`.
+pub(super) const RESERVED_ROOTS: [&str; 11] = [
+    "graph",
+    "params",
+    "context",
+    "attachments",
+    "nodes",
+    "self",
+    "loop",
+    "outputs",
+    "env",
+    "secrets",
+    "item",
+];
 
 const TIERS: [&str; 4] = ["minimal", "standard", "advanced", "frontier"];
 
@@ -35,6 +52,7 @@ impl Checker<'_> {
             self.check_decision(node, &ptr);
             self.check_intelligence(node, &ptr);
             self.check_fallbacks(scope, id, node, &ptr);
+            self.check_map_bindings(node, &ptr);
         }
         if let Some(d) = scope
             .obj
@@ -42,6 +60,49 @@ impl Checker<'_> {
             .and_then(|d| d.field("intelligence"))
         {
             self.check_tier(d, &format!("{}/defaults/intelligence", scope.ptr));
+        }
+    }
+
+    /// AGC111: `map.as` or `map.index_as` is a reserved name (SPEC Appendix B), which would
+    /// hide a namespace root in the body, or both bind the same name.
+    fn check_map_bindings(&mut self, node: &Map<String, Value>, ptr: &str) {
+        let Some(map) = node.field("map") else {
+            return;
+        };
+        let name_as = map.field("as").and_then(Value::as_str);
+        let index_as = map.field("index_as").and_then(Value::as_str);
+        for (field, name) in [("as", name_as), ("index_as", index_as)] {
+            // `item` is reserved as the future default of `map.as` (SPEC Appendix B): binding
+            // the element to it agrees with that default, binding the index to it does not.
+            if let Some(name) = name
+                && RESERVED_ROOTS.contains(&name)
+                && !(field == "as" && name == "item")
+            {
+                self.error(
+                    "AGC111",
+                    &format!("{ptr}/map/{field}"),
+                    format!("`map.{field}: {name}` binds a reserved name"),
+                    Some(format!(
+                        "`{name}` is reserved (SPEC Appendix B); choose another name, such as `{name}_item`"
+                    )),
+                );
+            }
+        }
+        if let (Some(a), Some(i)) = (name_as, index_as.or(Some("index")))
+            && a == i
+        {
+            let field = if index_as.is_some() { "index_as" } else { "as" };
+            self.error(
+                "AGC111",
+                &format!("{ptr}/map/{field}"),
+                format!("`map.as` and `map.index_as` both bind `{a}`"),
+                Some(if index_as.is_some() {
+                    "the element and its index need two names".into()
+                } else {
+                    "`index_as` defaults to `index`: name the element otherwise, or set `index_as`"
+                        .into()
+                }),
+            );
         }
     }
 
@@ -128,21 +189,42 @@ impl Checker<'_> {
         for e in edges {
             *incoming.entry(e.to).or_default() += 1;
         }
+        let default_join = format!("{}/defaults/join", scope.ptr);
         for (id, node) in scope.nodes() {
-            let join = node.field("join").and_then(Value::as_str);
+            // The effective join: the node's own, else its scope's `defaults.join` (SPEC §6.3).
+            let join = super::defaults::scalar(scope, node, "join").and_then(Value::as_str);
             if join != Some("n_of") {
                 continue;
             }
-            if let Some(n) = node.field("join_count").and_then(Value::as_u64) {
-                let have = incoming.get(id.as_str()).copied().unwrap_or(0);
-                if n as usize > have {
-                    self.error(
-                        "AG116",
-                        &format!("{}/join_count", scope.node_ptr(id)),
-                        format!("`join_count` is {n}, but only {have} edge(s) lead into `{id}`"),
-                        Some("the join can never fire; lower `join_count` or add edges".into()),
-                    );
-                }
+            let have = incoming.get(id.as_str()).copied().unwrap_or(0);
+            if node.field("join").is_none() && have == 0 {
+                continue; // an inherited join of a node without incoming edges never applies
+            }
+            if node.field("join").is_none() && node.field("join_count").is_none() {
+                // The schema requires `join_count` with `join: n_of`; `defaults` cannot carry
+                // one, so every node that inherits `n_of` must set its own.
+                let ptr = scope.node_ptr(id);
+                let d = Diagnostic::error(
+                    "AG001",
+                    format!("`{id}` inherits `join: n_of` from `defaults` but sets no `join_count`"),
+                )
+                .at(self.doc.key_span(&ptr))
+                .with_pointer(ptr)
+                .with_label(self.doc.span(&default_join), "`join: n_of` comes from here")
+                .with_help(format!(
+                    "add `join_count` to `{id}` (how many incoming edges must be active), or set its own `join`"
+                ));
+                self.push(d);
+            }
+            if let Some(n) = node.field("join_count").and_then(Value::as_u64)
+                && n as usize > have
+            {
+                self.error(
+                    "AG116",
+                    &format!("{}/join_count", scope.node_ptr(id)),
+                    format!("`join_count` is {n}, but only {have} edge(s) lead into `{id}`"),
+                    Some("the join can never fire; lower `join_count` or add edges".into()),
+                );
             }
         }
     }

@@ -32,7 +32,8 @@ pub fn of_spec(spec: &Value) -> Type {
         "boolean" => Type::Bool,
         "array" => Type::list(Type::Dyn),
         "file_set" => Type::list(Type::String),
-        "object" | "json" => Type::open(Vec::<(String, Type)>::new()),
+        "object" => Type::open(Vec::<(String, Type)>::new()),
+        // `json` is any JSON value (SPEC §9.1), an array included.
         "artifact" => Type::open([("id", Type::String)]),
         _ => Type::Dyn,
     }
@@ -49,8 +50,8 @@ fn object_of(specs: Option<&Value>) -> Type {
 }
 
 /// The type of `nodes.<id>` for one node.
-fn node_type(node: &Map<String, Value>) -> Type {
-    let outputs = match outputs_of(node) {
+fn node_type(root: &Map<String, Value>, node: &Map<String, Value>) -> Type {
+    let outputs = match outputs_of(root, node) {
         None => Type::open(Vec::<(String, Type)>::new()),
         Some(names) => {
             let declared = node.field("outputs").and_then(Value::as_object);
@@ -85,7 +86,7 @@ pub fn scope_env(
     root: &Map<String, Value>,
     scope: &Scope<'_>,
     bare: &[String],
-    in_loop: bool,
+    previous: Option<&[String]>,
     only: Option<&HashSet<&str>>,
 ) -> TypeEnv {
     let params = scope.obj.field("params").or_else(|| root.field("params"));
@@ -132,13 +133,13 @@ pub fn scope_env(
             Type::closed(match only {
                 None => scope
                     .nodes()
-                    .map(|(id, n)| (id.clone(), node_type(n)))
+                    .map(|(id, n)| (id.clone(), node_type(root, n)))
                     .collect(),
                 Some(ids) => {
                     let mut named: Vec<(String, Type)> = scope
                         .nodes()
                         .filter(|(id, _)| ids.contains(id.as_str()))
-                        .map(|(id, n)| (id.clone(), node_type(n)))
+                        .map(|(id, n)| (id.clone(), node_type(root, n)))
                         .collect();
                     named.shrink_to_fit();
                     named
@@ -147,17 +148,24 @@ pub fn scope_env(
         )
         .with("outputs", Type::open(Vec::<(String, Type)>::new()))
         .with("env", Type::open(Vec::<(String, Type)>::new()));
-    if in_loop {
+    if let Some(previous) = previous {
+        // `loop.previous` holds the loop's collected outputs (absent on the first iteration).
         env.insert(
             "loop",
             Type::closed([
                 ("index", Type::Int),
                 ("iteration", Type::Int),
-                ("previous", Type::open(Vec::<(String, Type)>::new())),
+                (
+                    "previous",
+                    Type::closed(previous.iter().map(|k| (k.clone(), Type::Dyn))),
+                ),
             ]),
         );
     }
     for (i, name) in bare.iter().enumerate() {
+        if super::structure::RESERVED_ROOTS.contains(&name.as_str()) && name != "item" {
+            continue; // AGC111: a map may not hide a namespace root
+        }
         // `as` then `index_as` per enclosing map: items are unknown, indexes integers.
         env.insert(name.clone(), if i % 2 == 1 { Type::Int } else { Type::Dyn });
     }
