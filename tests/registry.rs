@@ -143,14 +143,6 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ),
     // AGS runtime codes: what a run writes into its record, triggered by runs.
     (
-        "AG301",
-        "tests/run_cli.rs agc301_params_are_checked_before_anything_runs",
-    ),
-    (
-        "AG302",
-        "tests/run_cli.rs agc301_params_are_checked_before_anything_runs",
-    ),
-    (
         "RT015",
         "runtime/src/run/core/human_tests.rs a_checkpoint_the_handler_cannot_present_waits_for_a_decision",
     ),

@@ -1,7 +1,7 @@
 //! AGS runtime codes (`RTnnn`, ags.md "Runtime RT codes") that `agc run` writes into the run
-//! record's `diagnostics`, so that `agc explain RT033` answers what a run reported, and the
-//! two param codes (AG301, AG302) checked when a run starts. RT051 and RT052 are in `ags.rs`:
-//! agc reports those when compiling.
+//! record's `diagnostics`, so that `agc explain RT033` answers what a run reported. RT051 and
+//! RT052 are in `ags.rs`, as are AG301 and AG302 (a run's params): agc reports those when
+//! compiling too.
 //!
 //! The severity given is the usual one; where a code is a warning in one case and an error in
 //! another, the explanation says which. Codes of the spec that agc's runtime never emits
@@ -26,24 +26,6 @@ const fn rt(
 }
 
 pub(super) static CODES: &[CodeInfo] = &[
-    rt(
-        "AG301",
-        Error,
-        "a required param has no value",
-        "The run was started without a value for a param the graph requires. AGS params are \
-required unless they say `required: false`; one with a `default` never needs a value. Give it \
-in the `--params` file (a JSON object of param values). Nothing runs; agc reports it under \
-AGC301 and exits with status 2.",
-    ),
-    rt(
-        "AG302",
-        Error,
-        "a param value does not fit its declaration",
-        "A value given with `--params` does not have the param's declared type, is not one of \
-its `enum` values, or does not validate against its JSON `schema`; or it names a param the \
-graph does not declare (agc refuses unknown params rather than dropping a misspelt name). \
-Nothing runs; agc reports it under AGC301 and exits with status 2.",
-    ),
     rt(
         "RT015",
         Warning,
