@@ -3,8 +3,8 @@
 //!
 //! - **AWP state.** The run's state starts as the params (the initial state). When a node
 //!   succeeds, each of its outputs is merged into the state by the property's reducer
-//!   (`attrs.reducers`: `overwrite` by default, `append` concatenates arrays, `merge` merges
-//!   objects shallowly); a `set_state` node's outputs are its assignments, an `end` node's its
+//!   (`attrs.reducers`: `overwrite` by default, `append` appends to an array, `merge` merges
+//!   objects recursively); a `set_state` node's outputs are its assignments, an `end` node's its
 //!   `output` mapping, which also becomes the run's output. jq expressions (guards, switch
 //!   cases, input mappings) run on the state; a guard holds when the first output is neither
 //!   `false` nor `null` (jq's truth), no output counts as `null`.
@@ -180,18 +180,49 @@ impl State {
     }
 }
 
-/// Merges `v` into `state[k]` by `reducer`.
+/// Merges `v` into `state[k]` by `reducer`, as AWP's `applyOutputWithReducers` does:
+/// `append` treats a missing or non-array value as `[]` and concatenates an array or pushes
+/// any other value; `merge` treats a missing or non-object value as `{}`, merges an object
+/// into it recursively ([`deep_merge`]) and ignores any other value; anything else
+/// (`overwrite`) replaces.
 fn reduce(state: &mut Map<String, Value>, k: String, v: Value, reducer: &str) {
-    match (reducer, state.get_mut(&k), v) {
-        ("append", Some(Value::Array(have)), Value::Array(more)) => have.extend(more),
-        ("append", Some(Value::Array(have)), one) => have.push(one),
-        ("merge", Some(Value::Object(have)), Value::Object(more)) => {
-            for (mk, mv) in more {
-                have.insert(mk, mv);
+    match reducer {
+        "append" => {
+            let slot = state.entry(k).or_insert(Value::Null);
+            if !slot.is_array() {
+                *slot = Value::Array(Vec::new());
+            }
+            if let Value::Array(have) = slot {
+                match v {
+                    Value::Array(more) => have.extend(more),
+                    one => have.push(one),
+                }
             }
         }
-        (_, _, v) => {
+        "merge" => {
+            let slot = state.entry(k).or_insert(Value::Null);
+            if !slot.is_object() {
+                *slot = Value::Object(Map::new());
+            }
+            if let (Value::Object(have), Value::Object(more)) = (slot, v) {
+                deep_merge(have, more);
+            }
+        }
+        _ => {
             state.insert(k, v);
+        }
+    }
+}
+
+/// Merges `more` into `have`: where both hold an object under a key, recursively; otherwise
+/// `more`'s value replaces (arrays and scalars are not combined).
+fn deep_merge(have: &mut Map<String, Value>, more: Map<String, Value>) {
+    for (k, v) in more {
+        match (have.get_mut(&k), v) {
+            (Some(Value::Object(inner)), Value::Object(v)) => deep_merge(inner, v),
+            (_, v) => {
+                have.insert(k, v);
+            }
         }
     }
 }
@@ -213,6 +244,48 @@ mod tests {
         assert_eq!(
             serde_json::Value::Object(s),
             json!({"a": [1, 2, 3], "m": {"x": 1, "y": 2}, "o": 2})
+        );
+    }
+
+    /// `append` on a missing or non-array value starts from `[]` (upstream's rule), so a
+    /// scalar is appended, not assigned.
+    #[test]
+    fn append_starts_from_an_empty_array() {
+        let mut s = Map::new();
+        reduce(&mut s, "a".into(), json!("first"), "append");
+        reduce(&mut s, "a".into(), json!("second"), "append");
+        s.insert("b".into(), json!("was a string"));
+        reduce(&mut s, "b".into(), json!([1, 2]), "append");
+        reduce(&mut s, "b".into(), json!(null), "append");
+        assert_eq!(
+            serde_json::Value::Object(s),
+            json!({"a": ["first", "second"], "b": [1, 2, null]})
+        );
+    }
+
+    /// `merge` merges objects recursively; arrays and scalars inside are replaced; a value
+    /// that is not an object merges nothing.
+    #[test]
+    fn merge_is_deep() {
+        let mut s = Map::new();
+        reduce(
+            &mut s,
+            "m".into(),
+            json!({"x": {"p": 1, "l": [1]}}),
+            "merge",
+        );
+        reduce(
+            &mut s,
+            "m".into(),
+            json!({"x": {"q": 2, "l": [2]}, "y": 3}),
+            "merge",
+        );
+        reduce(&mut s, "m".into(), json!("not an object"), "merge");
+        s.insert("n".into(), json!(5));
+        reduce(&mut s, "n".into(), json!({"z": {"w": 1}}), "merge");
+        assert_eq!(
+            serde_json::Value::Object(s),
+            json!({"m": {"x": {"p": 1, "q": 2, "l": [2]}, "y": 3}, "n": {"z": {"w": 1}}})
         );
     }
 }
