@@ -1,5 +1,7 @@
 //! Values in a run: input `default`s fill absent values before they are checked, and values
-//! marked `redact: true` never appear in the run record or on stderr.
+//! marked `redact: true` never appear in the run record or on stderr. AWP's state: `null` is
+//! a value, jq results follow AWP's rules (no output is `null`, several are an array), the
+//! reducers combine as upstream's do.
 
 mod common;
 
@@ -116,5 +118,137 @@ fn a_param_default_is_checked_like_a_given_value() {
     assert!(
         err.contains("AG302") && err.contains("default does not fit"),
         "{err}"
+    );
+}
+
+/// Runs the AWP workflow `doc` (YAML) with no script, in process; returns (exit status,
+/// record).
+fn run_awp(name: &str, doc: &str) -> (i32, serde_json::Value) {
+    let dir = tmp(name);
+    let w = dir.join("t.workflow.yaml");
+    std::fs::write(&w, doc).unwrap();
+    let record = dir.join("record.json");
+    let args: Vec<String> = [
+        "agc",
+        "run",
+        &w.display().to_string(),
+        "--fixed-clock",
+        "-q",
+        "--record",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .chain([record.display().to_string()])
+    .collect();
+    let code = agc::cli::run(args);
+    let text = std::fs::read_to_string(&record)
+        .unwrap_or_else(|e| panic!("no record ({e}), exit status {code}"));
+    (code, serde_json::from_str(&text).unwrap())
+}
+
+/// The record's run of node `path`.
+fn node<'r>(record: &'r serde_json::Value, path: &str) -> &'r serde_json::Value {
+    record["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["scope_path"] == path)
+        .unwrap_or_else(|| panic!("no run of `{path}`"))
+}
+
+const AWP_HEAD: &str = "document: {schema: s, name: t, version: \"1\"}\n";
+
+#[test]
+fn awp_null_is_a_value_and_jq_results_follow_awp_rules() {
+    let doc = format!(
+        "{AWP_HEAD}{}",
+        r#"state_schema:
+  type: object
+  properties:
+    x: {type: string}
+    unset: {}
+    nothing: {}
+    both: {type: array, items: {type: number}}
+    route: {type: string}
+nodes:
+  - {id: start, type: start}
+  - id: s1
+    type: set_state
+    config:
+      assignments:
+        unset: {jq: '.x'}
+        nothing: {jq: 'empty'}
+        both: {jq: '1, 2'}
+  - id: ask
+    type: agent_delegate
+    config: {agent_id: a, protocol: mcp, input_mapping: {task: '${ .x }', n: {jq: '.both[]'}}}
+  - {id: sw, type: switch, config: {cases: [{when: 'false, false', target: a}], default: b}}
+  - {id: a, type: set_state, config: {assignments: {route: {literal: case}}}}
+  - {id: b, type: set_state, config: {assignments: {route: {literal: default}}}}
+  - {id: end, type: end, config: {output_mapping: '.x'}}
+edges:
+  - {source: __start__, target: start}
+  - {source: start, target: s1}
+  - {source: s1, target: ask}
+  - {source: ask, target: sw}
+  - {source: a, target: end}
+  - {source: b, target: end}
+"#
+    );
+    let (code, record) = run_awp("awp-null", &doc);
+    assert_eq!(code, 0, "{record:#}");
+    assert_eq!(
+        node(&record, "s1")["outputs"],
+        serde_json::json!({"unset": null, "nothing": null, "both": [1, 2]})
+    );
+    assert_eq!(
+        node(&record, "ask")["inputs"],
+        serde_json::json!({"task": null, "n": [1, 2]})
+    );
+    // `false, false` is `[false, false]`, which is true: the case is taken.
+    assert_eq!(node(&record, "a")["status"], "succeeded");
+    assert_eq!(node(&record, "b")["status"], "skipped");
+    assert_eq!(
+        node(&record, "end")["outputs"]["output"],
+        serde_json::Value::Null
+    );
+}
+
+#[test]
+fn awp_append_and_merge_combine_as_upstream() {
+    let doc = format!(
+        "{AWP_HEAD}{}",
+        r#"state_schema:
+  type: object
+  additionalProperties: false
+  properties:
+    notes: {reducer: append}
+    tags: {reducer: append}
+    ctx: {type: object, reducer: merge}
+nodes:
+  - {id: start, type: start}
+  - id: s1
+    type: set_state
+    config: {assignments: {notes: {literal: one}, tags: {literal: [a]}, ctx: {literal: {x: {p: 1}, l: [1]}}}}
+  - id: s2
+    type: set_state
+    config: {assignments: {notes: {literal: two}, tags: {literal: [b, c]}, ctx: {literal: {x: {q: 2}, l: [2]}}}}
+  - {id: end, type: end, config: {output_mapping: '.'}}
+edges:
+  - {source: __start__, target: start}
+  - {source: start, target: s1}
+  - {source: s1, target: s2}
+  - {source: s2, target: end}
+"#
+    );
+    let (code, record) = run_awp("awp-reducers", &doc);
+    assert_eq!(code, 0, "{record:#}");
+    assert_eq!(
+        record["outputs"],
+        serde_json::json!({
+            "notes": ["one", "two"],
+            "tags": ["a", "b", "c"],
+            "ctx": {"x": {"p": 1, "q": 2}, "l": [2]}
+        })
     );
 }

@@ -6,8 +6,10 @@
 //!   (`attrs.reducers`: `overwrite` by default, `append` appends to an array, `merge` merges
 //!   objects recursively); a `set_state` node's outputs are its assignments, an `end` node's its
 //!   `output` mapping, which also becomes the run's output. jq expressions (guards, switch
-//!   cases, input mappings) run on the state; a guard holds when the first output is neither
-//!   `false` nor `null` (jq's truth), no output counts as `null`.
+//!   cases, input mappings) run on the state, and their results follow AWP's rules: no
+//!   output is `null`, several outputs are the array of them, and `null` is a value (an
+//!   assignment or mapping to `null` sets `null`); a guard holds when the result is neither
+//!   `false` nor `null` (jq's truth), so `empty` fails it and several outputs pass it.
 //! - **jq deadline.** jq runs on its own thread under [`JQ_DEADLINE`]; past it the program is
 //!   abandoned (jaq has no fuel hook) and the evaluation fails.
 //! - **Agent Graph facts.** The fact store starts as the params' `facts` object (empty when
@@ -133,8 +135,21 @@ impl State {
         }
     }
 
-    /// Runs a jq program on the AWP state: its first output (`null` when none).
+    /// Runs a jq program on the AWP state. Its result follows AWP's conventions (jq-wasm's
+    /// `json()`): no output gives `null`, one output that value, several outputs the array of
+    /// them. (Other dialects, should they run jq, get the first output, `null` when none.)
     pub(super) fn eval_jq(&self, source: &str) -> Result<Value, String> {
+        let awp = self.plan.source.dialect == "awp";
+        self.jq_outputs(source).map(|outs| match outs.len() {
+            _ if !awp => outs.into_iter().next().unwrap_or(Value::Null),
+            0 => Value::Null,
+            1 => outs.into_iter().next().unwrap_or(Value::Null),
+            _ => Value::Array(outs),
+        })
+    }
+
+    /// Runs a jq program on the AWP state: all its outputs.
+    fn jq_outputs(&self, source: &str) -> Result<Vec<Value>, String> {
         let input = Value::Object(self.dialect_state.clone().unwrap_or_default());
         let program = source.to_string();
         let (tx, rx) = std::sync::mpsc::channel();
@@ -146,7 +161,7 @@ impl State {
             })
             .map_err(|e| format!("cannot start jq: {e}"))?;
         match rx.recv_timeout(JQ_DEADLINE) {
-            Ok(Ok(outs)) => Ok(outs.into_iter().next().unwrap_or(Value::Null)),
+            Ok(Ok(outs)) => Ok(outs),
             Ok(Err(e)) => Err(format!("jq `{source}`: {e}")),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
                 "jq `{source}` ran past {} s and was abandoned",

@@ -152,6 +152,9 @@ impl State {
             Some(Value::Object(p)) => p.clone(),
             _ => self.params.clone(),
         };
+        // AWP: `null` is a value like any other (a jq result, an unset state key), not an
+        // absent one.
+        let null_is_value = self.plan.source.dialect == "awp";
         for input in &node.inputs {
             let anchor = Anchor {
                 run: Some(r),
@@ -160,7 +163,7 @@ impl State {
             let value = match &input.source {
                 InputSource::From(e) | InputSource::Template(e) => {
                     match self.eval(scope, e, &anchor) {
-                        Ok(Value::Null) => None,
+                        Ok(Value::Null) if !null_is_value => None,
                         Ok(v) => Some(v),
                         Err(err) if input.required => {
                             return Err(format!(
