@@ -129,6 +129,7 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "AGC326",
         "runtime/src/run/core/signals_tests.rs; tests/run.rs awp-signals-bad-resume (its golden record)",
     ),
+    ("AGC327", "tests/run_values.rs awp_switch_*"),
     (
         "AGC307",
         "tests/run.rs awp-support-triage (its golden record)",

@@ -252,3 +252,102 @@ edges:
         })
     );
 }
+
+/// A switch whose cases read `.i` (`i` from a `set_state`); `default_line` adds a default.
+fn switch_doc(i: &str, when: &str, default_line: &str) -> String {
+    let body = format!(
+        r#"state_schema: {{type: object, properties: {{i: {{}}}}}}
+nodes:
+  - {{id: start, type: start}}
+  - {{id: set, type: set_state, config: {{assignments: {{i: {{jq: '{i}'}}}}}}}}
+  - {{id: sw, type: switch, config: {{cases: [{{when: '{when}', target: one}}]{default_line}}}}}
+  - {{id: one, type: set_state, config: {{assignments: {{i: {{literal: 1}}}}}}}}
+  - {{id: other, type: set_state, config: {{assignments: {{i: {{literal: 0}}}}}}}}
+  - {{id: end, type: end}}
+edges:
+  - {{source: __start__, target: start}}
+  - {{source: start, target: set}}
+  - {{source: set, target: sw}}
+  - {{source: one, target: end}}
+  - {{source: other, target: end}}
+"#
+    );
+    format!("{AWP_HEAD}{body}")
+}
+
+fn diagnostics(record: &serde_json::Value) -> Vec<(String, String)> {
+    record["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn awp_switch_without_a_match_or_a_default_fails_the_run() {
+    let (code, record) = run_awp("awp-switch-nomatch", &switch_doc("2", ".i == 1", ""));
+    assert_eq!(code, 1, "{record:#}");
+    assert_eq!(record["status"], "failed");
+    assert_eq!(node(&record, "sw")["status"], "failed");
+    assert_eq!(node(&record, "end")["status"], "skipped");
+    let d = diagnostics(&record);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "AGC327");
+    assert!(d[0].1.contains("no case matched"), "{}", d[0].1);
+    // With a default, the same switch routes there.
+    let (code, record) = run_awp(
+        "awp-switch-default",
+        &switch_doc("2", ".i == 1", ", default: other"),
+    );
+    assert_eq!(code, 0, "{record:#}");
+    assert_eq!(node(&record, "other")["status"], "succeeded");
+    assert_eq!(node(&record, "one")["status"], "skipped");
+}
+
+#[test]
+fn awp_switch_case_that_fails_to_evaluate_fails_the_run() {
+    // Upstream fails the switch (`switch_routing_failed`) rather than trying the next case.
+    let (code, record) = run_awp(
+        "awp-switch-error",
+        &switch_doc("\"text\"", ".i - 1 > 0", ", default: other"),
+    );
+    assert_eq!(code, 1, "{record:#}");
+    assert_eq!(node(&record, "sw")["status"], "failed");
+    assert_eq!(node(&record, "other")["status"], "skipped");
+    let d = diagnostics(&record);
+    assert_eq!(d[0].0, "AGC327", "{d:?}");
+}
+
+#[test]
+fn awp_switch_looping_back_past_the_bound_fails_the_run() {
+    // `i` counts up; upstream loops until `.i >= 20` (no cap); agc follows the cycle 10
+    // times and then cannot take the case AWP would take.
+    let doc = format!(
+        "{AWP_HEAD}{}",
+        r#"state_schema: {type: object, properties: {i: {type: number}}}
+nodes:
+  - {id: start, type: start}
+  - {id: inc, type: set_state, config: {assignments: {i: {jq: '(.i // 0) + 1'}}}}
+  - {id: check, type: switch, config: {cases: [{when: '.i < 20', target: inc}], default: end}}
+  - {id: end, type: end}
+edges:
+  - {source: __start__, target: start}
+  - {source: start, target: inc}
+  - {source: inc, target: check}
+"#
+    );
+    let (code, record) = run_awp("awp-switch-bound", &doc);
+    assert_eq!(code, 1, "{record:#}");
+    assert_eq!(node(&record, "check#10")["status"], "failed");
+    assert_eq!(node(&record, "end")["status"], "skipped");
+    let d = diagnostics(&record);
+    let codes: Vec<&str> = d.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, ["AGC305", "AGC327"], "{d:?}");
+    assert!(d[1].1.contains("bound (10)"), "{}", d[1].1);
+}

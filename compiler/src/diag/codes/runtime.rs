@@ -166,6 +166,21 @@ merged into the workflow state by plain shallow overwrite (reducers are not appl
 upstream).",
     },
     CodeInfo {
+        code: "AGC327",
+        origin: "agc",
+        severity: Error,
+        summary: "an AWP switch could not route",
+        explanation: "An AWP `switch` routes when it runs: its cases' `when` programs are \
+evaluated in order on the workflow state, and the first whose result is neither `false` nor \
+`null` wins (several outputs are an array, which counts as true; no output is `null`), else \
+`config.default`. The switch node fails with this error (upstream FailNode \
+`switch_routing_failed`), and with it the run, when a `when` program fails, when no case \
+matches and there is no `default`, or when the case that matches loops back over a cycle that \
+has reached agc's bound on AWP cycles (AGC305: AWP sets none, so agc cannot take the route AWP \
+would take, and taking a later case instead would be a route AWP never takes). Add a \
+`default`, or make the loop end within the bound.",
+    },
+    CodeInfo {
         code: "AGC315",
         origin: "agc",
         severity: Warning,

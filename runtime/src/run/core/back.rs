@@ -90,7 +90,11 @@ impl State {
             }
             let mut active = self.edge_matches(r, edge);
             let mut when_result = None;
-            if active && let Some(g) = &edge.guard {
+            if let Some((routed, when)) = self.routed(r, edge) {
+                // An AWP switch routed when it ran (`switch`).
+                active = active && routed;
+                when_result = when;
+            } else if active && let Some(g) = &edge.guard {
                 let anchor = super::env::Anchor {
                     run: Some(r),
                     inputs: None,
@@ -183,6 +187,9 @@ impl State {
         let Some(k) = order else {
             return false;
         };
+        if let Some(route) = self.runs[r].route {
+            return route < k;
+        }
         let scope = self.runs[r].scope;
         self.idx.outgoing[self.runs[r].node].iter().any(|&e| {
             let edge = &self.plan.edges[e];

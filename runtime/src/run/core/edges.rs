@@ -34,7 +34,11 @@ impl State {
             let matches = self.edge_matches(r, edge);
             let mut when_result = None;
             let mut active = matches && !(edge.order.is_some() && first_match_taken);
-            if active && let Some(g) = &edge.guard {
+            if let Some((routed, when)) = self.routed(r, edge) {
+                // An AWP switch routed when it ran (`switch`).
+                active = matches && routed;
+                when_result = when;
+            } else if active && let Some(g) = &edge.guard {
                 match self.eval_bool(
                     scope,
                     g,

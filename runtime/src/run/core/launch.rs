@@ -48,6 +48,18 @@ impl State {
                 self.start_parallel(r)
             }
             NodeKind::Decision if self.decide_by_expression(r) => {}
+            // An AWP switch routes now, on the state as it is (`switch`).
+            NodeKind::Decision if self.plan.source.dialect == "awp" => match self.route_switch(r) {
+                Ok(order) => {
+                    self.runs[r].route = Some(order);
+                    self.runs[r].outputs = Some(Map::new());
+                    self.terminate(r, NodeStatus::Succeeded);
+                }
+                Err(msg) => {
+                    self.diag("AGC327", "error", msg, Some(r));
+                    self.terminate(r, NodeStatus::Failed);
+                }
+            },
             // Other dialects' branches (agh `branch`, AWP `switch`) carry their conditions on
             // their outgoing edges (guards, first-match order): the node itself makes no call.
             NodeKind::Decision if self.plan.source.dialect != "ags" => {

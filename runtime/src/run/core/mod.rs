@@ -27,7 +27,8 @@
 //! - Time: retry backoff, timed waits and human timeouts are timers the core asks its
 //!   driver for and learns about by events (see `timers`).
 //! - A run that ends `failed` first compensates what succeeded (see `compensate`).
-//! - AWP signal waits and interrupts take their input from outside (see `signals`).
+//! - AWP signal waits and interrupts take their input from outside (see `signals`); an AWP
+//!   switch routes when it runs and fails when it cannot (see `switch`).
 //!
 //! The state's parts (node runs, scope instances, container bookkeeping) and the commands
 //! are in `types`.
@@ -54,6 +55,7 @@ mod signals;
 #[cfg(test)]
 mod sim;
 mod stop;
+mod switch;
 mod timers;
 mod types;
 

@@ -92,6 +92,8 @@ pub(crate) struct Run {
     /// Some active failure edge handled this run's failure.
     pub(super) absorbed: bool,
     pub(crate) decision: Option<String>,
+    /// An AWP switch's route: the `order` of the edge it takes (`switch`).
+    pub(crate) route: Option<u32>,
     pub(crate) escalated: bool,
     pub(crate) degraded: bool,
     pub(crate) human_events: Vec<HumanEvent>,
@@ -131,6 +133,7 @@ impl Run {
             triggered: false,
             absorbed: false,
             decision: None,
+            route: None,
             escalated: false,
             degraded: false,
             human_events: Vec::new(),
