@@ -131,6 +131,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ),
     ("AGC327", "tests/run_values.rs awp_switch_*"),
     (
+        "AGC328",
+        "tests/run_values.rs awp_a_node_that_leaves_the_state_invalid_fails",
+    ),
+    (
         "AGC307",
         "tests/run.rs awp-support-triage (its golden record)",
     ),

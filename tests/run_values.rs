@@ -351,3 +351,39 @@ edges:
     assert_eq!(codes, ["AGC305", "AGC327"], "{d:?}");
     assert!(d[1].1.contains("bound (10)"), "{}", d[1].1);
 }
+
+#[test]
+fn awp_a_node_that_leaves_the_state_invalid_fails() {
+    let doc = format!(
+        "{AWP_HEAD}{}",
+        r#"state_schema:
+  type: object
+  properties:
+    n: {type: number}
+    tags: {type: array, items: {type: string}, reducer: append}
+nodes:
+  - {id: start, type: start}
+  - {id: ok, type: set_state, config: {assignments: {n: {jq: '1 + 1'}, tags: {literal: a}}}}
+  - {id: bad, type: set_state, config: {assignments: {tags: {jq: '.n'}}}}
+  - {id: end, type: end}
+edges:
+  - {source: __start__, target: start}
+  - {source: start, target: ok}
+  - {source: ok, target: bad}
+  - {source: bad, target: end}
+"#
+    );
+    let (code, record) = run_awp("awp-state-invalid", &doc);
+    assert_eq!(code, 1, "{record:#}");
+    assert_eq!(node(&record, "ok")["status"], "succeeded");
+    assert_eq!(node(&record, "bad")["status"], "failed");
+    assert_eq!(node(&record, "end")["status"], "skipped");
+    let d = diagnostics(&record);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0].0, "AGC328");
+    assert!(
+        d[0].1.contains("`bad`") && d[0].1.contains("/tags/1"),
+        "{}",
+        d[0].1
+    );
+}

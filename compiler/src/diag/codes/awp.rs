@@ -301,7 +301,8 @@ change and fails the run (\"State invalid after …\") when it does not match. A
 assignment of a `literal` whose JSON type is not among the property's `type`s (with the \
 default `overwrite` reducer; `append` and `merge` combine values, so they are not checked \
 here), or of a key that a state with `additionalProperties: false` does not declare, can \
-never pass. (Assignments computed by jq are not typed statically.)",
+never pass. (Assignments computed by jq are not typed statically: `agc run` validates the \
+state after every node, as the engine does, and fails the node with AGC328.)",
     },
     CodeInfo {
         code: "AGC250",

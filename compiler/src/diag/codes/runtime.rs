@@ -181,6 +181,21 @@ would take, and taking a later case instead would be a route AWP never takes). A
 `default`, or make the loop end within the bound.",
     },
     CodeInfo {
+        code: "AGC328",
+        origin: "agc",
+        severity: Error,
+        summary: "an AWP node left the workflow state invalid",
+        explanation: "AWP validates the whole workflow state against `state_schema` (its \
+top-level `reducer` keys stripped) after every node that changes it, and fails the run when it \
+does not match (upstream \"State invalid after …\"). agc-runtime does the same: when the state \
+a node's outputs make (a `set_state`'s assignments, an activity's or delegate's result, a \
+signal's or resume's payload, merged through the reducers) does not fit the schema, the node \
+fails with this error naming the node and where the state breaks the schema, the state stays \
+as it was, and the run fails. `end` changes no state. (As a warning at the start of the run: \
+the plan's state schema does not compile, so the state is not validated.) AGC249 catches the \
+literal assignments that can never fit before the run.",
+    },
+    CodeInfo {
         code: "AGC315",
         origin: "agc",
         severity: Warning,

@@ -158,6 +158,20 @@ impl Lowerer<'_, '_> {
         self.g
             .attrs
             .insert("reducers".into(), Value::Object(reducers));
+        // The state schema as upstream validates the state with it: top-level `reducer`
+        // keys stripped.
+        let mut state_schema = schema;
+        if let Some(props) = state_schema
+            .get_mut("properties")
+            .and_then(Value::as_object_mut)
+        {
+            for p in props.values_mut() {
+                if let Some(o) = p.as_object_mut() {
+                    o.remove("reducer");
+                }
+            }
+        }
+        self.g.attrs.insert("state_schema".into(), state_schema);
         self.g.attrs.insert(
             "checkpointing".into(),
             checkpointing(v.get("checkpointing")),

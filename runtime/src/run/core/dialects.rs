@@ -19,6 +19,7 @@
 //!   (`crate::facts`).
 
 use super::State;
+use crate::plan::NodeKind;
 
 #[path = "transform.rs"]
 mod transform;
@@ -86,7 +87,10 @@ impl State {
     /// Starts the dialect state (at `Started`).
     pub(super) fn init_dialect_state(&mut self) {
         match self.plan.source.dialect.as_str() {
-            "awp" => self.dialect_state = Some(self.params.clone()),
+            "awp" => {
+                self.dialect_state = Some(self.params.clone());
+                self.compile_state_schema();
+            }
             "agent-graph" => {
                 let facts = match self.params.get("facts") {
                     Some(Value::Object(m)) => m.clone(),
@@ -98,11 +102,35 @@ impl State {
         }
     }
 
-    /// A node succeeded with `outputs`: AWP reduces them into the state, Agent Graph merges
-    /// its `facts`.
-    pub(super) fn absorb_outputs(&mut self, r: usize) {
-        let Some(outputs) = self.runs[r].outputs.clone() else {
+    /// AWP: compiles `attrs.state_schema` (a plan written by an older agc has none: the
+    /// state is then not validated); a schema that does not compile is a warning (AGC328).
+    fn compile_state_schema(&mut self) {
+        let Some(schema) = self
+            .plan
+            .attrs
+            .get("state_schema")
+            .filter(|s| s.is_object())
+        else {
             return;
+        };
+        match jsonschema::validator_for(schema) {
+            Ok(v) => self.state_validator = Some(std::sync::Arc::new(v)),
+            Err(e) => self.diag(
+                "AGC328",
+                "warning",
+                format!("the state schema is not usable ({e}): the state is not validated"),
+                None,
+            ),
+        }
+    }
+
+    /// A node succeeded with `outputs`: AWP reduces them into the state (an `end` node
+    /// changes nothing: its mapping is the run's output), Agent Graph merges its `facts`.
+    /// AWP's state must then fit the state schema (upstream "State invalid after …"): when
+    /// it does not, the state stays as it was and the error is returned.
+    pub(super) fn absorb_outputs(&mut self, r: usize) -> Result<(), String> {
+        let Some(outputs) = self.runs[r].outputs.clone() else {
+            return Ok(());
         };
         let dialect = self.plan.source.dialect.clone();
         // An interrupt's resume payload overwrites (see `signals`); other outputs reduce.
@@ -110,18 +138,34 @@ impl State {
             true => None,
             false => self.plan.attrs.get("reducers").cloned(),
         };
+        let node = &self.plan.nodes[self.runs[r].node];
+        let (id, terminal) = (node.local_id.clone(), node.kind == NodeKind::Terminal);
+        let validator = self.state_validator.clone();
         let Some(state) = self.dialect_state.as_mut() else {
-            return;
+            return Ok(());
         };
         match dialect.as_str() {
+            "awp" if terminal => {}
             "awp" => {
+                let mut next = state.clone();
                 for (k, v) in outputs {
                     let reducer = reducers
                         .as_ref()
                         .and_then(|m| m.get(&k))
                         .and_then(Value::as_str)
                         .unwrap_or("overwrite");
-                    reduce(state, k, v, reducer);
+                    reduce(&mut next, k, v, reducer);
+                }
+                let next = Value::Object(next);
+                if let Some(err) = validator.as_ref().and_then(|v| v.iter_errors(&next).next()) {
+                    let at = err.instance_path().to_string();
+                    let at = if at.is_empty() { "/".into() } else { at };
+                    return Err(format!(
+                        "the state after `{id}` does not fit the state schema: at {at}: {err}"
+                    ));
+                }
+                if let Value::Object(next) = next {
+                    *state = next;
                 }
             }
             "agent-graph" => {
@@ -133,6 +177,7 @@ impl State {
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// Runs a jq program on the AWP state. Its result follows AWP's conventions (jq-wasm's

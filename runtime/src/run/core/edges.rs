@@ -12,6 +12,14 @@ impl State {
         if self.compensation.active && self.compensation_done(r) {
             return;
         }
+        if self.runs[r].status == NodeStatus::Succeeded
+            && self.dialect_state.is_some()
+            && let Err(msg) = self.absorb_outputs(r)
+        {
+            // AWP: the state the outputs would make does not fit the state schema.
+            self.diag("AGC328", "error", msg, Some(r));
+            self.runs[r].status = NodeStatus::Failed;
+        }
         if self.counting_forks {
             self.branch_ended(r);
         }
@@ -21,9 +29,6 @@ impl State {
         let scope = self.runs[r].scope;
         let status = self.runs[r].status;
         let failed = matches!(status, NodeStatus::Failed | NodeStatus::Blocked);
-        if status == NodeStatus::Succeeded && self.dialect_state.is_some() {
-            self.absorb_outputs(r);
-        }
         let mut first_match_taken = false;
         let repeated = self.has_back && self.follow_back_edges(r);
         for &e in &idx.outgoing[node] {

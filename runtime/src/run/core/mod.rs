@@ -124,6 +124,9 @@ pub struct State {
     counting_forks: bool,
     /// AWP: the workflow state; Agent Graph: the fact store (see `dialects`).
     pub(crate) dialect_state: Option<Map<String, Value>>,
+    /// AWP: the state schema, compiled, that the state must fit after every node (see
+    /// `dialects`).
+    state_validator: Option<Arc<jsonschema::Validator>>,
     /// Checkpoints awaiting a decision, by name (`publish.pre_upload`).
     pub(crate) waiting: HashMap<String, usize>,
     /// Backoff, wait and human-timeout timers (see `timers`).
@@ -187,6 +190,7 @@ impl State {
             expression_error_stops: false,
             counting_forks,
             dialect_state: None,
+            state_validator: None,
             waiting: HashMap::new(),
         })
     }
