@@ -101,8 +101,10 @@ guard match what `A` just did), agc-runtime re-runs the cycle from `B` as a new 
 paths `B#1`, `B#2`, ...). Once the edge has been followed as often as its bound allows in this \
 scope instance, it is recorded as not taken, this warning names the run of `A`, and `A`'s \
 other edges resolve as usual: the run goes on with what the last pass produced (a node that \
-only follows the cycle's exit is skipped when `A` did not take the exit). This is agc's \
-decision; the dialects that allow cycles leave the limit to the host.",
+only follows the cycle's exit is skipped when `A` did not take the exit). An AWP switch is \
+the exception: its first matching case is its route, so when that case loops back at the \
+bound the switch fails (AGC327) instead of taking a later case. This is agc's decision; the \
+dialects that allow cycles leave the limit to the host.",
     },
     CodeInfo {
         code: "AGC307",
