@@ -134,6 +134,7 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "AGC328",
         "tests/run_values.rs awp_a_node_that_leaves_the_state_invalid_fails",
     ),
+    ("AGC329", "tests/agh_run.rs"),
     (
         "AGC307",
         "tests/run.rs awp-support-triage (its golden record)",

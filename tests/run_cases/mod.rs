@@ -51,7 +51,7 @@ pub fn cases() -> Vec<Case> {
             )
         },
         // agh: CEL conditions, `{{ }}` templates (typed `collection`), a judge gate, a
-        // sub-loop from generation 1 on, five generations.
+        // branch on `generation`; the clean first generation ends the Loop `done`.
         Case {
             params: Some("examples/agh/delivery.params.json"),
             ..case(

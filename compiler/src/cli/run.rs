@@ -292,6 +292,7 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
 struct RunArgsView {
     run_dir: Option<PathBuf>,
     record: Option<PathBuf>,
+    quiet: bool,
 }
 
 impl From<&RunArgs> for RunArgsView {
@@ -299,6 +300,7 @@ impl From<&RunArgs> for RunArgsView {
         RunArgsView {
             run_dir: a.run_dir.clone(),
             record: a.record.clone(),
+            quiet: a.quiet,
         }
     }
 }
@@ -344,6 +346,17 @@ fn finish_with(
     }
     if targets.is_empty() {
         super::out(&text);
+    }
+    if let Some(t) = record.terminal.as_ref().filter(|_| !args.quiet) {
+        // agh: the Loop's own terminal state (the record's `x-terminal`).
+        let reason = t
+            .reason_code
+            .as_deref()
+            .map_or(String::new(), |c| format!(" ({c})"));
+        eprintln!(
+            "note: the Loop ended `{}`{reason} in generation {}",
+            t.status, t.generation
+        );
     }
     match record.status {
         RunStatus::Succeeded => 0,

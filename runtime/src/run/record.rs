@@ -31,6 +31,27 @@ pub struct RunRecord {
     pub nodes: Vec<NodeRun>,
     #[serde(default)]
     pub edges_taken: Vec<EdgeTaken>,
+    /// How an agh Loop ended (agh's terminal states; absent for other dialects and for a
+    /// run that has not ended).
+    #[serde(
+        rename = "x-terminal",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub terminal: Option<LoopTerminal>,
+}
+
+/// How an agh Loop ended: its terminal state (`done`, `exhausted`, `failed`, `blocked`, ...;
+/// research on agh §7), upstream's reason code, the 1-based generation it ended in, and the
+/// scope path of the node that ended it (a gate, a fan-out, the generations).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LoopTerminal {
+    pub status: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason_code: Option<String>,
+    pub generation: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node: Option<String>,
 }
 
 impl RunRecord {

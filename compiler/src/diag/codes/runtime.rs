@@ -198,6 +198,26 @@ the plan's state schema does not compile, so the state is not validated.) AGC249
 literal assignments that can never fit before the run.",
     },
     CodeInfo {
+        code: "AGC329",
+        origin: "agc",
+        severity: Error,
+        summary: "an agh Loop ended other than `done`",
+        explanation: "An agh Loop runs its graph once per generation (research notes on agh \
+§7). A generation that fails (a node failed, or a gate's verdict routed `revise`) starts the \
+next one; a clean one ends the Loop `done` unless `contract.stop_when` is false, which starts \
+the next one. The Loop ends otherwise, with this error in the run record naming why, when: the \
+next generation would pass `iteration_cap` (`exhausted`, `iteration_cap_exceeded`); a gate's \
+verdict `fail` comes at a revision (generation - 1) that reaches its `max_revisions` \
+(`exhausted`, `gate_max_revisions_exhausted`; the default is 10); a gate's verdict routes to \
+`halt` or `escalate` (the route's `terminal_status`, by default `failed` and `needs-approval`; \
+agc ends the run rather than parking it for an operator); a fan-out has more branches (chunks \
+of `batch_size` items) than `max_fan_out` (`exhausted`, `fan_out_width_exceeded`); or \
+`stop_when` cannot be evaluated (`failed`). The record's `x-terminal` holds the Loop's terminal \
+state, reason code, generation and the node that ended it; the AGS status is `failed`. Raise \
+the limit, route the verdict elsewhere in `on_result`, or script the run as the real one \
+would go.",
+    },
+    CodeInfo {
         code: "AGC315",
         origin: "agc",
         severity: Warning,

@@ -389,12 +389,16 @@ impl State {
         outputs.insert("decision".into(), Value::from(outcome.as_str()));
         run.decision = Some(outcome.as_str().into());
         run.outputs = Some(outputs);
+        if self.routes_gate(r) {
+            // agh: the gate's routing table decides (see `agh`).
+            return self.route_gate(r, outcome);
+        }
         match (outcome, on_reject.as_str()) {
             (GateOutcome::Approved, _) | (GateOutcome::Rejected, "route") => {
                 self.terminate(r, NodeStatus::Succeeded)
             }
             (GateOutcome::Rejected, "skip_dependents") => {
-                run.skip_reason = Some("gate_rejected".into());
+                self.runs[r].skip_reason = Some("gate_rejected".into());
                 self.terminate(r, NodeStatus::Skipped);
             }
             (GateOutcome::Rejected, _) => self.terminate(r, NodeStatus::Failed),

@@ -33,6 +33,7 @@
 //! The state's parts (node runs, scope instances, container bookkeeping) and the commands
 //! are in `types`.
 
+mod agh;
 mod answer;
 mod back;
 mod check;
@@ -133,6 +134,8 @@ pub struct State {
     pub(crate) timers: timers::Timers,
     /// What to undo when the run fails (see `compensate`).
     pub(crate) compensation: compensate::Compensation,
+    /// How an agh Loop ended (see `agh`).
+    pub(crate) terminal: Option<crate::run::record::LoopTerminal>,
 }
 
 impl State {
@@ -192,6 +195,7 @@ impl State {
             dialect_state: None,
             state_validator: None,
             waiting: HashMap::new(),
+            terminal: None,
         })
     }
 

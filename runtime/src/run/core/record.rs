@@ -82,6 +82,7 @@ impl State {
             diagnostics: self.diagnostics.clone(),
             nodes,
             edges_taken: edges.into_iter().map(|(_, _, e)| e.clone()).collect(),
+            terminal: self.terminal.clone(),
         }
     }
 

@@ -65,7 +65,7 @@ impl State {
     }
 
     /// Starts iteration `next` of loop run `r`, or finishes the loop.
-    fn next_iteration(&mut self, r: usize) {
+    pub(super) fn next_iteration(&mut self, r: usize) {
         let region = self.region_of(r);
         let plan = Arc::clone(&self.plan);
         let RegionKind::Loop {
@@ -188,7 +188,7 @@ impl State {
     }
 
     /// Ends loop run `r`: outputs from `collect` over the last iteration.
-    fn finish_loop(&mut self, r: usize, status: NodeStatus) {
+    pub(super) fn finish_loop(&mut self, r: usize, status: NodeStatus) {
         let outputs = self.runs[r]
             .container
             .as_ref()
@@ -256,6 +256,10 @@ impl State {
         c.carry = carried;
         let done = c.scopes.len() as u64;
         self.runs[r].iterations = Some(done);
+        if self.is_generations(r) {
+            // An agh Loop's generations end by agh's rules (see `agh`).
+            return self.generation_done(r, s, done);
+        }
         if self.scopes[s].failed {
             return self.finish_loop(r, NodeStatus::Failed);
         }
@@ -319,7 +323,11 @@ impl State {
                 return self.terminate(r, NodeStatus::Failed);
             }
         };
-        let mut items = items;
+        // agh: one branch per `batch_size` chunk, and more than `max_fan_out` end the Loop.
+        let mut items = self.fan_out_branches(r, items);
+        if items.len() > *max_items as usize && self.fan_out_over(r, items.len(), *max_items) {
+            return;
+        }
         if items.len() > *max_items as usize {
             let what = self
                 .region_opt(r, "map", "on_over_limit")
