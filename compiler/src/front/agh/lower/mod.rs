@@ -8,8 +8,9 @@
 //!   `watch-source` or `watch-events` node); 0 means
 //!   unbounded and is lowered as `u32::MAX` with `attrs.generations.unbounded`).
 //! - **Fan-out / collect.** A fan-out owns a `Map` region over its `collection` (item `item`,
-//!   index `index`, `max_items` = `max_fan_out`, `max_parallel` = its own or upstream's default
-//!   width 4, 2 in a watch Loop). The body is every node reachable from the fan-out without
+//!   index `index`, `max_items` = `max_fan_out`: a number of branches, which the runtime
+//!   makes of `batch_size` chunks (kept in `attrs`), `max_parallel` = its own or upstream's
+//!   default width 4, 2 in a watch Loop). The body is every node reachable from the fan-out without
 //!   entering a collect (upstream's fan-out scope); the collect is the join after the region.
 //! - **Sub-loops.** A `sub-loop` owns a `Subgraph` region (`source: inline`) holding its body,
 //!   whose nodes have upstream's qualified ids `<parent>__<child>`. (`run-loop` calls another
