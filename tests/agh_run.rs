@@ -346,3 +346,16 @@ fn max_fan_out_bounds_branches_and_more_exhaust_the_loop() {
     );
     assert_eq!(codes(&rec), ["AGC329"]);
 }
+
+#[test]
+fn generation_counts_from_one() {
+    // Upstream's `generation` is never below 1: the second generation is `generation == 2`.
+    let doc = single("  stop_when: \"generation == 2\"\n  iteration_cap: 5");
+    let (o, rec) = run("genone", &doc, "nodes: {}\n");
+    assert_eq!(o.status.code(), Some(0), "{rec:#}");
+    assert_eq!(runs_of(&rec, "work").len(), 2);
+    assert_eq!(
+        rec["x-terminal"],
+        json!({"status": "done", "generation": 2})
+    );
+}

@@ -161,11 +161,11 @@ impl State {
         roots.insert("nodes".into(), Value::Object(nodes));
         if self.plan.source.dialect == "agh" {
             // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled; a
-            // sub-loop sees its Loop's), and `generation` is the index of the generation
-            // running (0-based).
+            // sub-loop sees its Loop's), and `generation` is the number of the generation
+            // running: 1-based, as upstream's (research §4.2: never below 1).
             roots.insert("inputs".into(), Value::Object(self.params.clone()));
             if let Some(i) = sc.iteration {
-                roots.insert("generation".into(), Value::from(i));
+                roots.insert("generation".into(), Value::from(i + 1));
             }
         } else if let Some(i) = anchor.inputs {
             roots.insert("inputs".into(), Value::Object(i.clone()));
