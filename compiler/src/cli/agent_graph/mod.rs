@@ -22,13 +22,15 @@ use crate::check::CheckOptions;
 use crate::diag::Diagnostic;
 use crate::front::agent_graph::{Inventory, load_provider};
 use crate::source::SourceMap;
-use agc_runtime::agent_graph::model::{Input, Provider, Receipt, Receipts};
-use agc_runtime::agent_graph::{Error, OUTCOMES, eval, route};
+use agc_runtime::agent_graph::model::Provider;
+use agc_runtime::agent_graph::{Error, eval, route};
 use indexmap::IndexMap;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 
+mod ajv;
 mod bundle;
+mod inputs;
 mod select;
 mod tests_cmd;
 
@@ -122,9 +124,25 @@ pub(crate) fn fail(format: AgFormat, e: &Error, diagnostics: Vec<Value>) -> i32 
             });
             eprintln!("{envelope}");
         }
-        AgFormat::Human => eprintln!("ERROR {}: {}", e.code, e.message),
+        AgFormat::Human => {
+            eprintln!("ERROR {}: {}", e.code, e.message);
+            for d in &diagnostics {
+                let text = |k: &str| d.get(k).and_then(Value::as_str).unwrap_or_default();
+                eprintln!(
+                    "{} {}: {}",
+                    text("severity").to_uppercase(),
+                    text("code"),
+                    text("message")
+                );
+            }
+        }
     }
     1
+}
+
+/// [`fail`] for a [`inputs::Failure`].
+fn failed(format: AgFormat, f: inputs::Failure) -> i32 {
+    fail(format, &f.error, f.diagnostics)
 }
 
 /// The manifest path of a Provider argument: a folder stands for its bundle `manifest.json`
@@ -225,16 +243,6 @@ pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory
     }
 }
 
-/// A `JSON` or `@FILE` argument (a `.json` file as JSON, anything else as YAML).
-fn json_argument(arg: &str) -> Result<Value, Error> {
-    if let Some(file) = arg.strip_prefix('@') {
-        let text = std::fs::read_to_string(file)
-            .map_err(|e| Error::new("file-read-failed", format!("Cannot read {file}: {e}")))?;
-        return structured(&text, file);
-    }
-    serde_json::from_str(arg).map_err(|e| Error::new("json-invalid", format!("Invalid JSON: {e}")))
-}
-
 /// Parses a file's text: JSON for `.json`, YAML otherwise.
 pub(crate) fn structured(text: &str, name: &str) -> Result<Value, Error> {
     if name.to_ascii_lowercase().ends_with(".json") {
@@ -260,16 +268,6 @@ pub(crate) fn structured(text: &str, name: &str) -> Result<Value, Error> {
     }
 }
 
-fn object(v: Value, label: &str) -> Result<serde_json::Map<String, Value>, Error> {
-    match v {
-        Value::Object(m) => Ok(m),
-        _ => Err(Error::new(
-            "json-object-required",
-            format!("{label} must be a JSON object"),
-        )),
-    }
-}
-
 /// Outcomes as given: strings, or records whose `.outcome` is used.
 pub(crate) fn outcome_map(v: &Value) -> IndexMap<String, String> {
     v.as_object()
@@ -287,85 +285,10 @@ pub(crate) fn outcome_map(v: &Value) -> IndexMap<String, String> {
 }
 
 /// The absolute, lexically normalised form of a path (Node's `path.resolve`).
-fn resolved(p: &Path) -> String {
+pub(crate) fn resolved(p: &Path) -> String {
     crate::front::agent_graph::absolute(p)
         .to_string_lossy()
         .into_owned()
-}
-
-fn input(a: &StateArgs, workspace: Option<&Path>) -> Result<Input, Error> {
-    let facts = match &a.facts {
-        Some(f) => object(json_argument(f)?, "facts")?,
-        None => serde_json::Map::new(),
-    };
-    let mut outcomes = IndexMap::new();
-    if let Some(o) = &a.outcomes {
-        for (k, v) in object(json_argument(o)?, "outcomes")? {
-            match v.as_str().filter(|s| OUTCOMES.contains(s)) {
-                Some(s) => {
-                    outcomes.insert(k, s.to_string());
-                }
-                None => {
-                    return Err(Error::new(
-                        "outcome-invalid",
-                        format!("Outcome for {k} is invalid: {v}"),
-                    ));
-                }
-            }
-        }
-    }
-    let mut input = Input {
-        facts: Value::Object(facts.clone()),
-        outcomes: outcomes.clone(),
-        authorities: a.authority.clone(),
-        workspace: String::new(),
-        receipts: None,
-    };
-    let mut run_workspace = None;
-    if let Some(state) = &a.state {
-        let name = state.to_string_lossy();
-        let text = std::fs::read_to_string(state)
-            .map_err(|e| Error::new("file-read-failed", format!("Cannot read {name}: {e}")))?;
-        let run = structured(&text, &name)?;
-        if run.get("schema").and_then(Value::as_str) != Some("agent-graph.run.v1") {
-            return Err(Error::new(
-                "schema-invalid",
-                format!("{name} is not an agent-graph.run.v1 document"),
-            ));
-        }
-        let mut merged = run
-            .get("facts")
-            .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        merged.extend(facts);
-        input.facts = Value::Object(merged);
-        let mut o = outcome_map(run.get("outcomes").unwrap_or(&Value::Null));
-        o.extend(outcomes);
-        input.outcomes = o;
-        let mut auth: Vec<String> = run
-            .get("authorities")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
-        auth.extend(a.authority.iter().cloned());
-        input.authorities = auth;
-        run_workspace = run
-            .get("workspace")
-            .and_then(Value::as_str)
-            .map(PathBuf::from);
-    }
-    let ws = workspace
-        .map(Path::to_path_buf)
-        .or(run_workspace)
-        .unwrap_or_else(|| PathBuf::from("."));
-    input.workspace = resolved(&ws);
-    Ok(input)
 }
 
 /// Prints `value` as upstream does: compact JSON, or the human lines.
@@ -387,8 +310,9 @@ pub(crate) fn evaluate(a: EvaluateArgs) -> i32 {
         Err(code) => return code,
     };
     let provider = s.provider;
-    let result =
-        input(&a.state, None).and_then(|i| eval::evaluate(&provider, &s.graph, &s.entry, &i));
+    let result = inputs::input(&a.state, None, None).and_then(|i| {
+        eval::evaluate(&provider, &s.graph, &s.entry, &i).map_err(inputs::Failure::from)
+    });
     match result {
         Ok(e) => {
             let e = e.evaluation;
@@ -409,42 +333,8 @@ pub(crate) fn evaluate(a: EvaluateArgs) -> i32 {
             output(format, &e, lines);
             0
         }
-        Err(e) => fail(format, &e, Vec::new()),
+        Err(f) => failed(format, f),
     }
-}
-
-fn receipts(arg: &str) -> Result<Receipts, Error> {
-    let v = json_argument(arg)?;
-    let bad = || {
-        Error::new(
-            "schema-invalid",
-            "resourceReceipts must be an agent-graph.resource-read-receipts.v1 document"
-                .to_string(),
-        )
-    };
-    if v.get("schema").and_then(Value::as_str) != Some("agent-graph.resource-read-receipts.v1") {
-        return Err(bad());
-    }
-    let provider = v.get("provider").and_then(Value::as_str).ok_or_else(bad)?;
-    let list = v
-        .get("receipts")
-        .and_then(Value::as_array)
-        .ok_or_else(bad)?;
-    Ok(Receipts {
-        provider: provider.to_string(),
-        receipts: list
-            .iter()
-            .map(|r| Receipt {
-                id: r
-                    .get("id")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_string(),
-                digest: r.get("digest").and_then(Value::as_str).map(String::from),
-                revision: r.get("revision").and_then(Value::as_str).map(String::from),
-            })
-            .collect(),
-    })
 }
 
 /// `agc route`.
@@ -455,11 +345,12 @@ pub(crate) fn route(a: RouteArgs) -> i32 {
         Err(code) => return code,
     };
     let provider = &s.provider;
-    let run = || -> Result<route::Route, Error> {
-        let mut i = input(&a.state, a.workspace.as_deref())?;
-        if let Some(r) = &a.resource_receipts {
-            i.receipts = Some(receipts(r)?);
-        }
+    let run = || -> Result<route::Route, inputs::Failure> {
+        let i = inputs::input(
+            &a.state,
+            a.resource_receipts.as_deref(),
+            a.workspace.as_deref(),
+        )?;
         let selected = match &s.route_id {
             Some(r) => r.clone(),
             None => eval::evaluate(provider, &s.graph, &s.entry, &i)?
@@ -473,14 +364,14 @@ pub(crate) fn route(a: RouteArgs) -> i32 {
                     )
                 })?,
         };
-        route::resolve(
+        Ok(route::resolve(
             provider,
             &s.graph,
             &s.entry,
             &selected,
             &i,
             a.revision.as_deref(),
-        )
+        )?)
     };
     match run() {
         Ok(r) => {
@@ -525,7 +416,7 @@ pub(crate) fn route(a: RouteArgs) -> i32 {
             output(format, &r, lines);
             0
         }
-        Err(e) => fail(format, &e, Vec::new()),
+        Err(f) => failed(format, f),
     }
 }
 
@@ -543,6 +434,6 @@ pub(crate) fn test(a: TestArgs) -> i32 {
     });
     match tests_cmd::run(&provider, &path) {
         Ok(results) => tests_cmd::print(a.format, &results),
-        Err(e) => fail(a.format, &e, Vec::new()),
+        Err(f) => failed(a.format, f),
     }
 }

@@ -3,7 +3,9 @@
 //! alternative list, availability, outcome, included diagnostics, and, when any route-level
 //! expectation is present, the primary route resolved at the evaluated revision.
 
-use super::{AgFormat, outcome_map, structured};
+use super::inputs::{Failure, read_structured};
+use super::{AgFormat, ajv, outcome_map};
+use crate::dialect::AgentGraphKind;
 use agc_runtime::agent_graph::model::{Input, Provider};
 use agc_runtime::agent_graph::{Error, eval, route};
 use serde::Serialize;
@@ -56,25 +58,12 @@ fn show(v: Option<&str>) -> &str {
 }
 
 /// Runs every case under `path`.
-pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, Error> {
+pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, Failure> {
     let mut results = Vec::new();
     for file in discover(path)? {
         let name_shown = file.to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&file).map_err(|e| {
-            Error::new("file-read-failed", format!("Cannot read {name_shown}: {e}"))
-        })?;
-        let test = structured(&text, &name_shown)?;
-        if test.get("schema").and_then(Value::as_str) != Some("agent-graph.test.v1")
-            || test
-                .get("expect")
-                .and_then(|e| e.get("statusCode"))
-                .is_none()
-        {
-            return Err(Error::new(
-                "schema-invalid",
-                format!("{name_shown} is not a valid agent-graph.test.v1 document"),
-            ));
-        }
+        let test = read_structured(&file)?;
+        ajv::validate(AgentGraphKind::Test, "test-case", &test, &name_shown)?;
         let graph = string(&test, "graph").unwrap_or_default();
         let entry = string(&test, "entry").unwrap_or_else(|| "default".to_string());
         let state = test.get("state").cloned().unwrap_or(Value::Null);
