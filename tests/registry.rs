@@ -276,6 +276,40 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "tests/agent_graph.rs route_refuses_stale_revisions_and_ids",
     ),
     (
+        "json-invalid",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    (
+        "json-object-required",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    (
+        "outcome-invalid",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    (
+        "file-read-failed",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    (
+        "test-path-missing",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    (
+        "test-cases-empty",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    (
+        "unexpected-error",
+        "tests/agent_graph_inputs.rs argument_errors_have_upstreams_codes",
+    ),
+    // A guard in routing: the loader refuses a Provider whose resources do not load, so no
+    // command reaches it (its explanation says so); there is no test.
+    (
+        "resource-missing",
+        "unreachable through a checked Provider (runtime/src/agent_graph/route.rs)",
+    ),
+    (
         "route-unavailable",
         "tests/agent_graph.rs route_without_a_primary_route_and_foreign_receipts_fail_with_their_codes",
     ),
@@ -335,7 +369,7 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 
 /// Code-shaped string literals (`"AG123"`, `"AGC012"`, `"RT051"`) in the compiler's and the
 /// runtime's sources (the runtime writes RT codes into run records; `agc explain` must know
-/// them too).
+/// them too), and the Agent Graph command errors (`Error::new("json-invalid", ...)`).
 fn emitted_codes() -> BTreeSet<String> {
     let mut files = Vec::new();
     rust_files(Path::new("compiler/src"), &mut files);
@@ -346,6 +380,18 @@ fn emitted_codes() -> BTreeSet<String> {
             continue;
         }
         let text = std::fs::read_to_string(&f).unwrap();
+        // Agent Graph errors of the commands: `Error::new("kebab-code", ...)`.
+        for (i, _) in text.match_indices("Error::new(") {
+            let rest = text[i + "Error::new(".len()..].trim_start();
+            if let Some(lit) = rest.strip_prefix('"').and_then(|r| r.split('"').next())
+                && !lit.is_empty()
+                && lit
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+            {
+                found.insert(lit.to_string());
+            }
+        }
         for (i, _) in text.match_indices('"') {
             let rest = &text[i + 1..];
             let end = rest.find('"').unwrap_or(0);
