@@ -334,3 +334,27 @@ fn argument_errors_have_upstreams_codes() {
     );
     assert_eq!(envelope(&out)["error"]["code"], "unexpected-error");
 }
+
+#[test]
+fn checking_a_provider_folder_checks_its_route_tests() {
+    let p = provider("check-tests");
+    std::fs::create_dir_all(p.join("tests")).unwrap();
+    std::fs::write(
+        p.join("tests/bad.yaml"),
+        "schema: agent-graph.test.v1\nname: x\ngraph: main\nentry: default\n\
+         expect: {statusCode: nope, bogus: 1}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("tests/good.yaml"),
+        "schema: agent-graph.test.v1\nname: y\ngraph: main\nentry: default\n\
+         expect: {statusCode: actionable}\n",
+    )
+    .unwrap();
+    let out = agc_in(&p, &["check", ".", "--format", "json"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("tests/bad.yaml"), "{text}");
+    assert!(!text.contains("tests/good.yaml\""), "{text}");
+    assert_eq!(text.matches("schema-invalid").count(), 2, "{text}");
+}

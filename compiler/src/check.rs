@@ -340,9 +340,10 @@ pub fn detect_and_validate(
 /// A folder argument means "every workflow document below it, by these names". The layout
 /// folder names count only inside a Provider, because `tests/` and `resources/` are common
 /// folder names in any repository: a project's `tests/ci.yaml` or `resources/config.json` is
-/// not a workflow document. (Inside a Provider, the manifest's check covers those files; a
-/// walk started inside a Provider's `graphs/` checks them one by one.) This is the one rule
-/// that looks at the disk (a manifest beside the folder) rather than the name alone.
+/// not a workflow document. (Inside a Provider, the manifest's check covers those files, except
+/// the route tests under `tests/`, which a folder walk checks one by one; a walk started inside
+/// a Provider's `graphs/` checks them one by one.) This is the one rule that looks at the disk
+/// (a manifest beside the folder) rather than the name alone.
 ///
 /// `*.schema.json` and `*-schema.json` files (JSON Schemas) are never candidates.
 pub fn is_candidate(path: &Path) -> bool {

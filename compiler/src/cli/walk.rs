@@ -3,8 +3,15 @@
 //!
 //! An Agent Graph Provider is checked as a unit: below a folder that holds a `provider.yaml`
 //! (`.yml`, `.json`), its manifest stands for the Provider's own files (graphs, actions,
-//! resources, catalog, tests), which the manifest's check loads itself; they are not checked a
-//! second time on their own. A built bundle's `manifest.json` stands for its folder likewise.
+//! resources, catalog), which the manifest's check loads itself; they are not checked a second
+//! time on their own. A built bundle's `manifest.json` stands for its folder likewise. The route
+//! tests under the Provider's `tests/` are no part of the manifest (upstream reads them only in
+//! `test`, against `test-case.schema.json`), so they are checked on their own, each as an
+//! `agent-graph.test.v1` document.
+//!
+//! Files in `graphs/`, `actions/` or `resources/` that the manifest does not reach are not
+//! checked: upstream's loader never reads them either (graphs are an explicit list, actions and
+//! resources are followed from nodes).
 
 use crate::check::is_candidate;
 use crate::diag::Diagnostic;
@@ -106,6 +113,7 @@ fn providers_as_units(found: Vec<PathBuf>) -> Vec<PathBuf> {
         .filter(|p| {
             is_unit(p)
                 || !roots.iter().any(|r| p.starts_with(r))
+                || roots.iter().any(|r| p.starts_with(r.join("tests")))
                 || crate::check::is_candidate_outside_agent_graph(p)
         })
         .collect()
