@@ -358,3 +358,37 @@ fn checking_a_provider_folder_checks_its_route_tests() {
     assert!(!text.contains("tests/good.yaml\""), "{text}");
     assert_eq!(text.matches("schema-invalid").count(), 2, "{text}");
 }
+
+#[test]
+fn a_run_with_many_faults_lists_them_in_upstreams_order() {
+    let p = provider("many");
+    let dir = p.to_string_lossy().into_owned();
+    let run = run_file(&p, "run-many.json", |r| {
+        r["id"] = json!("");
+        r["createdAt"] = json!("x");
+        r["facts"] = json!([]);
+        r["outcomes"] = json!({"a": {"outcome": "done"}});
+        r["authorities"] = json!(["a", "a"]);
+        r["events"] =
+            json!([{"sequence": 0, "at": "2026-01-01T00:00:00Z", "type": "", "outcome": "x"}]);
+        r["extra"] = json!(1);
+    });
+    let run = run.to_string_lossy().into_owned();
+    let o = agc_in(&p, &["evaluate", &dir, "main", "--state", &run]);
+    assert_eq!(o.status.code(), Some(1));
+    // Upstream's (`@c4a/agent-graph` 0.2.6) lines for this Run, in its order.
+    let want = format!(
+        "ERROR schema-invalid: {run} does not match run.schema.json\n\
+         ERROR schema.additionalProperties: / must NOT have additional properties\n\
+         ERROR schema.minLength: /id must NOT have fewer than 1 characters\n\
+         ERROR schema.format: /createdAt must match format \"date-time\"\n\
+         ERROR schema.type: /facts must be object\n\
+         ERROR schema.required: /outcomes/a must have required property 'recordedAt'\n\
+         ERROR schema.enum: /outcomes/a/outcome must be equal to one of the allowed values\n\
+         ERROR schema.uniqueItems: /authorities must NOT have duplicate items (items ## 1 and 0 are identical)\n\
+         ERROR schema.minimum: /events/0/sequence must be >= 1\n\
+         ERROR schema.minLength: /events/0/type must NOT have fewer than 1 characters\n\
+         ERROR schema.enum: /events/0/outcome must be equal to one of the allowed values\n"
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stderr), want);
+}

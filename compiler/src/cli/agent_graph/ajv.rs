@@ -8,7 +8,7 @@
 //! Agent Graph document ([`crate::schema::embedded`]). The texts and `params` are Ajv's for the
 //! keywords these schemas use; the findings are ordered as Ajv walks a schema (at each object
 //! its own rules, then its properties in the schema's order), which agc approximates by sorting
-//! on the schema path's order within the schema file.
+//! on where each rule's evaluation path leads in the schema file.
 
 use crate::dialect::{AgentGraphKind, Dialect};
 use crate::schema::embedded;
@@ -41,34 +41,61 @@ pub(crate) fn validate(
         }
     };
     let text = embedded::source(Dialect::AgentGraph(kind)).text;
-    let mut found: Vec<(usize, usize, Value)> = Vec::new();
+    let mut found: Vec<(Vec<usize>, usize, Value)> = Vec::new();
     for (n, error) in compiled.validator.iter_errors(value).enumerate() {
-        let rank = schema_rank(text, error.schema_path().as_str());
+        let rank = schema_rank(text, &compiled.schema, error.evaluation_path().as_str());
         for d in diagnostics(&compiled.schema, &error, path) {
-            found.push((rank, n, d));
+            found.push((rank.clone(), n, d));
         }
     }
     if found.is_empty() {
         return Ok(());
     }
-    found.sort_by_key(|(rank, n, _)| (*rank, *n));
+    found.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     Err(Invalid {
         message,
         diagnostics: found.into_iter().map(|(_, _, d)| d).collect(),
     })
 }
 
-/// Where a schema path's keyword sits in the schema text: the offset of its last step, found by
-/// walking the path's steps through the text in order (a rough stand-in for Ajv's walk, exact
-/// for schemas whose keys are unique along each path, as these are).
-fn schema_rank(text: &str, schema_path: &str) -> usize {
+/// Where a rule sits in Ajv's walk: for each stretch of the evaluation path between `$ref`s, the
+/// offset in the schema text its steps lead to (a `$ref` continues at its target). Keys compare
+/// as Ajv orders its findings for these schemas: at each object its own rules, then its
+/// properties in the schema's order.
+fn schema_rank(text: &str, schema: &Value, evaluation_path: &str) -> Vec<usize> {
+    let mut key = Vec::new();
     let mut at = 0;
-    for step in schema_path.split('/').filter(|s| !s.is_empty()) {
-        let key = format!("\"{}\"", step.replace("~1", "/").replace("~0", "~"));
+    let mut node = schema;
+    for step in evaluation_path.split('/').filter(|s| !s.is_empty()) {
+        let step = step.replace("~1", "/").replace("~0", "~");
+        if step == "$ref" {
+            key.push(at);
+            let target = node.get("$ref").and_then(Value::as_str).unwrap_or("#");
+            let pointer = target.trim_start_matches('#');
+            at = walk(text, 0, pointer);
+            node = schema.pointer(pointer).unwrap_or(schema);
+            continue;
+        }
+        node = match step.parse::<usize>() {
+            Ok(i) => node.get(i),
+            Err(_) => node.get(step.as_str()),
+        }
+        .unwrap_or(node);
+        at = walk(text, at, &format!("/{step}"));
+    }
+    key.push(at);
+    key
+}
+
+/// The offset the object keys of `pointer` lead to in `text`, from `from`.
+fn walk(text: &str, from: usize, pointer: &str) -> usize {
+    let mut at = from;
+    for step in pointer.split('/').filter(|s| !s.is_empty()) {
         if step.parse::<usize>().is_ok() {
             continue;
         }
-        match text[at..].find(&key) {
+        let key = format!("\"{step}\"");
+        match text.get(at..).and_then(|t| t.find(&key)) {
             Some(i) => at += i + key.len(),
             None => return usize::MAX,
         }
