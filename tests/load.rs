@@ -388,3 +388,22 @@ fn an_alias_inside_its_own_anchor_is_called_recursive() {
         );
     }
 }
+
+#[test]
+fn an_escaped_blank_after_a_folded_line_break_maps_to_its_escape() {
+    // `"one⏎      \ttwo X"`: the break folds into one space, then `\t` is an escape on the
+    // next line. Every decoded character after it maps to its own place in the file (the tab
+    // was taken for a second folded blank, which shifted the rest past the scalar's end).
+    let text = "k: \"one\n  \\ttwo X\"\n".to_string();
+    let out = load(&text);
+    let cursor = out.doc().at("/k").unwrap();
+    let decoded = cursor.value.as_str().unwrap();
+    assert_eq!(decoded, "one \ttwo X");
+    let map = agc::source::scalar::ScalarMap::for_scalar(&text, cursor.node, decoded);
+    let x = decoded.find('X').unwrap();
+    let at = map.span(x, x + 1);
+    assert_eq!(&text[at.start as usize..at.end as usize], "X");
+    let tab = decoded.find('\t').unwrap();
+    let at = map.span(tab, tab + 1);
+    assert_eq!(&text[at.start as usize..at.end as usize], "\\t");
+}

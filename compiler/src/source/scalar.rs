@@ -186,6 +186,10 @@ impl ScalarMap {
         let double = node.style == ScalarStyle::DoubleQuoted;
         let single = node.style == ScalarStyle::SingleQuoted;
         let mut mapped = decoded.len();
+        // The file offset of the line break a fold's space was last mapped to: a break folds
+        // into one space, so a second blank there (`\t`, `\x20` escapes on the next line)
+        // comes from the text after it.
+        let mut folded_at = None;
         'chars: for (i, ch) in decoded.char_indices() {
             loop {
                 let Some(fc) = text.get(w.p..).and_then(|t| t.chars().next()) else {
@@ -240,9 +244,11 @@ impl ScalarMap {
                     continue 'chars;
                 }
                 let ws = |c: char| matches!(c, ' ' | '\t' | '\n' | '\r');
-                if ws(ch) && matches!(fc, '\n' | '\r') {
-                    // A character produced by folding: it stands for the line break.
+                if ch == ' ' && matches!(fc, '\n' | '\r') && folded_at != Some(w.p) {
+                    // The space a single line break folds into: it stands for the break.
+                    // (Several breaks fold into `\n`s, which match the breaks themselves.)
                     w.point(i);
+                    folded_at = Some(w.p);
                     continue 'chars;
                 }
                 if ws(fc) || (single && fc == '\'') {
