@@ -4,7 +4,8 @@
 use super::CodeInfo;
 use crate::diag::Severity::{self, Error, Warning};
 
-const fn ags(
+/// An AGS code (origin `ags`); `run_record.rs` registers the spec's RT codes with it too.
+pub(super) const fn ags(
     code: &'static str,
     severity: Severity,
     summary: &'static str,

@@ -8,22 +8,8 @@
 //! (RT011–RT014, RT022) are not registered: a harness that reports them explains them.
 
 use super::CodeInfo;
-use crate::diag::Severity::{self, Error, Warning};
-
-const fn rt(
-    code: &'static str,
-    severity: Severity,
-    summary: &'static str,
-    explanation: &'static str,
-) -> CodeInfo {
-    CodeInfo {
-        code,
-        origin: "ags",
-        severity,
-        summary,
-        explanation,
-    }
-}
+use super::ags::ags as rt;
+use crate::diag::Severity::{Error, Warning};
 
 pub(super) static CODES: &[CodeInfo] = &[
     rt(
