@@ -28,7 +28,7 @@ fn load(dir: &Path, name: &str) -> Value {
     let (_, loaded) = load_path(&mut sources, &dir.join(name), name, Limits::default())
         .unwrap_or_else(|d| panic!("cannot read {name}: {}", d.message));
     assert!(loaded.diags.is_empty(), "{name}: {:?}", loaded.diags);
-    loaded.doc.expect("a document").value
+    loaded.doc.expect("a document").value.to_json()
 }
 
 #[test]

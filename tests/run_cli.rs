@@ -374,7 +374,7 @@ fn scripts_fit_the_script_schema() {
         let display = f.display().to_string();
         let (_, loaded) =
             agc::source::load::load_path(&mut sources, &f, &display, Default::default()).unwrap();
-        let value = loaded.doc.expect("the script parses").value;
+        let value = loaded.doc.expect("the script parses").value.to_json();
         let errors: Vec<String> = v.iter_errors(&value).map(|e| e.to_string()).collect();
         assert!(errors.is_empty(), "{display}: {errors:?}");
     }

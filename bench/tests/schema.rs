@@ -16,7 +16,7 @@ fn load_yaml(text: String) -> Value {
         "loader reported {:?}",
         loaded.diags
     );
-    loaded.doc.expect("a document").value
+    loaded.doc.expect("a document").value.to_json()
 }
 
 #[test]

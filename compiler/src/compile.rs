@@ -158,7 +158,7 @@ pub fn compile_file(
         .then(|| {
             doc.value
                 .get("id")
-                .and_then(Value::as_str)
+                .and_then(crate::source::Value::as_str)
                 .map(str::to_string)
         })
         .flatten();

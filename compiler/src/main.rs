@@ -1,3 +1,15 @@
+/// Runs before `main`, and before the Rust runtime's first allocation (see
+/// [`agc::memory::commit_on_demand`]).
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static COMMIT_ON_DEMAND: extern "C" fn() = {
+    extern "C" fn before_main() {
+        agc::memory::commit_on_demand();
+    }
+    before_main
+};
+
 fn main() {
     agc::memory::tune();
     std::process::exit(agc::cli::main());

@@ -16,6 +16,15 @@
 //! and drop large temporaries (the YAML events, the checker's tables), so that delay only adds
 //! the phases' garbage to the peak: 10k-node build 138 -> 114 MiB, 100k 1,064 -> 986 MiB, no
 //! slower (bench/README.md). A `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
+//!
+//! **Arenas committed on demand.** On a kernel that overcommits, mimalloc commits each arena it
+//! reserves at once (`arena_eager_commit = 2`), so about 3 MiB of a first arena are resident
+//! before agc has allocated them: a third of a small check's whole footprint, and the part of
+//! the 10k-node graphs' peak that is no data at all (12.0 -> 8.0 MB for a one-line file;
+//! bench/README.md). [`commit_on_demand`] sets that option to 0. It has to run before the first
+//! allocation, which the Rust runtime makes before `main`, so the `agc` binary calls it from an
+//! `.init_array` entry (`main.rs`); set later, as `tune` does the rest, it changes nothing. A
+//! `MIMALLOC_ARENA_EAGER_COMMIT` set in the environment is left alone.
 
 /// Applies both settings; call it before any other thread exists.
 pub fn tune() {
@@ -24,6 +33,33 @@ pub fn tune() {
         let _ = rustix::thread::disable_transparent_huge_pages(true);
     }
     purge_at_once();
+}
+
+/// `mi_option_arena_eager_commit` in mimalloc v3's `mi_option_e` (the same header; no constant
+/// exported either); its default is [`ARENA_EAGER_COMMIT_DEFAULT`] (tested).
+const MI_OPTION_ARENA_EAGER_COMMIT: libmimalloc_sys::mi_option_t = 4;
+const ARENA_EAGER_COMMIT_DEFAULT: std::ffi::c_long = 2;
+
+/// Commits mimalloc's arenas as they are used (see the module docs). Call it before the first
+/// allocation, with no other thread running; it allocates nothing.
+pub extern "C" fn commit_on_demand() {
+    unsafe extern "C" {
+        fn getenv(name: *const std::ffi::c_char) -> *const std::ffi::c_char;
+    }
+    // SAFETY: a NUL-terminated name; the C library's `getenv` allocates nothing (the Rust one
+    // would, and an allocation here would commit the first arena before the option is set).
+    if unsafe { !getenv(c"MIMALLOC_ARENA_EAGER_COMMIT".as_ptr()).is_null() } {
+        return;
+    }
+    // SAFETY: plain C calls on mimalloc's option table with a valid option index, before any
+    // thread but the main one exists. The value changes only while it is still the default.
+    unsafe {
+        if libmimalloc_sys::mi_option_get(MI_OPTION_ARENA_EAGER_COMMIT)
+            == ARENA_EAGER_COMMIT_DEFAULT
+        {
+            libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0);
+        }
+    }
 }
 
 /// `mi_option_purge_delay` in mimalloc v3's `mi_option_e` (`include/mimalloc.h` of
@@ -48,6 +84,24 @@ fn purge_at_once() {
 mod tests {
     use super::*;
 
+    /// The option index is mimalloc's arena eager commit: it holds that option's documented
+    /// default (the test binary does not run `commit_on_demand` before `main`) and takes the
+    /// new value.
+    #[test]
+    fn the_eager_commit_index_names_the_arena_eager_commit() {
+        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_some() {
+            eprintln!("MIMALLOC_ARENA_EAGER_COMMIT is set: skipped");
+            return;
+        }
+        // SAFETY: reading an option.
+        let before = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ARENA_EAGER_COMMIT) };
+        assert_eq!(before, ARENA_EAGER_COMMIT_DEFAULT);
+        commit_on_demand();
+        // SAFETY: as above.
+        let after = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ARENA_EAGER_COMMIT) };
+        assert_eq!(after, 0);
+    }
+
     /// The option index is mimalloc's purge delay: it holds that option's documented default
     /// (unless the environment sets it) and takes the new value.
     #[test]
@@ -56,7 +110,7 @@ mod tests {
             eprintln!("MIMALLOC_PURGE_DELAY is set: skipped");
             return;
         }
-        // SAFETY: reading an option; this is the only test that touches mimalloc's options.
+        // SAFETY: reading an option; each test touches its own option.
         let before = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
         assert_eq!(before, PURGE_DELAY_DEFAULT);
         purge_at_once();

@@ -131,7 +131,7 @@ fn seed_values() -> &'static [Value] {
                 let mut sources = SourceMap::new();
                 let (_, loaded) =
                     load::load_str(&mut sources, "seed.yaml", seed.to_string(), limits());
-                loaded.doc.expect("seed documents load").value
+                loaded.doc.expect("seed documents load").value.to_json()
             })
             .collect()
     })

@@ -25,8 +25,59 @@
 
 use super::CanonError;
 use super::number::write_number;
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
 use std::cmp::Ordering;
+
+/// A JSON value JCS can write: a `serde_json::Value` or a loaded document's value (digests
+/// of documents are taken from the document itself, with no JSON copy of it).
+pub trait Json: Sized {
+    fn view(&self) -> View<'_, Self>;
+    /// The value as a `serde_json::Value` (a copy).
+    fn to_json(&self) -> Value;
+}
+
+/// One level of a [`Json`] value; an object's members in any order.
+pub enum View<'a, V> {
+    Null,
+    Bool(bool),
+    Number(&'a Number),
+    String(&'a str),
+    Array(&'a [V]),
+    Object(Vec<(&'a str, &'a V)>),
+}
+
+impl Json for Value {
+    fn view(&self) -> View<'_, Value> {
+        match self {
+            Value::Null => View::Null,
+            Value::Bool(b) => View::Bool(*b),
+            Value::Number(n) => View::Number(n),
+            Value::String(s) => View::String(s),
+            Value::Array(items) => View::Array(items),
+            Value::Object(map) => View::Object(map.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        }
+    }
+    fn to_json(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl Json for crate::source::Value {
+    fn view(&self) -> View<'_, Self> {
+        use crate::source::Value as D;
+        match self {
+            D::Null => View::Null,
+            D::Bool(b) => View::Bool(*b),
+            D::Number(n) => View::Number(n),
+            D::String(s) => View::String(s),
+            D::Array(items) => View::Array(items),
+            D::Object(map) => View::Object(map.iter().map(|(k, v)| (k.as_str(), v)).collect()),
+        }
+    }
+    fn to_json(&self) -> Value {
+        crate::source::Value::to_json(self)
+    }
+}
 
 /// Where canonical text goes: a `String`, or a hasher's buffer.
 pub(crate) trait Sink {
@@ -40,14 +91,14 @@ impl Sink for String {
 }
 
 /// The RFC 8785 canonical text of `value`.
-pub fn to_jcs(value: &Value) -> Result<String, CanonError> {
+pub fn to_jcs<V: Json>(value: &V) -> Result<String, CanonError> {
     let mut out = String::new();
     write_jcs(value, &mut out)?;
     Ok(out)
 }
 
 /// Appends the RFC 8785 canonical text of `value` to `out`. On error, `out` may hold a prefix.
-pub fn write_jcs(value: &Value, out: &mut String) -> Result<(), CanonError> {
+pub fn write_jcs<V: Json>(value: &V, out: &mut String) -> Result<(), CanonError> {
     write_to(value, out)
 }
 
@@ -82,28 +133,28 @@ pub fn cmp_utf16(a: &str, b: &str) -> Ordering {
 }
 
 /// One open container on the writer's stack.
-enum Frame<'a> {
+enum Frame<'a, V> {
     Array {
-        items: std::slice::Iter<'a, Value>,
+        items: std::slice::Iter<'a, V>,
         index: usize,
     },
     Object {
-        members: std::vec::IntoIter<(&'a String, &'a Value)>,
+        members: std::vec::IntoIter<(&'a str, &'a V)>,
         key: Option<&'a str>,
     },
 }
 
-pub(crate) fn write_to(root: &Value, out: &mut impl Sink) -> Result<(), CanonError> {
-    let mut stack: Vec<Frame<'_>> = Vec::new();
+pub(crate) fn write_to<V: Json>(root: &V, out: &mut impl Sink) -> Result<(), CanonError> {
+    let mut stack: Vec<Frame<'_, V>> = Vec::new();
     let mut scratch = String::new();
     let mut next = Some(root);
     loop {
         if let Some(value) = next.take() {
-            match value {
-                Value::Null => out.put("null"),
-                Value::Bool(true) => out.put("true"),
-                Value::Bool(false) => out.put("false"),
-                Value::Number(n) => {
+            match value.view() {
+                View::Null => out.put("null"),
+                View::Bool(true) => out.put("true"),
+                View::Bool(false) => out.put("false"),
+                View::Number(n) => {
                     scratch.clear();
                     if !write_number(&mut scratch, number_as_f64(n)) {
                         return Err(CanonError::NonFinite {
@@ -112,18 +163,19 @@ pub(crate) fn write_to(root: &Value, out: &mut impl Sink) -> Result<(), CanonErr
                     }
                     out.put(&scratch);
                 }
-                Value::String(s) => write_string(out, s),
-                Value::Array(items) => {
+                View::String(s) => write_string(out, s),
+                View::Array(items) => {
                     out.put("[");
                     stack.push(Frame::Array {
                         items: items.iter(),
                         index: 0,
                     });
                 }
-                Value::Object(map) => {
+                View::Object(mut members) => {
                     out.put("{");
+                    members.sort_by(|a, b| cmp_utf16(a.0, b.0));
                     stack.push(Frame::Object {
-                        members: sorted_members(map).into_iter(),
+                        members: members.into_iter(),
                         key: None,
                     });
                 }
@@ -176,14 +228,8 @@ fn number_as_f64(n: &Number) -> f64 {
     }
 }
 
-fn sorted_members(map: &Map<String, Value>) -> Vec<(&String, &Value)> {
-    let mut members: Vec<(&String, &Value)> = map.iter().collect();
-    members.sort_by(|a, b| cmp_utf16(a.0, b.0));
-    members
-}
-
 /// JSON Pointer (RFC 6901) of the value being written, from the open containers.
-fn pointer(stack: &[Frame<'_>]) -> String {
+fn pointer<V>(stack: &[Frame<'_, V>]) -> String {
     let mut p = String::new();
     for frame in stack {
         p.push('/');
@@ -421,7 +467,7 @@ mod tests {
             v = if i % 2 == 0 {
                 Value::Array(vec![v])
             } else {
-                let mut m = Map::new();
+                let mut m = serde_json::Map::new();
                 m.insert("k".into(), v);
                 Value::Object(m)
             };

@@ -22,7 +22,6 @@ pub use number::format_number;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::fmt;
 
@@ -68,7 +67,7 @@ impl fmt::Display for CanonError {
 impl std::error::Error for CanonError {}
 
 /// The AGS digest of `value`: `sha256-` + base64(SHA-256(JCS bytes)).
-pub fn graph_digest(value: &Value) -> Result<String, CanonError> {
+pub fn graph_digest<V: jcs::Json>(value: &V) -> Result<String, CanonError> {
     let hash = sha256_of_jcs(value)?;
     Ok(format!("{DIGEST_PREFIX}{}", STANDARD.encode(hash)))
 }
@@ -76,7 +75,7 @@ pub fn graph_digest(value: &Value) -> Result<String, CanonError> {
 /// Checks `value` against a `subgraph.ref.integrity` string. `Ok(false)` is a mismatch (AGS
 /// RT051); `Err` means the value has no canonical form or `expected` is not a SHA-256 digest.
 /// The payload is compared as decoded bytes, so it must be canonical padded base64.
-pub fn verify_integrity(value: &Value, expected: &str) -> Result<bool, CanonError> {
+pub fn verify_integrity<V: jcs::Json>(value: &V, expected: &str) -> Result<bool, CanonError> {
     let want = parse_digest(expected)?;
     Ok(sha256_of_jcs(value)? == want)
 }
@@ -100,7 +99,7 @@ pub fn parse_digest(digest: &str) -> Result<[u8; 32], CanonError> {
 }
 
 /// SHA-256 over the JCS bytes of `value`, streamed through a small buffer.
-fn sha256_of_jcs(value: &Value) -> Result<[u8; 32], CanonError> {
+fn sha256_of_jcs<V: jcs::Json>(value: &V) -> Result<[u8; 32], CanonError> {
     let mut sink = HashSink {
         hasher: Sha256::new(),
         buf: String::with_capacity(HashSink::CAP),
@@ -137,7 +136,7 @@ impl jcs::Sink for HashSink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     #[test]
     fn digest_is_sha256_of_the_canonical_bytes() {

@@ -649,9 +649,9 @@ pub(super) fn load_script(
             bad = true;
         }
     }
-    if let Some(nodes) = root.get("nodes").and_then(Value::as_object) {
+    if let Some(nodes) = root.get("nodes").and_then(crate::source::Value::as_object) {
         for (k, v) in nodes {
-            if let Err(e) = serde_json::from_value::<agc_runtime::run::script::Entry>(v.clone()) {
+            if let Err(e) = serde_json::from_value::<agc_runtime::run::script::Entry>(v.to_json()) {
                 let ptr = format!("/nodes/{}", crate::source::tree::escape_token(k));
                 diags.push(
                     Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
@@ -673,7 +673,7 @@ pub(super) fn load_script(
     if bad {
         return None;
     }
-    match serde_json::from_value::<Script>(doc.value.clone()) {
+    match serde_json::from_value::<Script>(doc.value.to_json()) {
         Ok(s) => Some(s),
         Err(e) => {
             diags.push(Diagnostic::error("AGC300", format!("{e}")).at(doc.span("")));

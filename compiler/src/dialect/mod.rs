@@ -20,8 +20,8 @@
 //! (`agent-graph.graph.v1`) and the schema check reports the marker.
 
 use crate::diag::Diagnostic;
+use crate::source::Value;
 use crate::source::{Document, Span, SpanNode};
-use serde_json::Value;
 
 /// The kinds of Agent Graph v1 documents: one per official schema (`agent-graph.<kind>.v1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

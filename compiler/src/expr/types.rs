@@ -183,7 +183,7 @@ impl Type {
     }
 
     /// Reads a JSON Schema (see the module docs for the rules).
-    pub fn from_json_schema(schema: &serde_json::Value) -> Type {
+    pub fn from_json_schema(schema: &crate::source::Value) -> Type {
         from_schema(schema, 0)
     }
 }
@@ -221,8 +221,8 @@ impl fmt::Display for Type {
     }
 }
 
-fn from_schema(schema: &serde_json::Value, depth: usize) -> Type {
-    use serde_json::Value as J;
+fn from_schema(schema: &crate::source::Value, depth: usize) -> Type {
+    use crate::source::Value as J;
     let J::Object(s) = schema else {
         return Type::Dyn;
     };
@@ -268,7 +268,7 @@ fn from_schema(schema: &serde_json::Value, depth: usize) -> Type {
         Some(_) => Type::Dyn,
         None => {
             if let Some(J::Array(all)) = s.get("allOf")
-                && let [one] = all.as_slice()
+                && let [one] = &all[..]
             {
                 return from_schema(one, depth + 1);
             }
@@ -286,36 +286,36 @@ fn from_schema(schema: &serde_json::Value, depth: usize) -> Type {
     }
 }
 
-fn object(s: &serde_json::Map<String, serde_json::Value>, depth: usize) -> Type {
+fn object(s: &crate::source::Map, depth: usize) -> Type {
     let additional = s.get("additionalProperties");
     match s.get("properties") {
-        Some(serde_json::Value::Object(props)) => Type::Object {
+        Some(crate::source::Value::Object(props)) => Type::Object {
             fields: props
                 .iter()
-                .map(|(k, v)| (k.clone(), from_schema(v, depth + 1)))
+                .map(|(k, v)| (k.to_string(), from_schema(v, depth + 1)))
                 .collect(),
-            open: additional != Some(&serde_json::Value::Bool(false)),
+            open: additional != Some(&crate::source::Value::Bool(false)),
         },
         _ => match additional {
-            Some(a @ serde_json::Value::Object(_)) => {
+            Some(a @ crate::source::Value::Object(_)) => {
                 Type::map(Type::String, from_schema(a, depth + 1))
             }
-            Some(serde_json::Value::Bool(false)) => Type::closed(Vec::<(String, Type)>::new()),
+            Some(crate::source::Value::Bool(false)) => Type::closed(Vec::<(String, Type)>::new()),
             _ => Type::map(Type::String, Type::Dyn),
         },
     }
 }
 
 /// The type of a JSON value given in a schema's `enum`/`const` (shallow).
-fn literal_type(v: &serde_json::Value) -> Type {
+fn literal_type(v: &crate::source::Value) -> Type {
     match v {
-        serde_json::Value::Null => Type::Null,
-        serde_json::Value::Bool(_) => Type::Bool,
-        serde_json::Value::Number(n) if n.is_i64() || n.is_u64() => Type::Int,
-        serde_json::Value::Number(_) => Type::Double,
-        serde_json::Value::String(_) => Type::String,
-        serde_json::Value::Array(_) => Type::list(Type::Dyn),
-        serde_json::Value::Object(_) => Type::map(Type::String, Type::Dyn),
+        crate::source::Value::Null => Type::Null,
+        crate::source::Value::Bool(_) => Type::Bool,
+        crate::source::Value::Number(n) if n.is_i64() || n.is_u64() => Type::Int,
+        crate::source::Value::Number(_) => Type::Double,
+        crate::source::Value::String(_) => Type::String,
+        crate::source::Value::Array(_) => Type::list(Type::Dyn),
+        crate::source::Value::Object(_) => Type::map(Type::String, Type::Dyn),
     }
 }
 

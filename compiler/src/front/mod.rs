@@ -122,7 +122,7 @@ pub struct LoadedDocument {
 /// thread (a pass over the whole document, as long as a quarter of lowering at 100k nodes).
 pub(crate) fn lower_with_digest<T>(
     digest: bool,
-    value: &serde_json::Value,
+    value: &crate::source::Value,
     lower: impl FnOnce() -> T,
 ) -> (T, Option<String>) {
     if !digest {

@@ -13,7 +13,8 @@
 //! exhaust the thread's stack.
 
 use super::Shared;
-use serde_json::{Number, Value};
+use crate::canon::jcs::{Json, View};
+use serde_json::Number;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 
@@ -24,48 +25,49 @@ pub struct Interner {
 }
 
 impl Interner {
-    /// The shared copy of `value`: one made earlier for an identical value, else a new one.
-    pub fn intern(&mut self, value: &Value) -> Shared {
+    /// The shared copy of `value` (a `serde_json::Value` or a document's value): one made
+    /// earlier for an identical value, else a new one.
+    pub fn intern<V: Json>(&mut self, value: &V) -> Shared {
         let bucket = self.seen.entry(digest(value)).or_default();
-        if let Some(same) = bucket.iter().find(|s| identical(s, value)) {
+        if let Some(same) = bucket.iter().find(|s| identical(&***s, value)) {
             return same.clone();
         }
-        let shared = Shared::new(value.clone());
+        let shared = Shared::new(value.to_json());
         bucket.push(shared.clone());
         shared
     }
 }
 
 /// A hash of the value as written: kinds, keys in order, scalars by representation.
-fn digest(value: &Value) -> u64 {
+fn digest<V: Json>(value: &V) -> u64 {
     let mut h = foldhash::fast::FixedState::with_seed(0x5eed).build_hasher();
     let mut stack = vec![value];
     while let Some(v) = stack.pop() {
-        match v {
-            Value::Null => h.write_u8(0),
-            Value::Bool(b) => h.write_u8(1 + u8::from(*b)),
-            Value::Number(n) => {
+        match v.view() {
+            View::Null => h.write_u8(0),
+            View::Bool(b) => h.write_u8(1 + u8::from(b)),
+            View::Number(n) => {
                 h.write_u8(3);
                 hash_number(&mut h, n);
             }
-            Value::String(s) => {
+            View::String(s) => {
                 h.write_u8(4);
                 h.write_usize(s.len());
                 h.write(s.as_bytes());
             }
-            Value::Array(items) => {
+            View::Array(items) => {
                 h.write_u8(5);
                 h.write_usize(items.len());
                 stack.extend(items.iter().rev());
             }
-            Value::Object(map) => {
+            View::Object(members) => {
                 h.write_u8(6);
-                h.write_usize(map.len());
-                for (k, _) in map {
+                h.write_usize(members.len());
+                for (k, _) in &members {
                     h.write_usize(k.len());
                     h.write(k.as_bytes());
                 }
-                stack.extend(map.values().rev());
+                stack.extend(members.iter().rev().map(|(_, v)| *v));
             }
         }
     }
@@ -97,21 +99,21 @@ fn same_number(a: &Number, b: &Number) -> bool {
 }
 
 /// Whether two values are written the same (see the module docs).
-fn identical(a: &Value, b: &Value) -> bool {
+fn identical<A: Json, B: Json>(a: &A, b: &B) -> bool {
     let mut stack = vec![(a, b)];
     while let Some((a, b)) = stack.pop() {
-        let same = match (a, b) {
-            (Value::Null, Value::Null) => true,
-            (Value::Bool(x), Value::Bool(y)) => x == y,
-            (Value::Number(x), Value::Number(y)) => same_number(x, y),
-            (Value::String(x), Value::String(y)) => x == y,
-            (Value::Array(x), Value::Array(y)) => {
+        let same = match (a.view(), b.view()) {
+            (View::Null, View::Null) => true,
+            (View::Bool(x), View::Bool(y)) => x == y,
+            (View::Number(x), View::Number(y)) => same_number(x, y),
+            (View::String(x), View::String(y)) => x == y,
+            (View::Array(x), View::Array(y)) => {
                 stack.extend(x.iter().zip(y));
                 x.len() == y.len()
             }
-            (Value::Object(x), Value::Object(y)) => {
-                let keys = x.len() == y.len() && x.keys().zip(y.keys()).all(|(p, q)| p == q);
-                stack.extend(x.values().zip(y.values()));
+            (View::Object(x), View::Object(y)) => {
+                let keys = x.len() == y.len() && x.iter().zip(&y).all(|(p, q)| p.0 == q.0);
+                stack.extend(x.iter().zip(&y).map(|(p, q)| (p.1, q.1)));
                 keys
             }
             _ => false,
@@ -126,7 +128,7 @@ fn identical(a: &Value, b: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
     use std::sync::Arc;
 
     fn from_text(text: &str) -> Value {
@@ -188,7 +190,7 @@ mod tests {
             }
             let mut i = Interner::default();
             let a = i.intern(&v);
-            assert!(identical(&a, &v));
+            assert!(identical(&*a, &v));
             assert!(Arc::ptr_eq(&a, &i.intern(&v)));
         });
         run.expect("a thread").join().expect("no overflow");

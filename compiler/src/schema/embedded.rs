@@ -4,8 +4,9 @@
 //! (Agent Graph `code-location` → `resource-location`) resolves through a registry holding all
 //! fifteen Agent Graph schemas under their `$id`s.
 
+use super::doc_json::DocJson;
 use crate::dialect::{AgentGraphKind, Dialect};
-use jsonschema::Validator;
+use jsonschema::{Draft, Validator};
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -50,7 +51,8 @@ pub static AGENT_GRAPH: [Embedded; 15] = [
 /// A compiled schema: the parsed JSON (for reading rules back by schema path) and its validator.
 pub struct Compiled {
     pub schema: Value,
-    pub validator: Validator,
+    /// Validates documents as loaded (see [`super::doc_json`]).
+    pub validator: Validator<DocJson>,
 }
 
 type Slot = OnceLock<Result<Compiled, String>>;
@@ -97,13 +99,17 @@ fn compile(dialect: Dialect) -> Result<Compiled, String> {
     let built = match dialect {
         Dialect::AgentGraph(_) => {
             let registry = agent_graph_registry().map_err(|e| format!("{}: {e}", src.path))?;
-            jsonschema::draft202012::options()
+            jsonschema::options_for::<DocJson>()
+                .with_draft(Draft::Draft202012)
                 .offline()
                 .should_validate_formats(true)
                 .with_registry(&registry)
                 .build(&schema)
         }
-        _ => jsonschema::draft202012::options().offline().build(&schema),
+        _ => jsonschema::options_for::<DocJson>()
+            .with_draft(Draft::Draft202012)
+            .offline()
+            .build(&schema),
     };
     let validator = built.map_err(|e| format!("{}: {e}", src.path))?;
     Ok(Compiled { schema, validator })

@@ -1,13 +1,14 @@
 //! Wording: values and lists for messages, and "did you mean" suggestions.
 
+use crate::canon::jcs::{Json, View};
 use serde_json::Value;
 
-/// A value as it appears in a message: strings in backticks, others as compact JSON, long
-/// values shortened.
-pub fn show(v: &Value) -> String {
-    let text = match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// A value (a schema's or a document's) as it appears in a message: strings in backticks,
+/// others as compact JSON, long values shortened.
+pub fn show<V: Json>(v: &V) -> String {
+    let text = match v.view() {
+        View::String(s) => s.to_string(),
+        _ => v.to_json().to_string(),
     };
     let short: String = text.chars().take(60).collect();
     if short.len() < text.len() {
@@ -19,19 +20,23 @@ pub fn show(v: &Value) -> String {
 
 /// `a, b, c` with each value shown by [`show`].
 pub fn list(values: &[Value]) -> String {
-    values.iter().map(show).collect::<Vec<_>>().join(", ")
+    values
+        .iter()
+        .map(show::<Value>)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What a JSON value is, for "expected X, found Y".
-pub fn describe(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a mapping",
+pub fn describe<V: Json>(v: &V) -> &'static str {
+    match v.view() {
+        View::Null => "null",
+        View::Bool(_) => "a boolean",
+        View::Number(n) if n.is_f64() => "a number",
+        View::Number(_) => "an integer",
+        View::String(_) => "a string",
+        View::Array(_) => "a list",
+        View::Object(_) => "a mapping",
     }
 }
 

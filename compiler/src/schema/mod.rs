@@ -38,6 +38,7 @@
 //! Formats are checked for Agent Graph only, as its reference loader does (Ajv with
 //! ajv-formats); the AGS and AWP reference validators leave formats as annotations.
 
+pub mod doc_json;
 pub mod embedded;
 mod message;
 mod report;
@@ -45,7 +46,7 @@ mod rules;
 
 use crate::diag::Diagnostic;
 use crate::dialect::Dialect;
-use crate::source::Document;
+use crate::source::{Document, Map, Value};
 use std::collections::HashSet;
 
 /// Validates `doc` against the schema of `dialect`. Returns every finding, each once, unsorted.
@@ -121,7 +122,7 @@ fn drop_type_cascades(out: &mut Vec<Diagnostic>) {
 /// The AWP transport strips a definition's signature block (`document.signature`, or the
 /// transitional top-level `signature`) before schema validation; so does agc. `None` when there
 /// is none (the usual case: no copy is made).
-fn awp_without_signature(value: &serde_json::Value) -> Option<serde_json::Value> {
+fn awp_without_signature(value: &Value) -> Option<Value> {
     let top = value.get("signature").is_some();
     let inner = value
         .get("document")
@@ -130,14 +131,19 @@ fn awp_without_signature(value: &serde_json::Value) -> Option<serde_json::Value>
     if !top && !inner {
         return None;
     }
-    let mut copy = value.clone();
-    if let Some(map) = copy.as_object_mut() {
-        map.remove("signature");
-        if let Some(doc) = map.get_mut("document").and_then(|d| d.as_object_mut()) {
-            doc.remove("signature");
-        }
-    }
-    Some(copy)
+    let without = |m: &Map, f: &dyn Fn(&str, &Value) -> Value| -> Value {
+        Value::Object(
+            m.iter()
+                .filter(|(k, _)| k.as_str() != "signature")
+                .map(|(k, v)| (k.clone(), f(k, v)))
+                .collect(),
+        )
+    };
+    let root = value.as_object()?;
+    Some(without(root, &|k, v| match v.as_object() {
+        Some(doc) if k == "document" => without(doc, &|_, v| v.clone()),
+        _ => v.clone(),
+    }))
 }
 
 /// AWP reports every schema failure under one code, `schema` (its engine has one,

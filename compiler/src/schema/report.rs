@@ -43,7 +43,11 @@ pub enum Kind {
 const MAX_NESTING: usize = 32;
 
 /// The findings of one jsonschema error; `schema` is the schema document it comes from.
-pub fn flatten(schema: &Value, instance: &Value, error: &ValidationError<'_>) -> Vec<Finding> {
+pub fn flatten(
+    schema: &Value,
+    instance: &crate::source::Value,
+    error: &ValidationError<'_>,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     push(schema, instance, error, 0, &mut out);
     out
@@ -51,7 +55,7 @@ pub fn flatten(schema: &Value, instance: &Value, error: &ValidationError<'_>) ->
 
 fn push(
     schema: &Value,
-    instance: &Value,
+    instance: &crate::source::Value,
     error: &ValidationError<'_>,
     depth: usize,
     out: &mut Vec<Finding>,

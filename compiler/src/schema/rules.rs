@@ -44,7 +44,7 @@ pub fn ags_version(doc: &Document) -> Option<Diagnostic> {
     }
     let span = doc.span("/ags_version");
     let d = match v {
-        Value::String(s) => Diagnostic::error(
+        crate::source::Value::String(s) => Diagnostic::error(
             "AG002",
             format!(
                 "unsupported `ags_version` {}: agc implements AGS 1.0 only",
@@ -80,7 +80,10 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
     match &f.kind {
         Kind::Unknown { field } => unknown_field(dialect, schema, doc, f, field),
         Kind::Enum { options } => {
-            let value = doc.value.pointer(&f.pointer).unwrap_or(&Value::Null);
+            let value = doc
+                .value
+                .pointer(&f.pointer)
+                .unwrap_or(&crate::source::Value::Null);
             let name = field_name(&f.pointer);
             let code = agh_enum_code(dialect, f).unwrap_or(enum_code(dialect));
             let message = match options.as_slice() {
@@ -102,7 +105,10 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
         }
         Kind::Required { field } => required(dialect, doc, f, field),
         Kind::Type { expected } => {
-            let value = doc.value.pointer(&f.pointer).unwrap_or(&Value::Null);
+            let value = doc
+                .value
+                .pointer(&f.pointer)
+                .unwrap_or(&crate::source::Value::Null);
             let nouns: Vec<String> = expected.iter().map(|t| type_noun(t)).collect();
             Diagnostic::error(
                 generic_code(dialect),
@@ -155,7 +161,10 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
         .at(doc.span(&f.pointer))
         .with_pointer(&f.pointer),
         Kind::Other { keyword, text } => {
-            let value = doc.value.pointer(&f.pointer).unwrap_or(&Value::Null);
+            let value = doc
+                .value
+                .pointer(&f.pointer)
+                .unwrap_or(&crate::source::Value::Null);
             let name = field_name(&f.pointer);
             let code = if dialect == Dialect::Agh && is_node_id(&f.pointer) {
                 "node_id_invalid"
@@ -285,7 +294,7 @@ fn required(dialect: Dialect, doc: &Document, f: &Finding, field: &str) -> Diagn
         .value
         .pointer(&f.pointer)
         .and_then(|o| o.get("type").or_else(|| o.get("kind")))
-        .and_then(Value::as_str)
+        .and_then(crate::source::Value::as_str)
         .unwrap_or("");
     match dialect {
         Dialect::Ags if sp.starts_with("/$defs/node/allOf/") && sp.ends_with("/then/required") => {
@@ -306,7 +315,7 @@ fn required(dialect: Dialect, doc: &Document, f: &Finding, field: &str) -> Diagn
         Dialect::Agh if field == "kind" && f.pointer.ends_with("/watch") => {
             let node = f.pointer.strip_suffix("/watch").unwrap_or("");
             let kind = doc.value.pointer(&format!("{node}/kind"));
-            if kind.and_then(Value::as_str) == Some("watch-events") {
+            if kind.and_then(crate::source::Value::as_str) == Some("watch-events") {
                 // agh: `watch` on a watch-events source is a shape error, whatever it holds.
                 code = "watch_events_shape_invalid";
                 message = "watch-events nodes use `events`, not `watch`".to_string();
@@ -353,7 +362,10 @@ fn forbidden(
     not: &Value,
 ) -> Diagnostic {
     let sp = f.schema_path.as_str();
-    let value = doc.value.pointer(&f.pointer).unwrap_or(&Value::Null);
+    let value = doc
+        .value
+        .pointer(&f.pointer)
+        .unwrap_or(&crate::source::Value::Null);
     if dialect == Dialect::Agh && is_node_id(&f.pointer) {
         return Diagnostic::error(
             "node_id_invalid",
@@ -395,7 +407,7 @@ fn forbidden(
     let kind_of = value
         .get("type")
         .or_else(|| value.get("kind"))
-        .and_then(Value::as_str)
+        .and_then(crate::source::Value::as_str)
         .unwrap_or("");
     let (code, message, target) = match dialect {
         Dialect::Ags if sp.starts_with("/$defs/input_spec/not") => (
@@ -563,7 +575,10 @@ fn owner(doc: &Document, pointer: &str) -> String {
         return "the document".to_string();
     }
     let value = doc.value.pointer(pointer);
-    if let Some(id) = value.and_then(|v| v.get("id")).and_then(Value::as_str) {
+    if let Some(id) = value
+        .and_then(|v| v.get("id"))
+        .and_then(crate::source::Value::as_str)
+    {
         return format!("`{id}`");
     }
     let (_, last) = pointer.rsplit_once('/').unwrap_or(("", pointer));

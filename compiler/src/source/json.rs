@@ -16,12 +16,12 @@
 //! same diagnostics and spans on the same documents.
 
 use super::tree::{Document, ScalarStyle, SpanNode};
+use super::value::Value;
 use super::yaml::build::{Builder, Built};
 use super::yaml::resolve::resolve_plain;
 use super::yaml::{Loaded, unrepresentable};
 use super::{FileId, Limits, Span};
 use crate::diag::Diagnostic;
-use serde_json::Value;
 
 /// Whether `body` (the text after any BOM) is for this reader: its first non-blank byte opens
 /// an object or an array.
@@ -48,13 +48,7 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Option<L
     r.document()?;
     let root = r.tree.root.take()?;
     Some(Loaded {
-        doc: Some(Document::new(
-            file,
-            root.value,
-            root.spans,
-            r.tree.nodes,
-            r.tree.keys,
-        )),
+        doc: Some(Document::new(file, root.value, root.spans, r.tree.nodes)),
         diags: r.diags,
     })
 }
@@ -118,7 +112,7 @@ impl Reader<'_> {
                     } else if c == b'"' {
                         let start = self.pos;
                         let key = self.string()?;
-                        self.leaf(Value::String(key), start, ScalarStyle::DoubleQuoted);
+                        self.leaf(Value::String(key.into()), start, ScalarStyle::DoubleQuoted);
                         self.blank();
                         if self.b.get(self.pos) != Some(&b':') {
                             return None;
@@ -169,7 +163,7 @@ impl Reader<'_> {
                     b'"' => {
                         let start = self.pos;
                         let s = self.string()?;
-                        self.leaf(Value::String(s), start, ScalarStyle::DoubleQuoted);
+                        self.leaf(Value::String(s.into()), start, ScalarStyle::DoubleQuoted);
                     }
                     _ => self.plain()?,
                 },

@@ -13,6 +13,7 @@ pub mod limits;
 pub mod load;
 pub mod scalar;
 pub mod tree;
+pub mod value;
 pub mod yaml;
 
 pub use field::Field;
@@ -20,6 +21,7 @@ pub use limits::Limits;
 use std::sync::OnceLock;
 pub use tree::walk::Walker;
 pub use tree::{Cursor, Document, ScalarStyle, SpanNode};
+pub use value::{Map, Str, Value};
 
 /// Index of a file in a [`SourceMap`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]

@@ -1,19 +1,17 @@
-//! A loaded document: a `serde_json::Value` plus a span tree of the same shape.
+//! A loaded document: a [`Value`] plus a span tree of the same shape.
 //!
 //! The span tree mirrors the value node for node: a collection's [`SpanNode`] has one child per
-//! sequence item or mapping entry, in the value's order (serde_json keeps mapping entries in
-//! insertion order). The children of each collection lie side by side in one arena owned by the
+//! sequence item or mapping entry, in the value's order (a [`super::Map`] keeps its entries in
+//! document order). The children of each collection lie side by side in one arena owned by the
 //! [`Document`], so a node is 32 bytes and costs no allocation of its own. Mapping keys are not
-//! stored again: a key's position is found in the value's map (see [`index`]), which is why
+//! stored again: a key's position is found in the value's map, which is why
 //! lookups walk the value and the span tree together. A JSON pointer resolves in `O(depth)`
 //! (times a short scan of small mappings), with no per-node pointer strings kept in memory.
 
-pub mod index;
 pub mod walk;
 
+use super::value::Value;
 use super::{FileId, Span};
-use index::KeyIndex;
-use serde_json::Value;
 use std::borrow::Cow;
 
 /// How a scalar was written; expression spans inside strings need it (escapes, folding).
@@ -113,8 +111,6 @@ pub struct Document {
     pub spans: SpanNode,
     /// The arena: every collection's children, one contiguous slice per collection.
     nodes: Box<[SpanNode]>,
-    /// Key tables of the large mappings.
-    keys: KeyIndex,
 }
 
 /// A position in a [`Document`]: a value and its span node, moved down one token at a time.
@@ -133,7 +129,7 @@ impl<'d> Cursor<'d> {
                 let i = token.parse::<usize>().ok()?;
                 (i, items.get(i)?)
             }
-            Value::Object(map) => self.doc.keys.entry(map, self.node.first, token)?,
+            Value::Object(map) => map.get_full(token)?,
             _ => return None,
         };
         Some(Cursor {
@@ -163,21 +159,18 @@ pub fn escape_token(token: &str) -> String {
 }
 
 impl Document {
-    /// Assembles a document; `nodes` and `keys` must be the arena and key tables `spans` and
-    /// `value` were built with.
+    /// Assembles a document; `nodes` must be the arena `spans` and `value` were built with.
     pub(crate) fn new(
         file: FileId,
         value: Value,
         spans: SpanNode,
         nodes: Vec<SpanNode>,
-        keys: KeyIndex,
     ) -> Document {
         Document {
             file,
             value,
             spans,
             nodes: nodes.into_boxed_slice(),
-            keys,
         }
     }
 

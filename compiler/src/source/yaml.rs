@@ -16,12 +16,13 @@ pub(super) mod build;
 pub(super) mod resolve;
 
 use super::tree::{Document, ScalarStyle, SpanNode};
+use super::value::Value;
 use super::{FileId, Limits, Span};
 use crate::diag::Diagnostic;
 use build::{Builder, Built};
 use resolve::{kind_of, resolve_plain};
 use saphyr_parser::{Event, Parser, ScalarStyle as YStyle, ScanError, Tag};
-use serde_json::{Number, Value};
+use serde_json::Number;
 use std::borrow::Cow;
 
 /// Converts saphyr's char indices to byte offsets.
@@ -288,7 +289,6 @@ impl Loader<'_> {
                 root.value,
                 root.spans,
                 self.tree.nodes,
-                self.tree.keys,
             )),
             diags: self.diags,
         }
@@ -384,7 +384,7 @@ impl Loader<'_> {
             None => Some("str"),
         };
         let value = match forced {
-            Some("str") => Value::String(owned(raw)),
+            Some("str") => Value::String(owned(raw).into()),
             Some(kind) => match resolve_plain(&raw) {
                 Ok(Some(v)) if kind_of(&v) == kind || (kind == "float" && v.is_number()) => {
                     if kind == "float" {
@@ -400,12 +400,12 @@ impl Loader<'_> {
                         Diagnostic::error("AGC003", format!("`{raw}` is not a valid !!{kind}"))
                             .at(span),
                     );
-                    Value::String(owned(raw))
+                    Value::String(owned(raw).into())
                 }
             },
             None => match resolve_plain(&raw) {
                 Ok(Some(v)) => v,
-                Ok(None) => Value::String(owned(raw)),
+                Ok(None) => Value::String(owned(raw).into()),
                 Err(why) => {
                     self.diags.push(unrepresentable(&raw, why, span));
                     Value::Null

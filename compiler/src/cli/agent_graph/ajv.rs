@@ -41,8 +41,10 @@ pub(crate) fn validate(
         }
     };
     let text = embedded::source(Dialect::AgentGraph(kind)).text;
+    // The validator reads document values; these inputs are small files read as JSON.
+    let instance = crate::source::Value::from(value);
     let mut found: Vec<(Vec<usize>, usize, Value)> = Vec::new();
-    for (n, error) in compiled.validator.iter_errors(value).enumerate() {
+    for (n, error) in compiled.validator.iter_errors(&instance).enumerate() {
         let rank = schema_rank(text, &compiled.schema, error.evaluation_path().as_str());
         for d in diagnostics(&compiled.schema, &error, path) {
             found.push((rank.clone(), n, d));

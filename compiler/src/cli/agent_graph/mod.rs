@@ -257,7 +257,7 @@ pub(crate) fn structured(text: &str, name: &str) -> Result<Value, Error> {
         crate::source::Limits::default(),
     );
     match (loaded.doc, loaded.diags.iter().find(|d| d.is_error())) {
-        (Some(doc), None) => Ok(doc.value),
+        (Some(doc), None) => Ok(doc.value.to_json()),
         (_, d) => Err(Error::new(
             "parse-failed",
             format!(

@@ -3,7 +3,7 @@ use serde_json::json;
 use super::*;
 
 fn t(schema: serde_json::Value) -> Type {
-    Type::from_json_schema(&schema)
+    Type::from_json_schema(&crate::source::Value::from(&schema))
 }
 
 #[test]

@@ -16,6 +16,7 @@
 
 use super::bundle::dependencies;
 use super::inventory::Inventory;
+use crate::source;
 use agc_runtime::agent_graph::Error;
 use agc_runtime::agent_graph::canon::{digest_bytes, digest_value, locale_compare, utf16_compare};
 use serde_json::{Value, json};
@@ -107,8 +108,8 @@ pub fn build(inv: &Inventory, output: &Path) -> Result<Value, Error> {
     let mut manifest = json!({
         "schema": "agent-graph.bundle.v1",
         "provider": {
-            "id": inv.manifest.get("id").cloned().unwrap_or(Value::Null),
-            "version": inv.manifest.get("version").cloned().unwrap_or(Value::Null),
+            "id": inv.manifest["id"].to_json(),
+            "version": inv.manifest["version"].to_json(),
         },
         "providerManifest": PROVIDER_MANIFEST,
         "graphs": entries(&inv.graphs),
@@ -144,10 +145,10 @@ fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
 }
 
-/// A JSON value as block YAML: mappings and sequences in block style (empty ones in flow
+/// A document value as block YAML: mappings and sequences in block style (empty ones in flow
 /// style), strings double-quoted (a JSON string is a YAML double-quoted scalar), keys plain
 /// when they are plain-safe.
-pub fn yaml(v: &Value) -> String {
+pub fn yaml(v: &source::Value) -> String {
     let mut out = String::new();
     block(v, 0, &mut out);
     out
@@ -165,28 +166,28 @@ fn key(k: &str) -> String {
     }
 }
 
-fn scalar(v: &Value) -> String {
+fn scalar(v: &source::Value) -> String {
     match v {
-        Value::Object(m) if m.is_empty() => "{}".to_string(),
-        Value::Array(a) if a.is_empty() => "[]".to_string(),
+        source::Value::Object(m) if m.is_empty() => "{}".to_string(),
+        source::Value::Array(a) if a.is_empty() => "[]".to_string(),
         _ => serde_json::to_string(v).unwrap_or_default(),
     }
 }
 
-fn is_block(v: &Value) -> bool {
+fn is_block(v: &source::Value) -> bool {
     match v {
-        Value::Object(m) => !m.is_empty(),
-        Value::Array(a) => !a.is_empty(),
+        source::Value::Object(m) => !m.is_empty(),
+        source::Value::Array(a) => !a.is_empty(),
         _ => false,
     }
 }
 
 /// Writes a non-empty container (or a scalar line) at `indent`. Depth follows the manifest's
 /// own nesting, which its schema bounds (the deepest is `compatibility.agentGraph`).
-fn block(v: &Value, indent: usize, out: &mut String) {
+fn block(v: &source::Value, indent: usize, out: &mut String) {
     let pad = " ".repeat(indent);
     match v {
-        Value::Object(m) if !m.is_empty() => {
+        source::Value::Object(m) if !m.is_empty() => {
             for (k, x) in m {
                 if is_block(x) {
                     out.push_str(&format!("{pad}{}:\n", key(k)));
@@ -197,7 +198,7 @@ fn block(v: &Value, indent: usize, out: &mut String) {
                 }
             }
         }
-        Value::Array(a) if !a.is_empty() => {
+        source::Value::Array(a) if !a.is_empty() => {
             for x in a {
                 if is_block(x) {
                     out.push_str(&format!("{pad}-\n"));

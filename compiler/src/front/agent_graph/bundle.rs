@@ -27,10 +27,9 @@ use super::{key_span_at, paths, span_at};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
 use crate::front::Context;
-use crate::source::Document;
-use agc_runtime::agent_graph::canon::{digest_bytes, digest_value, utf16_compare};
+use crate::source::{Document, Map, Value};
+use agc_runtime::agent_graph::canon::{digest_bytes, digest_value, locale_compare, utf16_compare};
 use indexmap::IndexMap;
-use serde_json::{Map, Value};
 use std::path::Path;
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
@@ -78,10 +77,10 @@ pub(super) fn check(
         None => String::new(),
     };
 
-    // 1. The manifest's digest.
-    let mut unsigned = v.as_object().cloned().unwrap_or_default();
+    // 1. The manifest's digest (a manifest is a small file: it is digested as JSON).
+    let mut unsigned = v.as_object().map(Map::to_json_map).unwrap_or_default();
     unsigned.remove("digest");
-    let expected = digest_value(&Value::Object(unsigned));
+    let expected = digest_value(&serde_json::Value::Object(unsigned));
     if str_at(v, "digest") != Some(expected.as_str()) {
         diags.push(
             Diagnostic::error(
@@ -96,8 +95,7 @@ pub(super) fn check(
 
     // 2. The listed files.
     let mut recorded: IndexMap<String, String> = IndexMap::new();
-    let empty = Vec::new();
-    let files = v["files"].as_array().unwrap_or(&empty);
+    let files = v["files"].as_array().unwrap_or_default();
     for (i, f) in files.iter().enumerate() {
         let p = str_at(f, "path").unwrap_or_default();
         let listed = str_at(f, "digest").unwrap_or_default();
@@ -132,7 +130,7 @@ pub(super) fn check(
 
     // 3. Catalog entries against the listing; the Provider manifest is listed.
     for list in CATALOGS {
-        for (i, item) in v[list].as_array().unwrap_or(&empty).iter().enumerate() {
+        for (i, item) in v[list].as_array().unwrap_or_default().iter().enumerate() {
             let p = str_at(item, "path").unwrap_or_default();
             let d = str_at(item, "digest").unwrap_or_default();
             let (at, why) = match recorded.get(p) {
@@ -263,14 +261,13 @@ fn differences(expected: &[String], actual: &[String]) -> String {
 /// Step 8: the bundle lists exactly what the loaded Provider holds.
 fn completeness(doc: &Document, inv: &Inventory) -> Vec<Diagnostic> {
     let v = &doc.value;
-    let empty = Vec::new();
     let mut diags = Vec::new();
     for (list, expected) in
         CATALOGS
             .iter()
             .zip([&inv.graphs, &inv.actions, &inv.resources, &inv.schemas])
     {
-        let actual = identities(v[*list].as_array().unwrap_or(&empty).iter().map(|e| {
+        let actual = identities(v[*list].as_array().unwrap_or_default().iter().map(|e| {
             (
                 str_at(e, "id").unwrap_or_default().to_string(),
                 str_at(e, "path").unwrap_or_default().to_string(),
@@ -295,7 +292,7 @@ fn completeness(doc: &Document, inv: &Inventory) -> Vec<Diagnostic> {
     expected.sort_by(|a, b| utf16_compare(a, b));
     let mut actual: Vec<String> = v["files"]
         .as_array()
-        .unwrap_or(&empty)
+        .unwrap_or_default()
         .iter()
         .map(|f| str_at(f, "path").unwrap_or_default().to_string())
         .collect();
@@ -313,8 +310,7 @@ fn completeness(doc: &Document, inv: &Inventory) -> Vec<Diagnostic> {
         );
     }
     let deps = dependencies(inv);
-    let listed = v.get("graphDependencies").cloned().unwrap_or(Value::Null);
-    if digest_value(&listed) != digest_value(&deps) {
+    if digest_value(&v["graphDependencies"].to_json()) != digest_value(&deps) {
         diags.push(
             Diagnostic::error(
                 "bundle-dependencies-mismatch",
@@ -331,14 +327,14 @@ fn completeness(doc: &Document, inv: &Inventory) -> Vec<Diagnostic> {
 
 /// `graphDependencies` as upstream writes it: graph ids (by `localeCompare`) to their callees
 /// (JavaScript's default sort).
-pub(crate) fn dependencies(inv: &Inventory) -> Value {
+pub(crate) fn dependencies(inv: &Inventory) -> serde_json::Value {
     let mut keys: Vec<&(String, Vec<String>)> = inv.dependencies.iter().collect();
-    keys.sort_by(|a, b| agc_runtime::agent_graph::canon::locale_compare(&a.0, &b.0));
-    let mut out = Map::new();
+    keys.sort_by(|a, b| locale_compare(&a.0, &b.0));
+    let mut out = serde_json::Map::new();
     for (id, children) in keys {
         let mut c = children.clone();
         c.sort_by(|a, b| utf16_compare(a, b));
-        out.insert(id.clone(), Value::from(c));
+        out.insert(id.clone(), serde_json::Value::from(c));
     }
-    Value::Object(out)
+    serde_json::Value::Object(out)
 }

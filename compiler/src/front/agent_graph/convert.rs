@@ -1,10 +1,10 @@
 //! A checked graph document into the runtime's model ([`agc_runtime::agent_graph::model`]).
 
+use crate::source::Value;
 use agc_runtime::agent_graph::model::{
     Delegated, Edge, FactCheck, Gate, Graph, Node, NodeKind, NodeResources,
 };
 use agc_runtime::agent_graph::route::normalize_relative;
-use serde_json::Value;
 
 fn string(v: &Value, key: &str) -> Option<String> {
     v.get(key).and_then(Value::as_str).map(String::from)
@@ -16,7 +16,7 @@ fn checks(v: Option<&Value>) -> Option<Vec<FactCheck>> {
             .map(|c| FactCheck {
                 path: string(c, "path").unwrap_or_default(),
                 exists: c.get("exists").and_then(Value::as_bool),
-                equals: c.get("equals").cloned(),
+                equals: c.get("equals").map(Value::to_json),
             })
             .collect()
     })
@@ -47,16 +47,15 @@ fn action_path(v: &Value, key: &str) -> Option<String> {
 
 /// The model of one graph whose file is at the absolute `path`.
 pub(super) fn graph(v: &Value, path: String) -> Graph {
-    let empty = Vec::new();
     let nodes = v["nodes"]
         .as_array()
-        .unwrap_or(&empty)
+        .unwrap_or_default()
         .iter()
         .map(node)
         .collect();
     let edges = v["edges"]
         .as_array()
-        .unwrap_or(&empty)
+        .unwrap_or_default()
         .iter()
         .map(|e| Edge {
             from: string(e, "from").unwrap_or_default(),
@@ -81,7 +80,7 @@ pub(super) fn graph(v: &Value, path: String) -> Graph {
             .as_object()
             .map(|m| {
                 m.iter()
-                    .map(|(k, t)| (k.clone(), t.as_str().unwrap_or_default().to_string()))
+                    .map(|(k, t)| (k.to_string(), t.as_str().unwrap_or_default().to_string()))
                     .collect()
             })
             .unwrap_or_default(),
@@ -116,7 +115,10 @@ fn node(n: &Value) -> Node {
             .to_string(),
         authority: g.get("authority").and_then(Value::as_str).map(String::from),
         delegatable: g.get("delegatable").and_then(Value::as_bool),
-        raw: g.clone(),
+        raw: g
+            .iter()
+            .map(|(k, x)| (k.to_string(), x.to_json()))
+            .collect(),
     });
     out.inspection_action = action_path(n, "inspectionAction");
     out.resolution_action = action_path(n, "resolutionAction");

@@ -9,8 +9,8 @@
 //! `--root` or the nearest folder with a root marker; with neither, the search is not bounded
 //! (the default root of other documents, their own folder, never holds a graph's Provider).
 
+use crate::source::Value;
 use crate::source::{Limits, SourceMap, load};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 const MANIFESTS: [&str; 3] = ["provider.yaml", "provider.yml", "provider.json"];

@@ -2,9 +2,7 @@
 //! next `---` line (upstream `parseFrontmatter`, `readStaticResourceMetadata`).
 
 use crate::diag::Diagnostic;
-use crate::source::{FileId, SourceFile, SourceMap, Span};
-
-use serde_json::Value;
+use crate::source::{FileId, Map, SourceFile, SourceMap, Span, Value};
 
 /// Static resource kinds a Markdown file may declare.
 pub(super) const STATIC_KINDS: [&str; 5] =
@@ -19,7 +17,7 @@ pub(super) fn parse(
     display: &str,
     text: &str,
     limits: crate::source::Limits,
-) -> Result<(FileId, serde_json::Map<String, Value>), Diagnostic> {
+) -> Result<(FileId, Map), Diagnostic> {
     let id = sources.add(SourceFile::new(display, text));
     let Some(first) = text
         .strip_prefix("---\n")
@@ -81,7 +79,7 @@ fn closing_line(text: &str, first: usize) -> Option<usize> {
 
 /// The `(id, kind, mediaType)` a static Markdown resource declares.
 pub(super) fn metadata(
-    meta: &serde_json::Map<String, Value>,
+    meta: &Map,
     display: &str,
     at: Span,
 ) -> Result<(String, String, String), Diagnostic> {
@@ -140,7 +138,7 @@ mod tests {
     fn parsed(text: &str) -> Result<Vec<String>, String> {
         let mut sources = SourceMap::new();
         parse(&mut sources, "r.md", text, crate::source::Limits::default())
-            .map(|(_, m)| m.keys().cloned().collect())
+            .map(|(_, m)| m.keys().map(|k| k.to_string()).collect())
             .map_err(|d| format!("{}: {}", d.code, d.message))
     }
 
@@ -192,14 +190,14 @@ mod tests {
         let text = "---\r\nid: a\r\nkind: procedure\r\n---\r\nbody\r\n";
         let mut sources = SourceMap::new();
         let (id, m) = parse(&mut sources, "r.md", text, crate::source::Limits::default()).unwrap();
-        assert_eq!(m["kind"], "procedure");
+        assert_eq!(m.get("kind").unwrap(), "procedure");
         assert_eq!(sources.get(id).text, text);
     }
 
     #[test]
     fn metadata_findings_name_the_key_at_fault() {
         let at = Span::point(FileId(0), 0);
-        let meta = |yaml: serde_json::Value| yaml.as_object().unwrap().clone();
+        let meta = |yaml: serde_json::Value| Value::from(yaml).as_object().unwrap().clone();
         let err = |m| metadata(&m, "r.md", at).unwrap_err().message;
         let m = meta(serde_json::json!({"kind": "procedure"}));
         assert!(err(m).ends_with(": `id` is missing"));

@@ -8,7 +8,7 @@
 use super::span_at;
 use crate::diag::Diagnostic;
 use crate::source::Document;
-use serde_json::Value;
+use crate::source::Value;
 use std::collections::{HashMap, HashSet};
 
 fn s(v: &Value) -> &str {

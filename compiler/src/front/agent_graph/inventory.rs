@@ -4,8 +4,8 @@
 
 use super::provider::{GraphDoc, Loader};
 use crate::source::Span;
+use crate::source::Value;
 use indexmap::{IndexMap, IndexSet};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {

@@ -9,9 +9,9 @@ use super::provider::GraphDoc;
 use super::span_at;
 use crate::diag::Diagnostic;
 use crate::source::Document;
+use crate::source::Value;
 use agc_runtime::agent_graph::model::CatalogEntry;
 use indexmap::IndexMap;
-use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
 fn s(v: &Value) -> &str {

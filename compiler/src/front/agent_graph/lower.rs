@@ -27,8 +27,8 @@ use crate::ir::expr::{ExprLang, IrExpr};
 use crate::ir::{
     self, Edge, EdgeKind, Join, Node, NodeId, NodeKind, Outcome, Region, RegionId, RegionKind,
 };
-use crate::source::{Document, SourceMap};
-use serde_json::{Map, Value, json};
+use crate::source::{Document, SourceMap, Value};
+use serde_json::{Map, json};
 use std::collections::HashMap;
 
 /// The most nodes one lowered graph may hold after inlining subgraph calls.
@@ -93,14 +93,9 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
         if let Some(d) = model.graph_digests.get(&id) {
             graph.attrs.insert("graphDigest".into(), json!(d));
         }
-        graph.attrs.insert(
-            "entrypoints".into(),
-            g.doc
-                .value
-                .get("entrypoints")
-                .cloned()
-                .unwrap_or(Value::Null),
-        );
+        graph
+            .attrs
+            .insert("entrypoints".into(), g.doc.value["entrypoints"].to_json());
         let mut l = Lowerer {
             graph,
             docs: &docs,
@@ -229,9 +224,8 @@ impl<'a> Lowerer<'a> {
         queue: &mut std::collections::VecDeque<Pending<'a>>,
     ) -> HashMap<String, NodeId> {
         let v = &doc.value;
-        let empty = Vec::new();
         let mut ids = HashMap::new();
-        for (i, n) in v["nodes"].as_array().unwrap_or(&empty).iter().enumerate() {
+        for (i, n) in v["nodes"].as_array().unwrap_or_default().iter().enumerate() {
             let local = str_at(n, "id").unwrap_or_default().to_string();
             let origin = str_at(n, "kind").unwrap_or_default();
             let kind = match origin {
@@ -274,7 +268,7 @@ impl<'a> Lowerer<'a> {
                 "entry",
             ] {
                 if let Some(x) = n.get(key) {
-                    attrs.insert(key.into(), x.clone());
+                    attrs.insert(key.into(), x.to_json());
                 }
             }
             if let Some(s) = n.get("satisfiedBy") {
@@ -314,7 +308,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        for (i, e) in v["edges"].as_array().unwrap_or(&empty).iter().enumerate() {
+        for (i, e) in v["edges"].as_array().unwrap_or_default().iter().enumerate() {
             let (Some(&from), Some(&to)) = (
                 str_at(e, "from").and_then(|f| ids.get(f)),
                 str_at(e, "to").and_then(|t| ids.get(t)),

@@ -197,14 +197,14 @@ pub fn load_provider(
         Err(d) => return fail(vec![d]),
     };
     // A built bundle's `manifest.json` stands for the Provider it carries.
-    let kind =
-        if loaded.doc.as_ref().is_some_and(|d| {
-            d.value.get("schema") == Some(&serde_json::json!("agent-graph.bundle.v1"))
-        }) {
-            AgentGraphKind::Bundle
-        } else {
-            AgentGraphKind::Provider
-        };
+    let kind = if loaded.doc.as_ref().is_some_and(|d| {
+        d.value.get("schema").and_then(crate::source::Value::as_str)
+            == Some("agent-graph.bundle.v1")
+    }) {
+        AgentGraphKind::Bundle
+    } else {
+        AgentGraphKind::Provider
+    };
     let opts = CheckOptions {
         dialect: Some(Dialect::AgentGraph(kind)),
         ..opts.clone()

@@ -9,11 +9,11 @@ use super::{convert, frontmatter, graph, key_span_at, span_at};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
 use crate::front::Context;
-use crate::source::{Document, Span};
+use crate::source::{Document, Span, Value};
 use agc_runtime::agent_graph::canon::{digest_bytes, digest_value, locale_compare};
 use agc_runtime::agent_graph::model::{self, FileRef, SkillRef};
 use indexmap::{IndexMap, IndexSet};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -309,8 +309,7 @@ pub(super) fn load(
     {
         catalog_rel = Some(rel.clone());
         let mut entries = IndexMap::new();
-        let empty = Vec::new();
-        let codes = doc.value["codes"].as_array().unwrap_or(&empty);
+        let codes = doc.value["codes"].as_array().unwrap_or_default();
         for (i, c) in codes.iter().enumerate() {
             let code = str_at(c, "code").unwrap_or_default().to_string();
             if entries.contains_key(&code) {
@@ -359,8 +358,12 @@ pub(super) fn load(
     let mut graph_rel: Vec<String> = Vec::new();
     let mut ids: HashMap<String, usize> = HashMap::new();
     let mut broken: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let empty = Vec::new();
-    for (i, r) in m["graphs"].as_array().unwrap_or(&empty).iter().enumerate() {
+    for (i, r) in m["graphs"]
+        .as_array()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
         let at = span_at(manifest, &format!("/graphs/{i}"));
         let Some((rel, abs)) = l.resolve(r.as_str().unwrap_or_default(), at) else {
             continue;
@@ -406,7 +409,7 @@ pub(super) fn load(
         let gid = str_at(&doc.value, "id").unwrap_or_default();
         for (ni, n) in doc.value["nodes"]
             .as_array()
-            .unwrap_or(&empty)
+            .unwrap_or_default()
             .iter()
             .enumerate()
         {
@@ -559,7 +562,7 @@ pub(super) fn load(
         for g in &graphs {
             for (ni, n) in g.doc.value["nodes"]
                 .as_array()
-                .unwrap_or(&empty)
+                .unwrap_or_default()
                 .iter()
                 .enumerate()
             {
@@ -658,7 +661,8 @@ pub(super) fn load(
         let gid = str_at(&g.doc.value, "id").unwrap_or_default().to_string();
         let mut files: Vec<&String> = closures[gi].iter().collect();
         files.sort_by(|a, b| locale_compare(a, b));
-        let files: Vec<Value> = files.into_iter().map(|f| json!([f, l.digest(f)])).collect();
+        let files: Vec<serde_json::Value> =
+            files.into_iter().map(|f| json!([f, l.digest(f)])).collect();
         let digest = digest_value(&json!({
             "provider": {"id": id, "version": version},
             "graph": gid,

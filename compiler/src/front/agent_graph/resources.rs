@@ -8,8 +8,8 @@ use super::span_at;
 use crate::diag::Diagnostic;
 use crate::dialect::AgentGraphKind;
 use crate::source::Span;
+use crate::source::Value;
 use agc_runtime::agent_graph::model;
-use serde_json::Value;
 use std::path::Path;
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {

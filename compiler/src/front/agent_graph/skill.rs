@@ -123,13 +123,13 @@ pub fn resolve(skill: &Path, registry: Option<&Registry>) -> Result<Binding, Err
             format!("Skill {shown} does not declare {what}"),
         )
     };
-    let Some(Value::Object(values)) = meta.get("metadata") else {
+    let Some(crate::source::Value::Object(values)) = meta.get("metadata") else {
         return Err(missing("Agent Graph metadata"));
     };
     let field = |key: &str| -> Result<String, Error> {
         values
             .get(key)
-            .and_then(Value::as_str)
+            .and_then(crate::source::Value::as_str)
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .map(String::from)

@@ -7,7 +7,7 @@
 use super::lint::Linter;
 use super::model::{NodeView, RESERVED_ACTIONS, Version};
 use super::tools::Resolved;
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 
 /// The type a reserved kind's param decodes into.
 #[derive(Clone, Copy)]

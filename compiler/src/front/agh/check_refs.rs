@@ -22,9 +22,9 @@ use super::namespace::{Namespace, NodeSchemas};
 use super::refs::{Ref, TemplateWalk, cel_refs, cel_types, check_paths, not_bool};
 use crate::diag::Diagnostic;
 use crate::expr::{parse_cel, parse_gotmpl};
+use crate::source::Value;
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
-use serde_json::Value;
 use std::borrow::Cow;
 
 /// Where a node reads references, as (pointer, is template).
@@ -78,7 +78,7 @@ impl<'d> Linter<'d> {
             .get("contract")
             .and_then(|c| c.get("verification"))
             .and_then(Value::as_array)
-            .map_or(0, Vec::len);
+            .map_or(0, <[_]>::len);
         for i in 0..n {
             let mut fields = Vec::new();
             self.criterion_fields(&format!("/contract/verification/{i}"), &mut fields);
@@ -99,7 +99,7 @@ impl<'d> Linter<'d> {
             let mapping = s.get("input_mapping").and_then(Value::as_object);
             for (key, v) in mapping.into_iter().flatten() {
                 let ptr = format!("/start/{i}/input_mapping/{}", escape_token(key));
-                if !self.inputs.contains_key(key) {
+                if !self.inputs.contains_key(key.as_str()) {
                     self.diags.push(
                         Diagnostic::error(
                             "unknown_reference",
@@ -242,7 +242,10 @@ level or joined with `&&`"
                             out.push(format!("{params}/{k}"));
                         }
                     }
-                    let judges = p.get("judge").and_then(Value::as_array).map_or(0, Vec::len);
+                    let judges = p
+                        .get("judge")
+                        .and_then(Value::as_array)
+                        .map_or(0, <[_]>::len);
                     for i in 0..judges {
                         self.criterion_fields(&format!("{params}/judge/{i}"), &mut out);
                     }
@@ -264,7 +267,7 @@ level or joined with `&&`"
         let criteria = n
             .get("criteria")
             .and_then(Value::as_array)
-            .map_or(0, Vec::len);
+            .map_or(0, <[_]>::len);
         for i in 0..criteria {
             self.criterion_fields(&format!("{}/criteria/{i}", n.ptr), &mut out);
         }
@@ -452,9 +455,9 @@ level or joined with `&&`"
             ("action", "run-agent") => param("output_schema")
                 .filter(|v| !is_empty(v))
                 .map(Cow::Borrowed),
-            ("action", "run-loop") => Some(Cow::Owned(
+            ("action", "run-loop") => Some(Cow::Owned(Value::from(
                 serde_json::json!({"status": "string", "outputs": {}}),
-            )),
+            ))),
             ("action", "transform") => {
                 let map = param("map")?.as_object().filter(|m| !m.is_empty())?;
                 Some(Cow::Owned(Value::Object(

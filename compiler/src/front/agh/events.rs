@@ -6,8 +6,9 @@
 //! `watch_events_kind_unsupported`. The tables are the names of compozy/compozy at 8eeb8a38
 //! (`internal/hooks`, `internal/loop/watch_events_registry_phase_*.go`), the last agh state.
 
+use crate::source::Value;
 use agc_runtime::expr::{BinaryOp, Expr, ExprKind, Literal};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// The daemon's hook catalog (90 kinds).
 pub const HOOK_CATALOG: &[&str] = &[
@@ -151,14 +152,14 @@ pub fn supported_list() -> String {
 /// The batch a watch-events node produces at `nodes.<id>.output`, in upstream's schema form.
 pub fn output_schema() -> Value {
     let s = "string";
-    json!({
+    Value::from(json!({
         "events": [{
             "kind": s, "seq": "integer", "stream": s, "at": s, "workspace_id": s,
             "task_id": s, "run_id": s, "loop_run_id": s, "loop_name": s, "session_id": s,
             "channel": s, "work_id": s, "payload": {}
         }],
         "cursors": {}
-    })
+    }))
 }
 
 /// Whether a `produces.events` value describes an array.

@@ -6,7 +6,7 @@
 
 use super::lint::Linter;
 use super::model::NodeView;
-use serde_json::Value;
+use crate::source::Value;
 
 impl Linter<'_> {
     pub(super) fn goal(&mut self, n: &NodeView<'_>) {

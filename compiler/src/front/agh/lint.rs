@@ -15,7 +15,7 @@ use super::model::{NodeView, Scope, Version};
 use super::tools::Tools;
 use crate::diag::Diagnostic;
 use crate::source::Document;
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 use std::collections::{BTreeMap, HashMap};
 
 /// Ceilings shared by the linter and the resolved form.
@@ -26,7 +26,7 @@ pub const GATE_REVISIONS_CEILING: i64 = 64;
 pub struct Linter<'d> {
     pub doc: &'d Document,
     pub text: &'d str,
-    pub root: &'d Map<String, Value>,
+    pub root: &'d Map,
     pub version: Version,
     pub tools: &'d Tools,
     pub scopes: &'d [Scope<'d>],
@@ -55,7 +55,7 @@ impl<'d> Linter<'d> {
     pub fn new(
         doc: &'d Document,
         text: &'d str,
-        root: &'d Map<String, Value>,
+        root: &'d Map,
         tools: &'d Tools,
         scopes: &'d [Scope<'d>],
     ) -> Self {
@@ -66,7 +66,7 @@ impl<'d> Linter<'d> {
             .flatten()
             .map(|(k, v)| {
                 let ty = v.get("type").and_then(Value::as_str).unwrap_or("string");
-                (k.clone(), super::namespace::input_schema(ty))
+                (k.to_string(), super::namespace::input_schema(ty))
             })
             .collect();
         Linter {
@@ -285,7 +285,7 @@ impl<'d> Linter<'d> {
                     .get("body")
                     .and_then(|b| b.get("nodes"))
                     .and_then(Value::as_array)
-                    .is_none_or(Vec::is_empty);
+                    .is_none_or(<[_]>::is_empty);
                 if empty {
                     self.error(
                         "non_terminating_structure",
@@ -443,7 +443,7 @@ compozy.loop/v1"
 
     fn watch_events(&mut self, n: &NodeView<'_>) {
         let events = n.get("events").and_then(Value::as_array);
-        if events.is_none_or(Vec::is_empty) {
+        if events.is_none_or(<[_]>::is_empty) {
             let at = if events.is_some() {
                 n.field("events")
             } else {
@@ -542,7 +542,7 @@ compozy.loop/v1"
 }
 
 /// Upstream's `NormalizeIntent`, as far as a document can break it.
-fn participation_problem(np: &Map<String, Value>) -> Option<String> {
+fn participation_problem(np: &Map) -> Option<String> {
     let s = |k: &str| np.get(k).and_then(Value::as_str);
     let mode = s("mode").unwrap_or("local");
     let strategy = s("channel_strategy");
@@ -585,7 +585,7 @@ mod tests {
 
     #[test]
     fn participation_rules() {
-        let m = |v: serde_json::Value| v.as_object().unwrap().clone();
+        let m = |v: serde_json::Value| Value::from(v).as_object().unwrap().clone();
         assert!(participation_problem(&m(serde_json::json!({"mode": "local"}))).is_none());
         assert!(participation_problem(&m(serde_json::json!({"mode": "live"}))).is_some());
         assert!(participation_problem(&m(

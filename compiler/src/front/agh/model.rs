@@ -7,7 +7,7 @@
 //! id `<parent>__<child>` (upstream's `compiler_subloop.go`); [`Scope::prefix`] holds the
 //! `<parent>__` part.
 
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 use std::collections::HashMap;
 
 /// Which generation of the dialect a document is.
@@ -20,7 +20,7 @@ pub enum Version {
 }
 
 impl Version {
-    pub fn of(root: &Map<String, Value>) -> Version {
+    pub fn of(root: &Map) -> Version {
         match root.get("apiVersion").and_then(Value::as_str) {
             Some("compozy.loop/v1") => Version::Compozy,
             _ => Version::Agh,
@@ -61,7 +61,7 @@ pub struct NodeView<'d> {
     pub kind: &'d str,
     /// JSON pointer of the node object.
     pub ptr: String,
-    pub v: &'d Map<String, Value>,
+    pub v: &'d Map,
 }
 
 impl<'d> NodeView<'d> {
@@ -77,7 +77,7 @@ impl<'d> NodeView<'d> {
         self.v.get(key).and_then(Value::as_i64).unwrap_or(0)
     }
 
-    pub fn params(&self) -> Option<&'d Map<String, Value>> {
+    pub fn params(&self) -> Option<&'d Map> {
         self.v.get("params").and_then(Value::as_object)
     }
 
@@ -136,7 +136,7 @@ impl<'d> Scope<'d> {
 type Pending<'d> = (&'d Value, String, String, Option<(usize, usize)>);
 
 /// Every scope of a Loop, the root first, bodies in document order (parents before children).
-pub fn scopes(root: &Map<String, Value>) -> Vec<Scope<'_>> {
+pub fn scopes(root: &Map) -> Vec<Scope<'_>> {
     let mut out = Vec::new();
     let mut pending: Vec<Pending<'_>> = Vec::new();
     if let Some(g) = root.get("graph") {
@@ -154,9 +154,9 @@ pub fn scopes(root: &Map<String, Value>) -> Vec<Scope<'_>> {
             ptr: ptr.clone(),
             prefix,
             owner,
-            nodes: Vec::with_capacity(nodes.map_or(0, Vec::len)),
-            edges: Vec::with_capacity(edges.map_or(0, Vec::len)),
-            index: HashMap::with_capacity(nodes.map_or(0, Vec::len)),
+            nodes: Vec::with_capacity(nodes.map_or(0, <[_]>::len)),
+            edges: Vec::with_capacity(edges.map_or(0, <[_]>::len)),
+            index: HashMap::with_capacity(nodes.map_or(0, <[_]>::len)),
         };
         let si = out.len();
         for (i, n) in nodes.into_iter().flatten().enumerate() {
@@ -197,7 +197,7 @@ pub fn scopes(root: &Map<String, Value>) -> Vec<Scope<'_>> {
 }
 
 /// Whether the Loop declares a start that carries a trigger payload.
-pub fn has_trigger_start(root: &Map<String, Value>) -> bool {
+pub fn has_trigger_start(root: &Map) -> bool {
     root.get("start")
         .and_then(Value::as_array)
         .into_iter()

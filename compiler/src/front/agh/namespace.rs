@@ -12,7 +12,7 @@
 //! linter then warns that the path cannot be proven). agc follows upstream exactly here,
 //! including its strictness: an object schema without `properties` has no child fields.
 
-use serde_json::Value;
+use crate::source::Value;
 use std::borrow::Cow;
 use std::collections::HashMap;
 
@@ -222,7 +222,7 @@ fn child<'v>(mut cur: &'v Value, seg: &str) -> Option<&'v Value> {
 
 /// The output schema of a shorthand or JSON-Schema `produces`-like value, as upstream keeps it.
 pub fn input_schema(ty: &str) -> Value {
-    serde_json::json!({ "type": ty })
+    Value::from(serde_json::json!({ "type": ty }))
 }
 
 #[cfg(test)]
@@ -240,17 +240,17 @@ mod tests {
         let nodes = HashMap::from([
             (
                 "load".to_string(),
-                Some(Cow::Owned(
+                Some(Cow::Owned(Value::from(
                     json!({"tasks": "array", "meta": {"type": "object",
                     "properties": {"n": {"type": "integer"}}}}),
-                )),
+                ))),
             ),
             (
                 "review".to_string(),
-                Some(Cow::Owned(
+                Some(Cow::Owned(Value::from(
                     json!({"type": "object", "properties": {"issues": {"type": "array",
                     "items": {"type": "object", "properties": {"id": {"type": "string"}}}}}}),
-                )),
+                ))),
             ),
             ("free".to_string(), None),
         ]);

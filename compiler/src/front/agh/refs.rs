@@ -359,11 +359,11 @@ pub fn cel_types(e: &Expr, spans: &[Span]) -> (Vec<Diagnostic>, Type) {
 /// stay open: unknown paths are the path check's business. `nodes` is set per scope with
 /// [`nodes_type`] (built once for the Loop, the inputs are not rebuilt per scope: a Loop of
 /// thousands of inputs and sub-loops would cost their product).
-pub fn typed_env(inputs: &std::collections::HashMap<String, serde_json::Value>) -> TypeEnv {
+pub fn typed_env(inputs: &std::collections::HashMap<String, crate::source::Value>) -> TypeEnv {
     let mut ins: Vec<(String, Type)> = inputs
         .iter()
         .map(|(k, s)| {
-            let t = match s.get("type").and_then(serde_json::Value::as_str) {
+            let t = match s.get("type").and_then(crate::source::Value::as_str) {
                 Some("number") => Type::Double,
                 Some("boolean") => Type::Bool,
                 _ => Type::String,

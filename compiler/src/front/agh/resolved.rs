@@ -38,10 +38,14 @@ pub fn render(unit: &Unit) -> String {
 
 /// The resolved form as a value.
 pub fn resolve(unit: &Unit) -> Value {
-    let empty = Map::new();
+    let empty = crate::source::Map::default();
     let root = unit.doc.value.as_object().unwrap_or(&empty);
     let version = Version::of(root);
-    let mut def = root.clone();
+    // The resolved form is edited from a copy of the document, as JSON.
+    let mut def = match unit.doc.value.to_json() {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
     def.entry("apiVersion").or_insert(json!(version.name()));
     def.entry("kind").or_insert(json!("Loop"));
     def.entry("concurrency").or_insert(json!("forbid"));
@@ -68,7 +72,7 @@ pub fn resolve(unit: &Unit) -> Value {
             && !RESERVED_ACTIONS.contains(&n.kind)
             && let Resolved::Declared(t) = unit.tools.resolve(n.kind, version.native_prefix())
         {
-            let digest = |s: &Option<Value>| {
+            let digest = |s: &Option<crate::source::Value>| {
                 s.as_ref()
                     .and_then(|v| crate::canon::graph_digest(v).ok())
                     .map_or(Value::Null, Value::String)
@@ -85,9 +89,12 @@ pub fn resolve(unit: &Unit) -> Value {
             );
         }
         if n.is("source", "watch-events") {
-            let events = n.get("events").and_then(Value::as_array);
+            let events = n.get("events").and_then(crate::source::Value::as_array);
             for ev in events.into_iter().flatten() {
-                let kind = ev.get("kind").and_then(Value::as_str).unwrap_or("");
+                let kind = ev
+                    .get("kind")
+                    .and_then(crate::source::Value::as_str)
+                    .unwrap_or("");
                 if let Some(stream) = super::events::stream(kind) {
                     let required: Vec<&str> = if super::events::NEEDS_SESSION.contains(&kind) {
                         vec!["session_id"]
@@ -114,7 +121,12 @@ pub fn resolve(unit: &Unit) -> Value {
         })
         .collect();
     for (ptr, &is_condition) in &unit.sources {
-        let Some(raw) = unit.doc.value.pointer(ptr).and_then(Value::as_str) else {
+        let Some(raw) = unit
+            .doc
+            .value
+            .pointer(ptr)
+            .and_then(crate::source::Value::as_str)
+        else {
             continue;
         };
         let Some(key) = key_of(&by_ptr, ptr) else {
@@ -129,7 +141,7 @@ pub fn resolve(unit: &Unit) -> Value {
     }
     json!({
         "format_version": 1,
-        "definition_version": root.get("meta").and_then(|m| m.get("version")).cloned()
+        "definition_version": root.get("meta").and_then(|m| m.get("version")).map(crate::source::Value::to_json)
             .unwrap_or(json!(0)),
         "definition": def,
         "resolved_defaults": {

@@ -24,8 +24,8 @@
 
 use crate::diag::Diagnostic;
 use crate::front::{Context, file_start};
+use crate::source::Value;
 use crate::source::{FileId, SourceFile};
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -173,9 +173,13 @@ fn load_one(
     };
     let toml = path.extension().is_some_and(|e| e == "toml");
     let parsed: Result<Value, String> = if toml {
-        basic_toml::from_str::<Value>(&text).map_err(|e| e.to_string())
+        basic_toml::from_str::<serde_json::Value>(&text)
+            .map(Value::from)
+            .map_err(|e| e.to_string())
     } else {
-        serde_json::from_str::<Value>(&text).map_err(|e| e.to_string())
+        serde_json::from_str::<serde_json::Value>(&text)
+            .map(Value::from)
+            .map_err(|e| e.to_string())
     };
     let file: FileId = cx.sources.add(SourceFile::new(display, text));
     let result = parsed.and_then(|v| tools.add_manifest(&v, display));
@@ -200,7 +204,7 @@ mod tests {
         let mut t = Tools::default();
         let m = json!({"extension": {"name": "dev-cycle"}, "resources": {"tools": {
             "git_push": {"output_schema": {"type": "object"}}}}});
-        t.add_manifest(&m, "x").unwrap();
+        t.add_manifest(&Value::from(m), "x").unwrap();
         assert!(matches!(
             t.resolve("ext__dev_cycle__git_push", "agh__"),
             Resolved::Declared(_)
@@ -221,6 +225,9 @@ mod tests {
             t.resolve("channel-post", "agh__"),
             Resolved::Unknown
         ));
-        assert!(t.add_manifest(&json!({"resources": {}}), "y").is_err());
+        assert!(
+            t.add_manifest(&Value::from(json!({"resources": {}})), "y")
+                .is_err()
+        );
     }
 }

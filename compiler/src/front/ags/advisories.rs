@@ -3,12 +3,12 @@
 //! lives with the data-flow checks.)
 
 use super::Checker;
-use super::defaults::{self, merged};
+use super::defaults;
 use super::node_type;
 use super::scope::{Scope, strings};
 use crate::hash::HashSet;
 use crate::source::Field;
-use serde_json::Value;
+use crate::source::{Map, Value};
 
 const SIDE_EFFECTS: [&str; 5] = [
     "fs:write",
@@ -54,12 +54,11 @@ impl Checker<'_> {
                     );
                 }
                 if node_type(node) == "task" && node.field("success").is_none() {
-                    let req = merged(s, node, "requirements");
-                    let writes = req.as_ref().is_some_and(|r| {
-                        r.field("workspace").and_then(Value::as_str) == Some("read_write")
-                            || strings(r.field("permissions"))
-                                .any(|(_, p)| SIDE_EFFECTS.iter().any(|se| p.starts_with(se)))
-                    });
+                    // The merged block's keys, read where they are (no merged copy).
+                    let req = |key| defaults::field(s, node, "requirements", key);
+                    let writes = req("workspace").and_then(Value::as_str) == Some("read_write")
+                        || strings(req("permissions"))
+                            .any(|(_, p)| SIDE_EFFECTS.iter().any(|se| p.starts_with(se)));
                     if writes {
                         self.warn_key(
                             "AG902",
@@ -173,7 +172,7 @@ impl Checker<'_> {
     }
 
     /// AG906: every required criterion is a judgement (llm_judge or human).
-    fn judgement_only(&mut self, id: &str, node: &serde_json::Map<String, Value>, ptr: &str) {
+    fn judgement_only(&mut self, id: &str, node: &Map, ptr: &str) {
         let criteria: Vec<&Value> = node
             .field("success")
             .and_then(|s| s.field("criteria"))

@@ -16,8 +16,8 @@ use super::names::outputs_of;
 use super::scope::{Scope, ScopeKind};
 use crate::hash::{HashMap, HashSet};
 use crate::source::Field;
+use crate::source::Value;
 use crate::source::tree::escape_token;
-use serde_json::Value;
 
 impl Checker<'_> {
     pub(super) fn check_carry(&mut self, scopes: &[Scope<'_>]) {
@@ -74,7 +74,7 @@ impl Checker<'_> {
                 for (key, target) in carry {
                     let ptr = format!("{owner_ptr}/loop/carry/{}", escape_token(key));
                     if let Some(all) = produced
-                        && !all.contains(key)
+                        && !all.contains(key.as_str())
                     {
                         let help = self
                             .suggestions

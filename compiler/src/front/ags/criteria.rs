@@ -7,11 +7,11 @@ use super::Checker;
 use super::names::{declares_output, outputs_of};
 use super::scope::Scope;
 use crate::source::Field;
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 
 impl Checker<'_> {
     /// AG206 on every criterion `output:` of `scope` that names no output.
-    pub(super) fn check_criterion_outputs(&mut self, root: &Map<String, Value>, scope: &Scope<'_>) {
+    pub(super) fn check_criterion_outputs(&mut self, root: &Map, scope: &Scope<'_>) {
         for (id, node) in scope.nodes() {
             let ptr = scope.node_ptr(id);
             for (i, name) in criterion_outputs(node) {
@@ -55,7 +55,7 @@ impl Checker<'_> {
 }
 
 /// `(index, output)` of each criterion of `obj`'s `success` that names an `output`.
-fn criterion_outputs(obj: &Map<String, Value>) -> impl Iterator<Item = (usize, &str)> {
+fn criterion_outputs(obj: &Map) -> impl Iterator<Item = (usize, &str)> {
     obj.field("success")
         .and_then(|s| s.field("criteria"))
         .and_then(Value::as_array)

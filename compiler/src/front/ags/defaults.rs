@@ -8,37 +8,40 @@
 use super::node_type;
 use super::scope::Scope;
 use crate::source::Field;
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 
-/// A node's effective value of `block` after merging its scope's defaults.
-pub fn merged(scope: &Scope<'_>, node: &Map<String, Value>, block: &str) -> Option<Value> {
+/// A node's effective value of `block` after merging its scope's defaults, built for the IR
+/// (a JSON copy; read one key with [`field`], which copies nothing).
+pub fn merged(scope: &Scope<'_>, node: &Map, block: &str) -> Option<serde_json::Value> {
     let own = node.field(block);
     if block == "intelligence" && node_type(node) == "gate" {
-        return own.cloned();
+        return own.map(Value::to_json);
     }
     let default = scope.obj.field("defaults").and_then(|d| d.field(block));
     match (default, own) {
-        (None, own) => own.cloned(),
-        (Some(d), None) => Some(d.clone()),
+        (None, own) => own.map(Value::to_json),
+        (Some(d), None) => Some(d.to_json()),
         (Some(Value::Object(d)), Some(Value::Object(o))) if block != "human" => {
-            let mut m = d.clone();
-            for (k, v) in o {
-                m.insert(k.clone(), v.clone());
+            // The defaults' keys in their order, the node's value over each; then the
+            // node's other keys in its order.
+            let mut m = serde_json::Map::with_capacity(d.len() + o.len());
+            for (k, v) in d {
+                m.insert(k.to_string(), o.get(k).unwrap_or(v).to_json());
             }
-            Some(Value::Object(m))
+            for (k, v) in o {
+                if !d.contains_key(k) {
+                    m.insert(k.to_string(), v.to_json());
+                }
+            }
+            Some(serde_json::Value::Object(m))
         }
-        (Some(_), Some(o)) => Some(o.clone()),
+        (Some(_), Some(o)) => Some(o.to_json()),
     }
 }
 
 /// One key of a node's effective `block` (what `merged(..).get(key)` gives), borrowed: no
 /// merged copy is built.
-pub fn field<'v>(
-    scope: &'v Scope<'_>,
-    node: &'v Map<String, Value>,
-    block: &str,
-    key: &str,
-) -> Option<&'v Value> {
+pub fn field<'v>(scope: &'v Scope<'_>, node: &'v Map, block: &str, key: &str) -> Option<&'v Value> {
     let own = node.field(block);
     if block == "intelligence" && node_type(node) == "gate" {
         return own?.field(key);
@@ -55,11 +58,7 @@ pub fn field<'v>(
 }
 
 /// A node's effective value of a scalar `block` (such as `join`), borrowed.
-pub fn scalar<'v>(
-    scope: &'v Scope<'_>,
-    node: &'v Map<String, Value>,
-    block: &str,
-) -> Option<&'v Value> {
+pub fn scalar<'v>(scope: &'v Scope<'_>, node: &'v Map, block: &str) -> Option<&'v Value> {
     node.field(block)
         .or_else(|| scope.obj.field("defaults").and_then(|d| d.field(block)))
 }
@@ -87,6 +86,7 @@ mod tests {
                 "scalar": {"constraints": 3}
             }
         });
+        let graph = Value::from(graph);
         let obj = graph.as_object().unwrap();
         let scope = Scope::new(ScopeKind::Root, String::new(), obj);
         for (_, node) in scope.nodes() {
@@ -94,15 +94,15 @@ mod tests {
                 let m = merged(&scope, node, block);
                 for key in ["seed", "determinism", "role", "required", "tier"] {
                     assert_eq!(
-                        field(&scope, node, block, key),
-                        m.as_ref().and_then(|m| m.get(key)),
+                        field(&scope, node, block, key).map(Value::to_json),
+                        m.as_ref().and_then(|m| m.get(key)).cloned(),
                         "{block}.{key}"
                     );
                 }
             }
             assert_eq!(
-                scalar(&scope, node, "join"),
-                merged(&scope, node, "join").as_ref()
+                scalar(&scope, node, "join").map(Value::to_json),
+                merged(&scope, node, "join")
             );
         }
     }

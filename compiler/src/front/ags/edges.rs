@@ -8,9 +8,9 @@
 
 use super::scope::{Scope, strings};
 use crate::source::Field;
+use crate::source::Value;
 use crate::source::tree::escape_token;
 use indexmap::IndexMap;
-use serde_json::Value;
 
 pub use crate::hash::FastState;
 

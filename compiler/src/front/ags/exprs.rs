@@ -15,9 +15,9 @@ use crate::hash::HashSet;
 use crate::ir::NodeId;
 use crate::source::Field;
 use crate::source::scalar::ScalarMap;
+use crate::source::{Map, Str, Value};
 use crate::source::{Span, Walker};
 use agc_runtime::expr::Expr;
-use serde_json::{Map, Value};
 
 /// Parses one position's text: `template` selects `${{ }}` templates over plain AGX.
 pub type ParseFn<'p> =
@@ -51,7 +51,7 @@ struct PassInput<'s, 'a> {
     scopes: &'s [Scope<'a>],
     si: usize,
     names: &'s ScopeNames<'s>,
-    root: &'s Map<String, Value>,
+    root: &'s Map,
     parse: &'s ParseFn<'s>,
     /// Set when the checks' result is no longer wanted.
     stop: &'s std::sync::atomic::AtomicBool,
@@ -423,7 +423,7 @@ impl Checker<'_> {
                 .and_then(|l| l.field("carry"))
                 .and_then(Value::as_object)
         {
-            carried.extend(carry.keys().map(String::as_str));
+            carried.extend(carry.keys().map(Str::as_str));
         }
         for (id, node) in scope.nodes() {
             for c in node
@@ -614,7 +614,7 @@ fn collect_keys(lp: &Value) -> Vec<String> {
     let mut keys: Vec<String> = lp
         .field("collect")
         .and_then(Value::as_object)
-        .map(|c| c.keys().cloned().collect())
+        .map(|c| c.keys().map(|k| k.to_string()).collect())
         .unwrap_or_default();
     keys.sort();
     keys
@@ -682,13 +682,13 @@ fn map_vars(map: Option<&Value>) -> Vec<String> {
 fn scope_names<'a>(
     scopes: &[Scope<'a>],
     si: usize,
-    root: &'a Map<String, Value>,
+    root: &'a Map,
     uses: &crate::hash::HashMap<String, FragmentUse>,
 ) -> ScopeNames<'a> {
     let own = scopes[si].obj.field("params").and_then(Value::as_object);
     let params = own
         .or_else(|| root.field("params").and_then(Value::as_object))
-        .map(|p| p.keys().map(String::as_str).collect())
+        .map(|p| p.keys().map(Str::as_str).collect())
         .unwrap_or_default();
     let mut names = ScopeNames {
         params,

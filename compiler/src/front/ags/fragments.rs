@@ -5,9 +5,9 @@ use super::Checker;
 use super::scope::{Scope, ScopeKind};
 use crate::hash::HashMap;
 use crate::source::Field;
+use crate::source::Value;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
-use serde_json::Value;
 
 /// One `use:` site.
 struct Use {

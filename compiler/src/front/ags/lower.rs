@@ -26,8 +26,8 @@ use crate::ir::{
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
+use crate::source::{Map, Str, Value};
 use node::{NodeLowerer, lower_nodes};
-use serde_json::{Map, Value};
 use std::sync::Mutex;
 
 /// Most nodes one document may expand into (fragment instantiation included).
@@ -85,7 +85,7 @@ pub(crate) fn lower_with(
     // The checks' parsed expressions, shared by the threads that lower nodes.
     let cache = Mutex::new(std::mem::take(&mut *ws.exprs.borrow_mut()));
     let doc = &ws.docs[0];
-    let empty = Map::new();
+    let empty = Map::default();
     // Checked documents are mappings; an empty one lowers to an empty graph.
     let root = doc.value.as_object().unwrap_or(&empty);
     let id = root
@@ -118,15 +118,15 @@ pub(crate) fn lower_with(
     // the frozen `context` values and the attachment declarations.
     for key in ["policy", "context", "attachments"] {
         if let Some(v) = root.field(key) {
-            l.graph.attrs.insert(key.into(), v.clone());
+            l.graph.attrs.insert(key.into(), v.to_json());
         }
     }
     if let Some(c) = root.field("constraints").and_then(Value::as_object) {
-        l.graph.constraints = c.clone();
+        l.graph.constraints = json_map(c.iter());
         for key in c.keys() {
             let ptr = format!("/constraints/{key}");
             let span = l.doc().span(&ptr);
-            l.graph.spans.constraints.insert(key.clone(), span);
+            l.graph.spans.constraints.insert(key.to_string(), span);
         }
     }
     let mut work = vec![Pending {
@@ -166,7 +166,7 @@ impl<'d> Lowerer<'d> {
         &self.ws.docs[self.cur]
     }
 
-    fn params(&mut self, root: &Map<String, Value>) {
+    fn params(&mut self, root: &Map) {
         for (name, spec) in root
             .field("params")
             .and_then(Value::as_object)
@@ -174,11 +174,11 @@ impl<'d> Lowerer<'d> {
             .flatten()
         {
             self.graph.params.push(Param {
-                name: name.clone(),
+                name: name.to_string(),
                 ty: port_type(spec),
                 // AGS param_spec: `required` defaults to true.
                 required: required(spec),
-                default: spec.field("default").cloned(),
+                default: spec.field("default").map(Value::to_json),
                 decl: declared(spec),
             });
         }
@@ -232,7 +232,7 @@ impl<'d> Lowerer<'d> {
                     } else {
                         "body"
                     };
-                    let (body, body_ptr, source): (Option<&'a Map<String, Value>>, String, String) =
+                    let (body, body_ptr, source): (Option<&'a Map>, String, String) =
                         if let Some(name) = b.field("use").and_then(Value::as_str) {
                             let frag = ws.docs[p.doc]
                                 .value
@@ -277,7 +277,7 @@ impl<'d> Lowerer<'d> {
                     if let Some(extra) = region_extras(block, b, body) {
                         self.graph.nodes[id.index()]
                             .attrs
-                            .insert(block.to_string(), Value::Object(extra));
+                            .insert(block.to_string(), serde_json::Value::Object(extra));
                     }
                     if body.is_some() && p.depth >= self.max_depth {
                         self.nested_too_deep(&scoped, block, &bptr, p.depth + 1);
@@ -287,7 +287,7 @@ impl<'d> Lowerer<'d> {
                             scope: Scope::new(
                                 ScopeKind::Body {
                                     parent: 0,
-                                    owner: local.clone(),
+                                    owner: local.as_str().to_owned(),
                                 },
                                 body_ptr,
                                 body,
@@ -365,7 +365,7 @@ impl<'d> Lowerer<'d> {
                 .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/from")));
             self.graph.outputs.push(GraphOutput {
                 region,
-                name: name.clone(),
+                name: name.to_string(),
                 ty: port_type(spec),
                 required: required(spec),
                 from,
@@ -374,13 +374,7 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn region_kind(
-        &self,
-        block: &str,
-        b: &Map<String, Value>,
-        bptr: &str,
-        source: String,
-    ) -> RegionKind {
+    fn region_kind(&self, block: &str, b: &Map, bptr: &str, source: String) -> RegionKind {
         let collect = |this: &Self, field: &str| -> Vec<(String, IrExpr)> {
             b.field(field)
                 .and_then(Value::as_object)
@@ -391,7 +385,7 @@ impl<'d> Lowerer<'d> {
                         ExprLang::Agx,
                         &format!("{bptr}/{field}/{}", escape_token(k)),
                     )?;
-                    Some((k.clone(), e))
+                    Some((k.to_string(), e))
                 })
                 .collect()
         };
@@ -412,7 +406,7 @@ impl<'d> Lowerer<'d> {
                     .and_then(Value::as_object)
                     .into_iter()
                     .flatten()
-                    .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.to_string())))
+                    .filter_map(|(k, v)| Some((k.to_string(), v.as_str()?.to_string())))
                     .collect(),
                 collect: collect(self, "collect"),
             },
@@ -506,14 +500,16 @@ fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
 /// What a declaration (`param_spec`, `input_spec`, `output_spec`) says beyond its type.
 fn declared(spec: &Value) -> Declared {
     Declared {
-        schema: spec.field("schema").cloned().map(crate::ir::Shared::new),
+        schema: spec
+            .field("schema")
+            .map(|s| crate::ir::Shared::new(s.to_json())),
         enum_values: spec
             .field("enum")
             .and_then(Value::as_array)
-            .map(|e| e.as_slice().into()),
+            .map(|e| e.iter().map(Value::to_json).collect()),
         description: str_of(spec, "description").map(Box::from),
         redact: spec.field("redact").and_then(Value::as_bool) == Some(true),
-        default: spec.field("default").cloned().map(Box::new),
+        default: spec.field("default").map(|d| Box::new(d.to_json())),
     }
 }
 
@@ -522,9 +518,9 @@ fn declared(spec: &Value) -> Declared {
 /// params as `body_params`, kept on the owner node for the runtime.
 fn region_extras(
     block: &str,
-    b: &Map<String, Value>,
-    body: Option<&Map<String, Value>>,
-) -> Option<Map<String, Value>> {
+    b: &Map,
+    body: Option<&Map>,
+) -> Option<serde_json::Map<String, serde_json::Value>> {
     let modelled: &[&str] = match block {
         "loop" => &[
             "mode",
@@ -553,13 +549,16 @@ fn region_extras(
             "inherit_context",
         ],
     };
-    let mut extra: Map<String, Value> = b
-        .iter()
-        .filter(|(k, _)| !modelled.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
+    let mut extra = json_map(b.iter().filter(|(k, _)| !modelled.contains(&k.as_str())));
     if let Some(ps) = body.and_then(|b| b.field("params")) {
-        extra.insert("body_params".into(), ps.clone());
+        extra.insert("body_params".into(), ps.to_json());
     }
     (!extra.is_empty()).then_some(extra)
+}
+
+/// Document entries as a JSON mapping for the IR, in their order.
+fn json_map<'v>(
+    entries: impl Iterator<Item = (&'v Str, &'v Value)>,
+) -> serde_json::Map<String, serde_json::Value> {
+    entries.map(|(k, v)| (k.to_string(), v.to_json())).collect()
 }

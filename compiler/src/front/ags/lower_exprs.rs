@@ -7,17 +7,13 @@ use crate::front::ags::defaults;
 use crate::front::ags::scope::Scope;
 use crate::ir::{ExprLang, IrExpr};
 use crate::source::Field;
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 
 impl NodeLowerer<'_> {
     /// The expressions the runtime evaluates besides the guard (see `ir::Node::exprs`):
     /// `expression` criteria, `regex` criteria targets, and decision branch conditions under
     /// `evaluator: expression`.
-    pub(super) fn runtime_exprs(
-        &self,
-        node: &Map<String, Value>,
-        ptr: &str,
-    ) -> Vec<(String, IrExpr)> {
+    pub(super) fn runtime_exprs(&self, node: &Map, ptr: &str) -> Vec<(String, IrExpr)> {
         let mut out = Vec::new();
         let criteria = node
             .field("success")
@@ -71,18 +67,19 @@ impl NodeLowerer<'_> {
     pub(super) fn ladder_exprs(
         &self,
         s: &Scope<'_>,
-        node: &Map<String, Value>,
+        node: &Map,
         ptr: &str,
     ) -> Vec<(String, IrExpr)> {
         let mut out = Vec::new();
         let dflt = format!("{}/defaults", s.ptr);
-        // `human` is replaced whole; `failure` merges key by key.
+        // `human` is replaced whole (so the node's, else the default's: what
+        // `defaults::scalar` reads); `failure` merges key by key.
         let human_ptr = if node.contains_key("human") {
             format!("{ptr}/human")
         } else {
             format!("{dflt}/human")
         };
-        if let Some(Value::Array(list)) = defaults::merged(s, node, "human") {
+        if let Some(Value::Array(list)) = defaults::scalar(s, node, "human") {
             for (i, h) in list.iter().enumerate() {
                 for (field, lang) in [("when", ExprLang::Agx), ("prompt", ExprLang::AgxTemplate)] {
                     if h.field(field).is_some()

@@ -4,7 +4,7 @@
 use super::Lowerer;
 use crate::hash::HashMap;
 use crate::ir::{DataLink, InputSource, IrExpr, NodeId};
-use crate::source::tree::index::LINEAR_MAX;
+use crate::source::value::LINEAR_MAX;
 
 impl Lowerer<'_> {
     /// Data-flow links of one scope instance: every `nodes.X.outputs.Y` read by a node's inputs

@@ -14,7 +14,7 @@ use crate::ir::{
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
 use crate::source::{Cursor, Document, Field, Span, Walker};
-use serde_json::{Map, Value};
+use crate::source::{Map, Str, Value};
 use std::cell::RefCell;
 use std::sync::Mutex;
 
@@ -105,7 +105,7 @@ impl<'d> NodeLowerer<'d> {
         &self,
         s: &Scope<'_>,
         local: &str,
-        node: &Map<String, Value>,
+        node: &Map,
         ptr: &str,
         scoped: String,
         region: Option<RegionId>,
@@ -136,13 +136,13 @@ impl<'d> NodeLowerer<'d> {
                 }
             } else if let Some(v) = spec.field("value") {
                 InputSource::Value {
-                    value: v.clone().into(),
+                    value: v.to_json().into(),
                 }
             } else {
                 InputSource::Implicit
             };
             inputs.push(Input {
-                name: name.clone(),
+                name: name.as_str().to_owned(),
                 ty: port_type(spec),
                 required: required(spec),
                 source,
@@ -158,7 +158,7 @@ impl<'d> NodeLowerer<'d> {
                 .into_iter()
                 .flatten()
                 .map(|(name, spec)| Output {
-                    name: name.clone(),
+                    name: name.as_str().to_owned(),
                     ty: port_type(spec),
                     required: required(spec),
                     decl: declared(spec),
@@ -211,11 +211,11 @@ impl<'d> NodeLowerer<'d> {
             "failure",
             "human",
         ];
-        let mut attrs = Map::new();
+        let mut attrs = serde_json::Map::new();
         for (k, v) in node {
             if MERGED.contains(&k.as_str()) {
                 if let Some(m) = merged(s, node, k) {
-                    attrs.insert(k.clone(), m);
+                    attrs.insert(k.as_str().to_owned(), m);
                 }
             } else if !matches!(
                 k.as_str(),
@@ -232,7 +232,7 @@ impl<'d> NodeLowerer<'d> {
                     | "map"
                     | "subgraph"
             ) {
-                attrs.insert(k.clone(), v.clone());
+                attrs.insert(k.as_str().to_owned(), v.to_json());
             }
         }
         for block in MERGED {
@@ -280,12 +280,12 @@ impl<'d> NodeLowerer<'d> {
 pub(super) fn lower_nodes(
     reader: &NodeLowerer<'_>,
     s: &Scope<'_>,
-    entries: &[(&String, &Map<String, Value>)],
+    entries: &[(&Str, &Map)],
     prefix: &str,
     region: Option<RegionId>,
     threads: usize,
 ) -> Vec<(Node, Span)> {
-    let run = |nl: &NodeLowerer<'_>, part: &[(&String, &Map<String, Value>)]| {
+    let run = |nl: &NodeLowerer<'_>, part: &[(&Str, &Map)]| {
         part.iter()
             .map(|(local, node)| {
                 let ptr = s.node_ptr(local);

@@ -23,8 +23,8 @@ mod types;
 
 use crate::diag::Diagnostic;
 use crate::source::Field;
+use crate::source::Value;
 use crate::source::{Document, FileId};
-use serde_json::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Parsed expressions by the file position of their scalar and whether it was read as a
@@ -263,6 +263,6 @@ impl Checker<'_> {
 }
 
 /// The `type` of a node, defaulting to `task`.
-pub(crate) fn node_type(node: &serde_json::Map<String, Value>) -> &str {
+pub(crate) fn node_type(node: &crate::source::Map) -> &str {
     node.field("type").and_then(Value::as_str).unwrap_or("task")
 }

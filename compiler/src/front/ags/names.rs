@@ -10,8 +10,8 @@ use crate::diag::Diagnostic;
 use crate::hash::HashSet;
 use crate::source::Field;
 use crate::source::Span;
+use crate::source::{Map, Value};
 use agc_runtime::expr::{Expr, ExprKind, Literal};
-use serde_json::{Map, Value};
 
 /// A reference chain: a root name and the member names after it (`nodes.a.outputs.x`).
 #[derive(Debug)]
@@ -144,11 +144,11 @@ pub enum Unknown {
 
 /// The declared outputs of a node, including the implicit ones (ags.md §2.5). `root` is the
 /// document's root mapping, where a `subgraph.use` finds its fragment.
-pub fn outputs_of(root: &Map<String, Value>, node: &Map<String, Value>) -> Option<HashSet<String>> {
+pub fn outputs_of(root: &Map, node: &Map) -> Option<HashSet<String>> {
     let mut set: HashSet<String> = node
         .field("outputs")
         .and_then(Value::as_object)
-        .map(|o| o.keys().cloned().collect())
+        .map(|o| o.keys().map(|k| k.as_str().to_owned()).collect())
         .unwrap_or_default();
     let ty = super::node_type(node);
     if matches!(ty, "decision" | "gate") {
@@ -165,7 +165,7 @@ pub fn outputs_of(root: &Map<String, Value>, node: &Map<String, Value>) -> Optio
             .and_then(|b| b.field(field))
             .and_then(Value::as_object)
         {
-            set.extend(m.keys().cloned());
+            set.extend(m.keys().map(|k| k.as_str().to_owned()));
         }
     }
     if let Some(s) = node.field("subgraph")
@@ -174,7 +174,7 @@ pub fn outputs_of(root: &Map<String, Value>, node: &Map<String, Value>) -> Optio
         // Without `outputs_from` the child's outputs are copied verbatim (SPEC §7.6).
         let child = child_outputs(root, s)?;
         if let Some(o) = child.and_then(Value::as_object) {
-            set.extend(o.keys().cloned());
+            set.extend(o.keys().map(|k| k.as_str().to_owned()));
         }
     }
     Some(set)
@@ -183,7 +183,7 @@ pub fn outputs_of(root: &Map<String, Value>, node: &Map<String, Value>) -> Optio
 /// The `outputs` mapping of a subgraph block's child, which a node without `outputs_from`
 /// copies verbatim: `Some(None)` when the child declares none, `None` when it is not known
 /// here (a `ref`, whose document is loaded later, or a `use` naming no fragment: AG132).
-fn child_outputs<'v>(root: &'v Map<String, Value>, s: &'v Value) -> Option<Option<&'v Value>> {
+fn child_outputs<'v>(root: &'v Map, s: &'v Value) -> Option<Option<&'v Value>> {
     if let Some(i) = s.field("inline") {
         return Some(i.field("outputs"));
     }
@@ -196,11 +196,7 @@ fn child_outputs<'v>(root: &'v Map<String, Value>, s: &'v Value) -> Option<Optio
 /// [`outputs_of`] would say but without building the set: an expression pass asks this once
 /// per read, and a node with many outputs read many times would otherwise cost the product.
 /// `None` where the outputs are not known here (a `subgraph.ref` without `outputs_from`).
-pub fn declares_output(
-    root: &Map<String, Value>,
-    node: &Map<String, Value>,
-    name: &str,
-) -> Option<bool> {
+pub fn declares_output(root: &Map, node: &Map, name: &str) -> Option<bool> {
     let in_map = |v: Option<&Value>| {
         v.and_then(Value::as_object)
             .is_some_and(|m| m.field(name).is_some())
@@ -235,7 +231,7 @@ pub fn check(
     scopes: &[Scope<'_>],
     si: usize,
     names: &ScopeNames<'_>,
-    root: &Map<String, Value>,
+    root: &Map,
     access: &Access,
     expr: &Expr,
     spans: &[Span],
@@ -567,10 +563,7 @@ pub fn check(
 }
 
 /// The outputs a subgraph node's child declares, when known.
-fn child_declared_outputs(
-    root: &Map<String, Value>,
-    owner: &Map<String, Value>,
-) -> Option<HashSet<String>> {
+fn child_declared_outputs(root: &Map, owner: &Map) -> Option<HashSet<String>> {
     let s = owner.field("subgraph")?;
     let child = if let Some(name) = s.field("use").and_then(Value::as_str) {
         root.field("subgraphs")?.field(name)?
@@ -581,7 +574,7 @@ fn child_declared_outputs(
         child
             .field("outputs")
             .and_then(Value::as_object)
-            .map(|o| o.keys().cloned().collect())
+            .map(|o| o.keys().map(|k| k.to_string()).collect())
             .unwrap_or_default(),
     )
 }
@@ -595,7 +588,7 @@ mod tests {
     /// and for names declared in each place or nowhere.
     #[test]
     fn declares_output_agrees_with_outputs_of() {
-        let root = json!({"subgraphs": {"f": {"outputs": {"r": {}}}, "g": {}}});
+        let root = Value::from(json!({"subgraphs": {"f": {"outputs": {"r": {}}}, "g": {}}}));
         let root = root.as_object().unwrap();
         let nodes = [
             json!({"type": "subgraph", "subgraph": {"use": "f"}}),
@@ -614,6 +607,7 @@ mod tests {
             json!({}),
         ];
         for node in &nodes {
+            let node = Value::from(node);
             let node = node.as_object().unwrap();
             let set = outputs_of(root, node);
             for name in ["a", "decision", "g", "l", "m", "s", "i", "r", "x", ""] {
@@ -625,7 +619,7 @@ mod tests {
             }
         }
         // A `use` without `outputs_from` copies its fragment's outputs (SPEC §7.6).
-        let used = json!({"type": "subgraph", "subgraph": {"use": "f"}});
+        let used = Value::from(json!({"type": "subgraph", "subgraph": {"use": "f"}}));
         assert_eq!(
             declares_output(root, used.as_object().unwrap(), "r"),
             Some(true)

@@ -15,8 +15,8 @@ use super::scope::Scope;
 use crate::diag::Diagnostic;
 use crate::source::Field;
 use crate::source::tree::escape_token;
+use crate::source::{Map, Str, Value};
 use agc_runtime::plan::Declared;
-use serde_json::{Map, Value};
 
 impl Checker<'_> {
     /// AG302 on every param `default` of every scope that breaks its own declaration, and
@@ -98,7 +98,7 @@ pub(super) fn check_binding(
     id: &str,
     ptr: &str,
     given: Option<&Value>,
-    declared: &Map<String, Value>,
+    declared: &Map,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let given = given.and_then(Value::as_object);
@@ -131,10 +131,10 @@ pub(super) fn check_binding(
             continue;
         }
         let help = budget
-            .closest(name, declared.keys().map(String::as_str))
+            .closest(name, declared.keys().map(Str::as_str))
             .map(|c| format!("did you mean `{c}`?"))
             .unwrap_or_else(|| {
-                let all: Vec<&str> = declared.keys().map(String::as_str).collect();
+                let all: Vec<&str> = declared.keys().map(Str::as_str).collect();
                 format!("the subgraph declares: {}", all.join(", "))
             });
         let p = format!("{ptr}/params/{}", escape_token(name));
@@ -156,9 +156,17 @@ pub(super) fn check_binding(
 fn fits(spec: &Value, value: &Value) -> Result<(), String> {
     let ty = spec.field("type").and_then(Value::as_str).unwrap_or("any");
     let decl = Declared {
-        schema: spec.field("schema").filter(|s| s.is_object()).cloned(),
-        enum_values: spec.field("enum").and_then(Value::as_array).cloned(),
+        schema: spec
+            .field("schema")
+            .filter(|s| s.is_object())
+            .map(Value::to_json),
+        enum_values: spec
+            .field("enum")
+            .and_then(Value::as_array)
+            .map(|e| e.iter().map(Value::to_json).collect()),
         ..Declared::default()
     };
-    agc_runtime::run::core::check(value, ty, &decl).map_err(|m| m.message)
+    // The runtime's value check reads JSON: the default, its schema and enum are copied (a
+    // param default only, not a document's subtree of any size in practice).
+    agc_runtime::run::core::check(&value.to_json(), ty, &decl).map_err(|m| m.message)
 }

@@ -3,8 +3,8 @@
 
 use super::scope::Scope;
 use crate::source::Field;
+use crate::source::Value;
 use crate::source::tree::escape_token;
-use serde_json::Value;
 
 /// What an expression may read, beyond its scope's declarations.
 #[derive(Clone, Debug, Default)]
@@ -44,8 +44,8 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
     for (id, node) in scope.nodes() {
         let np = scope.node_ptr(id);
         let own = || Access {
-            anchor: Some(id.clone()),
-            self_node: Some(id.clone()),
+            anchor: Some(id.as_str().to_owned()),
+            self_node: Some(id.as_str().to_owned()),
             ..Access::default()
         };
         let with_outputs = || Access {
@@ -186,7 +186,7 @@ pub fn collect(scope: &Scope<'_>) -> Vec<Position> {
                     false,
                     Access {
                         outputs_root: true,
-                        child_outputs: Some(id.clone()),
+                        child_outputs: Some(id.as_str().to_owned()),
                         ..Access::default()
                     },
                 ));

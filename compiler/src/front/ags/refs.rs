@@ -18,9 +18,9 @@ use super::scope::{self, Scope};
 use crate::diag::Diagnostic;
 use crate::source::Document;
 use crate::source::Field;
+use crate::source::Value;
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 

@@ -4,7 +4,7 @@
 use super::edges::{ScopeGraph, scope_graph};
 use crate::source::Field;
 use crate::source::tree::escape_token;
-use serde_json::{Map, Value};
+use crate::source::{Map, Str, Value};
 use std::sync::OnceLock;
 
 /// Where a scope comes from.
@@ -26,7 +26,7 @@ pub struct Scope<'a> {
     pub kind: ScopeKind,
     /// JSON pointer of the scope object (`""` for the root).
     pub ptr: String,
-    pub obj: &'a Map<String, Value>,
+    pub obj: &'a Map,
     /// The node index and effective edges, computed on first use ([`Scope::graph`]).
     graph: OnceLock<ScopeGraph<'a>>,
 }
@@ -39,7 +39,7 @@ impl Clone for Scope<'_> {
 }
 
 impl<'a> Scope<'a> {
-    pub fn new(kind: ScopeKind, ptr: String, obj: &'a Map<String, Value>) -> Self {
+    pub fn new(kind: ScopeKind, ptr: String, obj: &'a Map) -> Self {
         Scope {
             kind,
             ptr,
@@ -54,7 +54,7 @@ impl<'a> Scope<'a> {
     }
 
     /// The `nodes` mapping (empty when absent or malformed).
-    pub fn nodes(&self) -> impl Iterator<Item = (&'a String, &'a Map<String, Value>)> + 'a {
+    pub fn nodes(&self) -> impl Iterator<Item = (&'a Str, &'a Map)> + 'a {
         self.obj
             .field("nodes")
             .and_then(Value::as_object)
@@ -71,7 +71,7 @@ impl<'a> Scope<'a> {
             .map_or(0, Map::len)
     }
 
-    pub fn node(&self, id: &str) -> Option<&'a Map<String, Value>> {
+    pub fn node(&self, id: &str) -> Option<&'a Map> {
         self.obj.field("nodes")?.field(id)?.as_object()
     }
 
@@ -86,7 +86,7 @@ impl<'a> Scope<'a> {
         format!("{}/nodes/{}", self.ptr, escape_token(id))
     }
 
-    pub fn edges(&self) -> impl Iterator<Item = (usize, &'a Map<String, Value>)> + 'a {
+    pub fn edges(&self) -> impl Iterator<Item = (usize, &'a Map)> + 'a {
         self.obj
             .field("edges")
             .and_then(Value::as_array)
@@ -121,13 +121,13 @@ pub fn strings(v: Option<&Value>) -> impl Iterator<Item = (usize, &str)> {
 }
 
 /// All scopes of a document, parents before children (a work list, not recursion).
-pub fn collect(root: &Map<String, Value>) -> Vec<Scope<'_>> {
+pub fn collect(root: &Map) -> Vec<Scope<'_>> {
     let mut scopes = vec![Scope::new(ScopeKind::Root, String::new(), root)];
     if let Some(frags) = root.field("subgraphs").and_then(Value::as_object) {
         for (name, f) in frags {
             if let Some(obj) = f.as_object() {
                 scopes.push(Scope::new(
-                    ScopeKind::Fragment(name.clone()),
+                    ScopeKind::Fragment(name.to_string()),
                     format!("/subgraphs/{}", escape_token(name)),
                     obj,
                 ));
@@ -147,7 +147,7 @@ pub fn collect(root: &Map<String, Value>) -> Vec<Scope<'_>> {
                     scopes.push(Scope::new(
                         ScopeKind::Body {
                             parent: i,
-                            owner: id.clone(),
+                            owner: id.to_string(),
                         },
                         format!("{}/{block}/{field}", scopes[i].node_ptr(id)),
                         body,

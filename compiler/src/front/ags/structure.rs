@@ -7,9 +7,9 @@ use super::scope::{Scope, ScopeKind, strings};
 use crate::diag::Diagnostic;
 use crate::hash::{HashMap, HashSet};
 use crate::source::Field;
+use crate::source::{Map, Str, Value};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
-use serde_json::{Map, Value};
 
 /// Names no binding may take (SPEC Appendix B): the AGX namespace roots, and `item`,
 /// reserved for a future default `map.as`.
@@ -65,7 +65,7 @@ impl Checker<'_> {
 
     /// AGC111: `map.as` or `map.index_as` is a reserved name (SPEC Appendix B), which would
     /// hide a namespace root in the body, or both bind the same name.
-    fn check_map_bindings(&mut self, node: &Map<String, Value>, ptr: &str) {
+    fn check_map_bindings(&mut self, node: &Map, ptr: &str) {
         let Some(map) = node.field("map") else {
             return;
         };
@@ -310,7 +310,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_decision(&mut self, node: &Map<String, Value>, ptr: &str) {
+    fn check_decision(&mut self, node: &Map, ptr: &str) {
         let ty = node.field("type").and_then(Value::as_str).unwrap_or("task");
         if matches!(ty, "decision" | "gate")
             && node
@@ -378,7 +378,7 @@ impl Checker<'_> {
         }
     }
 
-    fn check_intelligence(&mut self, node: &Map<String, Value>, ptr: &str) {
+    fn check_intelligence(&mut self, node: &Map, ptr: &str) {
         if let Some(i) = node.field("intelligence") {
             self.check_tier(i, &format!("{ptr}/intelligence"));
         }
@@ -428,17 +428,11 @@ impl Checker<'_> {
     }
 
     /// AG113 for failure-ladder node references, AG151, AG152, AG153.
-    fn check_fallbacks(
-        &mut self,
-        scope: &Scope<'_>,
-        id: &str,
-        node: &Map<String, Value>,
-        ptr: &str,
-    ) {
+    fn check_fallbacks(&mut self, scope: &Scope<'_>, id: &str, node: &Map, ptr: &str) {
         let Some(failure) = node.field("failure").and_then(Value::as_object) else {
             return;
         };
-        let outputs = |n: &Map<String, Value>| -> Vec<String> {
+        let outputs = |n: &Map| -> Vec<String> {
             n.field("outputs")
                 .and_then(Value::as_object)
                 .map(|o| {
@@ -446,7 +440,7 @@ impl Checker<'_> {
                         .filter(|(_, v)| {
                             v.field("required").and_then(Value::as_bool) != Some(false)
                         })
-                        .map(|(k, _)| k.clone())
+                        .map(|(k, _)| k.to_string())
                         .collect()
                 })
                 .unwrap_or_default()
@@ -462,7 +456,7 @@ impl Checker<'_> {
         let declared_outputs: HashSet<&str> = node
             .field("outputs")
             .and_then(Value::as_object)
-            .map(|o| o.keys().map(String::as_str).collect())
+            .map(|o| o.keys().map(Str::as_str).collect())
             .unwrap_or_default();
         for (i, step) in failure
             .field("fallback")
@@ -491,7 +485,7 @@ impl Checker<'_> {
                             let have: HashSet<String> = alt_node
                                 .field("outputs")
                                 .and_then(Value::as_object)
-                                .map(|o| o.keys().cloned().collect())
+                                .map(|o| o.keys().map(|k| k.to_string()).collect())
                                 .unwrap_or_default();
                             let missing: Vec<String> = outputs(node)
                                 .into_iter()

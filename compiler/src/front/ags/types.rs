@@ -13,7 +13,7 @@ use crate::expr::check::TypeEnv;
 use crate::expr::types::Type;
 use crate::hash::HashSet;
 use crate::source::Field;
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 
 /// The type of a param, input or output spec (`type` plus optional `schema`).
 pub fn of_spec(spec: &Value) -> Type {
@@ -50,7 +50,7 @@ fn object_of(specs: Option<&Value>) -> Type {
 }
 
 /// The type of `nodes.<id>` for one node.
-fn node_type(root: &Map<String, Value>, node: &Map<String, Value>) -> Type {
+fn node_type(root: &Map, node: &Map) -> Type {
     let outputs = match outputs_of(root, node) {
         None => Type::open(Vec::<(String, Type)>::new()),
         Some(names) => {
@@ -83,7 +83,7 @@ fn node_type(root: &Map<String, Value>, node: &Map<String, Value>) -> Type {
 /// `only` (all of them when `None`): reading another is an unknown field, which the checks
 /// leave to name resolution (AG203/AG206), so the subset types every expression alike.
 pub fn scope_env(
-    root: &Map<String, Value>,
+    root: &Map,
     scope: &Scope<'_>,
     bare: &[String],
     previous: Option<&[String]>,
@@ -133,13 +133,13 @@ pub fn scope_env(
             Type::closed(match only {
                 None => scope
                     .nodes()
-                    .map(|(id, n)| (id.clone(), node_type(root, n)))
+                    .map(|(id, n)| (id.as_str().to_owned(), node_type(root, n)))
                     .collect(),
                 Some(ids) => {
                     let mut named: Vec<(String, Type)> = scope
                         .nodes()
                         .filter(|(id, _)| ids.contains(id.as_str()))
-                        .map(|(id, n)| (id.clone(), node_type(root, n)))
+                        .map(|(id, n)| (id.as_str().to_owned(), node_type(root, n)))
                         .collect();
                     named.shrink_to_fit();
                     named
@@ -173,7 +173,7 @@ pub fn scope_env(
 }
 
 /// The type of `self` for a node.
-pub fn self_type(node: &Map<String, Value>) -> Type {
+pub fn self_type(node: &Map) -> Type {
     Type::closed([
         ("id", Type::String),
         ("attempt", Type::Int),

@@ -10,7 +10,7 @@
 
 use super::Checker;
 use super::model::{Model, START};
-use serde_json::Value;
+use crate::source::Value;
 use std::collections::HashMap;
 
 impl Checker<'_> {

@@ -13,7 +13,7 @@ use super::model::Model;
 use super::state::{Lookup, lookup, types};
 use crate::expr::jq::{JqProgram, Seg, parse_jq_many};
 use crate::source::scalar::ScalarMap;
-use serde_json::{Map, Value};
+use crate::source::{Map, Str, Value};
 use std::collections::HashSet;
 
 /// Where a program sits.
@@ -130,14 +130,11 @@ pub fn program_map(doc: &crate::source::Document, text: &str, s: &Site) -> Optio
     })
 }
 
-fn array<'a>(m: &'a Map<String, Value>, k: &str) -> &'a [Value] {
-    m.get(k)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
+fn array<'a>(m: &'a Map, k: &str) -> &'a [Value] {
+    m.get(k).and_then(Value::as_array).unwrap_or_default()
 }
 
-fn object<'a>(m: &'a Map<String, Value>, k: &str) -> impl Iterator<Item = (&'a String, &'a Value)> {
+fn object<'a>(m: &'a Map, k: &str) -> impl Iterator<Item = (&'a Str, &'a Value)> {
     m.get(k).and_then(Value::as_object).into_iter().flatten()
 }
 
@@ -231,17 +228,19 @@ impl Checker<'_> {
     /// type admits neither `boolean` nor `null`.
     fn check_when(&mut self, site: &Site, prog: &JqProgram, schema: &Value) {
         let src = prog.source.trim();
-        let literal = serde_json::from_str::<Value>(src).ok().filter(|v| {
+        // The program read as a JSON literal (program text, not a document value).
+        use serde_json::Value as Json;
+        let literal = serde_json::from_str::<Json>(src).ok().filter(|v| {
             matches!(
                 v,
-                Value::String(_) | Value::Number(_) | Value::Array(_) | Value::Object(_)
+                Json::String(_) | Json::Number(_) | Json::Array(_) | Json::Object(_)
             )
         });
         let yields = if let Some(v) = literal {
             Some(match v {
-                Value::String(_) => "a string",
-                Value::Number(_) => "a number",
-                Value::Array(_) => "an array",
+                Json::String(_) => "a string",
+                Json::Number(_) => "a number",
+                Json::Array(_) => "an array",
                 _ => "an object",
             })
         } else {
@@ -286,7 +285,7 @@ impl Checker<'_> {
             return;
         };
         for k in props.keys() {
-            if read.contains(k) {
+            if read.contains(k.as_str()) {
                 continue;
             }
             let ptr = crate::source::Document::child_pointer("/state_schema/properties", k);

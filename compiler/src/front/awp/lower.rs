@@ -33,12 +33,13 @@ use crate::ir::{
     NodeKind, Outcome, Output, Param, Region, RegionKind,
 };
 use crate::source::{Document, Span};
-use serde_json::{Map, Value, json};
+use crate::source::{Map, Value};
+use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
 /// Lowers a checked document; `text` is its file's text.
 pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
-    let empty = Map::new();
+    let empty = Map::default();
     let root = doc.value.as_object().unwrap_or(&empty);
     let m = Model::new(root);
     let name = doc
@@ -124,9 +125,9 @@ impl Lowerer<'_, '_> {
     fn graph_attrs(&mut self) {
         let v = &self.doc.value;
         if let Some(d) = v.get("document") {
-            self.g.attrs.insert("document".into(), d.clone());
+            self.g.attrs.insert("document".into(), d.to_json());
         }
-        let schema = v.get("state_schema").cloned().unwrap_or(Value::Null);
+        let schema = v.get("state_schema").unwrap_or(&Value::Null);
         let required: HashSet<&str> = schema
             .get("required")
             .and_then(Value::as_array)
@@ -134,36 +135,38 @@ impl Lowerer<'_, '_> {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let mut reducers = Map::new();
+        let mut reducers = serde_json::Map::new();
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for (k, p) in props {
                 let reducer = p
                     .get("reducer")
                     .and_then(Value::as_str)
                     .unwrap_or("overwrite");
-                reducers.insert(k.clone(), json!(reducer));
-                let mut decl_schema = p.clone();
+                reducers.insert(k.to_string(), json!(reducer));
+                // Copied for the IR, then `reducer` removed as `serde_json::Map::remove`
+                // does (the last key takes its place).
+                let mut decl_schema = p.to_json();
                 if let Some(o) = decl_schema.as_object_mut() {
                     o.remove("reducer");
                 }
                 self.g.params.push(Param {
-                    name: k.clone(),
+                    name: k.to_string(),
                     ty: type_name(p),
                     required: required.contains(k.as_str()),
-                    default: p.get("default").cloned(),
+                    default: p.get("default").map(Value::to_json),
                     decl: declared(p, decl_schema),
                 });
             }
         }
         self.g
             .attrs
-            .insert("reducers".into(), Value::Object(reducers));
+            .insert("reducers".into(), serde_json::Value::Object(reducers));
         // The state schema as upstream validates the state with it: top-level `reducer`
-        // keys stripped.
-        let mut state_schema = schema;
+        // keys stripped (from the IR's copy).
+        let mut state_schema = schema.to_json();
         if let Some(props) = state_schema
             .get_mut("properties")
-            .and_then(Value::as_object_mut)
+            .and_then(serde_json::Value::as_object_mut)
         {
             for p in props.values_mut() {
                 if let Some(o) = p.as_object_mut() {
@@ -243,7 +246,7 @@ impl Lowerer<'_, '_> {
         }
         for k in ["metadata", "retry", "timeout"] {
             if let Some(v) = n.value.get(k) {
-                node.attrs.insert(k.into(), v.clone());
+                node.attrs.insert(k.into(), v.to_json());
             }
         }
         if let Some(r) = n.value.get("retry") {
@@ -274,7 +277,7 @@ impl Lowerer<'_, '_> {
                     let source = match (self.exprs.get(&format!("{at}/jq")), v.get("literal")) {
                         (Some(e), _) => InputSource::Expr { expr: e.clone() },
                         (None, Some(lit)) => InputSource::Value {
-                            value: lit.clone().into(),
+                            value: lit.to_json().into(),
                         },
                         (None, None) => continue,
                     };
@@ -297,11 +300,11 @@ impl Lowerer<'_, '_> {
                         (Some(e), _) => InputSource::Expr { expr: e.clone() },
                         (None, Value::Object(o)) if o.contains_key("literal") => {
                             InputSource::Value {
-                                value: o["literal"].clone().into(),
+                                value: v["literal"].to_json().into(),
                             }
                         }
                         (None, other) => InputSource::Value {
-                            value: other.clone().into(),
+                            value: other.to_json().into(),
                         },
                     };
                     node.inputs.push(input(k, source));
@@ -323,7 +326,7 @@ impl Lowerer<'_, '_> {
             }
             "interrupt" => {
                 if let Some(rs) = cfg.and_then(|c| c.get("resume_schema")) {
-                    node.attrs.insert("resume_schema".into(), rs.clone());
+                    node.attrs.insert("resume_schema".into(), rs.to_json());
                     node.outputs = outputs(rs);
                 }
             }
@@ -333,7 +336,7 @@ impl Lowerer<'_, '_> {
                 }
             }
             "wait" => {
-                let mut w = Map::new();
+                let mut w = serde_json::Map::new();
                 if let Some(c) = cfg {
                     let kind = c.get("kind").and_then(Value::as_str).unwrap_or("duration");
                     w.insert("kind".into(), json!(kind));
@@ -349,11 +352,12 @@ impl Lowerer<'_, '_> {
                     }
                     for k in ["until", "signal"] {
                         if let Some(v) = c.get(k) {
-                            w.insert(k.into(), v.clone());
+                            w.insert(k.into(), v.to_json());
                         }
                     }
                 }
-                node.attrs.insert("wait".into(), Value::Object(w));
+                node.attrs
+                    .insert("wait".into(), serde_json::Value::Object(w));
             }
             _ => {}
         }
@@ -520,10 +524,10 @@ fn outputs(schema: &Value) -> Vec<Output> {
         .into_iter()
         .flatten()
         .map(|(k, p)| Output {
-            name: k.clone(),
+            name: k.to_string(),
             ty: type_name(p),
             required: required.contains(k.as_str()),
-            decl: declared(p, p.clone()),
+            decl: declared(p, p.to_json()),
         })
         .collect()
 }
@@ -532,32 +536,32 @@ fn outputs(schema: &Value) -> Vec<Output> {
 /// node's inputs or other attributes (a `set_state`'s `assignments`, an `end`'s
 /// `output_mapping`, a subworkflow's or delegate's `input_mapping`, an interrupt's
 /// `resume_schema`), so the IR and the plan hold each once. A config left empty is left out.
-fn kept_config(ty: &str, cfg: &Value) -> Value {
+fn kept_config(ty: &str, cfg: &Value) -> serde_json::Value {
     let moved = match ty {
         "set_state" => "assignments",
         "end" => "output_mapping",
         "subworkflow" | "agent_delegate" => "input_mapping",
         "interrupt" => "resume_schema",
-        _ => return cfg.clone(),
+        _ => return cfg.to_json(),
     };
     match cfg {
-        Value::Object(m) => Value::Object(
+        Value::Object(m) => serde_json::Value::Object(
             m.iter()
                 .filter(|(k, _)| k.as_str() != moved)
-                .map(|(k, v)| (k.clone(), v.clone()))
+                .map(|(k, v)| (k.to_string(), v.to_json()))
                 .collect(),
         ),
-        other => other.clone(),
+        other => other.to_json(),
     }
 }
 
-fn declared(p: &Value, schema: Value) -> Declared {
+fn declared(p: &Value, schema: serde_json::Value) -> Declared {
     Declared {
         schema: Some(schema.into()),
         enum_values: p
             .get("enum")
             .and_then(Value::as_array)
-            .map(|e| e.as_slice().into()),
+            .map(|e| e.iter().map(Value::to_json).collect()),
         description: p.get("description").and_then(Value::as_str).map(Box::from),
         ..Declared::default()
     }
@@ -578,7 +582,7 @@ fn type_name(p: &Value) -> String {
 
 /// The checkpointing policy with the aliases resolved: `{strategy, n?}` (and the block as
 /// written under `declared`, when there is one).
-fn checkpointing(cp: Option<&Value>) -> Value {
+fn checkpointing(cp: Option<&Value>) -> serde_json::Value {
     let strategy = cp
         .and_then(|c| c.get("strategy").or_else(|| c.get("policy")))
         .and_then(Value::as_str)
@@ -588,7 +592,7 @@ fn checkpointing(cp: Option<&Value>) -> Value {
         "off" | "none" => "disabled",
         s => s,
     };
-    let mut out = Map::new();
+    let mut out = serde_json::Map::new();
     out.insert("strategy".into(), json!(strategy));
     if strategy == "every_n_nodes"
         && let Some(n) = cp
@@ -598,9 +602,9 @@ fn checkpointing(cp: Option<&Value>) -> Value {
         out.insert("n".into(), json!(n));
     }
     if let Some(c) = cp {
-        out.insert("declared".into(), c.clone());
+        out.insert("declared".into(), c.to_json());
     }
-    Value::Object(out)
+    serde_json::Value::Object(out)
 }
 
 /// `id`, or `id~2`, `id~3`… when taken.

@@ -4,7 +4,7 @@
 //! Built in one pass over `nodes` and `edges`; every accessor tolerates missing or mistyped
 //! fields (the view is also built for documents whose semantic checks fail).
 
-use serde_json::{Map, Value};
+use crate::source::{Map, Value};
 use std::collections::HashMap;
 
 /// The synthetic source of the entry edge.
@@ -15,7 +15,7 @@ pub struct NodeRef<'d> {
     pub index: usize,
     pub id: &'d str,
     pub ty: &'d str,
-    pub value: &'d Map<String, Value>,
+    pub value: &'d Map,
 }
 
 impl<'d> NodeRef<'d> {
@@ -24,7 +24,7 @@ impl<'d> NodeRef<'d> {
     }
 
     /// `config`, when it is an object.
-    pub fn config(&self) -> Option<&'d Map<String, Value>> {
+    pub fn config(&self) -> Option<&'d Map> {
         self.value.get("config").and_then(Value::as_object)
     }
 
@@ -61,13 +61,12 @@ pub struct Model<'d> {
 }
 
 impl<'d> Model<'d> {
-    pub fn new(root: &'d Map<String, Value>) -> Model<'d> {
+    pub fn new(root: &'d Map) -> Model<'d> {
         let mut nodes = Vec::new();
         let mut by_id = HashMap::new();
         for (index, v) in root
             .get("nodes")
             .and_then(Value::as_array)
-            .map(Vec::as_slice)
             .unwrap_or_default()
             .iter()
             .enumerate()
@@ -94,7 +93,6 @@ impl<'d> Model<'d> {
         for (index, v) in root
             .get("edges")
             .and_then(Value::as_array)
-            .map(Vec::as_slice)
             .unwrap_or_default()
             .iter()
             .enumerate()
@@ -151,7 +149,6 @@ impl<'d> Model<'d> {
         for (i, c) in cfg
             .get("cases")
             .and_then(Value::as_array)
-            .map(Vec::as_slice)
             .unwrap_or_default()
             .iter()
             .enumerate()
@@ -172,7 +169,6 @@ impl<'d> Model<'d> {
             .config()
             .and_then(|c| c.get("branches"))
             .and_then(Value::as_array)
-            .map(Vec::as_slice)
             .unwrap_or_default()
             .iter()
             .enumerate()

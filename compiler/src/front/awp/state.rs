@@ -17,7 +17,7 @@
 //! `null`, which is harmless, but then the path still names nothing that can hold a value).
 
 use crate::expr::jq::{JqPath, Seg};
-use serde_json::Value;
+use crate::source::Value;
 
 /// Most `$ref`s followed for one step (guards against reference cycles).
 pub const MAX_REFS: usize = 32;
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn declared_undeclared_and_nested_arrays() {
-        let schema = json!({
+        let schema = Value::from(json!({
             "type": "object",
             "properties": {
                 "items": {"type": "array", "items": {"type": "object", "properties": {"id": {"type": "string"}}, "additionalProperties": false}},
@@ -203,7 +203,7 @@ mod tests {
                 "meta": {"$ref": "#/$defs/meta"}
             },
             "$defs": {"meta": {"type": "object", "properties": {"k": {"type": "integer"}}}}
-        });
+        }));
         assert!(matches!(
             lookup(&schema, &path(&[f("name")])),
             Lookup::Typed(_)
@@ -240,7 +240,8 @@ mod tests {
 
     #[test]
     fn reference_cycles_end() {
-        let schema = json!({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}});
+        let schema =
+            Value::from(json!({"$ref": "#/$defs/a", "$defs": {"a": {"$ref": "#/$defs/a"}}}));
         assert!(matches!(
             lookup(&schema, &path(&[f("x")])),
             Lookup::Untyped { .. }

@@ -3,7 +3,7 @@
 
 use super::Checker;
 use super::model::Model;
-use serde_json::Value;
+use crate::source::Value;
 
 /// Milliseconds of a duration string in the engine's grammar, `^\d+\s*(ms|s|m|h)?$`
 /// (case-insensitive, after trimming); `None` when it does not parse or overflows.

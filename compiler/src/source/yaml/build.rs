@@ -12,10 +12,10 @@
 
 use crate::diag::Diagnostic;
 use crate::source::tree::SpanNode;
-use crate::source::tree::index::{KeyIndex, LINEAR_MAX};
+use crate::source::value::map::key_hash;
+use crate::source::value::{LINEAR_MAX, Map, Str, Value};
 use crate::source::{FileId, Span};
 use hashbrown::HashTable;
-use serde_json::{Map, Value};
 
 /// One finished node on its way to its parent.
 pub(in crate::source) struct Built {
@@ -32,7 +32,7 @@ enum Slot {
     /// The next node is a key.
     Key,
     /// The key was accepted; the next node is its value.
-    Value(String, Span),
+    Value(Str, Span),
     /// The key was refused (and reported); the next node is dropped.
     Drop,
 }
@@ -75,11 +75,9 @@ pub(in crate::source) struct Builder {
     /// Items of the open sequences.
     items: Vec<Value>,
     /// Entries of the open mappings.
-    entries: Vec<(String, Value)>,
+    entries: Vec<(Str, Value)>,
     /// The arena: children of closed collections, one contiguous slice per collection.
     pub nodes: Vec<SpanNode>,
-    /// Key tables of the closed mappings with more than [`LINEAR_MAX`] entries.
-    pub keys: KeyIndex,
     /// The finished top-level node.
     pub root: Option<Built>,
 }
@@ -140,13 +138,8 @@ impl Builder {
         self.nodes.extend(self.spans.drain(frame.spans_base..));
         let value = match frame.kind {
             Kind::Seq { base } => Value::Array(self.items.drain(base..).collect()),
-            Kind::Map { base, .. } => {
-                let entries = self.entries.drain(base..);
-                if entries.len() > LINEAR_MAX {
-                    self.keys
-                        .add(first, entries.as_slice().iter().map(|e| e.0.as_str()));
-                }
-                Value::Object(entries.collect::<Map<_, _>>())
+            Kind::Map { base, seen, .. } => {
+                Value::Object(Map::with_table(self.entries.drain(base..).collect(), seen))
             }
         };
         let built = Built {
@@ -178,7 +171,7 @@ impl Builder {
                             let dup = match seen {
                                 None => entries.iter().position(|e| e.0 == k),
                                 Some(seen) => seen
-                                    .find(self.keys.hash(&k), |&i| entries[i as usize].0 == k)
+                                    .find(key_hash(&k), |&i| entries[i as usize].0 == k)
                                     .map(|&i| i as usize),
                             };
                             match dup {
@@ -204,8 +197,7 @@ impl Builder {
                     self.spans.push(built.spans.with_key(kspan));
                     self.entries.push((k, built.value));
                     let entries = &self.entries[*base..];
-                    let keys = &self.keys;
-                    let hash = |i: &u32| keys.hash(&entries[*i as usize].0);
+                    let hash = |i: &u32| key_hash(&entries[*i as usize].0);
                     if let Some(seen) = seen {
                         let i = entries.len() as u32 - 1;
                         seen.insert_unique(hash(&i), i, hash);

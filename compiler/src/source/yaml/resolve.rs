@@ -1,7 +1,8 @@
 //! Plain scalars by the YAML 1.2 core schema: `yes`/`on`/`no`/`off` stay strings, `0o17` is
 //! octal, `017` is decimal 17, timestamps stay strings.
 
-use serde_json::{Number, Value};
+use crate::source::value::Value;
+use serde_json::Number;
 
 /// The core-schema kind of a value (`str`, `int`, `float`, ...), as tags name them.
 pub(super) fn kind_of(v: &Value) -> &'static str {

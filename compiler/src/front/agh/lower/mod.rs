@@ -36,9 +36,10 @@ use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, IrExpr, LoopMode, Node, NodeId, NodeKind, Outcome,
     Param, Region, RegionId, RegionKind,
 };
+use crate::source::{Map as DocMap, Value as Doc};
 use node::continue_verdicts;
 pub use node::routes;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 
 /// Upstream's defaults (research §6).
@@ -64,12 +65,12 @@ struct Lowerer<'u> {
 }
 
 pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
-    let empty = Map::new();
+    let empty = DocMap::default();
     let root = unit.doc.value.as_object().unwrap_or(&empty);
     let name = root
         .get("meta")
         .and_then(|m| m.get("name"))
-        .and_then(Value::as_str)
+        .and_then(Doc::as_str)
         .unwrap_or("loop");
     let mut l = Lowerer {
         unit,
@@ -88,7 +89,7 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
     l.g.title = root
         .get("meta")
         .and_then(|m| m.get("description"))
-        .and_then(Value::as_str)
+        .and_then(Doc::as_str)
         .map(str::to_string);
     l.header(root);
     let scopes = scopes(root);
@@ -187,33 +188,27 @@ impl<'u> Lowerer<'u> {
     }
 
     /// Params, constraints and graph attributes.
-    fn header(&mut self, root: &Map<String, Value>) {
-        let inputs = root.get("inputs").and_then(Value::as_object);
+    fn header(&mut self, root: &DocMap) {
+        let inputs = root.get("inputs").and_then(Doc::as_object);
         for (name, decl) in inputs.into_iter().flatten() {
-            let ty = decl.get("type").and_then(Value::as_str).unwrap_or("string");
+            let ty = decl.get("type").and_then(Doc::as_str).unwrap_or("string");
             self.g.params.push(Param {
-                name: name.clone(),
+                name: name.to_string(),
                 ty: match ty {
                     "number" | "boolean" | "string" => ty.to_string(),
                     _ => "string".to_string(),
                 },
-                required: decl
-                    .get("required")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false),
-                default: decl.get("default").cloned(),
+                required: decl.get("required").and_then(Doc::as_bool).unwrap_or(false),
+                default: decl.get("default").map(Doc::to_json),
                 decl: Declared {
                     schema: None,
                     enum_values: None,
-                    description: decl
-                        .get("description")
-                        .and_then(Value::as_str)
-                        .map(Box::from),
+                    description: decl.get("description").and_then(Doc::as_str).map(Box::from),
                     ..Declared::default()
                 },
             });
         }
-        let contract = root.get("contract").and_then(Value::as_object);
+        let contract = root.get("contract").and_then(Doc::as_object);
         let budget = contract.and_then(|c| c.get("budget"));
         for (field, key) in [
             ("wall_clock_sec", "max_wall_clock_seconds"),
@@ -221,7 +216,7 @@ impl<'u> Lowerer<'u> {
         ] {
             if let Some(v) = budget
                 .and_then(|b| b.get(field))
-                .and_then(Value::as_u64)
+                .and_then(Doc::as_u64)
                 .filter(|&v| v > 0)
             {
                 self.g.constraints.insert(key.into(), json!(v));
@@ -234,10 +229,11 @@ impl<'u> Lowerer<'u> {
         a.insert("api_version".into(), json!(version.name()));
         a.insert(
             "concurrency".into(),
-            root.get("concurrency").cloned().unwrap_or(json!("forbid")),
+            root.get("concurrency")
+                .map_or(json!("forbid"), Doc::to_json),
         );
         if let Some(c) = contract {
-            let mut c = c.clone();
+            let mut c = c.to_json_map();
             if let Some(Value::Array(states)) = c.get_mut("terminal_states") {
                 for s in states.iter_mut() {
                     if s.as_str() == Some("no_op") {
@@ -249,18 +245,13 @@ impl<'u> Lowerer<'u> {
         }
         for key in ["start", "network_participation", "meta"] {
             if let Some(v) = root.get(key) {
-                a.insert(key.into(), v.clone());
+                a.insert(key.into(), v.to_json());
             }
         }
     }
 
     /// The outer loop of generations.
-    fn generations(
-        &mut self,
-        root: &Map<String, Value>,
-        scopes: &[Scope<'_>],
-        watch: bool,
-    ) -> RegionId {
+    fn generations(&mut self, root: &DocMap, scopes: &[Scope<'_>], watch: bool) -> RegionId {
         for s in scopes {
             for n in &s.nodes {
                 self.used.insert(format!("{}{}", s.prefix, n.id));
@@ -270,7 +261,7 @@ impl<'u> Lowerer<'u> {
         let contract = root.get("contract");
         let cap = contract
             .and_then(|c| c.get("iteration_cap"))
-            .and_then(Value::as_u64);
+            .and_then(Doc::as_u64);
         let cap = cap.unwrap_or(if watch {
             0
         } else {

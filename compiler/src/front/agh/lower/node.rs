@@ -7,6 +7,7 @@ use crate::ir::{
     Declared, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeId, NodeKind, Output, RegionId,
     Shared,
 };
+use crate::source::{Map as DocMap, Value as Doc};
 use serde_json::{Map, Value, json};
 use std::borrow::Cow;
 
@@ -42,18 +43,18 @@ impl<'u> Lowerer<'u> {
                 // attributes keep just what no input holds: nothing for an action, a
                 // transform's other keys. A copy of every prompt and output schema here made
                 // the plan and the IR of a Loop a third larger.
-                ("params", Value::Object(p)) => {
+                ("params", Doc::Object(p)) => {
                     let rest: Map<String, Value> = p
                         .iter()
                         .filter(|(pk, _)| transform && pk.as_str() != "map")
-                        .map(|(pk, pv)| (pk.clone(), pv.clone()))
+                        .map(|(pk, pv)| (pk.to_string(), pv.to_json()))
                         .collect();
                     if !rest.is_empty() {
-                        node.attrs.insert(k.clone(), Value::Object(rest));
+                        node.attrs.insert(k.to_string(), Value::Object(rest));
                     }
                 }
                 _ => {
-                    node.attrs.insert(k.clone(), val.clone());
+                    node.attrs.insert(k.to_string(), val.to_json());
                 }
             }
         }
@@ -63,7 +64,7 @@ impl<'u> Lowerer<'u> {
         // The output's schema, shared with the param it is written in (a run-agent's or a
         // goal's `output_schema`, which the agent call reads) and with every identical schema
         // and literal of the Loop (`ir::intern`): one copy in the IR, not one per node.
-        let shared: Option<Shared> = self.output_schema(v).map(|s| self.values.intern(&s));
+        let shared: Option<Shared> = self.output_schema(v).map(|s| self.values.intern(&*s));
         if transform {
             self.transform_inputs(v, &mut node);
         } else if let Some(params) = v.params() {
@@ -71,7 +72,7 @@ impl<'u> Lowerer<'u> {
             for (k, val) in params {
                 let ptr = format!("{}/params/{}", v.ptr, crate::source::tree::escape_token(k));
                 let source = match (val, self.unit.exprs.contains_key(&ptr)) {
-                    (Value::String(_), true) => InputSource::Template {
+                    (Doc::String(_), true) => InputSource::Template {
                         template: self.expr(ExprLang::GoTemplate, &ptr).expect("a string"),
                     },
                     _ => InputSource::Value {
@@ -79,7 +80,7 @@ impl<'u> Lowerer<'u> {
                     },
                 };
                 node.inputs.push(Input {
-                    name: k.clone(),
+                    name: k.to_string(),
                     ty: json_type(val).into(),
                     required: true,
                     source,
@@ -107,7 +108,7 @@ impl<'u> Lowerer<'u> {
         if let Some(r) = v.get("retry") {
             node.retry.max_attempts = r
                 .get("max_attempts")
-                .and_then(Value::as_u64)
+                .and_then(Doc::as_u64)
                 .filter(|&a| a > 0)
                 .unwrap_or(1)
                 .min(u32::MAX as u64) as u32;
@@ -135,8 +136,8 @@ impl<'u> Lowerer<'u> {
         let map = v
             .params()
             .and_then(|p| p.get("map"))
-            .and_then(Value::as_object);
-        node.inputs.reserve_exact(map.map_or(0, Map::len));
+            .and_then(Doc::as_object);
+        node.inputs.reserve_exact(map.map_or(0, DocMap::len));
         for (k, entry) in map.into_iter().flatten() {
             let ptr = format!(
                 "{}/params/map/{}",
@@ -146,7 +147,7 @@ impl<'u> Lowerer<'u> {
             let text = |f: &str| {
                 entry
                     .get(f)
-                    .and_then(Value::as_str)
+                    .and_then(Doc::as_str)
                     .filter(|s| !s.trim().is_empty())
             };
             let (ty, source) = if let Some(from) = text("from") {
@@ -158,7 +159,7 @@ impl<'u> Lowerer<'u> {
                     span: self.span(&at),
                 };
                 ("any", InputSource::Expr { expr })
-            } else if let Some(t) = entry.get("template").and_then(Value::as_str) {
+            } else if let Some(t) = entry.get("template").and_then(Doc::as_str) {
                 let at = format!("{ptr}/template");
                 let source = match self.expr(ExprLang::GoTemplate, &at) {
                     Some(e) if e.core.is_some() => InputSource::Template { template: e },
@@ -168,16 +169,14 @@ impl<'u> Lowerer<'u> {
                 };
                 ("string", source)
             } else {
-                let value = entry.get("value").cloned().unwrap_or(Value::Null);
-                (
-                    "any",
-                    InputSource::Value {
-                        value: self.values.intern(&value),
-                    },
-                )
+                let value = match entry.get("value") {
+                    Some(v) => self.values.intern(v),
+                    None => self.values.intern(&Value::Null),
+                };
+                ("any", InputSource::Value { value })
             };
             node.inputs.push(Input {
-                name: k.clone(),
+                name: k.to_string(),
                 ty: ty.into(),
                 required: true,
                 source,
@@ -186,7 +185,7 @@ impl<'u> Lowerer<'u> {
         }
     }
 
-    pub(super) fn output_schema<'d>(&self, v: &NodeView<'d>) -> Option<Cow<'d, Value>>
+    pub(super) fn output_schema<'d>(&self, v: &NodeView<'d>) -> Option<Cow<'d, Doc>>
     where
         'u: 'd,
     {
@@ -219,15 +218,15 @@ fn path_expr(path: &str) -> agc_runtime::expr::Expr {
     e
 }
 
-fn json_type(v: &Value) -> &'static str {
+fn json_type(v: &Doc) -> &'static str {
     match v {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
+        Doc::Null => "null",
+        Doc::Bool(_) => "boolean",
+        Doc::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Doc::Number(_) => "number",
+        Doc::String(_) => "string",
+        Doc::Array(_) => "array",
+        Doc::Object(_) => "object",
     }
 }
 
@@ -237,7 +236,7 @@ const BODY_ROUTES: &[&str] = &["continue", "revise", "branch", "halt", "escalate
 /// A gate's routing table, upstream's defaults filled in and ignored values replaced
 /// (research §3.4).
 pub fn routes(v: &NodeView<'_>) -> Value {
-    let given = v.get("on_result").and_then(Value::as_object);
+    let given = v.get("on_result").and_then(Doc::as_object);
     let default = |key: &str| -> Value {
         match key {
             "pass" => json!({"route": "continue"}),
@@ -264,8 +263,8 @@ pub fn routes(v: &NodeView<'_>) -> Value {
         };
         let chosen = given.and_then(|g| g.get(key)).and_then(|r| {
             let (route, obj) = match r {
-                Value::String(s) => (s.as_str(), None),
-                Value::Object(m) => (m.get("route").and_then(Value::as_str)?, Some(m)),
+                Doc::String(s) => (s.as_str(), None),
+                Doc::Object(m) => (m.get("route").and_then(Doc::as_str)?, Some(m)),
                 _ => return None,
             };
             if !allowed.contains(&route) {
@@ -274,7 +273,10 @@ pub fn routes(v: &NodeView<'_>) -> Value {
             if route == "branch" && obj.and_then(|m| m.get("branch")).is_none() {
                 return None;
             }
-            let mut m = obj.cloned().unwrap_or_default();
+            let mut m = match obj.map(DocMap::to_json_map) {
+                Some(m) => m,
+                None => Map::new(),
+            };
             m.insert("route".into(), json!(route));
             match route {
                 "halt" => {

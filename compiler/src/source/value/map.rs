@@ -1,0 +1,174 @@
+//! [`Map`]: a document's mapping, its entries in document order in one exact slice.
+//!
+//! Most mappings of a workflow hold a handful of entries, and comparing a few short keys in
+//! order costs less than hashing one; a mapping with more than [`LINEAR_MAX`] entries (a
+//! 100k-entry `nodes`) gets a hash table of entry positions, keys not stored twice, so its
+//! lookups stay `O(1)`. The table is hashed with one per-process seed, so nobody can choose keys
+//! that collide on purpose.
+
+use super::{Str, Value};
+use hashbrown::HashTable;
+use std::fmt;
+use std::hash::BuildHasher;
+use std::sync::OnceLock;
+
+/// Mappings with at most this many entries are scanned; larger ones are indexed.
+pub const LINEAR_MAX: usize = 12;
+
+/// The hash of a key in every mapping's table (and in the loader's duplicate-key check).
+pub(crate) fn key_hash(key: &str) -> u64 {
+    static STATE: OnceLock<foldhash::fast::RandomState> = OnceLock::new();
+    STATE.get_or_init(Default::default).hash_one(key)
+}
+
+/// A mapping with unique string keys, in insertion order.
+///
+/// Invariant: keys are unique; `index` is `Some` exactly when there are more than
+/// [`LINEAR_MAX`] entries, and then holds every entry's position, hashed by [`key_hash`].
+#[derive(Clone, Default)]
+pub struct Map {
+    entries: Box<[(Str, Value)]>,
+    index: Option<Box<HashTable<u32>>>,
+}
+
+type Entry = (Str, Value);
+type Pair<'a> = (&'a Str, &'a Value);
+
+fn pair(e: &Entry) -> Pair<'_> {
+    (&e.0, &e.1)
+}
+
+/// Iterator over a mapping's entries, in order.
+pub type Iter<'a> = std::iter::Map<std::slice::Iter<'a, Entry>, fn(&'a Entry) -> Pair<'a>>;
+
+impl Map {
+    /// A mapping of `entries`; a later entry with a key seen before replaces the earlier one's
+    /// value and keeps its position (as `serde_json::Map` does).
+    pub fn from_entries(entries: Vec<Entry>) -> Map {
+        let mut table = HashTable::<u32>::new();
+        let big = entries.len() > LINEAR_MAX;
+        let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            let found = if big {
+                table
+                    .find(key_hash(&k), |&i| out[i as usize].0 == k)
+                    .copied()
+                    .map(|i| i as usize)
+            } else {
+                out.iter().position(|e| e.0 == k)
+            };
+            match found {
+                Some(i) => out[i].1 = v,
+                None => {
+                    if big {
+                        let i = out.len() as u32;
+                        let h = key_hash(&k);
+                        out.push((k, v));
+                        table.insert_unique(h, i, |&j| key_hash(&out[j as usize].0));
+                    } else {
+                        out.push((k, v));
+                    }
+                }
+            }
+        }
+        Map::with_table(out.into_boxed_slice(), big.then_some(table))
+    }
+
+    /// A mapping of entries whose keys are known to be unique, with their position table when
+    /// the caller built one (the loader does, to find duplicate keys).
+    pub(crate) fn with_table(entries: Box<[Entry]>, table: Option<HashTable<u32>>) -> Map {
+        let index = (entries.len() > LINEAR_MAX).then(|| {
+            Box::new(table.unwrap_or_else(|| {
+                let mut t = HashTable::with_capacity(entries.len());
+                for (i, e) in entries.iter().enumerate() {
+                    t.insert_unique(key_hash(&e.0), i as u32, |&j| {
+                        key_hash(&entries[j as usize].0)
+                    });
+                }
+                t
+            }))
+        });
+        debug_assert!(index.as_ref().is_none_or(|t| t.len() == entries.len()));
+        Map { entries, index }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The position and value of `key`'s entry.
+    pub fn get_full(&self, key: &str) -> Option<(usize, &Value)> {
+        let i = match &self.index {
+            None => self.entries.iter().position(|e| e.0 == key)?,
+            Some(table) => {
+                *table.find(key_hash(key), |&i| self.entries[i as usize].0 == key)? as usize
+            }
+        };
+        Some((i, &self.entries[i].1))
+    }
+
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.get_full(key).map(|(_, v)| v)
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get_full(key).is_some()
+    }
+
+    /// The entry at a position.
+    pub fn get_index(&self, i: usize) -> Option<(&Str, &Value)> {
+        self.entries.get(i).map(pair)
+    }
+
+    pub fn iter(&self) -> Iter<'_> {
+        self.entries.iter().map(pair as fn(&Entry) -> Pair<'_>)
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
+        self.entries.iter().map(|e| &e.0)
+    }
+
+    /// The mapping as a `serde_json::Map` (a deep copy, in the same order).
+    pub fn to_json_map(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.iter()
+            .map(|(k, v)| (k.to_string(), v.to_json()))
+            .collect()
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+        self.entries.iter().map(|e| &e.1)
+    }
+}
+
+impl<'a> IntoIterator for &'a Map {
+    type Item = Pair<'a>;
+    type IntoIter = Iter<'a>;
+    fn into_iter(self) -> Iter<'a> {
+        self.iter()
+    }
+}
+
+impl<K: Into<Str>> FromIterator<(K, Value)> for Map {
+    fn from_iter<T: IntoIterator<Item = (K, Value)>>(iter: T) -> Map {
+        Map::from_entries(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
+    }
+}
+
+/// Equal when both hold the same entries, in any order (as `serde_json::Map`).
+impl PartialEq for Map {
+    fn eq(&self, other: &Map) -> bool {
+        self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
+    }
+}
+
+impl Eq for Map {}
+
+impl fmt::Debug for Map {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
