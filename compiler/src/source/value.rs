@@ -3,7 +3,7 @@
 //! The loaders used to build a `serde_json::Value` with `preserve_order`: 80 bytes a value, and
 //! every mapping an `IndexMap` (a SipHash state, a hash table and 112-byte entries). A workflow
 //! is mostly small mappings of short strings, so that tree was 60-70% of `agc check`'s peak heap
-//! on the newer front ends' 10k-node documents (bench/README.md). Here a value is 32 bytes, a
+//! on the newer front ends' 10k-node documents (bench/README.md). Here a value is 24 bytes, a
 //! string or key one exact allocation (`Box<str>`), a sequence one exact slice, and a mapping one
 //! exact slice of `(key, value)` entries in document order; only a mapping with more than
 //! [`LINEAR_MAX`] entries gets a key table (positions in a hash table, keys not stored again).

@@ -23,10 +23,14 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
     let empty = Vec::new();
     let nodes = v["nodes"].as_array().unwrap_or(&empty);
     let edges = v["edges"].as_array().unwrap_or(&empty);
-    let mut kinds: HashMap<&str, &str> = HashMap::new();
+    // Node id -> (kind, position in `kinds`' order of first appearance); a repeated id keeps
+    // its first position and takes the later node's kind, as upstream's `Map.set` does.
+    let mut kinds: HashMap<&str, (&str, u32)> = HashMap::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
         let id = s(&n["id"]);
-        if kinds.insert(id, s(&n["kind"])).is_some() {
+        let next = kinds.len() as u32;
+        if let Some(prev) = kinds.insert(id, (s(&n["kind"]), next)) {
+            kinds.insert(id, (s(&n["kind"]), prev.1));
             diags.push(
                 Diagnostic::error(
                     "graph-node-duplicate",
@@ -65,8 +69,9 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
             }
         }
     }
-    let mut keys = HashSet::new();
-    let mut adjacency: HashMap<&str, Vec<(&str, usize)>> = HashMap::new();
+    let mut keys = HashSet::with_capacity(edges.len());
+    // The non-repeat edges as (from, to, edge index), by node position.
+    let mut flow: Vec<(u32, u32, u32)> = Vec::with_capacity(edges.len());
     for (i, e) in edges.iter().enumerate() {
         let (from, to) = (s(&e["from"]), s(&e["to"]));
         let kind = e["kind"].as_str().unwrap_or("flow");
@@ -89,7 +94,7 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
         if missing {
             continue;
         }
-        if kinds.get(from) == Some(&"terminal") {
+        if kinds.get(from).map(|k| k.0) == Some("terminal") {
             diags.push(
                 Diagnostic::error(
                     "graph-terminal-edge-invalid",
@@ -112,7 +117,7 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
                 .at(span_at(doc, &format!("/edges/{i}"))),
             );
         }
-        if kind == "repeat" && !matches!(kinds.get(to), Some(&"action") | Some(&"gate")) {
+        if kind == "repeat" && !matches!(kinds.get(to).map(|k| k.0), Some("action" | "gate")) {
             diags.push(
                 Diagnostic::error(
                     "graph-repeat-target-invalid",
@@ -123,7 +128,7 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
                 .at(at("to")),
             );
         }
-        if kind == "gatedBy" && kinds.get(from) != Some(&"gate") {
+        if kind == "gatedBy" && kinds.get(from).map(|k| k.0) != Some("gate") {
             diags.push(
                 Diagnostic::error(
                     "graph-gated-by-source-invalid",
@@ -133,35 +138,56 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
             );
         }
         if kind != "repeat" {
-            adjacency.entry(from).or_default().push((to, i));
+            flow.push((kinds[from].1, kinds[to].1, i as u32));
         }
+    }
+    // Adjacency in one array: each node's out-edges in edge order (a stable sort by source).
+    flow.sort_by_key(|e| e.0);
+    let mut first = vec![0u32; kinds.len() + 1];
+    for e in &flow {
+        first[e.0 as usize + 1] += 1;
+    }
+    for k in 1..first.len() {
+        first[k] += first[k - 1];
+    }
+    let mut names = vec![""; kinds.len()];
+    for (&id, &(_, k)) in &kinds {
+        names[k as usize] = id;
     }
     // Implicit flow cycles: an iterative DFS over non-repeat edges, in node order; each cycle
     // is reported once, at the edge that closes it.
-    let order: Vec<&str> = nodes.iter().map(|n| s(&n["id"])).collect();
-    // A node being visited maps to its place on the trail (the DFS path), so a cycle's start
-    // is found without searching the trail; a finished node maps to `DONE`.
+    // A node being visited holds its place on the trail (the DFS path), so a cycle's start
+    // is found without searching the trail; a finished node holds `DONE`, an unseen one `NEW`.
     const DONE: usize = usize::MAX;
-    let mut state: HashMap<&str, usize> = HashMap::new();
-    for &start in &order {
-        if state.contains_key(start) {
+    const NEW: usize = usize::MAX - 1;
+    let mut state: Vec<usize> = vec![NEW; kinds.len()];
+    for n in nodes {
+        let start = kinds[s(&n["id"])].1 as usize;
+        if state[start] != NEW {
             continue;
         }
-        let mut stack: Vec<(&str, usize)> = vec![(start, 0)];
-        let mut trail: Vec<&str> = vec![start];
-        state.insert(start, 0);
+        let mut stack: Vec<(usize, usize)> = vec![(start, first[start] as usize)];
+        let mut trail: Vec<&str> = vec![names[start]];
+        state[start] = 0;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            let outs = adjacency.get(node).map(Vec::as_slice).unwrap_or(&[]);
-            if let Some(&(to, edge)) = outs.get(*next) {
+            if *next < first[node + 1] as usize {
+                let (_, to, edge) = flow[*next];
+                let to = to as usize;
                 *next += 1;
-                match state.get(to) {
-                    Some(&from) if from != DONE => {
+                match state[to] {
+                    NEW => {
+                        state[to] = trail.len();
+                        stack.push((to, first[to] as usize));
+                        trail.push(names[to]);
+                    }
+                    DONE => {}
+                    from => {
                         diags.push(
                             Diagnostic::error(
                                 "graph-flow-cycle",
                                 format!(
                                     "graph `{gid}` contains an implicit flow cycle: {}",
-                                    cycle_text(&trail[from..], to)
+                                    cycle_text(&trail[from..], names[to])
                                 ),
                             )
                             .at(span_at(doc, &format!("/edges/{edge}")))
@@ -170,15 +196,9 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
                             ),
                         );
                     }
-                    Some(_) => {}
-                    None => {
-                        state.insert(to, trail.len());
-                        stack.push((to, 0));
-                        trail.push(to);
-                    }
                 }
             } else {
-                state.insert(node, DONE);
+                state[node] = DONE;
                 stack.pop();
                 trail.pop();
             }

@@ -23,12 +23,28 @@ pub(crate) fn key_hash(key: &str) -> u64 {
 
 /// A mapping with unique string keys, in insertion order.
 ///
-/// Invariant: keys are unique; `index` is `Some` exactly when there are more than
-/// [`LINEAR_MAX`] entries, and then holds every entry's position, hashed by [`key_hash`].
-#[derive(Clone, Default)]
-pub struct Map {
-    entries: Box<[(Str, Value)]>,
-    index: Option<Box<HashTable<u32>>>,
+/// Invariant: keys are unique; a mapping is [`Repr::Large`] exactly when it has more than
+/// [`LINEAR_MAX`] entries. 16 bytes, so that a [`Value`] is 24.
+#[derive(Clone)]
+pub struct Map(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    Small(Box<[Entry]>),
+    Large(Box<Large>),
+}
+
+/// A large mapping's entries and every entry's position, hashed by [`key_hash`].
+#[derive(Clone)]
+struct Large {
+    entries: Box<[Entry]>,
+    index: HashTable<u32>,
+}
+
+impl Default for Map {
+    fn default() -> Map {
+        Map(Repr::Small(Box::default()))
+    }
 }
 
 type Entry = (Str, Value);
@@ -77,38 +93,50 @@ impl Map {
     /// A mapping of entries whose keys are known to be unique, with their position table when
     /// the caller built one (the loader does, to find duplicate keys).
     pub(crate) fn with_table(entries: Box<[Entry]>, table: Option<HashTable<u32>>) -> Map {
-        let index = (entries.len() > LINEAR_MAX).then(|| {
-            Box::new(table.unwrap_or_else(|| {
-                let mut t = HashTable::with_capacity(entries.len());
-                for (i, e) in entries.iter().enumerate() {
-                    t.insert_unique(key_hash(&e.0), i as u32, |&j| {
-                        key_hash(&entries[j as usize].0)
-                    });
-                }
-                t
-            }))
+        if entries.len() <= LINEAR_MAX {
+            return Map(Repr::Small(entries));
+        }
+        let index = table.unwrap_or_else(|| {
+            let mut t = HashTable::with_capacity(entries.len());
+            for (i, e) in entries.iter().enumerate() {
+                t.insert_unique(key_hash(&e.0), i as u32, |&j| {
+                    key_hash(&entries[j as usize].0)
+                });
+            }
+            t
         });
-        debug_assert!(index.as_ref().is_none_or(|t| t.len() == entries.len()));
-        Map { entries, index }
+        debug_assert_eq!(index.len(), entries.len());
+        Map(Repr::Large(Box::new(Large { entries, index })))
+    }
+
+    /// The entries, in order.
+    fn entries(&self) -> &[Entry] {
+        match &self.0 {
+            Repr::Small(entries) => entries,
+            Repr::Large(large) => &large.entries,
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.entries().is_empty()
     }
 
     /// The position and value of `key`'s entry.
     pub fn get_full(&self, key: &str) -> Option<(usize, &Value)> {
-        let i = match &self.index {
-            None => self.entries.iter().position(|e| e.0 == key)?,
-            Some(table) => {
-                *table.find(key_hash(key), |&i| self.entries[i as usize].0 == key)? as usize
+        let (i, entries) = match &self.0 {
+            Repr::Small(entries) => (entries.iter().position(|e| e.0 == key)?, &**entries),
+            Repr::Large(large) => {
+                let i = *large
+                    .index
+                    .find(key_hash(key), |&i| large.entries[i as usize].0 == key)?;
+                (i as usize, &*large.entries)
             }
         };
-        Some((i, &self.entries[i].1))
+        Some((i, &entries[i].1))
     }
 
     pub fn get(&self, key: &str) -> Option<&Value> {
@@ -121,15 +149,15 @@ impl Map {
 
     /// The entry at a position.
     pub fn get_index(&self, i: usize) -> Option<(&Str, &Value)> {
-        self.entries.get(i).map(pair)
+        self.entries().get(i).map(pair)
     }
 
     pub fn iter(&self) -> Iter<'_> {
-        self.entries.iter().map(pair as fn(&Entry) -> Pair<'_>)
+        self.entries().iter().map(pair as fn(&Entry) -> Pair<'_>)
     }
 
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
-        self.entries.iter().map(|e| &e.0)
+        self.entries().iter().map(|e| &e.0)
     }
 
     /// The mapping as a `serde_json::Map` (a deep copy, in the same order).
@@ -140,7 +168,7 @@ impl Map {
     }
 
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
-        self.entries.iter().map(|e| &e.1)
+        self.entries().iter().map(|e| &e.1)
     }
 }
 

@@ -13,8 +13,9 @@ fn sample() -> serde_json::Value {
 }
 
 #[test]
-fn a_value_is_32_bytes() {
-    assert_eq!(std::mem::size_of::<Value>(), 32);
+fn a_value_is_24_bytes() {
+    assert_eq!(std::mem::size_of::<Value>(), 24);
+    assert_eq!(std::mem::size_of::<Map>(), 16);
     assert_eq!(std::mem::size_of::<Str>(), 16);
 }
 
