@@ -62,15 +62,15 @@ pub struct Model<'d> {
 
 impl<'d> Model<'d> {
     pub fn new(root: &'d Map) -> Model<'d> {
-        let mut nodes = Vec::new();
-        let mut by_id = HashMap::new();
-        for (index, v) in root
+        // Sized once: a wide workflow's tables grown by doubling held up to twice their room
+        // (and both old and new tables while they moved) at the check's peak.
+        let listed = root
             .get("nodes")
             .and_then(Value::as_array)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
+            .unwrap_or_default();
+        let mut nodes = Vec::with_capacity(listed.len());
+        let mut by_id = HashMap::with_capacity(listed.len());
+        for (index, v) in listed.iter().enumerate() {
             let Some(value) = v.as_object() else {
                 continue;
             };
@@ -87,16 +87,14 @@ impl<'d> Model<'d> {
                 value,
             });
         }
-        let mut edges = Vec::new();
-        let mut out = vec![Vec::new(); nodes.len()];
-        let mut start_edges = Vec::new();
-        for (index, v) in root
+        let listed = root
             .get("edges")
             .and_then(Value::as_array)
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
+            .unwrap_or_default();
+        let mut edges = Vec::with_capacity(listed.len());
+        let mut out = vec![Vec::new(); nodes.len()];
+        let mut start_edges = Vec::new();
+        for (index, v) in listed.iter().enumerate() {
             let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default();
             let (source, target) = (field("source"), field("target"));
             if source == START {
