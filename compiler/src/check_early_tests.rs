@@ -79,6 +79,49 @@ fn beside_and_after_agree_on_every_document() {
     eprintln!("{} files, {schema_failures} with schema errors", all.len());
 }
 
+/// The schema reads a loaded document in place (`schema/doc_json.rs`): every document of the
+/// project and the corpus gets exactly the errors, in the same order and with the same
+/// instances, that the validator gives for a `serde_json` copy of it.
+#[test]
+fn the_schema_reads_documents_as_it_reads_json() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = Vec::new();
+    for dir in ["examples", "tests"] {
+        files(&root.join(dir), &mut all);
+    }
+    let corpus = root.join("../shared/corpus");
+    if corpus.is_dir() {
+        files(&corpus, &mut all);
+    } else {
+        eprintln!(
+            "note: {} is absent; the project's own files only",
+            corpus.display()
+        );
+    }
+    let (mut compared, mut failing) = (0, 0);
+    for path in &all {
+        let mut sources = SourceMap::new();
+        let display = path.display().to_string();
+        let Ok((_, loaded)) = load::load_path(&mut sources, path, &display, Limits::default())
+        else {
+            continue;
+        };
+        let Some(doc) = loaded.doc else { continue };
+        let Ok(d) = dialect::detect(&doc) else {
+            continue;
+        };
+        let (ours, theirs) = schema::embedded::errors_both_ways(d, &doc.value);
+        assert_eq!(ours, theirs, "{display}");
+        compared += 1;
+        failing += usize::from(!ours.is_empty());
+    }
+    assert!(
+        compared > 20 && failing > 0,
+        "{compared} compared, {failing} failing"
+    );
+    eprintln!("{compared} documents, {failing} with schema errors");
+}
+
 /// A schema-valid AGS document whose one guard reads a node that does not exist (AG203).
 const VALID_BUT_FOR_A_NAME: &str = "\
 ags_version: \"1.0\"

@@ -128,3 +128,43 @@ fn agent_graph_registry() -> Result<jsonschema::Registry<'static>, String> {
     }
     builder.prepare().map_err(|e| e.to_string())
 }
+
+/// Test support: every error of `dialect`'s schema for a document, as
+/// `instance path | schema path | kind`, from the validator agc uses (reading the document in
+/// place) and from one built the same way over `serde_json` (reading a JSON copy), so that a
+/// test can compare the two representations.
+#[cfg(test)]
+pub(crate) fn errors_both_ways(
+    dialect: Dialect,
+    doc: &crate::source::Value,
+) -> (Vec<String>, Vec<String>) {
+    let src = source(dialect);
+    let schema: Value = serde_json::from_str(src.text).expect("schema parses");
+    let registry = agent_graph_registry().expect("registry");
+    let options = jsonschema::draft202012::options().offline();
+    let reference = match dialect {
+        Dialect::AgentGraph(_) => options
+            .should_validate_formats(true)
+            .with_registry(&registry)
+            .build(&schema),
+        _ => options.build(&schema),
+    }
+    .expect("schema compiles");
+    let show = |e: jsonschema::ValidationError<'_>| {
+        format!(
+            "{} | {} | {:?}",
+            e.instance_path().as_str(),
+            e.schema_path().as_str(),
+            e.kind()
+        )
+    };
+    let ours = compiled(dialect)
+        .expect("schema compiles")
+        .validator
+        .iter_errors(doc)
+        .map(show)
+        .collect();
+    let json = doc.to_json();
+    let theirs = reference.iter_errors(&json).map(show).collect();
+    (ours, theirs)
+}
