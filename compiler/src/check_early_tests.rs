@@ -24,6 +24,26 @@ fn files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// The YAML and JSON files of the project's folders `dirs` and of the corpus (with a notice
+/// when `../shared/corpus` is absent).
+fn documents(dirs: &[&str]) -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut all = Vec::new();
+    for dir in dirs {
+        files(&root.join(dir), &mut all);
+    }
+    let corpus = root.join("../shared/corpus");
+    if corpus.is_dir() {
+        files(&corpus, &mut all);
+    } else {
+        eprintln!(
+            "note: {} is absent; checking the project's own files only",
+            corpus.display()
+        );
+    }
+    all
+}
+
 /// The diagnostics and graphs of one file, checked with `early`.
 fn run(path: &Path, early: Early) -> (String, Vec<(String, usize)>) {
     let mut sources = SourceMap::new();
@@ -45,20 +65,7 @@ fn run(path: &Path, early: Early) -> (String, Vec<(String, usize)>) {
 
 #[test]
 fn beside_and_after_agree_on_every_document() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut all = Vec::new();
-    for dir in ["examples", "tests", "bench"] {
-        files(&root.join(dir), &mut all);
-    }
-    let corpus = root.join("../shared/corpus");
-    if corpus.is_dir() {
-        files(&corpus, &mut all);
-    } else {
-        eprintln!(
-            "note: {} is absent; checking the project's own files only",
-            corpus.display()
-        );
-    }
+    let all = documents(&["examples", "tests", "bench"]);
     let mut schema_failures = 0;
     for path in &all {
         let after = run(path, Early::After);
@@ -84,20 +91,7 @@ fn beside_and_after_agree_on_every_document() {
 /// instances, that the validator gives for a `serde_json` copy of it.
 #[test]
 fn the_schema_reads_documents_as_it_reads_json() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut all = Vec::new();
-    for dir in ["examples", "tests"] {
-        files(&root.join(dir), &mut all);
-    }
-    let corpus = root.join("../shared/corpus");
-    if corpus.is_dir() {
-        files(&corpus, &mut all);
-    } else {
-        eprintln!(
-            "note: {} is absent; the project's own files only",
-            corpus.display()
-        );
-    }
+    let all = documents(&["examples", "tests"]);
     let (mut compared, mut failing) = (0, 0);
     for path in &all {
         let mut sources = SourceMap::new();

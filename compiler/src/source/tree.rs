@@ -145,7 +145,7 @@ pub fn unescape_token(token: &str) -> String {
     unescape(token).into_owned()
 }
 
-fn unescape(token: &str) -> Cow<'_, str> {
+pub(crate) fn unescape(token: &str) -> Cow<'_, str> {
     if token.contains('~') {
         Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
     } else {

@@ -133,7 +133,7 @@ impl Value {
         }
         let mut v = self;
         for raw in pointer.strip_prefix('/')?.split('/') {
-            let token = raw.replace("~1", "/").replace("~0", "~");
+            let token = super::tree::unescape(raw);
             v = match v {
                 Value::Object(map) => map.get(&token)?,
                 Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,
