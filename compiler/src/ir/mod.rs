@@ -79,6 +79,14 @@ pub enum Join {
     NOf { count: u32 },
 }
 
+/// Dialect attributes of a node or graph: JSON in document order, in the compact form a loaded
+/// document uses (16 bytes; a `serde_json::Map` is 72 and an object in it about 170 more), since
+/// every node of a graph holds one and most copy parts of the document.
+pub type Attrs = crate::source::Map;
+
+/// A JSON value of the dialect attributes.
+pub type AttrValue = crate::source::Value;
+
 /// A JSON value the IR may hold in more than one place.
 pub type Shared = std::sync::Arc<serde_json::Value>;
 
@@ -199,7 +207,7 @@ pub struct Node {
     pub retry: Retry,
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, kept losslessly.
-    pub attrs: serde_json::Map<String, serde_json::Value>,
+    pub attrs: Attrs,
 }
 
 impl Node {
@@ -381,7 +389,7 @@ pub struct Graph {
     pub constraints: serde_json::Map<String, serde_json::Value>,
     /// Graph-level dialect attributes not modelled above (AWP checkpointing policy, agh
     /// generations, Agent Graph provider data), kept losslessly.
-    pub attrs: serde_json::Map<String, serde_json::Value>,
+    pub attrs: Attrs,
     /// Declared outputs of the graph and of bodies (see [`GraphOutput::region`]).
     pub outputs: Vec<GraphOutput>,
     pub spans: Spans,
@@ -400,7 +408,7 @@ impl Graph {
             regions: Vec::new(),
             links: Vec::new(),
             constraints: serde_json::Map::new(),
-            attrs: serde_json::Map::new(),
+            attrs: Attrs::new(),
             outputs: Vec::new(),
             spans: Spans::default(),
         }
@@ -415,12 +423,7 @@ impl Graph {
     }
 
     pub fn add_node(&mut self, mut node: Node, span: Span) -> NodeId {
-        // Sized to its entries: a map grown by inserts holds room for three entries (about
-        // 200 bytes unused for the usual one), and the graph keeps every node's.
-        if !node.attrs.is_empty() {
-            node.attrs = std::mem::take(&mut node.attrs).into_iter().collect();
-        }
-        // Likewise the ports: an input pushed alone leaves room for four (about 540 bytes
+        // Sized to their entries: an input pushed alone leaves room for four (about 540 bytes
         // unused per node; 7 MB of a 10k-node AWP workflow's 41 MB).
         node.inputs.shrink_to_fit();
         node.outputs.shrink_to_fit();

@@ -258,6 +258,12 @@ impl PartialEq<u64> for Value {
     }
 }
 
+impl PartialEq<i32> for Value {
+    fn eq(&self, other: &i32) -> bool {
+        self.as_i64() == Some(i64::from(*other))
+    }
+}
+
 impl PartialEq<f64> for Value {
     fn eq(&self, other: &f64) -> bool {
         self.as_f64() == Some(*other)
@@ -368,6 +374,15 @@ impl<I: ValueIndex> std::ops::Index<I> for Value {
     type Output = Value;
     fn index(&self, index: I) -> &Value {
         index.index_into(self).unwrap_or(&NULL)
+    }
+}
+
+/// `map["key"]`: the entry's value, or `null` when there is none (as a [`Value`] reads; a
+/// `serde_json::Map` panics instead).
+impl std::ops::Index<&str> for Map {
+    type Output = Value;
+    fn index(&self, key: &str) -> &Value {
+        self.get(key).unwrap_or(&NULL)
     }
 }
 

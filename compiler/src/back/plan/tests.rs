@@ -57,7 +57,7 @@ fn graph() -> Graph {
     a.retry.timeout_seconds = Some(2.0);
     a.estimate.cost_usd = Some(0.25);
     a.attrs
-        .insert("x".into(), json!({"z": 1, "a": [true, null]}));
+        .insert("x", json!({"z": 1, "a": [true, null]}).into());
     let input = |name: &str, source| Input {
         name: name.into(),
         ty: "any".into(),

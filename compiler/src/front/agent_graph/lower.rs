@@ -28,7 +28,7 @@ use crate::ir::{
     self, Edge, EdgeKind, Join, Node, NodeId, NodeKind, Outcome, Region, RegionId, RegionKind,
 };
 use crate::source::{Document, SourceMap, Value};
-use serde_json::{Map, json};
+use serde_json::json;
 use std::collections::HashMap;
 
 /// The most nodes one lowered graph may hold after inlining subgraph calls.
@@ -87,15 +87,15 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
         let mut graph = ir::Graph::new("agent-graph", id.clone());
         graph.title = str_at(&g.doc.value, "description").map(String::from);
         graph.attrs.insert(
-            "provider".into(),
-            json!({"id": model.id, "version": model.version}),
+            "provider",
+            json!({"id": model.id, "version": model.version}).into(),
         );
         if let Some(d) = model.graph_digests.get(&id) {
-            graph.attrs.insert("graphDigest".into(), json!(d));
+            graph.attrs.insert("graphDigest", d.as_str().into());
         }
         graph
             .attrs
-            .insert("entrypoints".into(), g.doc.value["entrypoints"].to_json());
+            .insert("entrypoints", g.doc.value["entrypoints"].clone());
         let mut l = Lowerer {
             graph,
             docs: &docs,
@@ -253,7 +253,7 @@ impl<'a> Lowerer<'a> {
                     span: span_at(doc, &format!("/nodes/{i}/requiresFacts")),
                 }));
             }
-            let mut attrs = Map::new();
+            let mut attrs = ir::Attrs::new();
             for key in [
                 "reasonCode",
                 "action",
@@ -268,11 +268,11 @@ impl<'a> Lowerer<'a> {
                 "entry",
             ] {
                 if let Some(x) = n.get(key) {
-                    attrs.insert(key.into(), x.to_json());
+                    attrs.insert(key, x.clone());
                 }
             }
             if let Some(s) = n.get("satisfiedBy") {
-                attrs.insert("satisfiedBy".into(), json!(facts_text(s)));
+                attrs.insert("satisfiedBy", facts_text(s).into());
             }
             node.attrs = attrs;
             let span = span_at(doc, &format!("/nodes/{i}"));

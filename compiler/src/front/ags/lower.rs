@@ -118,7 +118,7 @@ pub(crate) fn lower_with(
     // the frozen `context` values and the attachment declarations.
     for key in ["policy", "context", "attachments"] {
         if let Some(v) = root.field(key) {
-            l.graph.attrs.insert(key.into(), v.to_json());
+            l.graph.attrs.insert(key, v.clone());
         }
     }
     if let Some(c) = root.field("constraints").and_then(Value::as_object) {
@@ -277,7 +277,7 @@ impl<'d> Lowerer<'d> {
                     if let Some(extra) = region_extras(block, b, body) {
                         self.graph.nodes[id.index()]
                             .attrs
-                            .insert(block.to_string(), serde_json::Value::Object(extra));
+                            .insert(block, serde_json::Value::Object(extra).into());
                     }
                     if body.is_some() && p.depth >= self.max_depth {
                         self.nested_too_deep(&scoped, block, &bptr, p.depth + 1);

@@ -211,11 +211,11 @@ impl<'d> NodeLowerer<'d> {
             "failure",
             "human",
         ];
-        let mut attrs = serde_json::Map::new();
+        let mut attrs = crate::ir::Attrs::new();
         for (k, v) in node {
             if MERGED.contains(&k.as_str()) {
                 if let Some(m) = merged(s, node, k) {
-                    attrs.insert(k.as_str().to_owned(), m);
+                    attrs.insert(k.clone(), m.into());
                 }
             } else if !matches!(
                 k.as_str(),
@@ -232,14 +232,14 @@ impl<'d> NodeLowerer<'d> {
                     | "map"
                     | "subgraph"
             ) {
-                attrs.insert(k.as_str().to_owned(), v.to_json());
+                attrs.insert(k.clone(), v.clone());
             }
         }
         for block in MERGED {
             if !node.contains_key(block)
                 && let Some(v) = merged(s, node, block)
             {
-                attrs.insert(block.to_string(), v);
+                attrs.insert(block, v.into());
             }
         }
         let guard = node

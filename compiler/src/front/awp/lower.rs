@@ -53,7 +53,7 @@ pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
         .pointer("/document/description")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let exprs = programs(doc, text, &m);
+    let exprs = Programs::new(doc, text, &m);
     let mut l = Lowerer {
         doc,
         m: &m,
@@ -91,30 +91,47 @@ fn any_joins(g: &mut Graph) {
         }
     }
 }
-/// Every jq program as an IR expression, by the pointer of its string.
-fn programs(doc: &Document, text: &str, m: &Model<'_>) -> HashMap<String, IrExpr> {
-    sites(m)
-        .into_iter()
-        .map(|s: Site| {
-            let span = program_map(doc, text, &s)
-                .map(|map| map.span(0, s.text.len()))
-                .unwrap_or_else(|| doc.span(&s.ptr));
-            let e = IrExpr {
-                lang: ExprLang::Jq,
-                source: s.text.clone(),
-                core: None,
-                span,
-            };
-            (s.ptr, e)
-        })
-        .collect()
+/// Every jq program as an IR expression, by the pointer of its string; each is taken once,
+/// by the node or edge that holds it.
+///
+/// A sorted table rather than a hash map: a wide workflow has a program per node, and a map's
+/// spare buckets of 72 bytes each were a megabyte of a 10k-node check's peak.
+struct Programs(Vec<(Box<str>, Option<IrExpr>)>);
+
+impl Programs {
+    fn new(doc: &Document, text: &str, m: &Model<'_>) -> Programs {
+        let mut table: Vec<_> = sites(m)
+            .into_iter()
+            .map(|s: Site| {
+                let span = program_map(doc, text, &s)
+                    .map(|map| map.span(0, s.text.len()))
+                    .unwrap_or_else(|| doc.span(&s.ptr));
+                let e = IrExpr {
+                    lang: ExprLang::Jq,
+                    source: s.text,
+                    core: None,
+                    span,
+                };
+                (s.ptr.into_boxed_str(), Some(e))
+            })
+            .collect();
+        // Pointers are unique (one site per string); stable, so a repeat would keep its first.
+        table.sort_by(|a, b| a.0.cmp(&b.0));
+        Programs(table)
+    }
+
+    /// The program at `ptr`, if there is one not taken yet.
+    fn take(&mut self, ptr: &str) -> Option<IrExpr> {
+        let i = self.0.binary_search_by(|e| (*e.0).cmp(ptr)).ok()?;
+        self.0[i].1.take()
+    }
 }
 
 struct Lowerer<'a, 'd> {
     doc: &'a Document,
     m: &'a Model<'d>,
     g: Graph,
-    exprs: HashMap<String, IrExpr>,
+    exprs: Programs,
 }
 
 impl Lowerer<'_, '_> {
@@ -125,7 +142,7 @@ impl Lowerer<'_, '_> {
     fn graph_attrs(&mut self) {
         let v = &self.doc.value;
         if let Some(d) = v.get("document") {
-            self.g.attrs.insert("document".into(), d.to_json());
+            self.g.attrs.insert("document", d.clone());
         }
         let schema = v.get("state_schema").unwrap_or(&Value::Null);
         let required: HashSet<&str> = schema
@@ -135,14 +152,14 @@ impl Lowerer<'_, '_> {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let mut reducers = serde_json::Map::new();
+        let mut reducers = Vec::new();
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for (k, p) in props {
                 let reducer = p
                     .get("reducer")
                     .and_then(Value::as_str)
                     .unwrap_or("overwrite");
-                reducers.insert(k.to_string(), json!(reducer));
+                reducers.push((k.clone(), Value::from(reducer)));
                 // Copied for the IR, then `reducer` removed as `serde_json::Map::remove`
                 // does (the last key takes its place).
                 let mut decl_schema = p.to_json();
@@ -160,7 +177,7 @@ impl Lowerer<'_, '_> {
         }
         self.g
             .attrs
-            .insert("reducers".into(), serde_json::Value::Object(reducers));
+            .insert("reducers", Value::Object(Map::from_entries(reducers)));
         // The state schema as upstream validates the state with it: top-level `reducer`
         // keys stripped (from the IR's copy).
         let mut state_schema = schema.to_json();
@@ -174,10 +191,10 @@ impl Lowerer<'_, '_> {
                 }
             }
         }
-        self.g.attrs.insert("state_schema".into(), state_schema);
+        self.g.attrs.insert("state_schema", state_schema.into());
         self.g.attrs.insert(
-            "checkpointing".into(),
-            checkpointing(v.get("checkpointing")),
+            "checkpointing",
+            checkpointing(v.get("checkpointing")).into(),
         );
     }
 
@@ -212,7 +229,7 @@ impl Lowerer<'_, '_> {
             let mut node = Node::bare(scoped, format!("{}/join", n.id), NodeKind::Join, "join");
             node.join = join;
             node.region = regions.of(p);
-            node.attrs.insert("fork".into(), json!(n.id));
+            node.attrs.insert("fork", n.id.into());
             let span = self.span(&format!("{}/config/join", n.ptr()));
             join_ids.insert(p, self.g.add_node(node, span));
         }
@@ -220,8 +237,9 @@ impl Lowerer<'_, '_> {
     }
 
     /// One node, from `/nodes/<i>`.
-    fn node(&self, i: usize, scoped: String) -> Node {
-        let n = &self.m.nodes[i];
+    fn node(&mut self, i: usize, scoped: String) -> Node {
+        let m = self.m;
+        let n = &m.nodes[i];
         let kind = match n.ty {
             "switch" => NodeKind::Decision,
             "parallel" => NodeKind::Fork,
@@ -242,11 +260,11 @@ impl Lowerer<'_, '_> {
         if let Some(cfg) = n.value.get("config").map(|c| kept_config(n.ty, c))
             && cfg.as_object().is_none_or(|m| !m.is_empty())
         {
-            node.attrs.insert("config".into(), cfg);
+            node.attrs.insert("config", cfg);
         }
         for k in ["metadata", "retry", "timeout"] {
             if let Some(v) = n.value.get(k) {
-                node.attrs.insert(k.into(), v.to_json());
+                node.attrs.insert(k, v.clone());
             }
         }
         if let Some(r) = n.value.get("retry") {
@@ -274,8 +292,8 @@ impl Lowerer<'_, '_> {
                     .flatten()
                 {
                     let at = Document::child_pointer(&format!("{ptr}/config/assignments"), k);
-                    let source = match (self.exprs.get(&format!("{at}/jq")), v.get("literal")) {
-                        (Some(e), _) => InputSource::Expr { expr: e.clone() },
+                    let source = match (self.exprs.take(&format!("{at}/jq")), v.get("literal")) {
+                        (Some(expr), _) => InputSource::Expr { expr },
                         (None, Some(lit)) => InputSource::Value {
                             value: lit.to_json().into(),
                         },
@@ -294,10 +312,10 @@ impl Lowerer<'_, '_> {
                     let at = Document::child_pointer(&format!("{ptr}/config/input_mapping"), k);
                     let expr = self
                         .exprs
-                        .get(&format!("{at}/jq"))
-                        .or_else(|| self.exprs.get(&at));
+                        .take(&format!("{at}/jq"))
+                        .or_else(|| self.exprs.take(&at));
                     let source = match (expr, v) {
-                        (Some(e), _) => InputSource::Expr { expr: e.clone() },
+                        (Some(expr), _) => InputSource::Expr { expr },
                         (None, Value::Object(o)) if o.contains_key("literal") => {
                             InputSource::Value {
                                 value: v["literal"].to_json().into(),
@@ -311,8 +329,8 @@ impl Lowerer<'_, '_> {
                 }
             }
             "end" => {
-                let source = match self.exprs.get(&format!("{ptr}/config/output_mapping")) {
-                    Some(e) => InputSource::Expr { expr: e.clone() },
+                let source = match self.exprs.take(&format!("{ptr}/config/output_mapping")) {
+                    Some(expr) => InputSource::Expr { expr },
                     None => InputSource::Expr {
                         expr: IrExpr {
                             lang: ExprLang::Jq,
@@ -326,7 +344,7 @@ impl Lowerer<'_, '_> {
             }
             "interrupt" => {
                 if let Some(rs) = cfg.and_then(|c| c.get("resume_schema")) {
-                    node.attrs.insert("resume_schema".into(), rs.to_json());
+                    node.attrs.insert("resume_schema", rs.clone());
                     node.outputs = outputs(rs);
                 }
             }
@@ -357,7 +375,7 @@ impl Lowerer<'_, '_> {
                     }
                 }
                 node.attrs
-                    .insert("wait".into(), serde_json::Value::Object(w));
+                    .insert("wait", serde_json::Value::Object(w).into());
             }
             _ => {}
         }
@@ -443,8 +461,7 @@ impl Lowerer<'_, '_> {
                             None
                         } else {
                             at.strip_suffix("/target")
-                                .and_then(|c| self.exprs.get(&format!("{c}/when")))
-                                .cloned()
+                                .and_then(|c| self.exprs.take(&format!("{c}/when")))
                         };
                         let mut edge = edge(from, NodeId(t as u32), EdgeKind::Conditional);
                         edge.guard = guard.map(Box::new);
@@ -536,22 +553,22 @@ fn outputs(schema: &Value) -> Vec<Output> {
 /// node's inputs or other attributes (a `set_state`'s `assignments`, an `end`'s
 /// `output_mapping`, a subworkflow's or delegate's `input_mapping`, an interrupt's
 /// `resume_schema`), so the IR and the plan hold each once. A config left empty is left out.
-fn kept_config(ty: &str, cfg: &Value) -> serde_json::Value {
+fn kept_config(ty: &str, cfg: &Value) -> Value {
     let moved = match ty {
         "set_state" => "assignments",
         "end" => "output_mapping",
         "subworkflow" | "agent_delegate" => "input_mapping",
         "interrupt" => "resume_schema",
-        _ => return cfg.to_json(),
+        _ => return cfg.clone(),
     };
     match cfg {
-        Value::Object(m) => serde_json::Value::Object(
+        Value::Object(m) => Value::Object(
             m.iter()
                 .filter(|(k, _)| k.as_str() != moved)
-                .map(|(k, v)| (k.to_string(), v.to_json()))
+                .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         ),
-        other => other.to_json(),
+        other => other.clone(),
     }
 }
 

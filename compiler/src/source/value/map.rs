@@ -25,7 +25,7 @@ pub(crate) fn key_hash(key: &str) -> u64 {
 ///
 /// Invariant: keys are unique; a mapping is [`Repr::Large`] exactly when it has more than
 /// [`LINEAR_MAX`] entries. 16 bytes, so that a [`Value`] is 24.
-#[derive(Clone)]
+#[derive(Clone, Default)]
 pub struct Map(Repr);
 
 #[derive(Clone)]
@@ -41,9 +41,9 @@ struct Large {
     index: HashTable<u32>,
 }
 
-impl Default for Map {
-    fn default() -> Map {
-        Map(Repr::Small(Box::default()))
+impl Default for Repr {
+    fn default() -> Repr {
+        Repr::Small(Box::default())
     }
 }
 
@@ -58,6 +58,11 @@ fn pair(e: &Entry) -> Pair<'_> {
 pub type Iter<'a> = std::iter::Map<std::slice::Iter<'a, Entry>, fn(&'a Entry) -> Pair<'a>>;
 
 impl Map {
+    /// An empty mapping (no allocation).
+    pub fn new() -> Map {
+        Map::default()
+    }
+
     /// A mapping of `entries`; a later entry with a key seen before replaces the earlier one's
     /// value and keeps its position (as `serde_json::Map` does).
     pub fn from_entries(entries: Vec<Entry>) -> Map {
@@ -107,6 +112,28 @@ impl Map {
         });
         debug_assert_eq!(index.len(), entries.len());
         Map(Repr::Large(Box::new(Large { entries, index })))
+    }
+
+    /// Sets `key` to `value`: in place when the key is there (returning the old value, as
+    /// `serde_json::Map::insert` does), else appended. Appending copies the entries (and
+    /// rebuilds the position table of a large mapping): for the few keys of an IR node's
+    /// attributes; build large mappings with [`Map::from_entries`] or `collect`.
+    pub fn insert(&mut self, key: impl Into<Str>, value: Value) -> Option<Value> {
+        let key = key.into();
+        if let Some((i, _)) = self.get_full(&key) {
+            let entries = match &mut self.0 {
+                Repr::Small(entries) => entries,
+                Repr::Large(large) => &mut large.entries,
+            };
+            return Some(std::mem::replace(&mut entries[i].1, value));
+        }
+        let mut entries = match std::mem::take(&mut self.0) {
+            Repr::Small(entries) => entries.into_vec(),
+            Repr::Large(large) => large.entries.into_vec(),
+        };
+        entries.push((key, value));
+        *self = Map::with_table(entries.into_boxed_slice(), None);
+        None
     }
 
     /// The entries, in order.

@@ -114,3 +114,28 @@ fn mappings_compare_without_regard_to_order() {
     assert_eq!(a, b);
     assert_ne!(a, c);
 }
+
+#[test]
+fn insert_replaces_in_place_or_appends_as_serde_json_does() {
+    // Across the scanned/indexed boundary: every answer must match serde_json's map.
+    let mut ours = Map::new();
+    let mut theirs = serde_json::Map::new();
+    // Every key twice (7 is coprime to 17): appends in the first round, replaces in the second.
+    let keys = super::map::LINEAR_MAX + 5;
+    assert_eq!(keys, 17);
+    for i in 0..2 * keys {
+        let k = format!("k{}", (i * 7) % keys);
+        let old = ours.insert(k.as_str(), Value::from(i as u64));
+        let old_json = theirs.insert(k.clone(), serde_json::Value::from(i as u64));
+        assert_eq!(old.map(|v| v.to_json()), old_json, "key {k}");
+        assert_eq!(
+            serde_json::to_string(&ours).unwrap(),
+            serde_json::to_string(&theirs).unwrap()
+        );
+        assert_eq!(ours.get(&k), Some(&Value::from(i as u64)));
+    }
+    assert!(ours.len() > super::map::LINEAR_MAX);
+    for (k, v) in &theirs {
+        assert_eq!(ours.get(k).map(Value::to_json).as_ref(), Some(v));
+    }
+}

@@ -226,11 +226,11 @@ impl<'u> Lowerer<'u> {
         }
         let a = &mut self.g.attrs;
         let version = Version::of(root);
-        a.insert("api_version".into(), json!(version.name()));
+        a.insert("api_version", version.name().into());
         a.insert(
-            "concurrency".into(),
+            "concurrency",
             root.get("concurrency")
-                .map_or(json!("forbid"), Doc::to_json),
+                .map_or_else(|| "forbid".into(), Doc::clone),
         );
         if let Some(c) = contract {
             let mut c = c.to_json_map();
@@ -241,11 +241,11 @@ impl<'u> Lowerer<'u> {
                     }
                 }
             }
-            a.insert("contract".into(), Value::Object(c));
+            a.insert("contract", Value::Object(c).into());
         }
         for key in ["start", "network_participation", "meta"] {
             if let Some(v) = root.get(key) {
-                a.insert(key.into(), v.to_json());
+                a.insert(key, v.clone());
             }
         }
     }
@@ -276,15 +276,16 @@ impl<'u> Lowerer<'u> {
         let stop = self.expr(ExprLang::Cel, "/contract/stop_when");
         let mut node = Node::bare(id.clone(), id, NodeKind::Loop, "generations");
         node.attrs.insert(
-            "generations".into(),
-            json!({"iteration_cap": cap, "unbounded": unbounded, "watch": watch}),
+            "generations",
+            json!({"iteration_cap": cap, "unbounded": unbounded, "watch": watch}).into(),
         );
         let owner = self.add(node, "/contract", None);
         self.g.entrypoints.push(owner);
         self.g.attrs.insert(
-            "generations".into(),
+            "generations",
             json!({"iteration_cap": cap, "unbounded": unbounded,
-                   "stop_when": stop.as_ref().map(|e| e.source.clone())}),
+                   "stop_when": stop.as_ref().map(|e| e.source.clone())})
+            .into(),
         );
         self.region(
             RegionKind::Loop {

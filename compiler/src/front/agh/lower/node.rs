@@ -44,22 +44,22 @@ impl<'u> Lowerer<'u> {
                 // transform's other keys. A copy of every prompt and output schema here made
                 // the plan and the IR of a Loop a third larger.
                 ("params", Doc::Object(p)) => {
-                    let rest: Map<String, Value> = p
+                    let rest: DocMap = p
                         .iter()
                         .filter(|(pk, _)| transform && pk.as_str() != "map")
-                        .map(|(pk, pv)| (pk.to_string(), pv.to_json()))
+                        .map(|(pk, pv)| (pk.clone(), pv.clone()))
                         .collect();
                     if !rest.is_empty() {
-                        node.attrs.insert(k.to_string(), Value::Object(rest));
+                        node.attrs.insert(k.clone(), Doc::Object(rest));
                     }
                 }
                 _ => {
-                    node.attrs.insert(k.to_string(), val.to_json());
+                    node.attrs.insert(k.clone(), val.clone());
                 }
             }
         }
         if v.is("control", "gate") {
-            node.attrs.insert("routes".into(), routes(v));
+            node.attrs.insert("routes", routes(v).into());
         }
         // The output's schema, shared with the param it is written in (a run-agent's or a
         // goal's `output_schema`, which the agent call reads) and with every identical schema
@@ -132,7 +132,7 @@ impl<'u> Lowerer<'u> {
     /// entry with several takes `from`, then `template`, then `value`; one with none is
     /// `null`. `attrs.transform: inputs` tells the runtime the map is lowered this way.
     fn transform_inputs(&mut self, v: &NodeView<'_>, node: &mut Node) {
-        node.attrs.insert("transform".into(), json!("inputs"));
+        node.attrs.insert("transform", "inputs".into());
         let map = v
             .params()
             .and_then(|p| p.get("map"))
