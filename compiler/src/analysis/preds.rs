@@ -152,7 +152,7 @@ fn answer(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Edge, EdgeKind, Node, NodeKind, Outcome};
+    use crate::ir::{Edge, EdgeKind, Node, NodeKind, Outcome, Outcomes};
     use crate::source::Span;
 
     fn graph(n: usize, edges: &[(u32, u32)]) -> Graph {
@@ -169,7 +169,7 @@ mod tests {
                     from: NodeId(a),
                     to: NodeId(b),
                     kind: EdgeKind::Sequence,
-                    outcomes: vec![Outcome::Succeeded],
+                    outcomes: Outcomes::from([Outcome::Succeeded]),
                     guard: None,
                     order: None,
                     bound: None,

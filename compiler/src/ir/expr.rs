@@ -22,7 +22,7 @@ pub enum ExprLang {
 pub struct IrExpr {
     pub lang: ExprLang,
     /// The text as written (decoded from its YAML scalar).
-    pub source: String,
+    pub source: crate::source::Str,
     /// The core form, when the language lowers into it (AGX, CEL, templates). Shared: a front
     /// end that parsed it for its checks hands the same tree to the IR.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -32,4 +32,4 @@ pub struct IrExpr {
 }
 
 /// A declared type, by name, as the plan shows it (`integer`, `array`, `object`, `any`...).
-pub type TypeName = String;
+pub type TypeName = crate::source::Str;

@@ -20,7 +20,7 @@
 pub mod expr;
 pub mod intern;
 
-use crate::source::Span;
+use crate::source::{Span, Str};
 pub use expr::{ExprLang, IrExpr};
 use serde::Serialize;
 
@@ -130,7 +130,7 @@ impl Declared {
 /// A declared node input.
 #[derive(Clone, Debug, Serialize)]
 pub struct Input {
-    pub name: String,
+    pub name: Str,
     pub ty: ValueType,
     pub required: bool,
     pub source: InputSource,
@@ -154,7 +154,7 @@ pub enum InputSource {
 /// A declared node output.
 #[derive(Clone, Debug, Serialize)]
 pub struct Output {
-    pub name: String,
+    pub name: Str,
     pub ty: ValueType,
     pub required: bool,
     #[serde(flatten)]
@@ -180,18 +180,20 @@ pub struct Estimate {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Node {
+    // The ids and names are `Str`s (16 bytes, short ones held inline): a graph holds several
+    // per node.
     /// Unique across the graph: region path + local id.
-    pub scoped_id: String,
+    pub scoped_id: Str,
     /// The id as written in its scope.
-    pub local_id: String,
+    pub local_id: Str,
     pub kind: NodeKind,
     /// The dialect's own name for the kind (`task`, `gate`, `switch`, `class: action`, ...).
-    pub origin_kind: String,
+    pub origin_kind: Str,
     /// The innermost region holding this node, if any.
     pub region: Option<RegionId>,
     /// The region this node owns (loop, map, subgraph).
     pub owns: Option<RegionId>,
-    pub title: Option<String>,
+    pub title: Option<Box<str>>,
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
@@ -213,12 +215,17 @@ pub struct Node {
 impl Node {
     /// A node with nothing but its ids and kind: no inputs, outputs, guard or attributes, an
     /// `all` join, one attempt (front ends fill in the rest; tests build graphs from these).
-    pub fn bare(scoped_id: String, local_id: String, kind: NodeKind, origin_kind: &str) -> Node {
+    pub fn bare(
+        scoped_id: impl Into<Str>,
+        local_id: impl Into<Str>,
+        kind: NodeKind,
+        origin_kind: &str,
+    ) -> Node {
         Node {
-            scoped_id,
-            local_id,
+            scoped_id: scoped_id.into(),
+            local_id: local_id.into(),
             kind,
-            origin_kind: origin_kind.to_string(),
+            origin_kind: origin_kind.into(),
             region: None,
             owns: None,
             title: None,
@@ -256,12 +263,64 @@ pub enum Outcome {
     Failed,
 }
 
+/// The distinct outcomes that activate an edge, in the order given: at most both, held inline
+/// (every edge has some, and a `Vec` of them was an allocation per edge).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Outcomes {
+    items: [Outcome; 2],
+    len: u8,
+}
+
+impl Outcomes {
+    pub const NONE: Outcomes = Outcomes {
+        items: [Outcome::Succeeded; 2],
+        len: 0,
+    };
+
+    /// Adds `o` unless it is there already.
+    pub fn push(&mut self, o: Outcome) {
+        if !self.contains(&o) {
+            self.items[self.len as usize] = o;
+            self.len += 1;
+        }
+    }
+}
+
+impl<const N: usize> From<[Outcome; N]> for Outcomes {
+    fn from(list: [Outcome; N]) -> Outcomes {
+        let mut out = Outcomes::NONE;
+        for o in list {
+            out.push(o);
+        }
+        out
+    }
+}
+
+impl std::ops::Deref for Outcomes {
+    type Target = [Outcome];
+    fn deref(&self) -> &[Outcome] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl std::fmt::Debug for Outcomes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl Serialize for Outcomes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct Edge {
     pub from: NodeId,
     pub to: NodeId,
     pub kind: EdgeKind,
-    pub outcomes: Vec<Outcome>,
+    pub outcomes: Outcomes,
     pub guard: Option<Box<IrExpr>>,
     /// For exclusive branching: the first matching edge (lowest order) wins.
     pub order: Option<u32>,
@@ -455,5 +514,27 @@ impl Graph {
 
     pub fn region(&self, id: RegionId) -> &Region {
         &self.regions[id.index()]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Outcome, Outcomes};
+
+    #[test]
+    fn outcomes_keep_their_order_once_each_and_serialize_as_a_list() {
+        let both = Outcomes::from([Outcome::Failed, Outcome::Succeeded, Outcome::Failed]);
+        assert_eq!(*both, [Outcome::Failed, Outcome::Succeeded]);
+        assert_eq!(
+            serde_json::to_string(&both).unwrap(),
+            r#"["failed","succeeded"]"#
+        );
+        let mut one = Outcomes::NONE;
+        assert!(one.is_empty());
+        one.push(Outcome::Succeeded);
+        one.push(Outcome::Succeeded);
+        assert_eq!(*one, [Outcome::Succeeded]);
+        assert_eq!(format!("{one:?}"), "[Succeeded]");
+        assert_eq!(std::mem::size_of::<Outcomes>(), 3);
     }
 }

@@ -153,7 +153,7 @@ pub(crate) fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: Regi
         Some(t) if !t.is_empty() && t != n.local_id => {
             text::words(&format!("{} · {t}", n.local_id), 60, 1)
         }
-        _ => n.local_id.clone(),
+        _ => n.local_id.to_string(),
     };
     let region = g.region(r);
     let header = match &region.kind {

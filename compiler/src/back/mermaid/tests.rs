@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::ir::expr::ExprLang;
-use crate::ir::{Edge, IrExpr, LoopMode, Node, Outcome, Region};
+use crate::ir::{Edge, IrExpr, LoopMode, Node, Outcome, Outcomes, Region};
 use crate::source::{FileId, Span};
 
 fn sp() -> Span {
@@ -26,7 +26,7 @@ impl B {
         B(Graph::new("test", "g".into()))
     }
     fn node(&mut self, id: &str, kind: NodeKind, region: Option<u32>) -> u32 {
-        let mut n = Node::bare(id.into(), id.into(), kind, "task");
+        let mut n = Node::bare(id, id, kind, "task");
         n.region = region.map(RegionId);
         self.0.add_node(n, sp()).0
     }
@@ -39,7 +39,7 @@ impl B {
                 from: NodeId(from),
                 to: NodeId(to),
                 kind,
-                outcomes: vec![Outcome::Succeeded],
+                outcomes: Outcomes::from([Outcome::Succeeded]),
                 guard: None,
                 order: None,
                 bound: None,

@@ -457,7 +457,7 @@ impl Serialize for EdgeOut<'_> {
         m.serialize_entry("from", c.id(e.from))?;
         m.serialize_entry("to", c.id(e.to))?;
         m.serialize_entry("kind", &e.kind)?;
-        if e.outcomes != [crate::ir::Outcome::Succeeded] {
+        if *e.outcomes != [crate::ir::Outcome::Succeeded] {
             m.serialize_entry("outcomes", &e.outcomes)?;
         }
         if let Some(gd) = &e.guard {

@@ -4,8 +4,8 @@
 use super::*;
 use crate::ir::expr::ExprLang;
 use crate::ir::{
-    DataLink, Edge, EdgeKind, Input, Join, LoopMode, Node, NodeKind, Outcome, Output, Param,
-    Region, RegionId,
+    DataLink, Edge, EdgeKind, Input, Join, LoopMode, Node, NodeKind, Outcome, Outcomes, Output,
+    Param, Region, RegionId,
 };
 use crate::source::{FileId, SourceFile};
 use agc_runtime::expr::{Expr as Core, ExprKind};
@@ -32,7 +32,7 @@ fn node(id: &str, kind: NodeKind, region: Option<RegionId>) -> Node {
     let local = id.rsplit('.').next().unwrap_or(id).to_string();
     Node {
         region,
-        ..Node::bare(id.into(), local, kind, "task")
+        ..Node::bare(id, local, kind, "task")
     }
 }
 
@@ -165,7 +165,7 @@ fn graph() -> Graph {
             from: lp,
             to: mp,
             kind: EdgeKind::Back,
-            outcomes: vec![Outcome::Succeeded, Outcome::Failed],
+            outcomes: Outcomes::from([Outcome::Succeeded, Outcome::Failed]),
             guard: Some(Box::new(expr("again", 21))),
             order: Some(1),
             bound: Some(4),
@@ -180,7 +180,7 @@ fn graph() -> Graph {
             from: mp,
             to: sub,
             kind: EdgeKind::Sequence,
-            outcomes: vec![Outcome::Succeeded],
+            outcomes: Outcomes::from([Outcome::Succeeded]),
             guard: None,
             order: None,
             bound: None,

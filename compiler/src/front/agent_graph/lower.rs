@@ -236,7 +236,7 @@ impl<'a> Lowerer<'a> {
             };
             let mut node = Node::bare(format!("{prefix}{local}"), local.clone(), kind, origin);
             node.region = region;
-            node.title = str_at(n, "description").map(String::from);
+            node.title = str_at(n, "description").map(Box::from);
             node.join = if str_at(n, "join") == Some("any") {
                 Join::Any
             } else {
@@ -248,7 +248,7 @@ impl<'a> Lowerer<'a> {
             {
                 node.guard = Some(Box::new(IrExpr {
                     lang: ExprLang::Fact,
-                    source: facts_text(checks),
+                    source: facts_text(checks).into(),
                     core: None,
                     span: span_at(doc, &format!("/nodes/{i}/requiresFacts")),
                 }));
@@ -324,7 +324,7 @@ impl<'a> Lowerer<'a> {
                 None => vec!["completed".to_string()],
             };
             let edge_kind = str_at(e, "kind").unwrap_or("flow");
-            let mut outcomes = Vec::new();
+            let mut outcomes = ir::Outcomes::NONE;
             if on.iter().any(|o| o == "completed") {
                 outcomes.push(Outcome::Succeeded);
             }

@@ -22,7 +22,7 @@ use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, GraphOutput, IrExpr, LoopMode, NodeId, Outcome,
-    Param, Region, RegionId, RegionKind,
+    Outcomes, Param, Region, RegionId, RegionKind,
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
@@ -174,7 +174,7 @@ impl<'d> Lowerer<'d> {
             .flatten()
         {
             self.graph.params.push(Param {
-                name: name.to_string(),
+                name: name.as_str().into(),
                 ty: port_type(spec),
                 // AGS param_spec: `required` defaults to true.
                 required: required(spec),
@@ -365,7 +365,7 @@ impl<'d> Lowerer<'d> {
                 .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/from")));
             self.graph.outputs.push(GraphOutput {
                 region,
-                name: name.to_string(),
+                name: name.as_str().into(),
                 ty: port_type(spec),
                 required: required(spec),
                 from,
@@ -415,7 +415,7 @@ impl<'d> Lowerer<'d> {
                     .expr(ExprLang::Agx, &format!("{bptr}/over"))
                     .unwrap_or(IrExpr {
                         lang: ExprLang::Agx,
-                        source: String::new(),
+                        source: Default::default(),
                         core: None,
                         span: self.span(bptr),
                     }),
@@ -455,9 +455,9 @@ impl<'d> Lowerer<'d> {
             return;
         };
         let (kind, outcomes) = match e.kind {
-            "conditional" => (EdgeKind::Conditional, vec![Outcome::Succeeded]),
-            "on_failure" => (EdgeKind::Failure, vec![Outcome::Failed]),
-            _ => (EdgeKind::Sequence, vec![Outcome::Succeeded]),
+            "conditional" => (EdgeKind::Conditional, Outcomes::from([Outcome::Succeeded])),
+            "on_failure" => (EdgeKind::Failure, Outcomes::from([Outcome::Failed])),
+            _ => (EdgeKind::Sequence, Outcomes::from([Outcome::Succeeded])),
         };
         let ptr = e.ptr(s);
         let guard = e
@@ -482,8 +482,8 @@ impl<'d> Lowerer<'d> {
 }
 
 /// A param's, port's or output's declared `type` (`any` when it names none).
-fn port_type(spec: &Value) -> String {
-    str_of(spec, "type").unwrap_or("any").to_string()
+fn port_type(spec: &Value) -> crate::ir::ValueType {
+    str_of(spec, "type").unwrap_or("any").into()
 }
 
 /// Whether a param, port or output is required: `required` defaults to true in the schema.

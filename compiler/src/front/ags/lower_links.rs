@@ -69,7 +69,7 @@ impl Lowerer<'_> {
                 output: y,
                 to,
                 at,
-                ty: ty.unwrap_or("any").to_string(),
+                ty: ty.unwrap_or("any").into(),
             });
         }
         self.graph.links.extend(links);

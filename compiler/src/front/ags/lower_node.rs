@@ -94,7 +94,7 @@ impl<'d> NodeLowerer<'d> {
         };
         Some(IrExpr {
             lang,
-            source: source.to_string(),
+            source: source.into(),
             core: core.map(std::sync::Arc::new),
             span: node.span,
         })
@@ -142,7 +142,7 @@ impl<'d> NodeLowerer<'d> {
                 InputSource::Implicit
             };
             inputs.push(Input {
-                name: name.as_str().to_owned(),
+                name: name.clone(),
                 ty: port_type(spec),
                 required: required(spec),
                 source,
@@ -158,7 +158,7 @@ impl<'d> NodeLowerer<'d> {
                 .into_iter()
                 .flatten()
                 .map(|(name, spec)| Output {
-                    name: name.as_str().to_owned(),
+                    name: name.clone(),
                     ty: port_type(spec),
                     required: required(spec),
                     decl: declared(spec),
@@ -250,16 +250,13 @@ impl<'d> NodeLowerer<'d> {
         let span = self.key_span(ptr);
         (
             Node {
-                scoped_id: scoped,
-                local_id: local.to_string(),
+                scoped_id: scoped.into(),
+                local_id: local.into(),
                 kind,
-                origin_kind: ty.to_string(),
+                origin_kind: ty.into(),
                 region,
                 owns: None,
-                title: node
-                    .field("title")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
+                title: node.field("title").and_then(Value::as_str).map(Box::from),
                 inputs,
                 outputs,
                 guard: guard.map(Box::new),

@@ -30,7 +30,7 @@ use super::values::duration_ms;
 use crate::diag::Diagnostic;
 use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeId,
-    NodeKind, Outcome, Output, Param, Region, RegionKind,
+    NodeKind, Outcome, Outcomes, Output, Param, Region, RegionKind,
 };
 use crate::source::{Document, Span};
 use crate::source::{Map, Value};
@@ -108,7 +108,7 @@ impl Programs {
                     .unwrap_or_else(|| doc.span(&s.ptr));
                 let e = IrExpr {
                     lang: ExprLang::Jq,
-                    source: s.text,
+                    source: s.text.into(),
                     core: None,
                     span,
                 };
@@ -117,6 +117,8 @@ impl Programs {
             .collect();
         // Pointers are unique (one site per string); stable, so a repeat would keep its first.
         table.sort_by(|a, b| a.0.cmp(&b.0));
+        // Collected in place into the sites' vector, which holds room for up to twice as many.
+        table.shrink_to_fit();
         Programs(table)
     }
 
@@ -250,13 +252,13 @@ impl Lowerer<'_, '_> {
             "end" => NodeKind::Terminal,
             _ => NodeKind::Task,
         };
-        let mut node = Node::bare(scoped, n.id.to_string(), kind, n.ty);
+        let mut node = Node::bare(scoped, n.id, kind, n.ty);
         node.title = n
             .value
             .get("metadata")
             .and_then(|md| md.get("title").or_else(|| md.get("name")))
             .and_then(Value::as_str)
-            .map(str::to_string);
+            .map(Box::from);
         if let Some(cfg) = n.value.get("config").map(|c| kept_config(n.ty, c))
             && cfg.as_object().is_none_or(|m| !m.is_empty())
         {
@@ -419,7 +421,7 @@ impl Lowerer<'_, '_> {
                 .inputs
                 .iter()
                 .filter_map(|i| match &i.source {
-                    InputSource::Expr { expr } => Some((i.name.clone(), expr.clone())),
+                    InputSource::Expr { expr } => Some((i.name.to_string(), expr.clone())),
                     _ => None,
                 })
                 .collect();
@@ -506,7 +508,7 @@ fn edge(from: NodeId, to: NodeId, kind: EdgeKind) -> Edge {
         from,
         to,
         kind,
-        outcomes: vec![Outcome::Succeeded],
+        outcomes: Outcomes::from([Outcome::Succeeded]),
         guard: None,
         order: None,
         bound: None,
@@ -518,7 +520,7 @@ fn edge(from: NodeId, to: NodeId, kind: EdgeKind) -> Edge {
 
 fn input(name: &str, source: InputSource) -> Input {
     Input {
-        name: name.to_string(),
+        name: name.into(),
         ty: "any".into(),
         required: true,
         source,
@@ -541,7 +543,7 @@ fn outputs(schema: &Value) -> Vec<Output> {
         .into_iter()
         .flatten()
         .map(|(k, p)| Output {
-            name: k.to_string(),
+            name: k.clone(),
             ty: type_name(p),
             required: required.contains(k.as_str()),
             decl: declared(p, p.to_json()),
@@ -585,15 +587,15 @@ fn declared(p: &Value, schema: serde_json::Value) -> Declared {
 }
 
 /// A schema's `type` as one name (`null` aside); `any` when absent or several.
-fn type_name(p: &Value) -> String {
+fn type_name(p: &Value) -> crate::ir::ValueType {
     let ts: Vec<&str> = super::state::types(p)
         .unwrap_or_default()
         .into_iter()
         .filter(|t| *t != "null")
         .collect();
     match ts.as_slice() {
-        [one] => (*one).to_string(),
-        _ => "any".to_string(),
+        [one] => (*one).into(),
+        _ => "any".into(),
     }
 }
 

@@ -34,7 +34,7 @@ use super::model::{NodeView, Scope, Version, scopes};
 use crate::diag::Diagnostic;
 use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, IrExpr, LoopMode, Node, NodeId, NodeKind, Outcome,
-    Param, Region, RegionId, RegionKind,
+    Outcomes, Param, Region, RegionId, RegionKind,
 };
 use crate::source::{Map as DocMap, Value as Doc};
 use node::continue_verdicts;
@@ -143,7 +143,7 @@ impl<'u> Lowerer<'u> {
         let source = self.unit.doc.value.pointer(ptr)?.as_str()?.to_string();
         Some(IrExpr {
             lang,
-            source,
+            source: source.into(),
             core: self.unit.exprs.get(ptr).cloned(),
             span: self.span(ptr),
         })
@@ -195,8 +195,8 @@ impl<'u> Lowerer<'u> {
             self.g.params.push(Param {
                 name: name.to_string(),
                 ty: match ty {
-                    "number" | "boolean" | "string" => ty.to_string(),
-                    _ => "string".to_string(),
+                    "number" | "boolean" | "string" => ty.into(),
+                    _ => "string".into(),
                 },
                 required: decl.get("required").and_then(Doc::as_bool).unwrap_or(false),
                 default: decl.get("default").map(Doc::to_json),
@@ -384,7 +384,7 @@ impl<'u> Lowerer<'u> {
             .expr(ExprLang::GoTemplate, &f.field("collection"))
             .unwrap_or(IrExpr {
                 lang: ExprLang::GoTemplate,
-                source: String::new(),
+                source: Default::default(),
                 core: None,
                 span: self.span(&f.ptr),
             });
@@ -436,7 +436,7 @@ impl<'u> Lowerer<'u> {
                 from,
                 to,
                 kind,
-                outcomes: vec![Outcome::Succeeded],
+                outcomes: Outcomes::from([Outcome::Succeeded]),
                 guard: guard.map(Box::new),
                 order: None,
                 bound: None,
@@ -491,7 +491,7 @@ impl<'u> Lowerer<'u> {
             let ty = self.g.nodes[from.index()]
                 .outputs
                 .first()
-                .map_or_else(|| "any".to_string(), |o| o.ty.clone());
+                .map_or_else(|| "any".into(), |o| o.ty.clone());
             self.g.links.push(crate::ir::DataLink {
                 from,
                 output: "output".into(),

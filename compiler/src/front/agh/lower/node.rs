@@ -80,7 +80,7 @@ impl<'u> Lowerer<'u> {
                     },
                 };
                 node.inputs.push(Input {
-                    name: k.to_string(),
+                    name: k.clone(),
                     ty: json_type(val).into(),
                     required: true,
                     source,
@@ -93,7 +93,7 @@ impl<'u> Lowerer<'u> {
                 .get("type")
                 .and_then(Value::as_str)
                 .unwrap_or("object")
-                .to_string();
+                .into();
             node.outputs.reserve_exact(1);
             node.outputs.push(Output {
                 name: "output".into(),
@@ -154,7 +154,7 @@ impl<'u> Lowerer<'u> {
                 let at = format!("{ptr}/from");
                 let expr = IrExpr {
                     lang: ExprLang::GoTemplate,
-                    source: from.trim().to_string(),
+                    source: from.trim().into(),
                     core: Some(std::sync::Arc::new(path_expr(from.trim()))),
                     span: self.span(&at),
                 };
@@ -176,7 +176,7 @@ impl<'u> Lowerer<'u> {
                 ("any", InputSource::Value { value })
             };
             node.inputs.push(Input {
-                name: k.to_string(),
+                name: k.clone(),
                 ty: ty.into(),
                 required: true,
                 source,
