@@ -127,6 +127,39 @@ impl Declared {
     }
 }
 
+/// A port's [`Declared`], boxed only when it says something: most ports declare nothing
+/// beyond their type, and a graph holds one or more per node (8 bytes, not 56). Reads as a
+/// `Declared` (an empty one when absent).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Decl(Option<Box<Declared>>);
+
+static NOTHING_DECLARED: Declared = Declared {
+    schema: None,
+    enum_values: None,
+    description: None,
+    redact: false,
+    default: None,
+};
+
+impl From<Declared> for Decl {
+    fn from(d: Declared) -> Decl {
+        Decl((!d.is_empty() || d.default.is_some()).then(|| Box::new(d)))
+    }
+}
+
+impl std::ops::Deref for Decl {
+    type Target = Declared;
+    fn deref(&self) -> &Declared {
+        self.0.as_deref().unwrap_or(&NOTHING_DECLARED)
+    }
+}
+
+impl Serialize for Decl {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
 /// A declared node input.
 #[derive(Clone, Debug, Serialize)]
 pub struct Input {
@@ -135,7 +168,7 @@ pub struct Input {
     pub required: bool,
     pub source: InputSource,
     #[serde(flatten)]
-    pub decl: Declared,
+    pub decl: Decl,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -158,7 +191,7 @@ pub struct Output {
     pub ty: ValueType,
     pub required: bool,
     #[serde(flatten)]
-    pub decl: Declared,
+    pub decl: Decl,
 }
 
 /// Attempts and timeouts.

@@ -146,7 +146,7 @@ impl<'d> NodeLowerer<'d> {
                 ty: port_type(spec),
                 required: required(spec),
                 source,
-                decl: declared(spec),
+                decl: declared(spec).into(),
             });
         }
         let declared_outputs = node.field("outputs").and_then(Value::as_object);
@@ -161,7 +161,7 @@ impl<'d> NodeLowerer<'d> {
                     name: name.clone(),
                     ty: port_type(spec),
                     required: required(spec),
-                    decl: declared(spec),
+                    decl: declared(spec).into(),
                 }),
         );
         if decides {

@@ -177,7 +177,7 @@ impl Checker<'_> {
                 // `__start__` (AGC250): it has no edges of its own.
                 continue;
             }
-            let out = &m.out[i];
+            let out = m.out(i);
             match n.ty {
                 "switch" => {}
                 "end" => {

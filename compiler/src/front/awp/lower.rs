@@ -480,12 +480,12 @@ impl Lowerer<'_, '_> {
                     let span = self.span(&format!("{}/config/join", n.ptr()));
                     self.g.add_edge(edge(from, join, EdgeKind::Sequence), span);
                     let target = NodeId(regions.join[&i] as u32);
-                    let span = self.span(&format!("/edges/{}", m.edges[m.out[i][0]].index));
+                    let span = self.span(&format!("/edges/{}", m.edges[m.out(i)[0]].index));
                     self.g
                         .add_edge(edge(join, target, EdgeKind::Sequence), span);
                 }
                 _ => {
-                    for &e in &m.out[i] {
+                    for &e in m.out(i) {
                         let Some(t) = m.node(m.edges[e].target) else {
                             continue;
                         };
@@ -524,7 +524,7 @@ fn input(name: &str, source: InputSource) -> Input {
         ty: "any".into(),
         required: true,
         source,
-        decl: Declared::default(),
+        decl: Default::default(),
     }
 }
 
@@ -546,7 +546,7 @@ fn outputs(schema: &Value) -> Vec<Output> {
             name: k.clone(),
             ty: type_name(p),
             required: required.contains(k.as_str()),
-            decl: declared(p, p.to_json()),
+            decl: declared(p, p.to_json()).into(),
         })
         .collect()
 }

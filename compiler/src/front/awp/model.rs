@@ -54,8 +54,10 @@ pub struct Model<'d> {
     /// First node of each id.
     pub by_id: HashMap<&'d str, usize>,
     pub edges: Vec<EdgeRef<'d>>,
-    /// Static edges leaving each node (edge indices, in document order).
-    pub out: Vec<Vec<usize>>,
+    /// Static edges leaving each node (edge indices, in document order): node `n`'s are
+    /// `out_edges[out_start[n]..out_start[n + 1]]` (one array for all, not a vector per node).
+    out_start: Vec<usize>,
+    out_edges: Vec<usize>,
     /// Edges whose source is `__start__`.
     pub start_edges: Vec<usize>,
 }
@@ -92,29 +94,54 @@ impl<'d> Model<'d> {
             .and_then(Value::as_array)
             .unwrap_or_default();
         let mut edges = Vec::with_capacity(listed.len());
-        let mut out = vec![Vec::new(); nodes.len()];
         let mut start_edges = Vec::new();
+        // Each edge's source node, counted per node, then placed (a counting sort: document
+        // order within each node).
+        let mut from = Vec::with_capacity(listed.len());
+        let mut out_start = vec![0usize; nodes.len() + 1];
         for (index, v) in listed.iter().enumerate() {
             let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default();
             let (source, target) = (field("source"), field("target"));
-            if source == START {
+            let node = if source == START {
                 start_edges.push(edges.len());
-            } else if let Some(&n) = by_id.get(source) {
-                out[n].push(edges.len());
+                None
+            } else {
+                by_id.get(source).copied()
+            };
+            if let Some(n) = node {
+                out_start[n + 1] += 1;
             }
+            from.push(node);
             edges.push(EdgeRef {
                 index,
                 source,
                 target,
             });
         }
+        for n in 0..nodes.len() {
+            out_start[n + 1] += out_start[n];
+        }
+        let mut out_edges = vec![0usize; out_start[nodes.len()]];
+        let mut next = out_start.clone();
+        for (e, node) in from.into_iter().enumerate() {
+            if let Some(n) = node {
+                out_edges[next[n]] = e;
+                next[n] += 1;
+            }
+        }
         Model {
             nodes,
             by_id,
             edges,
-            out,
+            out_start,
+            out_edges,
             start_edges,
         }
+    }
+
+    /// The static edges leaving node `n` (edge indices, in document order).
+    pub fn out(&self, n: usize) -> &[usize] {
+        &self.out_edges[self.out_start[n]..self.out_start[n + 1]]
     }
 
     /// The node (position in [`Model::nodes`]) an id names.
@@ -130,7 +157,7 @@ impl<'d> Model<'d> {
 
     /// The single static successor of a node that must have exactly one outgoing edge.
     pub fn next(&self, n: usize) -> Option<usize> {
-        match self.out[n].as_slice() {
+        match self.out(n) {
             [e] => self.node(self.edges[*e].target),
             _ => None,
         }
@@ -203,7 +230,8 @@ impl<'d> Model<'d> {
                 s.extend(self.join_target(n));
                 s
             }
-            _ => self.out[n]
+            _ => self
+                .out(n)
                 .iter()
                 .filter_map(|&e| self.node(self.edges[e].target))
                 .collect(),

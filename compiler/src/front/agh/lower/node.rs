@@ -84,7 +84,7 @@ impl<'u> Lowerer<'u> {
                     ty: json_type(val).into(),
                     required: true,
                     source,
-                    decl: Declared::default(),
+                    decl: Default::default(),
                 });
             }
         }
@@ -102,7 +102,8 @@ impl<'u> Lowerer<'u> {
                 decl: Declared {
                     schema: Some(schema),
                     ..Declared::default()
-                },
+                }
+                .into(),
             });
         }
         if let Some(r) = v.get("retry") {
@@ -180,7 +181,7 @@ impl<'u> Lowerer<'u> {
                 ty: ty.into(),
                 required: true,
                 source,
-                decl: Declared::default(),
+                decl: Default::default(),
             });
         }
     }
