@@ -16,7 +16,7 @@
 //! same diagnostics and spans on the same documents.
 
 use super::tree::{Document, ScalarStyle, SpanNode};
-use super::value::Value;
+use super::value::{Str, Value};
 use super::yaml::build::{Builder, Built};
 use super::yaml::resolve::resolve_plain;
 use super::yaml::{Loaded, unrepresentable};
@@ -112,7 +112,7 @@ impl Reader<'_> {
                     } else if c == b'"' {
                         let start = self.pos;
                         let key = self.string()?;
-                        self.leaf(Value::String(key.into()), start, ScalarStyle::DoubleQuoted);
+                        self.leaf(Value::String(key), start, ScalarStyle::DoubleQuoted);
                         self.blank();
                         if self.b.get(self.pos) != Some(&b':') {
                             return None;
@@ -163,7 +163,7 @@ impl Reader<'_> {
                     b'"' => {
                         let start = self.pos;
                         let s = self.string()?;
-                        self.leaf(Value::String(s.into()), start, ScalarStyle::DoubleQuoted);
+                        self.leaf(Value::String(s), start, ScalarStyle::DoubleQuoted);
                     }
                     _ => self.plain()?,
                 },
@@ -218,18 +218,24 @@ impl Reader<'_> {
         Some(())
     }
 
-    /// A string at `"`, decoded; `None` if it is not a valid JSON string.
-    fn string(&mut self) -> Option<String> {
+    /// A string at `"`, decoded; `None` if it is not a valid JSON string. One without escapes
+    /// is taken from the text as it is (no buffer: a short one is kept inline).
+    fn string(&mut self) -> Option<Str> {
         self.pos += 1;
+        let begin = self.pos;
         let mut out = String::new();
         let mut run = self.pos;
         loop {
             let c = *self.b.get(self.pos)?;
             match c {
                 b'"' => {
-                    out.push_str(&self.text[run..self.pos]);
+                    let rest = &self.text[run..self.pos];
                     self.pos += 1;
-                    return Some(out);
+                    if run == begin {
+                        return Some(Str::from(rest));
+                    }
+                    out.push_str(rest);
+                    return Some(Str::from(out));
                 }
                 b'\\' => {
                     out.push_str(&self.text[run..self.pos]);

@@ -16,7 +16,7 @@ pub(super) mod build;
 pub(super) mod resolve;
 
 use super::tree::{Document, ScalarStyle, SpanNode};
-use super::value::Value;
+use super::value::{Str, Value};
 use super::{FileId, Limits, Span};
 use crate::diag::Diagnostic;
 use build::{Builder, Built};
@@ -384,7 +384,7 @@ impl Loader<'_> {
             None => Some("str"),
         };
         let value = match forced {
-            Some("str") => Value::String(owned(raw).into()),
+            Some("str") => Value::String(owned(raw)),
             Some(kind) => match resolve_plain(&raw) {
                 Ok(Some(v)) if kind_of(&v) == kind || (kind == "float" && v.is_number()) => {
                     if kind == "float" {
@@ -400,12 +400,12 @@ impl Loader<'_> {
                         Diagnostic::error("AGC003", format!("`{raw}` is not a valid !!{kind}"))
                             .at(span),
                     );
-                    Value::String(owned(raw).into())
+                    Value::String(owned(raw))
                 }
             },
             None => match resolve_plain(&raw) {
                 Ok(Some(v)) => v,
-                Ok(None) => Value::String(owned(raw).into()),
+                Ok(None) => Value::String(owned(raw)),
                 Err(why) => {
                     self.diags.push(unrepresentable(&raw, why, span));
                     Value::Null
@@ -479,13 +479,14 @@ impl Loader<'_> {
     }
 }
 
-/// The scalar's text as a `String` of its own size. saphyr hands over the buffer it grew (at
-/// least 32 bytes); a fresh exact copy is smaller than shrinking it in place, which malloc often
-/// cannot do for short strings, and the freed buffer serves the parser's next scalar.
-fn owned(raw: Cow<'_, str>) -> String {
+/// The scalar's text as a [`Str`]: inline when short, else in an allocation of its own size.
+/// saphyr hands over the buffer it grew (at least 32 bytes); a fresh exact copy is smaller than
+/// shrinking it in place, which malloc often cannot do for short strings, and the freed buffer
+/// serves the parser's next scalar.
+fn owned(raw: Cow<'_, str>) -> Str {
     match raw {
-        Cow::Owned(s) if s.capacity() == s.len() => s,
-        raw => String::from(&*raw),
+        Cow::Owned(s) if s.capacity() == s.len() => Str::from(s),
+        raw => Str::from(&*raw),
     }
 }
 
