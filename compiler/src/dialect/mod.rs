@@ -21,7 +21,7 @@
 
 use crate::diag::Diagnostic;
 use crate::source::Value;
-use crate::source::{Document, Span, SpanNode};
+use crate::source::{Document, Span};
 
 /// The kinds of Agent Graph v1 documents: one per official schema (`agent-graph.<kind>.v1`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -270,8 +270,8 @@ add the marker, or force a format with `--dialect ags|agent-graph|awp|agh`",
 /// The span of the first key of the root mapping (one line), or the root's span.
 fn first_line(doc: &Document) -> Span {
     doc.children(&doc.spans)
-        .first()
-        .and_then(SpanNode::key)
+        .next()
+        .and_then(|c| c.key())
         .unwrap_or(doc.spans.span)
 }
 

@@ -8,7 +8,7 @@ use super::report::{Finding, Kind};
 use crate::diag::Diagnostic;
 use crate::diag::suggest::closest;
 use crate::dialect::Dialect;
-use crate::source::{Document, Span, SpanNode};
+use crate::source::{Document, Span};
 use serde_json::Value;
 
 /// The code for a schema failure with no more specific code.
@@ -597,8 +597,8 @@ fn object_anchor(doc: &Document, pointer: &str) -> Span {
     if let Some(key) = node.key() {
         return key;
     }
-    doc.children(node)
-        .first()
-        .and_then(SpanNode::key)
+    doc.children(&node)
+        .next()
+        .and_then(|c| c.key())
         .unwrap_or(node.span)
 }

@@ -126,7 +126,7 @@ impl ScalarMap {
 
     /// The map of a string scalar loaded from `source_text` (the whole file), whose span node
     /// is `node` and whose decoded value is `decoded`.
-    pub fn for_scalar(source_text: &str, node: &SpanNode, decoded: &str) -> ScalarMap {
+    pub fn for_scalar(source_text: &str, node: SpanNode, decoded: &str) -> ScalarMap {
         let file = node.span.file;
         let clamp = |mut at: usize| {
             at = at.min(source_text.len());

@@ -7,10 +7,10 @@ use crate::source::yaml;
 /// Every node in pre-order: its span, key span, style and child count.
 fn shape(doc: &Document) -> Vec<(Span, Option<Span>, ScalarStyle, usize)> {
     let mut out = Vec::new();
-    let mut stack = vec![&doc.spans];
+    let mut stack = vec![doc.spans];
     while let Some(n) = stack.pop() {
         out.push((n.span, n.key(), n.style, n.child_count()));
-        stack.extend(doc.children(n).iter().rev());
+        stack.extend(doc.children(&n).rev());
     }
     out
 }

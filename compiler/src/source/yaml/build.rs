@@ -11,7 +11,7 @@
 //! span children always hold the same entries in the same order.
 
 use crate::diag::Diagnostic;
-use crate::source::tree::SpanNode;
+use crate::source::tree::{Node, SpanNode};
 use crate::source::value::map::key_hash;
 use crate::source::value::{LINEAR_MAX, Map, Str, Value};
 use crate::source::{FileId, Span};
@@ -71,13 +71,13 @@ pub(in crate::source) struct Builder {
     /// Open collections, outermost first.
     stack: Vec<Frame>,
     /// Span nodes of the open collections' children.
-    spans: Vec<SpanNode>,
+    spans: Vec<Node>,
     /// Items of the open sequences.
     items: Vec<Value>,
     /// Entries of the open mappings.
     entries: Vec<(Str, Value)>,
     /// The arena: children of closed collections, one contiguous slice per collection.
-    pub nodes: Vec<SpanNode>,
+    pub nodes: Vec<Node>,
     /// The finished top-level node.
     pub root: Option<Built>,
 }
@@ -132,7 +132,7 @@ impl Builder {
         } else {
             children
                 .last()
-                .map_or(frame.open_end, |c| c.span.end as usize)
+                .map_or(frame.open_end, |c| c.end() as usize)
                 .max(frame.open_end)
         };
         self.nodes.extend(self.spans.drain(frame.spans_base..));
@@ -161,7 +161,7 @@ impl Builder {
             Kind::Seq { .. } => {
                 top.count += built.count;
                 self.items.push(built.value);
-                self.spans.push(built.spans);
+                self.spans.push(Node::pack(&built.spans));
             }
             Kind::Map { base, slot, seen } => match std::mem::replace(slot, Slot::Key) {
                 Slot::Key => {
@@ -176,7 +176,7 @@ impl Builder {
                             };
                             match dup {
                                 Some(i) => {
-                                    let prev = self.spans[top.spans_base + i];
+                                    let prev = self.spans[top.spans_base + i].view(kspan.file);
                                     diags.push(
                                         Diagnostic::error("AGC004", format!("duplicate key `{k}`"))
                                             .at(kspan)
@@ -194,7 +194,7 @@ impl Builder {
                 Slot::Drop => {}
                 Slot::Value(k, kspan) => {
                     top.count += built.count;
-                    self.spans.push(built.spans.with_key(kspan));
+                    self.spans.push(Node::pack(&built.spans.with_key(kspan)));
                     self.entries.push((k, built.value));
                     let entries = &self.entries[*base..];
                     let hash = |i: &u32| key_hash(&entries[*i as usize].0);

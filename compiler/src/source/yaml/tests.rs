@@ -12,10 +12,10 @@ fn both(text: &str, limits: Limits) -> (String, String) {
         let mut out = format!("{:?}\n", l.diags);
         if let Some(doc) = &l.doc {
             out.push_str(&format!("Some(Document) {:?}\n", doc.value));
-            let mut stack = vec![&doc.spans];
+            let mut stack = vec![doc.spans];
             while let Some(node) = stack.pop() {
                 out.push_str(&format!("{node:?}\n"));
-                stack.extend(doc.children(node).iter().rev());
+                stack.extend(doc.children(&node).rev());
             }
         } else {
             out.push_str("doc: None");
