@@ -94,7 +94,9 @@ pub struct SourceFile {
     pub name: String,
     /// The text, exactly as read (a leading BOM, if any, is kept so byte offsets match the file).
     pub text: String,
-    line_starts: Vec<u32>,
+    /// Byte offset of each line's start, the first 0: exactly sized, as it lives as long as the
+    /// text (a `Vec` grown by doubling kept up to half of it spare, 4 bytes a line).
+    line_starts: Box<[u32]>,
     /// For columns on long lines: entry `k` is the number of chars before byte
     /// `k * CHAR_MARK_STRIDE`, made on the first column asked past [`LONG_LINE`] bytes into a
     /// line (a flow list of 80,000 ids on one line would otherwise cost a count of its chars per
@@ -115,16 +117,19 @@ fn char_starts(bytes: &[u8]) -> usize {
 impl SourceFile {
     pub fn new(name: impl Into<String>, text: impl Into<String>) -> SourceFile {
         let text = text.into();
-        let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
+        let breaks = text.bytes().filter(|&b| b == b'\n').count();
+        let mut line_starts = Vec::with_capacity(breaks + 1);
+        line_starts.push(0u32);
+        line_starts.extend(
+            text.bytes()
+                .enumerate()
+                .filter(|&(_, b)| b == b'\n')
+                .map(|(i, _)| i as u32 + 1),
+        );
         SourceFile {
             name: name.into(),
             text,
-            line_starts,
+            line_starts: line_starts.into_boxed_slice(),
             char_marks: OnceLock::new(),
         }
     }
