@@ -2,5 +2,6 @@
 //! linear or near-linear in nodes + edges (DESIGN principle 10).
 
 pub mod bounds;
+pub mod grouped;
 pub mod order;
 pub mod preds;

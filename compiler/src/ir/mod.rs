@@ -84,9 +84,6 @@ pub enum Join {
 /// every node of a graph holds one and most copy parts of the document.
 pub type Attrs = crate::source::Map;
 
-/// A JSON value of the dialect attributes.
-pub type AttrValue = crate::source::Value;
-
 /// A JSON value the IR may hold in more than one place.
 pub type Shared = std::sync::Arc<serde_json::Value>;
 

@@ -6,6 +6,7 @@
 //! Runs on a schema-valid graph document; reads it defensively all the same.
 
 use super::span_at;
+use crate::analysis::grouped::Grouped;
 use crate::diag::Diagnostic;
 use crate::source::Document;
 use crate::source::Value;
@@ -71,7 +72,7 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
     }
     let mut keys = HashSet::with_capacity(edges.len());
     // The non-repeat edges as (from, to, edge index), by node position.
-    let mut flow: Vec<(u32, u32, u32)> = Vec::with_capacity(edges.len());
+    let mut flow: Vec<(usize, (u32, u32))> = Vec::with_capacity(edges.len());
     for (i, e) in edges.iter().enumerate() {
         let (from, to) = (s(&e["from"]), s(&e["to"]));
         let kind = e["kind"].as_str().unwrap_or("flow");
@@ -138,18 +139,11 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
             );
         }
         if kind != "repeat" {
-            flow.push((kinds[from].1, kinds[to].1, i as u32));
+            flow.push((kinds[from].1 as usize, (kinds[to].1, i as u32)));
         }
     }
-    // Adjacency in one array: each node's out-edges in edge order (a stable sort by source).
-    flow.sort_by_key(|e| e.0);
-    let mut first = vec![0u32; kinds.len() + 1];
-    for e in &flow {
-        first[e.0 as usize + 1] += 1;
-    }
-    for k in 1..first.len() {
-        first[k] += first[k - 1];
-    }
+    // Each node's (target, edge) pairs, in edge order, in one array.
+    let flow = Grouped::new(kinds.len(), &flow);
     let mut names = vec![""; kinds.len()];
     for (&id, &(_, k)) in &kinds {
         names[k as usize] = id;
@@ -166,18 +160,18 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
         if state[start] != NEW {
             continue;
         }
-        let mut stack: Vec<(usize, usize)> = vec![(start, first[start] as usize)];
+        let mut stack: Vec<(usize, usize)> = vec![(start, flow.range(start).start)];
         let mut trail: Vec<&str> = vec![names[start]];
         state[start] = 0;
         while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if *next < first[node + 1] as usize {
-                let (_, to, edge) = flow[*next];
+            if *next < flow.range(node).end {
+                let (to, edge) = flow.items()[*next];
                 let to = to as usize;
                 *next += 1;
                 match state[to] {
                     NEW => {
                         state[to] = trail.len();
-                        stack.push((to, first[to] as usize));
+                        stack.push((to, flow.range(to).start));
                         trail.push(names[to]);
                     }
                     DONE => {}

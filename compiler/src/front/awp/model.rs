@@ -4,6 +4,7 @@
 //! Built in one pass over `nodes` and `edges`; every accessor tolerates missing or mistyped
 //! fields (the view is also built for documents whose semantic checks fail).
 
+use crate::analysis::grouped::Grouped;
 use crate::source::{Map, Value};
 use std::collections::HashMap;
 
@@ -54,10 +55,8 @@ pub struct Model<'d> {
     /// First node of each id.
     pub by_id: HashMap<&'d str, usize>,
     pub edges: Vec<EdgeRef<'d>>,
-    /// Static edges leaving each node (edge indices, in document order): node `n`'s are
-    /// `out_edges[out_start[n]..out_start[n + 1]]` (one array for all, not a vector per node).
-    out_start: Vec<usize>,
-    out_edges: Vec<usize>,
+    /// Static edges leaving each node (edge indices, in document order), in one array.
+    out: Grouped<usize>,
     /// Edges whose source is `__start__`.
     pub start_edges: Vec<usize>,
 }
@@ -95,53 +94,35 @@ impl<'d> Model<'d> {
             .unwrap_or_default();
         let mut edges = Vec::with_capacity(listed.len());
         let mut start_edges = Vec::new();
-        // Each edge's source node, counted per node, then placed (a counting sort: document
-        // order within each node).
+        // (source node, edge) of every static edge, grouped by node below.
         let mut from = Vec::with_capacity(listed.len());
-        let mut out_start = vec![0usize; nodes.len() + 1];
         for (index, v) in listed.iter().enumerate() {
             let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or_default();
             let (source, target) = (field("source"), field("target"));
-            let node = if source == START {
+            if source == START {
                 start_edges.push(edges.len());
-                None
-            } else {
-                by_id.get(source).copied()
-            };
-            if let Some(n) = node {
-                out_start[n + 1] += 1;
+            } else if let Some(&n) = by_id.get(source) {
+                from.push((n, edges.len()));
             }
-            from.push(node);
             edges.push(EdgeRef {
                 index,
                 source,
                 target,
             });
         }
-        for n in 0..nodes.len() {
-            out_start[n + 1] += out_start[n];
-        }
-        let mut out_edges = vec![0usize; out_start[nodes.len()]];
-        let mut next = out_start.clone();
-        for (e, node) in from.into_iter().enumerate() {
-            if let Some(n) = node {
-                out_edges[next[n]] = e;
-                next[n] += 1;
-            }
-        }
+        let out = Grouped::new(nodes.len(), &from);
         Model {
             nodes,
             by_id,
             edges,
-            out_start,
-            out_edges,
+            out,
             start_edges,
         }
     }
 
     /// The static edges leaving node `n` (edge indices, in document order).
     pub fn out(&self, n: usize) -> &[usize] {
-        &self.out_edges[self.out_start[n]..self.out_start[n + 1]]
+        self.out.of(n)
     }
 
     /// The node (position in [`Model::nodes`]) an id names.
