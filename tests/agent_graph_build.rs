@@ -5,7 +5,7 @@ mod common;
 
 use agc::check::CheckOptions;
 use agc::compile::compile_file;
-use agc::ir::{EdgeKind, NodeKind, RegionKind};
+use agc::ir::{EdgeKind, NodeKind, RegionKind, Retry};
 use agc::source::SourceMap;
 use common::TempDir;
 use std::path::Path;
@@ -94,6 +94,15 @@ fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
     assert_eq!(g.edges[1].kind, EdgeKind::Conditional);
     assert_eq!(g.edges[1].on, ["completed", "skipped"]);
     assert_eq!(g.edges[2].kind, EdgeKind::Sequence);
+    // Agent Graph sets no retry policy: each node runs once, and the plan says nothing of
+    // retries (it said `"max_attempts": 0`, zero attempts, before the IR's default was one).
+    assert!(g.nodes.iter().all(|n| n.retry == Retry::ONCE));
+    let mut plan = Vec::new();
+    agc::compile::write_plan(&compiled[0], &sources, "provider.yaml", &mut plan).unwrap();
+    let plan: serde_json::Value = serde_json::from_slice(&plan).unwrap();
+    let nodes = plan["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 5);
+    assert!(nodes.iter().all(|n| n.get("retry").is_none()), "{nodes:?}");
 }
 
 #[test]

@@ -192,11 +192,26 @@ pub struct Output {
 }
 
 /// Attempts and timeouts.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Retry {
     pub max_attempts: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<f64>,
+}
+
+impl Retry {
+    /// One attempt, no timeout: what a node does unless its document says otherwise, and
+    /// what a plan leaves out (`agc_runtime::plan::Retry`'s default).
+    pub const ONCE: Retry = Retry {
+        max_attempts: 1,
+        timeout_seconds: None,
+    };
+}
+
+impl Default for Retry {
+    fn default() -> Retry {
+        Retry::ONCE
+    }
 }
 
 /// Cost and time estimates used by the static bounds.
