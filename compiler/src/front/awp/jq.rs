@@ -9,7 +9,7 @@
 //! prompts are never evaluated upstream, so they are not programs here either.
 
 use super::Checker;
-use super::model::Model;
+use super::model::{Model, NodeRef};
 use super::state::{Lookup, lookup, types};
 use crate::expr::jq::{JqProgram, Seg, parse_jq_many};
 use crate::source::scalar::ScalarMap;
@@ -56,6 +56,14 @@ pub fn template_inner(s: &str) -> Option<(usize, &str)> {
 /// Every jq program of the document, in document order.
 pub fn sites(m: &Model<'_>) -> Vec<Site> {
     let mut out = Vec::new();
+    for n in &m.nodes {
+        node_sites(n, &mut out);
+    }
+    out
+}
+
+/// The jq programs of one node, in document order, appended to `out`.
+pub fn node_sites(n: &NodeRef<'_>, out: &mut Vec<Site>) {
     let mut push = |ptr: String, role: Role, text: &str, offset: usize| {
         out.push(Site {
             ptr,
@@ -64,58 +72,57 @@ pub fn sites(m: &Model<'_>) -> Vec<Site> {
             offset,
         })
     };
-    for n in &m.nodes {
-        let Some(cfg) = n.config() else {
-            continue;
-        };
-        let base = format!("{}/config", n.ptr());
-        match n.ty {
-            "switch" => {
-                for (i, c) in array(cfg, "cases").iter().enumerate() {
-                    if let Some(w) = c.get("when").and_then(Value::as_str) {
-                        push(format!("{base}/cases/{i}/when"), Role::When, w, 0);
-                    }
+    let holds_programs = matches!(
+        n.ty,
+        "switch" | "set_state" | "end" | "subworkflow" | "agent_delegate"
+    );
+    let Some(cfg) = n.config().filter(|_| holds_programs) else {
+        return;
+    };
+    let base = format!("{}/config", n.ptr());
+    match n.ty {
+        "switch" => {
+            for (i, c) in array(cfg, "cases").iter().enumerate() {
+                if let Some(w) = c.get("when").and_then(Value::as_str) {
+                    push(format!("{base}/cases/{i}/when"), Role::When, w, 0);
                 }
             }
-            "set_state" => {
-                for (k, v) in object(cfg, "assignments") {
-                    if let Some(j) = v.get("jq").and_then(Value::as_str) {
-                        let ptr = crate::source::Document::child_pointer(
-                            &format!("{base}/assignments"),
-                            k,
-                        );
-                        push(format!("{ptr}/jq"), Role::Assign, j, 0);
-                    }
-                }
-            }
-            "end" => {
-                if let Some(o) = cfg.get("output_mapping").and_then(Value::as_str) {
-                    push(format!("{base}/output_mapping"), Role::Output, o, 0);
-                }
-            }
-            "subworkflow" | "agent_delegate" => {
-                for (k, v) in object(cfg, "input_mapping") {
-                    let ptr =
-                        crate::source::Document::child_pointer(&format!("{base}/input_mapping"), k);
-                    match v {
-                        Value::Object(o) => {
-                            if let Some(j) = o.get("jq").and_then(Value::as_str) {
-                                push(format!("{ptr}/jq"), Role::Input, j, 0);
-                            }
-                        }
-                        Value::String(s) => {
-                            if let Some((off, inner)) = template_inner(s) {
-                                push(ptr, Role::Input, inner, off);
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
         }
+        "set_state" => {
+            for (k, v) in object(cfg, "assignments") {
+                if let Some(j) = v.get("jq").and_then(Value::as_str) {
+                    let ptr =
+                        crate::source::Document::child_pointer(&format!("{base}/assignments"), k);
+                    push(format!("{ptr}/jq"), Role::Assign, j, 0);
+                }
+            }
+        }
+        "end" => {
+            if let Some(o) = cfg.get("output_mapping").and_then(Value::as_str) {
+                push(format!("{base}/output_mapping"), Role::Output, o, 0);
+            }
+        }
+        "subworkflow" | "agent_delegate" => {
+            for (k, v) in object(cfg, "input_mapping") {
+                let ptr =
+                    crate::source::Document::child_pointer(&format!("{base}/input_mapping"), k);
+                match v {
+                    Value::Object(o) => {
+                        if let Some(j) = o.get("jq").and_then(Value::as_str) {
+                            push(format!("{ptr}/jq"), Role::Input, j, 0);
+                        }
+                    }
+                    Value::String(s) => {
+                        if let Some((off, inner)) = template_inner(s) {
+                            push(ptr, Role::Input, inner, off);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
     }
-    out
 }
 
 /// The map from the program's offsets to the file (`None` if the pointer names no string).

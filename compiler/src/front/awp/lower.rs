@@ -23,10 +23,11 @@
 //! bound: the edge that closes a cycle in a depth-first walk from the entry, in document
 //! order. The walk is iterative.
 
-use super::jq::{Site, program_map, sites};
-use super::model::Model;
+use super::jq::{Site, node_sites, program_map};
+use super::model::{Model, NodeRef};
 use super::regions::Regions;
 use super::values::duration_ms;
+use crate::analysis::grouped::Grouped;
 use crate::diag::Diagnostic;
 use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeId,
@@ -53,12 +54,11 @@ pub fn lower(doc: &Document, text: &str) -> (Graph, Vec<Diagnostic>) {
         .pointer("/document/description")
         .and_then(Value::as_str)
         .map(str::to_string);
-    let exprs = Programs::new(doc, text, &m);
     let mut l = Lowerer {
         doc,
+        text,
         m: &m,
         g,
-        exprs,
     };
     l.graph_attrs();
     let regions = Regions::new(&m);
@@ -91,49 +91,48 @@ fn any_joins(g: &mut Graph) {
         }
     }
 }
-/// Every jq program as an IR expression, by the pointer of its string; each is taken once,
-/// by the node or edge that holds it.
+/// One node's jq programs as IR expressions, by the pointer of their strings; each is taken
+/// once, by the node or edge that holds it.
 ///
-/// A sorted table rather than a hash map: a wide workflow has a program per node, and a map's
-/// spare buckets of 72 bytes each were a megabyte of a 10k-node check's peak.
-struct Programs(Vec<(Box<str>, Option<IrExpr>)>);
+/// Made for one node when it is lowered, not for the whole document at once: a wide workflow
+/// has a program per node, and a table of them all (pointers and expressions) was about a
+/// megabyte of a 10k-node check's peak.
+struct Programs(Vec<(String, Option<IrExpr>)>);
 
 impl Programs {
-    fn new(doc: &Document, text: &str, m: &Model<'_>) -> Programs {
-        let mut table: Vec<_> = sites(m)
-            .into_iter()
-            .map(|s: Site| {
-                let span = program_map(doc, text, &s)
-                    .map(|map| map.span(0, s.text.len()))
-                    .unwrap_or_else(|| doc.span(&s.ptr));
-                let e = IrExpr {
-                    lang: ExprLang::Jq,
-                    source: s.text.into(),
-                    core: None,
-                    span,
-                };
-                (s.ptr.into_boxed_str(), Some(e))
-            })
-            .collect();
-        // Pointers are unique (one site per string); stable, so a repeat would keep its first.
-        table.sort_by(|a, b| a.0.cmp(&b.0));
-        // Collected in place into the sites' vector, which holds room for up to twice as many.
-        table.shrink_to_fit();
-        Programs(table)
+    fn of(doc: &Document, text: &str, n: &NodeRef<'_>) -> Programs {
+        let mut sites = Vec::new();
+        node_sites(n, &mut sites);
+        Programs(
+            sites
+                .into_iter()
+                .map(|s: Site| {
+                    let span = program_map(doc, text, &s)
+                        .map(|map| map.span(0, s.text.len()))
+                        .unwrap_or_else(|| doc.span(&s.ptr));
+                    let e = IrExpr {
+                        lang: ExprLang::Jq,
+                        source: s.text.into(),
+                        core: None,
+                        span,
+                    };
+                    (s.ptr, Some(e))
+                })
+                .collect(),
+        )
     }
 
-    /// The program at `ptr`, if there is one not taken yet.
+    /// The program at `ptr`, if there is one not taken yet (a node has a few: a scan).
     fn take(&mut self, ptr: &str) -> Option<IrExpr> {
-        let i = self.0.binary_search_by(|e| (*e.0).cmp(ptr)).ok()?;
-        self.0[i].1.take()
+        self.0.iter_mut().find(|e| e.0 == ptr)?.1.take()
     }
 }
 
 struct Lowerer<'a, 'd> {
     doc: &'a Document,
+    text: &'a str,
     m: &'a Model<'d>,
     g: Graph,
-    exprs: Programs,
 }
 
 impl Lowerer<'_, '_> {
@@ -285,6 +284,7 @@ impl Lowerer<'_, '_> {
             .map(|ms| ms as f64 / 1000.0);
         let ptr = n.ptr();
         let cfg = n.config();
+        let mut exprs = Programs::of(self.doc, self.text, n);
         match n.ty {
             "set_state" => {
                 for (k, v) in cfg
@@ -294,7 +294,7 @@ impl Lowerer<'_, '_> {
                     .flatten()
                 {
                     let at = Document::child_pointer(&format!("{ptr}/config/assignments"), k);
-                    let source = match (self.exprs.take(&format!("{at}/jq")), v.get("literal")) {
+                    let source = match (exprs.take(&format!("{at}/jq")), v.get("literal")) {
                         (Some(expr), _) => InputSource::Expr { expr },
                         (None, Some(lit)) => InputSource::Value {
                             value: lit.to_json().into(),
@@ -312,10 +312,7 @@ impl Lowerer<'_, '_> {
                     .flatten()
                 {
                     let at = Document::child_pointer(&format!("{ptr}/config/input_mapping"), k);
-                    let expr = self
-                        .exprs
-                        .take(&format!("{at}/jq"))
-                        .or_else(|| self.exprs.take(&at));
+                    let expr = exprs.take(&format!("{at}/jq")).or_else(|| exprs.take(&at));
                     let source = match (expr, v) {
                         (Some(expr), _) => InputSource::Expr { expr },
                         (None, Value::Object(o)) if o.contains_key("literal") => {
@@ -331,7 +328,7 @@ impl Lowerer<'_, '_> {
                 }
             }
             "end" => {
-                let source = match self.exprs.take(&format!("{ptr}/config/output_mapping")) {
+                let source = match exprs.take(&format!("{ptr}/config/output_mapping")) {
                     Some(expr) => InputSource::Expr { expr },
                     None => InputSource::Expr {
                         expr: IrExpr {
@@ -454,6 +451,7 @@ impl Lowerer<'_, '_> {
             match n.ty {
                 "switch" => {
                     let cases = m.switch_targets(i);
+                    let mut exprs = Programs::of(self.doc, self.text, n);
                     for (order, (at, target)) in cases.iter().enumerate() {
                         let Some(t) = m.node(target) else {
                             continue;
@@ -463,7 +461,7 @@ impl Lowerer<'_, '_> {
                             None
                         } else {
                             at.strip_suffix("/target")
-                                .and_then(|c| self.exprs.take(&format!("{c}/when")))
+                                .and_then(|c| exprs.take(&format!("{c}/when")))
                         };
                         let mut edge = edge(from, NodeId(t as u32), EdgeKind::Conditional);
                         edge.guard = guard.map(Box::new);
@@ -645,19 +643,20 @@ fn unique(used: &mut HashSet<String>, id: String) -> String {
 /// walk over the nodes in arena order: AWP loops through switches have no bound.
 fn mark_back_edges(g: &mut Graph) {
     let n = g.nodes.len();
-    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for (i, e) in g.edges.iter().enumerate() {
-        out[e.from.index()].push(i);
-    }
+    // Each node's out-edges in one array: a vector per node was 24 bytes and an allocation
+    // each, at the peak of a wide workflow's check.
+    let from: Vec<(usize, u32)> = g
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.from.index(), i as u32))
+        .collect();
+    let out = Grouped::new(n, &from);
+    drop(from);
     // 0 = unvisited, 1 = on the stack, 2 = done.
     let mut state = vec![0u8; n];
     let mut back = Vec::new();
-    let roots: Vec<usize> = g
-        .entrypoints
-        .iter()
-        .map(|e| e.index())
-        .chain(0..n)
-        .collect();
+    let roots = g.entrypoints.iter().map(|e| e.index()).chain(0..n);
     for r in roots {
         if state[r] != 0 {
             continue;
@@ -665,8 +664,9 @@ fn mark_back_edges(g: &mut Graph) {
         state[r] = 1;
         let mut stack = vec![(r, 0usize)];
         while let Some(&mut (u, ref mut k)) = stack.last_mut() {
-            if let Some(&e) = out[u].get(*k) {
+            if let Some(&e) = out.of(u).get(*k) {
                 *k += 1;
+                let e = e as usize;
                 let v = g.edges[e].to.index();
                 match state[v] {
                     0 => {

@@ -24,8 +24,9 @@ pub(super) struct Regions {
     pub(super) order: Vec<usize>,
     /// Direct members of each parallel's region.
     pub(super) members: HashMap<usize, Vec<usize>>,
-    /// The parallel whose region directly holds a node.
-    pub(super) region_of: HashMap<usize, usize>,
+    /// The parallel whose region directly holds each model node ([`NONE`] for none): a
+    /// vector by node, where a hash map was 30 bytes a node at a wide workflow's peak.
+    region_of: Vec<u32>,
     /// The join target of each parallel.
     pub(super) join: HashMap<usize, usize>,
     /// The region of each parallel (creation order), then of each subworkflow.
@@ -39,7 +40,7 @@ pub(super) struct Regions {
 impl Regions {
     pub(super) fn new(m: &Model<'_>) -> Regions {
         let mut members: HashMap<usize, Vec<usize>> = HashMap::new();
-        let mut region_of: HashMap<usize, usize> = HashMap::new();
+        let mut region_of = vec![NONE; m.nodes.len()];
         let mut join = HashMap::new();
         let parallels: Vec<usize> = (0..m.nodes.len())
             .filter(|&i| m.nodes[i].ty == "parallel")
@@ -56,8 +57,8 @@ impl Regions {
                 .filter_map(|b| m.node(b.entry))
                 .collect();
             for n in super::graph::walk_branches(m, &entries, j).nodes {
-                if n != p && !region_of.contains_key(&n) {
-                    region_of.insert(n, p);
+                if n != p && region_of[n] == NONE {
+                    region_of[n] = p as u32;
                     own.push(n);
                 }
             }
@@ -94,17 +95,14 @@ impl Regions {
 
     /// The region directly holding model node `n`.
     pub(super) fn of(&self, n: usize) -> Option<RegionId> {
-        self.region_of
-            .get(&n)
-            .and_then(|p| self.rid.get(p))
-            .copied()
+        parent(&self.region_of, n).and_then(|p| self.rid.get(&p).copied())
     }
 
     /// The scoped id of a model node: the ids of the parallels around it, then its own.
     pub(super) fn scoped(&self, m: &Model<'_>, n: usize) -> String {
         let mut parts = vec![m.nodes[n].id];
         let mut cur = n;
-        while let Some(&p) = self.region_of.get(&cur) {
+        while let Some(p) = parent(&self.region_of, cur) {
             parts.push(m.nodes[p].id);
             cur = p;
             if parts.len() > m.nodes.len() {
@@ -142,9 +140,21 @@ impl Regions {
     }
 }
 
+/// No parallel: [`Regions::region_of`] of a node at the top level or outside any region.
+const NONE: u32 = u32::MAX;
+
+/// The parallel directly holding model node `n`, if any.
+fn parent(region_of: &[u32], n: usize) -> Option<usize> {
+    region_of
+        .get(n)
+        .copied()
+        .filter(|&p| p != NONE)
+        .map(|p| p as usize)
+}
+
 /// How many parallels enclose each parallel (0 at the top level), each found once from its
 /// parent's: a chain of thousands of nested parallels costs its length, not its square.
-fn depths(parallels: &[usize], region_of: &HashMap<usize, usize>) -> HashMap<usize, usize> {
+fn depths(parallels: &[usize], region_of: &[u32]) -> HashMap<usize, usize> {
     let mut depth: HashMap<usize, usize> = HashMap::with_capacity(parallels.len());
     let mut path = Vec::new();
     for &p in parallels {
@@ -157,12 +167,12 @@ fn depths(parallels: &[usize], region_of: &HashMap<usize, usize>) -> HashMap<usi
                 break;
             }
             // A checked document's regions form a forest; the bound only stops a cycle.
-            if path.len() > region_of.len() {
+            if path.len() > parallels.len() {
                 break;
             }
             path.push(cur);
-            match region_of.get(&cur) {
-                Some(&q) => cur = q,
+            match parent(region_of, cur) {
+                Some(q) => cur = q,
                 None => break,
             }
         }
@@ -176,14 +186,13 @@ fn depths(parallels: &[usize], region_of: &HashMap<usize, usize>) -> HashMap<usi
 
 #[cfg(test)]
 mod tests {
-    use super::depths;
-    use std::collections::HashMap;
+    use super::{NONE, depths};
 
     #[test]
     fn depths_count_the_enclosing_parallels_once_each() {
         // 5 in 3 in 1; 7 at the top; 9 in 1. Asked innermost first, so each climb meets the
         // depths the last one left.
-        let region_of = HashMap::from([(5, 3), (3, 1), (9, 1), (2, 5)]);
+        let region_of = of(10, &[(5, 3), (3, 1), (9, 1), (2, 5)]);
         let d = depths(&[5, 9, 3, 1, 7], &region_of);
         assert_eq!(
             [d[&1], d[&3], d[&5], d[&7], d[&9]],
@@ -191,7 +200,16 @@ mod tests {
             "{d:?}"
         );
         // A cycle (never in a checked document) ends the climb instead of looping.
-        let cyclic = HashMap::from([(1, 2), (2, 1)]);
+        let cyclic = of(3, &[(1, 2), (2, 1)]);
         assert_eq!(depths(&[1, 2], &cyclic).len(), 2);
+    }
+
+    /// `region_of` for `nodes` nodes with the (node, parallel) pairs given.
+    fn of(nodes: usize, pairs: &[(usize, u32)]) -> Vec<u32> {
+        let mut v = vec![NONE; nodes];
+        for &(n, p) in pairs {
+            v[n] = p;
+        }
+        v
     }
 }
