@@ -96,7 +96,7 @@ fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
     assert_eq!(g.edges[2].kind, EdgeKind::Sequence);
     // Agent Graph sets no retry policy: each node runs once, and the plan says nothing of
     // retries (it said `"max_attempts": 0`, zero attempts, before the IR's default was one).
-    assert!(g.nodes.iter().all(|n| n.retry == Retry::ONCE));
+    assert!(g.nodes.iter().all(|n| n.extra.retry == Retry::ONCE));
     let mut plan = Vec::new();
     agc::compile::write_plan(&compiled[0], &sources, "provider.yaml", &mut plan).unwrap();
     let plan: serde_json::Value = serde_json::from_slice(&plan).unwrap();

@@ -336,8 +336,11 @@ fn lowering_models_generations_fan_out_sub_loops_gates_and_branches() {
     // Budgets are constraints; timeouts and attempts feed the bounds.
     assert_eq!(g.constraints["max_wall_clock_seconds"], 200000);
     assert_eq!(g.constraints["max_tokens"], 2000000);
-    assert_eq!(g.nodes[id("implement")].retry.max_attempts, 2);
-    assert_eq!(g.nodes[id("implement")].estimate.seconds, Some(1800.0));
+    assert_eq!(g.nodes[id("implement")].extra.retry.max_attempts, 2);
+    assert_eq!(
+        g.nodes[id("implement")].extra.estimate.seconds,
+        Some(1800.0)
+    );
     // Data links from references: `implement`'s collection read and the gate's judge.
     assert!(g.links.iter().any(|l| l.from.index() == id("tasks")
         && l.to.index() == id("each_task")

@@ -293,8 +293,8 @@ fn lowering_maps_every_node_type() {
     assert!(node("classify").1.attrs["config"]["output_schema"].is_object());
     // retries and timeouts.
     let classify = node("classify").1;
-    assert_eq!(classify.retry.max_attempts, 3);
-    assert_eq!(classify.retry.timeout_seconds, Some(45.0));
+    assert_eq!(classify.extra.retry.max_attempts, 3);
+    assert_eq!(classify.extra.retry.timeout_seconds, Some(45.0));
     // reducers, checkpointing, state as params.
     assert_eq!(g.attrs["reducers"]["findings"], "append");
     assert_eq!(g.attrs["reducers"]["ticket"], "overwrite");

@@ -63,13 +63,13 @@ pub fn compute(g: &Graph, order: &[NodeId]) -> Bounds {
     for &id in order {
         let n = g.node(id);
         let total = n.region.map_or(1.0, |r| mult[r.index()].0);
-        let attempts = n.retry.max_attempts.max(1) as f64;
+        let attempts = n.extra.retry.max_attempts.max(1) as f64;
         execs += attempts * total;
-        match n.estimate.cost_usd {
+        match n.extra.estimate.cost_usd {
             Some(c) => cost += c * attempts * total,
             None => unestimated += 1,
         }
-        time[id.index()] = n.estimate.seconds.unwrap_or(0.0) * attempts;
+        time[id.index()] = n.extra.estimate.seconds.unwrap_or(0.0) * attempts;
         scopes[n.region.map_or(root, |r| r.index())].push(id);
     }
     let mut preds: Vec<Vec<u32>> = vec![Vec::new(); g.nodes.len()];

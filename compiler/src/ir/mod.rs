@@ -238,11 +238,23 @@ pub struct Node {
     pub region: Option<RegionId>,
     /// The region this node owns (loop, map, subgraph).
     pub owns: Option<RegionId>,
-    pub title: Option<Box<str>>,
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
     pub guard: Option<Box<IrExpr>>,
+    pub join: Join,
+    /// Dialect attributes not modelled above, kept losslessly.
+    pub attrs: Attrs,
+    /// The title, runtime expressions, retry policy and estimates, which few nodes have.
+    #[serde(flatten)]
+    pub extra: Extra,
+}
+
+/// What few nodes carry, held out of line by [`Extra`]: a graph's nodes are its largest
+/// arena, and these fields were 96 of a node's 248 bytes.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct NodeExtra {
+    pub title: Option<Box<str>>,
     /// Expressions the runtime evaluates for the node beyond its guard, by key:
     /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
     /// `regex` criterion's text), `human.<i>.when` / `human.<i>.prompt` (checkpoint `i`),
@@ -250,11 +262,71 @@ pub struct Node {
     /// `branches.<label>` (a decision branch's `when` under
     /// `evaluator: expression`). The rest of each block stays in `attrs`.
     pub exprs: Vec<(String, IrExpr)>,
-    pub join: Join,
     pub retry: Retry,
     pub estimate: Estimate,
-    /// Dialect attributes not modelled above, kept losslessly.
-    pub attrs: Attrs,
+}
+
+impl NodeExtra {
+    /// No title, expressions or estimates, one attempt: what a node without [`Extra`] has.
+    pub const NONE: NodeExtra = NodeExtra {
+        title: None,
+        exprs: Vec::new(),
+        retry: Retry::ONCE,
+        estimate: Estimate {
+            cost_usd: None,
+            seconds: None,
+        },
+    };
+
+    fn is_none(&self) -> bool {
+        self.title.is_none()
+            && self.exprs.is_empty()
+            && self.retry == Retry::ONCE
+            && self.estimate.cost_usd.is_none()
+            && self.estimate.seconds.is_none()
+    }
+}
+
+/// A node's [`NodeExtra`], boxed only when it says something: 8 bytes in the node. It reads
+/// as [`NodeExtra::NONE`] when absent; [`Extra::make_mut`] gives a node one to fill in.
+#[derive(Clone, Debug, Default)]
+pub struct Extra(Option<Box<NodeExtra>>);
+
+static NO_EXTRA: NodeExtra = NodeExtra::NONE;
+
+impl Extra {
+    /// The node's extra fields to change, made (as [`NodeExtra::NONE`]) if it had none.
+    pub fn make_mut(&mut self) -> &mut NodeExtra {
+        self.0.get_or_insert_with(|| Box::new(NodeExtra::NONE))
+    }
+
+    /// Sized to its entries, and dropped when it says nothing.
+    fn shrink(&mut self) {
+        match &mut self.0 {
+            Some(e) if e.is_none() => self.0 = None,
+            Some(e) => e.exprs.shrink_to_fit(),
+            None => {}
+        }
+    }
+}
+
+impl From<NodeExtra> for Extra {
+    fn from(e: NodeExtra) -> Extra {
+        Extra((!e.is_none()).then(|| Box::new(e)))
+    }
+}
+
+impl std::ops::Deref for Extra {
+    type Target = NodeExtra;
+    fn deref(&self) -> &NodeExtra {
+        self.0.as_deref().unwrap_or(&NO_EXTRA)
+    }
+}
+
+impl Serialize for Extra {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
 }
 
 impl Node {
@@ -273,15 +345,12 @@ impl Node {
             origin_kind: origin_kind.into(),
             region: None,
             owns: None,
-            title: None,
             inputs: Vec::new(),
             outputs: Vec::new(),
             guard: None,
-            exprs: Vec::new(),
             join: Join::All,
-            retry: Retry::default(),
-            estimate: Estimate::default(),
             attrs: Default::default(),
+            extra: Extra::default(),
         }
     }
 }
@@ -531,7 +600,7 @@ impl Graph {
         // unused per node; 7 MB of a 10k-node AWP workflow's 41 MB).
         node.inputs.shrink_to_fit();
         node.outputs.shrink_to_fit();
-        node.exprs.shrink_to_fit();
+        node.extra.shrink();
         self.nodes.push(node);
         self.spans.nodes.push(span);
         NodeId(self.nodes.len() as u32 - 1)
@@ -564,7 +633,47 @@ impl Graph {
 
 #[cfg(test)]
 mod tests {
-    use super::{Outcome, Outcomes};
+    use super::{Estimate, Extra, Node, NodeExtra, NodeKind, Outcome, Outcomes, Retry};
+
+    #[test]
+    fn a_node_boxes_its_extra_fields_only_when_they_say_something() {
+        let mut g = super::Graph::new("ags", "g".into());
+        let span = crate::source::Span::point(crate::source::FileId(0), 0);
+        let id = g.add_node(Node::bare("a", "a", NodeKind::Task, "task"), span);
+        assert!(g.node(id).extra.0.is_none());
+        assert_eq!(g.node(id).extra.retry, Retry::ONCE);
+        assert!(g.node(id).extra.title.is_none() && g.node(id).extra.exprs.is_empty());
+        // Filled in with nothing but the defaults: dropped when the node joins the graph.
+        let mut b = Node::bare("b", "b", NodeKind::Task, "task");
+        b.extra.make_mut().retry.max_attempts = 1;
+        let b = g.add_node(b, span);
+        assert!(g.node(b).extra.0.is_none());
+        // Anything else is kept.
+        for extra in [
+            NodeExtra {
+                title: Some("T".into()),
+                ..NodeExtra::NONE
+            },
+            NodeExtra {
+                retry: Retry {
+                    max_attempts: 3,
+                    timeout_seconds: None,
+                },
+                ..NodeExtra::NONE
+            },
+            NodeExtra {
+                estimate: Estimate {
+                    cost_usd: None,
+                    seconds: Some(1.0),
+                },
+                ..NodeExtra::NONE
+            },
+        ] {
+            assert!(Extra::from(extra).0.is_some());
+        }
+        assert!(Extra::from(NodeExtra::default()).0.is_none());
+        assert_eq!(std::mem::size_of::<Extra>(), 8);
+    }
 
     #[test]
     fn outcomes_keep_their_order_once_each_and_serialize_as_a_list() {

@@ -291,7 +291,7 @@ impl Serialize for NodeOut<'_> {
         if let Some(r) = n.region {
             m.serialize_entry("region", c.id(c.g.region(r).owner))?;
         }
-        if let Some(t) = &n.title {
+        if let Some(t) = &n.extra.title {
             m.serialize_entry("title", t)?;
         }
         if !n.inputs.is_empty() {
@@ -310,17 +310,17 @@ impl Serialize for NodeOut<'_> {
         if let Some(gd) = &n.guard {
             m.serialize_entry("guard", &c.expr(gd))?;
         }
-        if !n.exprs.is_empty() {
-            m.serialize_entry("exprs", &expr_pairs(c, &n.exprs))?;
+        if !n.extra.exprs.is_empty() {
+            m.serialize_entry("exprs", &expr_pairs(c, &n.extra.exprs))?;
         }
         if n.join != crate::ir::Join::All {
             m.serialize_entry("join", &n.join)?;
         }
-        if n.retry.max_attempts != 1 || n.retry.timeout_seconds.is_some() {
-            m.serialize_entry("retry", &n.retry)?;
+        if n.extra.retry.max_attempts != 1 || n.extra.retry.timeout_seconds.is_some() {
+            m.serialize_entry("retry", &n.extra.retry)?;
         }
-        if n.estimate.cost_usd.is_some() || n.estimate.seconds.is_some() {
-            m.serialize_entry("estimate", &n.estimate)?;
+        if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
+            m.serialize_entry("estimate", &n.extra.estimate)?;
         }
         if !n.attrs.is_empty() {
             m.serialize_entry("attributes", &n.attrs)?;

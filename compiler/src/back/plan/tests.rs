@@ -51,11 +51,11 @@ fn graph() -> Graph {
     g.constraints.insert("max_cost_usd".into(), json!(1.5));
     let sp = |at| Span::point(FileId(0), at);
     let mut a = node("a", NodeKind::Task, None);
-    a.title = Some("é".into());
+    a.extra.make_mut().title = Some("é".into());
     a.guard = Some(Box::new(expr("params.p", 4)));
     a.join = Join::NOf { count: 2 };
-    a.retry.timeout_seconds = Some(2.0);
-    a.estimate.cost_usd = Some(0.25);
+    a.extra.make_mut().retry.timeout_seconds = Some(2.0);
+    a.extra.make_mut().estimate.cost_usd = Some(0.25);
     a.attrs
         .insert("x", json!({"z": 1, "a": [true, null]}).into());
     let input = |name: &str, source| Input {

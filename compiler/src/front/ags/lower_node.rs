@@ -9,7 +9,8 @@ use crate::front::ags::defaults::{self, merged};
 use crate::front::ags::node_type;
 use crate::front::ags::scope::Scope;
 use crate::ir::{
-    Estimate, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeKind, Output, RegionId, Retry,
+    Estimate, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeKind, Output,
+    RegionId, Retry,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -256,15 +257,18 @@ impl<'d> NodeLowerer<'d> {
                 origin_kind: ty.into(),
                 region,
                 owns: None,
-                title: node.field("title").and_then(Value::as_str).map(Box::from),
                 inputs,
                 outputs,
                 guard: guard.map(Box::new),
-                exprs,
                 join,
-                retry,
-                estimate,
                 attrs,
+                extra: NodeExtra {
+                    title: node.field("title").and_then(Value::as_str).map(Box::from),
+                    exprs,
+                    retry,
+                    estimate,
+                }
+                .into(),
             },
             span,
         )

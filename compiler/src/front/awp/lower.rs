@@ -30,8 +30,8 @@ use super::values::duration_ms;
 use crate::analysis::grouped::Grouped;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeId,
-    NodeKind, Outcome, Outcomes, Output, Param, Region, RegionKind,
+    Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeExtra,
+    NodeId, NodeKind, Outcome, Outcomes, Output, Param, Region, RegionKind, Retry,
 };
 use crate::source::{Document, Span};
 use crate::source::{Map, Value};
@@ -252,12 +252,6 @@ impl Lowerer<'_, '_> {
             _ => NodeKind::Task,
         };
         let mut node = Node::bare(scoped, n.id, kind, n.ty);
-        node.title = n
-            .value
-            .get("metadata")
-            .and_then(|md| md.get("title").or_else(|| md.get("name")))
-            .and_then(Value::as_str)
-            .map(Box::from);
         if let Some(cfg) = n.value.get("config").map(|c| kept_config(n.ty, c))
             && cfg.as_object().is_none_or(|m| !m.is_empty())
         {
@@ -268,20 +262,29 @@ impl Lowerer<'_, '_> {
                 node.attrs.insert(k, v.clone());
             }
         }
-        if let Some(r) = n.value.get("retry") {
-            node.retry.max_attempts = r
-                .get("max_attempts")
-                .and_then(Value::as_u64)
-                .map_or(1, |a| a.min(u64::from(u32::MAX)) as u32);
-        } else {
-            node.retry.max_attempts = 1;
+        node.extra = NodeExtra {
+            title: n
+                .value
+                .get("metadata")
+                .and_then(|md| md.get("title").or_else(|| md.get("name")))
+                .and_then(Value::as_str)
+                .map(Box::from),
+            retry: Retry {
+                max_attempts: n.value.get("retry").map_or(1, |r| {
+                    r.get("max_attempts")
+                        .and_then(Value::as_u64)
+                        .map_or(1, |a| a.min(u64::from(u32::MAX)) as u32)
+                }),
+                timeout_seconds: n
+                    .value
+                    .get("timeout")
+                    .and_then(Value::as_str)
+                    .and_then(duration_ms)
+                    .map(|ms| ms as f64 / 1000.0),
+            },
+            ..NodeExtra::NONE
         }
-        node.retry.timeout_seconds = n
-            .value
-            .get("timeout")
-            .and_then(Value::as_str)
-            .and_then(duration_ms)
-            .map(|ms| ms as f64 / 1000.0);
+        .into();
         let ptr = n.ptr();
         let cfg = n.config();
         let mut exprs = Programs::of(self.doc, self.text, n);

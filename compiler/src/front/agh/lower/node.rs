@@ -106,19 +106,20 @@ impl<'u> Lowerer<'u> {
                 .into(),
             });
         }
-        if let Some(r) = v.get("retry") {
-            node.retry.max_attempts = r
-                .get("max_attempts")
+        let max_attempts = v.get("retry").map_or(1, |r| {
+            r.get("max_attempts")
                 .and_then(Doc::as_u64)
                 .filter(|&a| a > 0)
                 .unwrap_or(1)
-                .min(u32::MAX as u64) as u32;
-        } else {
-            node.retry.max_attempts = 1;
+                .min(u32::MAX as u64) as u32
+        });
+        if max_attempts != 1 {
+            node.extra.make_mut().retry.max_attempts = max_attempts;
         }
         if let Some(t) = v.str("timeout").and_then(super::super::go_duration_seconds) {
-            node.retry.timeout_seconds = Some(t);
-            node.estimate.seconds = Some(t);
+            let extra = node.extra.make_mut();
+            extra.retry.timeout_seconds = Some(t);
+            extra.estimate.seconds = Some(t);
         }
         if v.is("control", "collect") {
             node.join = Join::All;
