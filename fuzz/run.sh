@@ -6,7 +6,7 @@
 #   fuzz/run.sh 600                 # ten minutes per target, every target
 #   TARGETS="check mutate" fuzz/run.sh 300
 #   RUNS=10000000 TARGETS=agx fuzz/run.sh 36000   # stop at ten million executions (or 10 h)
-#   SANITIZER=none fuzz/run.sh 600   # no AddressSanitizer (agc has no unsafe code of its own)
+#   SANITIZER=none fuzz/run.sh 600   # no AddressSanitizer: several times faster (README)
 #
 # Settings: a run fails on a crash, on one input taking over 1 s (-timeout=1; TIMEOUT=N) and on more than
 # 2 GiB of memory (-rss_limit_mb=2048). Seeds: the project's own examples and fixtures (never
@@ -26,7 +26,7 @@ TIMEOUT=${TIMEOUT:-1}
 # RUNS: stop a target after that many executions (libFuzzer's -runs), SECONDS still bounding it.
 RUNS=${RUNS:--1}
 # SANITIZER: cargo fuzz's -s (address by default; `none` runs several times faster, and
-# agc's own code is safe Rust, so what ASan adds is checks of its dependencies' unsafe code).
+# leaves unchecked the unsafe code of agc's `Str` and of its dependencies; see the README).
 SANITIZER=${SANITIZER:-address}
 # PLAIN_TARGETS: targets built without libFuzzer's comparison tracing (cargo fuzz's
 # --no-trace-compares, into their own fuzz/target-plain so the others' build is kept). `mutate`

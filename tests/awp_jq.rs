@@ -208,3 +208,75 @@ edges:
     assert_eq!(run(yaml("task: 'fix ${ .tsk }'")), vec![]);
     assert_eq!(run(yaml("task: {literal: '${ .tsk }'}")), vec![]);
 }
+
+/// Programs are parsed and checked in batches (1,024 at a time): across batch boundaries the
+/// findings keep document order, and a state property read only in a later batch is still
+/// read (no AGC241).
+#[test]
+fn findings_hold_across_batches_of_programs() {
+    let n = 2_500;
+    let mut props = vec![r#""unread": {"type": "string"}"#.to_string()];
+    let mut nodes = vec![r#"{"id": "start", "type": "start"}"#.to_string()];
+    let mut edges = vec![r#"{"source": "__start__", "target": "start"}"#.to_string()];
+    let mut prev = "start".to_string();
+    for i in 0..n {
+        props.push(format!(r#""k{i}": {{"type": "integer"}}"#));
+        // Every thousandth program reads a property that is not declared (AGC243 on a closed
+        // schema would be AGC242; this one is open, so AGC243).
+        let program = if i % 1000 == 999 {
+            format!(".k{i} + .missing{i}")
+        } else {
+            format!(".k{i} + 1")
+        };
+        nodes.push(format!(
+            r#"{{"id": "n{i}", "type": "set_state", "config": {{"assignments": {{"k{i}": {{"jq": "{program}"}}}}}}}}"#
+        ));
+        edges.push(format!(r#"{{"source": "{prev}", "target": "n{i}"}}"#));
+        prev = format!("n{i}");
+    }
+    nodes.push(r#"{"id": "end", "type": "end", "config": {"output_mapping": ".k0"}}"#.into());
+    edges.push(format!(r#"{{"source": "{prev}", "target": "end"}}"#));
+    let text = format!(
+        r#"{{"document": {{"schema": "https://agent-workflow.dev/schemas/workflow-definition.json", "name": "t", "version": "1"}},
+"state_schema": {{"type": "object", "properties": {{{}}}}},
+"nodes": [{}],
+"edges": [{}]}}
+"#,
+        props.join(", "),
+        nodes.join(",\n"),
+        edges.join(",\n")
+    );
+    let mut sources = SourceMap::new();
+    let diags = check_text(
+        &mut sources,
+        "t.workflow.json",
+        text,
+        &CheckOptions::default(),
+    );
+    let got: Vec<(&str, String)> = diags
+        .iter()
+        .filter(|d| d.is_error() || matches!(d.code, "AGC241" | "AGC242" | "AGC243"))
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    let missing = |i: usize| {
+        (
+            "AGC243",
+            format!(
+                "`.missing{i}` is not checked against `state_schema`: at `.missing{i}`, \
+                 `missing{i}` is not declared"
+            ),
+        )
+    };
+    assert_eq!(
+        got,
+        vec![
+            (
+                "AGC241",
+                "state property `unread` is declared but no jq program reads it".to_string()
+            ),
+            missing(999),
+            missing(1999),
+        ],
+        "{got:#?}"
+    );
+}

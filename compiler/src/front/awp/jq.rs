@@ -53,14 +53,9 @@ pub fn template_inner(s: &str) -> Option<(usize, &str)> {
     Some((off, inner))
 }
 
-/// Every jq program of the document, in document order.
-pub fn sites(m: &Model<'_>) -> Vec<Site> {
-    let mut out = Vec::new();
-    for n in &m.nodes {
-        node_sites(n, &mut out);
-    }
-    out
-}
+/// Programs parsed and checked together ([`Checker::check_jq`]): one jq thread start per
+/// batch.
+const JQ_BATCH: usize = 1024;
 
 /// The jq programs of one node, in document order, appended to `out`.
 pub fn node_sites(n: &NodeRef<'_>, out: &mut Vec<Site>) {
@@ -147,20 +142,6 @@ fn object<'a>(m: &'a Map, k: &str) -> impl Iterator<Item = (&'a Str, &'a Value)>
 
 impl Checker<'_> {
     pub(super) fn check_jq(&mut self, m: &Model<'_>) {
-        let (sites, maps): (Vec<Site>, Vec<ScalarMap>) = sites(m)
-            .into_iter()
-            .filter_map(|s| {
-                let map = program_map(self.doc, self.text, &s)?;
-                Some((s, map))
-            })
-            .unzip();
-        let results = parse_jq_many(
-            sites
-                .iter()
-                .zip(&maps)
-                .map(|(s, map)| (s.text.clone(), map))
-                .collect(),
-        );
         let schema = self.doc.value.get("state_schema").unwrap_or(&Value::Null);
         let mut read: HashSet<String> = HashSet::new();
         // Readers of the whole state besides jq: an `end` without `output_mapping` (its
@@ -175,6 +156,49 @@ impl Checker<'_> {
             "step" => true,
             _ => false,
         });
+        // In document order, a batch at a time: a wide workflow's programs, their maps and
+        // parses all held at once were a quarter of its check's peak.
+        let mut batch = Vec::new();
+        for n in &m.nodes {
+            node_sites(n, &mut batch);
+            if batch.len() >= JQ_BATCH {
+                let sites = std::mem::take(&mut batch);
+                self.check_batch(sites, schema, &mut read, &mut whole);
+            }
+        }
+        self.check_batch(batch, schema, &mut read, &mut whole);
+        if !whole {
+            self.check_unused(&read);
+        }
+    }
+
+    /// Parses a batch of programs (on one jq thread) and checks each: its errors and
+    /// warnings, the state paths it reads (collected into `read`, or `whole` when it reads
+    /// the whole state), against `schema`.
+    fn check_batch(
+        &mut self,
+        sites: Vec<Site>,
+        schema: &Value,
+        read: &mut HashSet<String>,
+        whole: &mut bool,
+    ) {
+        if sites.is_empty() {
+            return;
+        }
+        let (sites, maps): (Vec<Site>, Vec<ScalarMap>) = sites
+            .into_iter()
+            .filter_map(|s| {
+                let map = program_map(self.doc, self.text, &s)?;
+                Some((s, map))
+            })
+            .unzip();
+        let results = parse_jq_many(
+            sites
+                .iter()
+                .zip(&maps)
+                .map(|(s, map)| (s.text.clone(), map))
+                .collect(),
+        );
         for (site, result) in sites.iter().zip(results) {
             let prog = match result {
                 Ok(p) => p,
@@ -188,22 +212,19 @@ impl Checker<'_> {
             for w in &prog.warnings {
                 self.diags.push(w.clone().with_pointer(site.ptr.clone()));
             }
-            whole |= prog.whole;
+            *whole |= prog.whole;
             for (p, _) in &prog.paths {
                 match p.0.first() {
                     Some(Seg::Field(f)) => {
                         read.insert(f.clone());
                     }
-                    _ => whole = true,
+                    _ => *whole = true,
                 }
             }
             self.check_paths(site, &prog, schema);
             if site.role == Role::When {
                 self.check_when(site, &prog, schema);
             }
-        }
-        if !whole {
-            self.check_unused(&read);
         }
     }
 
