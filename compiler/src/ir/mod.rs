@@ -238,6 +238,8 @@ pub struct Node {
     pub region: Option<RegionId>,
     /// The region this node owns (loop, map, subgraph).
     pub owns: Option<RegionId>,
+    /// Inline, not in [`NodeExtra`]: many documents title every node.
+    pub title: Option<Box<str>>,
     pub inputs: Vec<Input>,
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
@@ -245,16 +247,15 @@ pub struct Node {
     pub join: Join,
     /// Dialect attributes not modelled above, kept losslessly.
     pub attrs: Attrs,
-    /// The title, runtime expressions, retry policy and estimates, which few nodes have.
+    /// The runtime expressions, retry policy and estimates, which few nodes have.
     #[serde(flatten)]
     pub extra: Extra,
 }
 
 /// What few nodes carry, held out of line by [`Extra`]: a graph's nodes are its largest
-/// arena, and these fields were 96 of a node's 248 bytes.
+/// arena, and these fields were 80 of a node's 248 bytes.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct NodeExtra {
-    pub title: Option<Box<str>>,
     /// Expressions the runtime evaluates for the node beyond its guard, by key:
     /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
     /// `regex` criterion's text), `human.<i>.when` / `human.<i>.prompt` (checkpoint `i`),
@@ -267,9 +268,8 @@ pub struct NodeExtra {
 }
 
 impl NodeExtra {
-    /// No title, expressions or estimates, one attempt: what a node without [`Extra`] has.
+    /// No expressions or estimates, one attempt: what a node without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
-        title: None,
         exprs: Vec::new(),
         retry: Retry::ONCE,
         estimate: Estimate {
@@ -279,8 +279,7 @@ impl NodeExtra {
     };
 
     fn is_none(&self) -> bool {
-        self.title.is_none()
-            && self.exprs.is_empty()
+        self.exprs.is_empty()
             && self.retry == Retry::ONCE
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
@@ -345,6 +344,7 @@ impl Node {
             origin_kind: origin_kind.into(),
             region: None,
             owns: None,
+            title: None,
             inputs: Vec::new(),
             outputs: Vec::new(),
             guard: None,
@@ -642,7 +642,7 @@ mod tests {
         let id = g.add_node(Node::bare("a", "a", NodeKind::Task, "task"), span);
         assert!(g.node(id).extra.0.is_none());
         assert_eq!(g.node(id).extra.retry, Retry::ONCE);
-        assert!(g.node(id).extra.title.is_none() && g.node(id).extra.exprs.is_empty());
+        assert!(g.node(id).extra.exprs.is_empty());
         // Filled in with nothing but the defaults: dropped when the node joins the graph.
         let mut b = Node::bare("b", "b", NodeKind::Task, "task");
         b.extra.make_mut().retry.max_attempts = 1;
@@ -651,7 +651,15 @@ mod tests {
         // Anything else is kept.
         for extra in [
             NodeExtra {
-                title: Some("T".into()),
+                exprs: vec![(
+                    "escalation.message".into(),
+                    crate::ir::IrExpr {
+                        lang: crate::ir::ExprLang::Agx,
+                        source: "x".into(),
+                        core: None,
+                        span,
+                    },
+                )],
                 ..NodeExtra::NONE
             },
             NodeExtra {

@@ -149,7 +149,7 @@ fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
 /// loop whose repetition is drawn as an edge, only its bound: the edge says until when).
 pub(crate) fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> String {
     let n = g.node(owner);
-    let head = match n.extra.title.as_deref().map(str::trim) {
+    let head = match n.title.as_deref().map(str::trim) {
         Some(t) if !t.is_empty() && t != n.local_id => {
             text::words(&format!("{} · {t}", n.local_id), 60, 1)
         }
@@ -176,7 +176,7 @@ pub(crate) fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: Regi
 /// region does. Shared with the DOT writer.
 pub(crate) fn node_words(g: &Graph, id: NodeId) -> String {
     let n = g.node(id);
-    let title = n.extra.title.as_deref();
+    let title = n.title.as_deref();
     let mut t = match n.kind {
         // Diamonds grow with their text: id and a short title only, in a smaller font (the
         // `decision` class), so that a decision is about as wide as a task.

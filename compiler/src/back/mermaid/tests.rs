@@ -31,7 +31,7 @@ impl B {
         self.0.add_node(n, sp()).0
     }
     fn titled(&mut self, n: u32, title: &str) {
-        self.0.nodes[n as usize].extra.make_mut().title = Some(title.into());
+        self.0.nodes[n as usize].title = Some(title.into());
     }
     fn edge(&mut self, from: u32, to: u32, kind: EdgeKind) -> usize {
         self.0.add_edge(
@@ -331,9 +331,8 @@ fn failure_edges_are_red_and_back_edges_show_their_bound() {
 fn the_title_is_written_and_cut_titles_keep_their_words() {
     let mut g = repair_loop();
     g.title = Some("Repair <the> \"suite\"\nuntil green".into());
-    g.nodes[0].extra.make_mut().title = Some("Establish the baseline\nthen repair".into());
-    g.nodes[2].extra.make_mut().title =
-        Some("Summarize what was repaired in the suite, and why".into());
+    g.nodes[0].title = Some("Establish the baseline\nthen repair".into());
+    g.nodes[2].title = Some("Summarize what was repaired in the suite, and why".into());
     let text = draw(&g);
     assert!(
         text.starts_with("---\ntitle: \"Repair ‹the› \\\"suite\\\" until green\"\nconfig:\n"),

@@ -291,7 +291,7 @@ impl Serialize for NodeOut<'_> {
         if let Some(r) = n.region {
             m.serialize_entry("region", c.id(c.g.region(r).owner))?;
         }
-        if let Some(t) = &n.extra.title {
+        if let Some(t) = &n.title {
             m.serialize_entry("title", t)?;
         }
         if !n.inputs.is_empty() {

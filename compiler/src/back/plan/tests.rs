@@ -51,7 +51,7 @@ fn graph() -> Graph {
     g.constraints.insert("max_cost_usd".into(), json!(1.5));
     let sp = |at| Span::point(FileId(0), at);
     let mut a = node("a", NodeKind::Task, None);
-    a.extra.make_mut().title = Some("é".into());
+    a.title = Some("é".into());
     a.guard = Some(Box::new(expr("params.p", 4)));
     a.join = Join::NOf { count: 2 };
     a.extra.make_mut().retry.timeout_seconds = Some(2.0);

@@ -237,7 +237,7 @@ impl<'a> Lowerer<'a> {
             let mut node = Node::bare(format!("{prefix}{local}"), local.clone(), kind, origin);
             node.region = region;
             if let Some(t) = str_at(n, "description") {
-                node.extra.make_mut().title = Some(t.into());
+                node.title = Some(t.into());
             }
             node.join = if str_at(n, "join") == Some("any") {
                 Join::Any

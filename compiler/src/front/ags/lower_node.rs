@@ -259,11 +259,11 @@ impl<'d> NodeLowerer<'d> {
                 owns: None,
                 inputs,
                 outputs,
+                title: node.field("title").and_then(Value::as_str).map(Box::from),
                 guard: guard.map(Box::new),
                 join,
                 attrs,
                 extra: NodeExtra {
-                    title: node.field("title").and_then(Value::as_str).map(Box::from),
                     exprs,
                     retry,
                     estimate,

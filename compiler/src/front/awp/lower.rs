@@ -262,13 +262,13 @@ impl Lowerer<'_, '_> {
                 node.attrs.insert(k, v.clone());
             }
         }
+        node.title = n
+            .value
+            .get("metadata")
+            .and_then(|md| md.get("title").or_else(|| md.get("name")))
+            .and_then(Value::as_str)
+            .map(Box::from);
         node.extra = NodeExtra {
-            title: n
-                .value
-                .get("metadata")
-                .and_then(|md| md.get("title").or_else(|| md.get("name")))
-                .and_then(Value::as_str)
-                .map(Box::from),
             retry: Retry {
                 max_attempts: n.value.get("retry").map_or(1, |r| {
                     r.get("max_attempts")
