@@ -676,3 +676,37 @@ fn parallels_nest_at_most_64_levels() {
         assert!(c.compiled.is_empty());
     }
 }
+
+/// A node's scoped id is the parallels around it, then its own id (`p/a`); where a node
+/// elsewhere already has that id (AWP ids may hold `/`), the later one takes `~2`, `~3`…,
+/// and so does a parallel's synthetic join (`p/join`).
+#[test]
+fn scoped_ids_that_collide_take_a_suffix() {
+    let text = format!(
+        "{HEAD}nodes:
+  - {{id: start, type: start}}
+  - {{id: p/a, type: step, config: {{handler: h}}}}
+  - {{id: p/join, type: step, config: {{handler: h}}}}
+  - id: p
+    type: parallel
+    config: {{join: all, branches: [{{name: b, entry: a}}]}}
+  - {{id: a, type: step, config: {{handler: h}}}}
+  - {{id: end, type: end, config: {{output_mapping: .x}}}}
+edges:
+  - {{source: __start__, target: start}}
+  - {{source: start, target: p/a}}
+  - {{source: p/a, target: p/join}}
+  - {{source: p/join, target: p}}
+  - {{source: p, target: end}}
+  - {{source: a, target: end}}
+"
+    );
+    let (c, _) = check(&text);
+    assert!(errors(&c).is_empty(), "{:?}", c.diags);
+    let g = &c.compiled[0].graph;
+    let ids: Vec<&str> = g.nodes.iter().map(|n| n.scoped_id.as_str()).collect();
+    assert_eq!(
+        ids,
+        ["start", "p/a", "p/join", "p", "p/a~2", "end", "p/join~2"]
+    );
+}

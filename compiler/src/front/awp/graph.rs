@@ -41,7 +41,7 @@ impl Checker<'_> {
                     .with_help("rename the node");
                 self.diags.push(d);
             }
-            let first = m.by_id[n.id];
+            let first = m.node(n.id).unwrap_or(i);
             if first != i {
                 let at = format!("{}/id", n.ptr());
                 let first_at = format!("{}/id", m.nodes[first].ptr());
@@ -172,7 +172,7 @@ impl Checker<'_> {
             }
         }
         for (i, n) in m.nodes.iter().enumerate() {
-            if m.by_id[n.id] != i || counts[n.id] > 1 || n.id == START {
+            if m.node(n.id) != Some(i) || counts[n.id] > 1 || n.id == START {
                 // Duplicated: its edges belong to whichever node the engine keeps; named
                 // `__start__` (AGC250): it has no edges of its own.
                 continue;
@@ -294,7 +294,7 @@ several nodes",
         // Each interrupt / unsupported node is reported once, for the first branch found.
         let mut reported = vec![false; m.nodes.len()];
         for p in 0..m.nodes.len() {
-            if m.nodes[p].ty != "parallel" || m.by_id[m.nodes[p].id] != p {
+            if m.nodes[p].ty != "parallel" || m.node(m.nodes[p].id) != Some(p) {
                 continue;
             }
             let Some(join) = m.join_target(p) else {
@@ -405,7 +405,7 @@ parallel node's edge",
             }
         }
         for (i, n) in m.nodes.iter().enumerate() {
-            if !seen[i] && m.by_id[n.id] == i && n.id != START {
+            if !seen[i] && m.node(n.id) == Some(i) && n.id != START {
                 let d = self.diag(
                     "AGC240",
                     &n.ptr(),

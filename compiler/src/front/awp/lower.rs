@@ -33,8 +33,10 @@ use crate::ir::{
     Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeExtra,
     NodeId, NodeKind, Outcome, Outcomes, Output, Param, Region, RegionKind, Retry,
 };
+use crate::source::value::map::key_hash;
 use crate::source::{Document, Span};
 use crate::source::{Map, Value};
+use hashbrown::HashTable;
 use serde_json::json;
 use std::collections::{HashMap, HashSet};
 
@@ -202,14 +204,15 @@ impl Lowerer<'_, '_> {
     /// Adds every node (model order: `NodeId(i)` is model node `i`), then the synthetic join
     /// nodes; returns the join node of each parallel.
     fn nodes(&mut self, regions: &Regions) -> HashMap<usize, NodeId> {
-        let mut used: HashSet<String> = HashSet::new();
+        let mut taken = Taken::with_capacity(self.m.nodes.len() + regions.order.len());
         for i in 0..self.m.nodes.len() {
-            let scoped = unique(&mut used, regions.scoped(self.m, i));
+            let scoped = taken.unique(&self.g, regions.scoped(self.m, i));
             let mut node = self.node(i, scoped);
             node.region = regions.of(i);
             node.owns = regions.rid.get(&i).copied();
             let span = self.span(&self.m.nodes[i].ptr());
-            self.g.add_node(node, span);
+            let id = self.g.add_node(node, span);
+            taken.add(&self.g, id);
         }
         let mut join_ids = HashMap::new();
         for &p in &regions.order {
@@ -226,13 +229,15 @@ impl Lowerer<'_, '_> {
                 _ => Join::All,
             };
             let fork_scoped = self.g.node(NodeId(p as u32)).scoped_id.clone();
-            let scoped = unique(&mut used, format!("{fork_scoped}/join"));
+            let scoped = taken.unique(&self.g, format!("{fork_scoped}/join"));
             let mut node = Node::bare(scoped, format!("{}/join", n.id), NodeKind::Join, "join");
             node.join = join;
             node.region = regions.of(p);
             node.attrs.insert("fork", n.id.into());
             let span = self.span(&format!("{}/config/join", n.ptr()));
-            join_ids.insert(p, self.g.add_node(node, span));
+            let id = self.g.add_node(node, span);
+            taken.add(&self.g, id);
+            join_ids.insert(p, id);
         }
         join_ids
     }
@@ -627,18 +632,43 @@ fn checkpointing(cp: Option<&Value>) -> serde_json::Value {
     serde_json::Value::Object(out)
 }
 
-/// `id`, or `id~2`, `id~3`… when taken.
-fn unique(used: &mut HashSet<String>, id: String) -> String {
-    if used.insert(id.clone()) {
-        return id;
+/// The scoped ids the graph's nodes have so far, as indices into its arena hashed by the id
+/// there: 4 bytes a node, where a set of copies of the ids was half a megabyte at the peak of
+/// a 10k-node workflow's check.
+struct Taken(HashTable<u32>);
+
+impl Taken {
+    fn with_capacity(n: usize) -> Taken {
+        Taken(HashTable::with_capacity(n))
     }
-    let mut k = 2;
-    loop {
-        let c = format!("{id}~{k}");
-        if used.insert(c.clone()) {
-            return c;
+
+    /// `id`, or `id~2`, `id~3`… when a node of `g` has it.
+    fn unique(&self, g: &Graph, id: String) -> String {
+        if !self.has(g, &id) {
+            return id;
         }
-        k += 1;
+        let mut k = 2;
+        loop {
+            let c = format!("{id}~{k}");
+            if !self.has(g, &c) {
+                return c;
+            }
+            k += 1;
+        }
+    }
+
+    fn has(&self, g: &Graph, id: &str) -> bool {
+        self.0
+            .find(key_hash(id), |&j| {
+                g.nodes[j as usize].scoped_id.as_str() == id
+            })
+            .is_some()
+    }
+
+    /// Records node `n` of `g`, once it is in the graph.
+    fn add(&mut self, g: &Graph, n: NodeId) {
+        let hash = |j: &u32| key_hash(&g.nodes[*j as usize].scoped_id);
+        self.0.insert_unique(hash(&n.0), n.0, hash);
     }
 }
 
