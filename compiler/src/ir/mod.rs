@@ -124,36 +124,64 @@ impl Declared {
     }
 }
 
-/// A port's [`Declared`], boxed only when it says something: most ports declare nothing
-/// beyond their type, and a graph holds one or more per node (8 bytes, not 56). Reads as a
-/// `Declared` (an empty one when absent).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Decl(Option<Box<Declared>>);
+/// A value boxed only when it says something, and read as its type's
+/// [`Nothing::NOTHING`] otherwise: 8 bytes in the struct that holds it. For parts most
+/// ports and nodes leave out ([`Decl`], [`Extra`]), in arenas holding one or more per node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sparse<T>(Option<Box<T>>);
 
-static NOTHING_DECLARED: Declared = Declared {
-    schema: None,
-    enum_values: None,
-    description: None,
-    redact: false,
-    default: None,
-};
+/// A type [`Sparse`] holds: its value that says nothing, and how to tell.
+pub trait Nothing: Clone + 'static {
+    const NOTHING: &'static Self;
+    fn says_nothing(&self) -> bool;
+}
 
-impl From<Declared> for Decl {
-    fn from(d: Declared) -> Decl {
-        Decl((!d.is_empty() || d.default.is_some()).then(|| Box::new(d)))
+impl<T> Default for Sparse<T> {
+    fn default() -> Sparse<T> {
+        Sparse(None)
     }
 }
 
-impl std::ops::Deref for Decl {
-    type Target = Declared;
-    fn deref(&self) -> &Declared {
-        self.0.as_deref().unwrap_or(&NOTHING_DECLARED)
+impl<T: Nothing> Sparse<T> {
+    /// The value to change, made (as `NOTHING`) if there was none.
+    pub fn make_mut(&mut self) -> &mut T {
+        self.0.get_or_insert_with(|| Box::new(T::NOTHING.clone()))
     }
 }
 
-impl Serialize for Decl {
+impl<T: Nothing> From<T> for Sparse<T> {
+    fn from(v: T) -> Sparse<T> {
+        Sparse((!v.says_nothing()).then(|| Box::new(v)))
+    }
+}
+
+impl<T: Nothing> std::ops::Deref for Sparse<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        self.0.as_deref().unwrap_or(T::NOTHING)
+    }
+}
+
+impl<T: Nothing + Serialize> Serialize for Sparse<T> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         (**self).serialize(s)
+    }
+}
+
+/// A port's [`Declared`], boxed only when it says something: most ports declare nothing
+/// beyond their type, and a graph holds one or more per node (8 bytes, not 56).
+pub type Decl = Sparse<Declared>;
+
+impl Nothing for Declared {
+    const NOTHING: &'static Declared = &Declared {
+        schema: None,
+        enum_values: None,
+        description: None,
+        redact: false,
+        default: None,
+    };
+    fn says_nothing(&self) -> bool {
+        self.is_empty() && self.default.is_none()
     }
 }
 
@@ -277,8 +305,14 @@ impl NodeExtra {
             seconds: None,
         },
     };
+}
 
-    fn is_none(&self) -> bool {
+/// A node's [`NodeExtra`], boxed only when it says something (see [`Sparse`]).
+pub type Extra = Sparse<NodeExtra>;
+
+impl Nothing for NodeExtra {
+    const NOTHING: &'static NodeExtra = &NodeExtra::NONE;
+    fn says_nothing(&self) -> bool {
         self.exprs.is_empty()
             && self.retry == Retry::ONCE
             && self.estimate.cost_usd.is_none()
@@ -286,45 +320,14 @@ impl NodeExtra {
     }
 }
 
-/// A node's [`NodeExtra`], boxed only when it says something: 8 bytes in the node. It reads
-/// as [`NodeExtra::NONE`] when absent; [`Extra::make_mut`] gives a node one to fill in.
-#[derive(Clone, Debug, Default)]
-pub struct Extra(Option<Box<NodeExtra>>);
-
-static NO_EXTRA: NodeExtra = NodeExtra::NONE;
-
 impl Extra {
-    /// The node's extra fields to change, made (as [`NodeExtra::NONE`]) if it had none.
-    pub fn make_mut(&mut self) -> &mut NodeExtra {
-        self.0.get_or_insert_with(|| Box::new(NodeExtra::NONE))
-    }
-
     /// Sized to its entries, and dropped when it says nothing.
     fn shrink(&mut self) {
         match &mut self.0 {
-            Some(e) if e.is_none() => self.0 = None,
+            Some(e) if e.says_nothing() => self.0 = None,
             Some(e) => e.exprs.shrink_to_fit(),
             None => {}
         }
-    }
-}
-
-impl From<NodeExtra> for Extra {
-    fn from(e: NodeExtra) -> Extra {
-        Extra((!e.is_none()).then(|| Box::new(e)))
-    }
-}
-
-impl std::ops::Deref for Extra {
-    type Target = NodeExtra;
-    fn deref(&self) -> &NodeExtra {
-        self.0.as_deref().unwrap_or(&NO_EXTRA)
-    }
-}
-
-impl Serialize for Extra {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        (**self).serialize(s)
     }
 }
 
