@@ -236,9 +236,7 @@ impl<'a> Lowerer<'a> {
             };
             let mut node = Node::bare(format!("{prefix}{local}"), local.clone(), kind, origin);
             node.region = region;
-            if let Some(t) = str_at(n, "description") {
-                node.title = Some(t.into());
-            }
+            node.title = str_at(n, "description").map(Box::from);
             node.join = if str_at(n, "join") == Some("any") {
                 Join::Any
             } else {
