@@ -59,19 +59,27 @@ pub struct ScopeGraph<'a> {
 
 /// Node ids of a scope in declaration order, with their index.
 fn node_index<'a>(scope: &Scope<'a>) -> NodeIndex<'a> {
-    scope
-        .nodes()
-        .enumerate()
-        .map(|(i, (id, _))| (id.as_str(), i))
-        .collect()
+    let mut index = NodeIndex::with_capacity_and_hasher(scope.node_count(), FastState::default());
+    index.extend(
+        scope
+            .nodes()
+            .enumerate()
+            .map(|(i, (id, _))| (id.as_str(), i)),
+    );
+    index
 }
 
 /// The node index and the effective edges of a scope, explicit edges first, then
 /// `depends_on` in node order.
 pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
     let index = node_index(scope);
-    let mut seen: crate::hash::HashSet<_> = Default::default();
-    let mut edges = Vec::new();
+    // Sized for the explicit edges and about two `depends_on` per node, so that a large
+    // scope's set and list do not grow (and rehash) step by step. Endpoints are keyed by
+    // their node's position, found once in the index, rather than hashed again as strings.
+    let guess = scope.edges().count() + 2 * index.len();
+    let mut seen: crate::hash::HashSet<(usize, usize, &str, Option<&str>)> =
+        crate::hash::HashSet::with_capacity_and_hasher(guess, Default::default());
+    let mut edges = Vec::with_capacity(guess);
     for (i, e) in scope.edges() {
         let (Some(from), Some(to)) = (
             e.field("from").and_then(Value::as_str),
@@ -79,15 +87,15 @@ pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
         ) else {
             continue;
         };
-        if !index.contains_key(from) || !index.contains_key(to) {
+        let (Some(fi), Some(ti)) = (index.get_index_of(from), index.get_index_of(to)) else {
             continue;
-        }
+        };
         let kind = e
             .field("kind")
             .and_then(Value::as_str)
             .unwrap_or("sequence");
         let when = e.field("when").and_then(Value::as_str);
-        if seen.insert((from, to, kind, when)) {
+        if seen.insert((fi, ti, kind, when)) {
             edges.push(EffEdge {
                 from,
                 to,
@@ -99,12 +107,12 @@ pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
             });
         }
     }
-    for (id, node) in scope.nodes() {
+    for (ti, (id, node)) in scope.nodes().enumerate() {
         for (i, dep) in strings(node.field("depends_on")) {
-            if !index.contains_key(dep) {
+            let Some(fi) = index.get_index_of(dep) else {
                 continue;
-            }
-            if seen.insert((dep, id.as_str(), "sequence", None)) {
+            };
+            if seen.insert((fi, ti, "sequence", None)) {
                 edges.push(EffEdge {
                     from: dep,
                     to: id,
