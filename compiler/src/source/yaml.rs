@@ -160,8 +160,9 @@ fn load_with(file: FileId, text: &str, offset: usize, limits: Limits, pipelined:
     l.finish(offset, fatal)
 }
 
-/// Batches the building thread may hand back at once (see [`produce`]): at most the four in
-/// the channel and the one being built are ever out, so handing one back never waits.
+/// Room for batches handed back to the parsing thread (see [`produce`]): no more than six
+/// batches ever exist (four in the channel, one being read, one being filled), so handing
+/// one back never waits.
 const RETURNED: usize = 8;
 
 /// The parsing thread: every event of `body`, in batches, up to the first error. Stops early
@@ -228,81 +229,79 @@ impl Loader<'_> {
     fn step(&mut self, offset_fix: usize, next: &mut Next<'_>, documents: &mut usize) -> bool {
         let l = self;
         let (file, text) = (l.file, l.text);
-        {
-            let (event, span) = match next {
-                Ok((event, span)) => (event, *span),
-                Err(e) => {
-                    let at = l.conv.byte(e.marker().index()) + offset_fix;
-                    let end = next_char_end(text, at);
-                    let d = if e.info().contains("recursion limit") {
-                        // saphyr's own guard on flow nesting (its scanner looks ahead, so it can
-                        // trip before our depth check sees the events); same meaning as ours.
-                        Diagnostic::error("AGC013", "nesting is too deep for the YAML parser")
-                    } else if e.info().contains("unknown anchor") {
-                        Diagnostic::error("AGC015", "this alias names no anchor defined before it")
-                    } else {
-                        Diagnostic::error("AGC003", format!("YAML syntax error: {}", e.info()))
-                    };
-                    l.diags.push(d.at(Span::new(file, at, end)));
-                    return true;
-                }
-            };
-            let start = l.conv.byte(span.start.index()) + offset_fix;
-            let end = l.conv.byte(span.end.index()) + offset_fix;
-            let is_map = matches!(event, Event::MappingStart(..));
-            match event {
-                Event::DocumentStart(_) => {
-                    *documents += 1;
-                    if *documents > 1 {
-                        l.diags.push(
+        let (event, span) = match next {
+            Ok((event, span)) => (event, *span),
+            Err(e) => {
+                let at = l.conv.byte(e.marker().index()) + offset_fix;
+                let end = next_char_end(text, at);
+                let d = if e.info().contains("recursion limit") {
+                    // saphyr's own guard on flow nesting (its scanner looks ahead, so it can
+                    // trip before our depth check sees the events); same meaning as ours.
+                    Diagnostic::error("AGC013", "nesting is too deep for the YAML parser")
+                } else if e.info().contains("unknown anchor") {
+                    Diagnostic::error("AGC015", "this alias names no anchor defined before it")
+                } else {
+                    Diagnostic::error("AGC003", format!("YAML syntax error: {}", e.info()))
+                };
+                l.diags.push(d.at(Span::new(file, at, end)));
+                return true;
+            }
+        };
+        let start = l.conv.byte(span.start.index()) + offset_fix;
+        let end = l.conv.byte(span.end.index()) + offset_fix;
+        let is_map = matches!(event, Event::MappingStart(..));
+        match event {
+            Event::DocumentStart(_) => {
+                *documents += 1;
+                if *documents > 1 {
+                    l.diags.push(
                             Diagnostic::error("AGC008", "a second document starts here")
                                 .at(Span::new(file, start, end.max(start + 3).min(text.len())))
                                 .with_help("a workflow file holds exactly one document; split the stream into files"),
                         );
-                        return true;
-                    }
+                    return true;
                 }
-                Event::Scalar(value, style, anchor, tag) => {
-                    l.scalar(value, *style, *anchor, tag.as_deref(), start, end);
-                }
-                Event::SequenceStart(anchor, tag) | Event::MappingStart(anchor, tag) => {
-                    let anchor = *anchor;
-                    if let Some(tag) = tag.as_deref() {
-                        let ok = if is_map { "map" } else { "seq" };
-                        l.check_tag(tag, &[ok], start, end);
-                    }
-                    if l.tree.depth() >= l.limits.max_depth {
-                        l.diags.push(
-                            Diagnostic::error(
-                                "AGC013",
-                                format!("nesting is deeper than {} levels", l.limits.max_depth),
-                            )
-                            .at(Span::new(
-                                file,
-                                start,
-                                next_char_end(text, start),
-                            )),
-                        );
-                        return true;
-                    }
-                    l.tree.open(is_map, start, end, anchor);
-                }
-                Event::SequenceEnd | Event::MappingEnd => {
-                    let (built, anchor) = l.tree.close(file, text, start);
-                    if anchor != 0 {
-                        l.remember(anchor, &built);
-                    }
-                    l.tree.push(built, &mut l.diags);
-                }
-                Event::Alias(id) => {
-                    if l.alias(*id, start, end).is_err() {
-                        return true;
-                    }
-                }
-                Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
             }
-            l.prev_end = end;
+            Event::Scalar(value, style, anchor, tag) => {
+                l.scalar(value, *style, *anchor, tag.as_deref(), start, end);
+            }
+            Event::SequenceStart(anchor, tag) | Event::MappingStart(anchor, tag) => {
+                let anchor = *anchor;
+                if let Some(tag) = tag.as_deref() {
+                    let ok = if is_map { "map" } else { "seq" };
+                    l.check_tag(tag, &[ok], start, end);
+                }
+                if l.tree.depth() >= l.limits.max_depth {
+                    l.diags.push(
+                        Diagnostic::error(
+                            "AGC013",
+                            format!("nesting is deeper than {} levels", l.limits.max_depth),
+                        )
+                        .at(Span::new(
+                            file,
+                            start,
+                            next_char_end(text, start),
+                        )),
+                    );
+                    return true;
+                }
+                l.tree.open(is_map, start, end, anchor);
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let (built, anchor) = l.tree.close(file, text, start);
+                if anchor != 0 {
+                    l.remember(anchor, &built);
+                }
+                l.tree.push(built, &mut l.diags);
+            }
+            Event::Alias(id) => {
+                if l.alias(*id, start, end).is_err() {
+                    return true;
+                }
+            }
+            Event::StreamStart | Event::StreamEnd | Event::DocumentEnd | Event::Nothing => {}
         }
+        l.prev_end = end;
         false
     }
 
