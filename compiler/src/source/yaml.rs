@@ -254,11 +254,15 @@ impl Loader<'_> {
             Event::DocumentStart(_) => {
                 *documents += 1;
                 if *documents > 1 {
+                    let span = Span::new(file, start, end.max(start + 3).min(text.len()));
                     l.diags.push(
-                            Diagnostic::error("AGC008", "a second document starts here")
-                                .at(Span::new(file, start, end.max(start + 3).min(text.len())))
-                                .with_help("a workflow file holds exactly one document; split the stream into files"),
-                        );
+                        Diagnostic::error("AGC008", "a second document starts here")
+                            .at(span)
+                            .with_help(
+                                "a workflow file holds exactly one document; split the \
+                                 stream into files",
+                            ),
+                    );
                     return true;
                 }
             }

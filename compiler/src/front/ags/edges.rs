@@ -127,3 +127,50 @@ pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
     }
     ScopeGraph { index, edges }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::front::ags::scope::ScopeKind;
+    use crate::source::{Limits, SourceMap, load};
+
+    /// Explicit edges first, then `depends_on`; an edge is kept once per `(from, to, kind,
+    /// when)`, so a `depends_on` repeating an explicit sequence edge adds nothing, while the
+    /// same ends with another kind or condition stay; unknown ends are left out.
+    #[test]
+    fn effective_edges_are_deduplicated_by_ends_kind_and_condition() {
+        let text = "nodes:\n  a: {}\n  b: {depends_on: [a, a, ghost]}\n  c: {depends_on: [b, a]}\n\
+                    edges:\n  - {from: a, to: b}\n  - {from: a, to: b}\n  \
+                    - {from: a, to: b, kind: conditional, when: 'x'}\n  \
+                    - {from: a, to: b, kind: conditional, when: 'y'}\n  \
+                    - {from: a, to: c, kind: on_failure}\n  - {from: ghost, to: c}\n";
+        let mut sources = SourceMap::new();
+        let (_, loaded) = load::load_str(
+            &mut sources,
+            "g.agraph.yaml",
+            text.into(),
+            Limits::default(),
+        );
+        let doc = loaded.doc.expect("loads");
+        let root = doc.value.as_object().expect("a mapping");
+        let scope = Scope::new(ScopeKind::Root, String::new(), root);
+        let g = scope_graph(&scope);
+        let got: Vec<_> = g
+            .edges
+            .iter()
+            .map(|e| (e.from, e.to, e.kind, e.when, e.implicit))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("a", "b", "sequence", None, false),
+                ("a", "b", "conditional", Some("x"), false),
+                ("a", "b", "conditional", Some("y"), false),
+                ("a", "c", "on_failure", None, false),
+                ("b", "c", "sequence", None, true),
+                ("a", "c", "sequence", None, true),
+            ]
+        );
+        assert_eq!(g.index.get_index_of("c"), Some(2));
+    }
+}
