@@ -1,6 +1,6 @@
 //! Process-wide memory settings for the `agc` binary (and the bench binaries that measure it),
-//! applied by [`tune`] first thing in `main`. Both are speed and footprint settings, never
-//! correctness ones: where they cannot be applied, nothing else changes.
+//! applied by [`tune`] and [`tune_for_inputs`] first thing in `main`. All are speed and
+//! footprint settings, never correctness ones: where they cannot be applied, nothing else changes.
 //!
 //! **Transparent huge pages off.** agc allocates through mimalloc, which asks the kernel for
 //! huge pages on its arenas (`madvise(MADV_HUGEPAGE)`) and gives freed pages back after a
@@ -17,6 +17,17 @@
 //! the phases' garbage to the peak: 10k-node build 138 -> 114 MiB, 100k 1,064 -> 986 MiB, no
 //! slower (bench/README.md). A `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
 //!
+//! **Freed memory kept for large inputs.** Returning pages at once has a price that grows with
+//! the input: each page given back is faulted in again when the next phase allocates, and each
+//! `madvise` that gives pages back interrupts the other core to flush its TLB. On a 100k-node
+//! build (58 MB of YAML) that was 0.5 s of a 3.5 s run, against 0.45 s of system time with
+//! nothing returned (bench/README.md, session 21). [`tune_for_inputs`] therefore turns purging
+//! off (`purge_delay = -1`) when the largest file named on the command line has
+//! [`KEEP_FREED_FROM`] bytes or more. There the phases' garbage is a small share of the peak
+//! (100k-node build 571 -> 640 MiB, 11x its input); below, a process's fixed footprint is a
+//! large part of its peak and keeping garbage would take the small wide graphs past 20x their
+//! input (agh wide 10k: 68 -> 81 MB for a 4 MB file), so pages are still returned at once.
+//!
 //! **Arenas committed on demand.** On a kernel that overcommits, mimalloc commits each arena it
 //! reserves at once (`arena_eager_commit = 2`), so about 3 MiB of a first arena are resident
 //! before agc has allocated them: a third of a small check's whole footprint, and the part of
@@ -26,13 +37,44 @@
 //! `.init_array` entry (`main.rs`); set later, as `tune` does the rest, it changes nothing. A
 //! `MIMALLOC_ARENA_EAGER_COMMIT` set in the environment is left alone.
 
-/// Applies both settings; call it before any other thread exists.
+/// Turns huge pages off and has freed pages returned at once; call it before any other
+/// thread exists.
 pub fn tune() {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         let _ = rustix::thread::disable_transparent_huge_pages(true);
     }
     purge_at_once();
+}
+
+/// Inputs of this many bytes or more keep freed pages for reuse (see the module docs).
+pub const KEEP_FREED_FROM: u64 = 8 << 20;
+
+/// Keeps freed pages for the rest of the process (see the module docs) when the largest
+/// regular file among `args` has [`KEEP_FREED_FROM`] bytes or more. Call it after [`tune`],
+/// before any other thread exists. A `MIMALLOC_PURGE_DELAY` set in the environment is left
+/// alone.
+pub fn tune_for_inputs<I: IntoIterator<Item = std::ffi::OsString>>(args: I) {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
+        return;
+    }
+    if largest_file(args) >= KEEP_FREED_FROM {
+        // SAFETY: as in `purge_at_once`; no other thread exists yet.
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    }
+}
+
+/// The size of the largest regular file among `args` (0 when none is one). Arguments that
+/// are flags, folders or missing files count for nothing; a flag's value that happens to be a
+/// file (`-o plan.json` of an earlier build) counts, which at worst keeps freed pages for a
+/// small input.
+fn largest_file<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> u64 {
+    args.into_iter()
+        .filter_map(|a| std::fs::metadata(a).ok())
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len())
+        .max()
+        .unwrap_or(0)
 }
 
 /// `mi_option_arena_eager_commit` in mimalloc v3's `mi_option_e` (the same header; no constant
@@ -100,6 +142,26 @@ mod tests {
         // SAFETY: as above.
         let after = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_ARENA_EAGER_COMMIT) };
         assert_eq!(after, 0);
+    }
+
+    /// The largest regular file decides; folders, flags and missing paths count for nothing.
+    #[test]
+    fn the_largest_regular_file_among_the_arguments_is_measured() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = dir.path().join("small.yaml");
+        let large = dir.path().join("large.yaml");
+        std::fs::write(&small, vec![b'#'; 10]).unwrap();
+        std::fs::write(&large, vec![b'#'; 4096]).unwrap();
+        let args = |xs: &[&std::path::Path]| {
+            xs.iter()
+                .map(|p| p.as_os_str().to_owned())
+                .collect::<Vec<_>>()
+        };
+        let flag = std::path::Path::new("--strict");
+        let missing = dir.path().join("missing.yaml");
+        assert_eq!(largest_file(args(&[flag, &small, &large, &missing])), 4096);
+        assert_eq!(largest_file(args(&[&small])), 10);
+        assert_eq!(largest_file(args(&[dir.path(), flag, &missing])), 0);
     }
 
     /// The option index is mimalloc's purge delay: it holds that option's documented default

@@ -13,6 +13,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     // The same process settings as the agc binary, so the figures compare.
     agc::memory::tune();
+    agc::memory::tune_for_inputs(std::env::args_os().skip(1));
     let Some(path) = std::env::args().nth(1) else {
         eprintln!("usage: phases FILE");
         std::process::exit(2);
