@@ -121,6 +121,29 @@ fn build_writes_and_checks_plans() {
     );
 }
 
+/// A plan bound for a file is written while the warnings go to stderr (on a second thread):
+/// both come out whole, the plan the same bytes as on stdout; under `--strict` the warnings
+/// fail the build and no plan is written.
+#[test]
+fn a_build_to_a_file_prints_its_warnings_and_writes_the_plan() {
+    const WARNED: &str = "tests/fixtures/ags/ag903-orphan-node.agraph.yaml";
+    let dir = tmp("build-warned");
+    let plan = dir.join("plan.json");
+    let plan_s = plan.to_str().unwrap();
+    let o = agc(&["build", WARNED, "-o", plan_s]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let to_stdout = agc(&["build", WARNED]);
+    assert_eq!(stderr(&o), stderr(&to_stdout));
+    assert!(stderr(&o).starts_with("warning[AG903]"), "{}", stderr(&o));
+    assert_eq!(stderr(&o).matches("warning[").count(), 1, "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&plan).unwrap(), stdout(&to_stdout));
+    std::fs::remove_file(&plan).unwrap();
+    let o = agc(&["build", WARNED, "-o", plan_s, "--strict"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).starts_with("warning[AG903]"), "{}", stderr(&o));
+    assert!(!plan.exists());
+}
+
 #[test]
 fn graph_inject_and_check() {
     let dir = tmp("inject");
