@@ -10,6 +10,7 @@
 //! node walk only their own tokens.
 
 use super::{Cursor, Document, unescape};
+use crate::source::Span;
 
 /// A pointer resolver that remembers its last walk (see the module docs). The answers are
 /// exactly [`Document::at`]'s.
@@ -30,6 +31,15 @@ impl<'d> Walker<'d> {
             last: String::new(),
             ends: Vec::new(),
             stack: Vec::new(),
+        }
+    }
+
+    /// The key's span at a pointer if it is a mapping entry, else the value's span:
+    /// [`Document::key_span`], with the walk shared with the pointers asked before.
+    pub fn key_span(&mut self, pointer: &str) -> Span {
+        match self.at(pointer) {
+            Some(c) => c.node.key().unwrap_or(c.node.span),
+            None => self.doc.span(pointer),
         }
     }
 
@@ -142,6 +152,8 @@ list: [[0, 1], {a: [2]}]
                 let want = d.at(p).map(|c| (c.value as *const _, c.node));
                 let got = walker.at(p).map(|c| (c.value as *const _, c.node));
                 assert_eq!(got, want, "round {round}, {p:?}");
+                // Key spans too, with the nearest ancestor's span for a missing pointer.
+                assert_eq!(walker.key_span(p), d.key_span(p), "round {round}, {p:?}");
             }
         }
     }
