@@ -462,7 +462,7 @@ pub fn check(
                     (Some("outputs"), Some(o)) => {
                         if let Some(me_id) = &access.self_node {
                             reads.push(NodeRead {
-                                target: me_id.clone(),
+                                target: me_id.to_string(),
                                 span,
                                 output: Some(o.to_string()),
                                 // Outside its positions `self.outputs` is AG203 already.
