@@ -19,14 +19,15 @@
 //!
 //! **Freed memory kept for large inputs.** Returning pages at once has a price that grows with
 //! the input: each page given back is faulted in again when the next phase allocates, and each
-//! `madvise` that gives pages back interrupts the other core to flush its TLB. On a 100k-node
-//! build (58 MB of YAML) that was 0.5 s of a 3.5 s run, against 0.45 s of system time with
-//! nothing returned (bench/README.md, session 21). [`tune_for_inputs`] therefore turns purging
+//! `madvise` that gives pages back interrupts the other core to flush its TLB. A 100k-node
+//! build (58 MB of YAML) spent 1.0 s of its 3.4 s in the kernel; with nothing returned, 0.45 s
+//! of 3.0 s (bench/README.md, session 21). [`tune_for_inputs`] therefore turns purging
 //! off (`purge_delay = -1`) when the largest file named on the command line has
 //! [`KEEP_FREED_FROM`] bytes or more. There the phases' garbage is a small share of the peak
 //! (100k-node build 571 -> 640 MiB, 11x its input); below, a process's fixed footprint is a
 //! large part of its peak and keeping garbage would take the small wide graphs past 20x their
-//! input (agh wide 10k: 68 -> 81 MB for a 4 MB file), so pages are still returned at once.
+//! input (agh wide 10k: 66 -> 78 MiB for a 3.8 MiB file, whose 20x is 76 MiB), so pages are
+//! still returned at once.
 //!
 //! **Arenas committed on demand.** On a kernel that overcommits, mimalloc commits each arena it
 //! reserves at once (`arena_eager_commit = 2`), so about 3 MiB of a first arena are resident
