@@ -5,7 +5,9 @@ use crate::front::ags::{ExprCache, check_with};
 use crate::source::{Limits, SourceMap, load};
 
 /// A graph of `n` nodes in a chain, with, among valid reads and templates, unknown nodes
-/// (AG203), AGX syntax errors, `${{ }}` in expression fields (AG211) and type errors (AG204).
+/// (AG203), AGX syntax errors, `${{ }}` in expression fields (AG211) and type errors (AG204),
+/// outputs nobody reads (AG904) and advisories (AG905), which large documents find on
+/// threads of their own.
 fn graph(n: usize) -> String {
     let mut s = String::from(
         "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/first-pass\ntitle: T\nobjective: O\n\
@@ -16,6 +18,9 @@ fn graph(n: usize) -> String {
             "  n{i}:\n    title: N{i}\n    outputs:\n      result:\n        type: string\n      \
              count:\n        type: integer\n"
         ));
+        if i % 17 == 0 {
+            s.push_str("    intelligence:\n      tier: frontier\n");
+        }
         if i == 0 {
             continue;
         }
@@ -86,6 +91,8 @@ fn any_number_of_threads_finds_the_same() {
     assert!(helps("did you mean `result`?") >= 5, "{one:#?}");
     assert!(codes("AG211") >= 10, "{one:#?}");
     assert!(codes("AG204") >= 10, "{one:#?}");
+    assert!(codes("AG904") >= 1, "{one:#?}");
+    assert!(codes("AG905") >= 5, "{one:#?}");
     assert!(
         one.iter().any(|d| d.message.contains("expected")),
         "{one:#?}"

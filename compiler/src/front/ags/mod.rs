@@ -89,10 +89,42 @@ pub(crate) fn check_with(
     c.check_fragments(&scopes);
     c.check_carry(&scopes);
     c.check_params(&scopes);
-    c.check_expressions(&scopes, &parse_position);
-    if !c.stopped() {
-        c.check_advisories(&scopes);
+    // The advisories read only the document, so in a large one they are found on a second
+    // thread while the expressions are checked (that pass leaves a core idle in its serial
+    // parts); their findings come after the expressions' either way.
+    let nodes: usize = scopes.iter().map(scope::Scope::node_count).sum();
+    if threads < 2 || nodes < parallel_from {
+        c.check_expressions(&scopes, &parse_position);
+        if !c.stopped() {
+            c.check_advisories(&scopes);
+        }
+        return c.diags;
     }
+    std::thread::scope(|s| {
+        let advisories = s.spawn(|| {
+            // The advisories use neither the expression cache nor the suggestion budget.
+            let mut unused = ExprCache::default();
+            let mut a = Checker {
+                doc,
+                text,
+                diags: Vec::new(),
+                exprs: &mut unused,
+                parallel_from,
+                threads,
+                suggestions: Default::default(),
+                stop,
+            };
+            a.check_advisories(&scopes);
+            a.diags
+        });
+        c.check_expressions(&scopes, &parse_position);
+        let found = advisories
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        if !c.stopped() {
+            c.diags.extend(found);
+        }
+    });
     c.diags
 }
 
