@@ -12,7 +12,6 @@ static COMMIT_ON_DEMAND: extern "C" fn() = {
 
 fn main() {
     agc::memory::tune();
-    agc::memory::tune_for_inputs(std::env::args_os().skip(1));
     std::process::exit(agc::cli::main());
 }
 

@@ -1,5 +1,6 @@
 //! Process-wide memory settings for the `agc` binary (and the bench binaries that measure it),
-//! applied by [`tune`] and [`tune_for_inputs`] first thing in `main`. All are speed and
+//! applied by [`tune`] first thing in `main` and by [`tune_for_inputs`] once the command line
+//! is parsed. All are speed and
 //! footprint settings, never correctness ones: where they cannot be applied, nothing else changes.
 //!
 //! **Transparent huge pages off.** agc allocates through mimalloc, which asks the kernel for
@@ -22,8 +23,8 @@
 //! `madvise` that gives pages back interrupts the other core to flush its TLB. A 100k-node
 //! build (58 MB of YAML) spent 1.0 s of its 3.4 s in the kernel; with nothing returned, 0.45 s
 //! of 3.0 s (bench/README.md, session 21). [`tune_for_inputs`] therefore turns purging
-//! off (`purge_delay = -1`) when the largest file named on the command line has
-//! [`KEEP_FREED_FROM`] bytes or more. There the phases' garbage is a small share of the peak
+//! off (`purge_delay = -1`) when the largest document the command reads (`cli::main` passes
+//! the command's input files, never its outputs) has [`KEEP_FREED_FROM`] bytes or more. There the phases' garbage is a small share of the peak
 //! (100k-node build 571 -> 640 MiB, 11x its input); below, a process's fixed footprint is a
 //! large part of its peak and keeping garbage would take the small wide graphs past 20x their
 //! input (agh wide 10k: 66 -> 78 MiB for a 3.8 MiB file, whose 20x is 76 MiB), so pages are
@@ -52,26 +53,25 @@ pub fn tune() {
 pub const KEEP_FREED_FROM: u64 = 8 << 20;
 
 /// Keeps freed pages for the rest of the process (see the module docs) when the largest
-/// regular file among `args` has [`KEEP_FREED_FROM`] bytes or more. Call it after [`tune`],
-/// before any other thread exists. A `MIMALLOC_PURGE_DELAY` set in the environment is left
-/// alone.
-pub fn tune_for_inputs<I: IntoIterator<Item = std::ffi::OsString>>(args: I) {
+/// regular file among `inputs` (the documents the command reads) has [`KEEP_FREED_FROM`]
+/// bytes or more. Call it after [`tune`], before any other thread exists. A
+/// `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
+pub fn tune_for_inputs<P: AsRef<std::path::Path>>(inputs: impl IntoIterator<Item = P>) {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_some() {
         return;
     }
-    if largest_file(args) >= KEEP_FREED_FROM {
+    if largest_file(inputs) >= KEEP_FREED_FROM {
         // SAFETY: as in `purge_at_once`; no other thread exists yet.
         unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
     }
 }
 
-/// The size of the largest regular file among `args` (0 when none is one). Arguments that
-/// are flags, folders or missing files count for nothing; a flag's value that happens to be a
-/// file (`-o plan.json` of an earlier build) counts, which at worst keeps freed pages for a
-/// small input.
-fn largest_file<I: IntoIterator<Item = std::ffi::OsString>>(args: I) -> u64 {
-    args.into_iter()
-        .filter_map(|a| std::fs::metadata(a).ok())
+/// The size of the largest regular file among `paths` (0 when none is one): folders, `-`
+/// and missing paths count for nothing.
+fn largest_file<P: AsRef<std::path::Path>>(paths: impl IntoIterator<Item = P>) -> u64 {
+    paths
+        .into_iter()
+        .filter_map(|p| std::fs::metadata(p).ok())
         .filter(std::fs::Metadata::is_file)
         .map(|m| m.len())
         .max()
@@ -145,24 +145,19 @@ mod tests {
         assert_eq!(after, 0);
     }
 
-    /// The largest regular file decides; folders, flags and missing paths count for nothing.
+    /// The largest regular file decides; folders and missing paths count for nothing.
     #[test]
-    fn the_largest_regular_file_among_the_arguments_is_measured() {
+    fn the_largest_regular_file_among_the_inputs_is_measured() {
         let dir = tempfile::tempdir().unwrap();
         let small = dir.path().join("small.yaml");
         let large = dir.path().join("large.yaml");
         std::fs::write(&small, vec![b'#'; 10]).unwrap();
         std::fs::write(&large, vec![b'#'; 4096]).unwrap();
-        let args = |xs: &[&std::path::Path]| {
-            xs.iter()
-                .map(|p| p.as_os_str().to_owned())
-                .collect::<Vec<_>>()
-        };
-        let flag = std::path::Path::new("--strict");
         let missing = dir.path().join("missing.yaml");
-        assert_eq!(largest_file(args(&[flag, &small, &large, &missing])), 4096);
-        assert_eq!(largest_file(args(&[&small])), 10);
-        assert_eq!(largest_file(args(&[dir.path(), flag, &missing])), 0);
+        let stdin = std::path::Path::new("-");
+        assert_eq!(largest_file([&small, &large, &missing]), 4096);
+        assert_eq!(largest_file([&small]), 10);
+        assert_eq!(largest_file([dir.path(), stdin, &missing]), 0);
     }
 
     /// The option index is mimalloc's purge delay: it holds that option's documented default

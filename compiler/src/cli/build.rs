@@ -44,6 +44,13 @@ pub(crate) struct BuildArgs {
     agh_resolved: bool,
 }
 
+impl BuildArgs {
+    /// The document to build.
+    pub(crate) fn input(&self) -> &Path {
+        &self.file
+    }
+}
+
 pub(crate) fn run(mut args: BuildArgs) -> i32 {
     // `-o -` is standard output, as `-` is standard input for FILE (not a file named `-`).
     if args.output.as_deref() == Some(Path::new("-")) {

@@ -55,6 +55,15 @@ struct RustArgs {
     strict: bool,
 }
 
+impl GenArgs {
+    /// The document to generate from.
+    pub(crate) fn input(&self) -> Option<&Path> {
+        match &self.target {
+            Target::Rust(a) => Some(&a.file),
+        }
+    }
+}
+
 pub(crate) fn run(args: GenArgs) -> i32 {
     match args.target {
         Target::Rust(a) => run_rust(a),

@@ -61,6 +61,13 @@ pub(crate) struct GraphArgs {
     color: ColorArg,
 }
 
+impl GraphArgs {
+    /// The document to draw, when one is given (`--inject` reads Markdown files instead).
+    pub(crate) fn input(&self) -> Option<&Path> {
+        self.file.as_deref()
+    }
+}
+
 pub(crate) fn run(args: GraphArgs) -> i32 {
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();

@@ -168,7 +168,14 @@ pub(crate) enum ColorArg {
 
 /// Runs agc with the process arguments; returns the exit status.
 pub fn main() -> i32 {
-    run(std::env::args_os())
+    let Some(cli) = parse(std::env::args_os()) else {
+        return parse_failure(std::env::args_os());
+    };
+    // The process's memory settings follow the documents the command reads (never a file it
+    // writes, such as `-o plan.json`); this is the binary's own entry, with no other thread
+    // yet, unlike `run`, which tests call from many threads at once.
+    crate::memory::tune_for_inputs(cli.command.inputs());
+    dispatch(cli)
 }
 
 /// Runs agc with the given arguments (the first is the program name).
@@ -184,6 +191,44 @@ where
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
+    dispatch(cli)
+}
+
+/// The parsed command line, or `None` when clap refuses it (or answers `--help`).
+fn parse<I, T>(args: I) -> Option<Cli>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    Cli::try_parse_from(args).ok()
+}
+
+/// What `run` does with arguments clap refuses: prints clap's message (or the help) and
+/// gives its exit status.
+fn parse_failure<I, T>(args: I) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    run(args)
+}
+
+impl Command {
+    /// The documents the command reads, as given (folders and `-` included; the memory
+    /// settings measure only regular files).
+    fn inputs(&self) -> Vec<&std::path::Path> {
+        match self {
+            Command::Check(a) => a.paths.iter().map(PathBuf::as_path).collect(),
+            Command::Build(a) => vec![a.input()],
+            Command::Graph(a) => a.input().into_iter().collect(),
+            Command::Gen(a) => a.input().into_iter().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Runs a parsed command.
+fn dispatch(cli: Cli) -> i32 {
     match cli.command {
         Command::Check(args) => run_check(args),
         Command::Build(args) => build::run(args),
@@ -331,4 +376,42 @@ pub(crate) fn out(text: &str) {
     use std::io::Write;
     let mut o = std::io::stdout().lock();
     let _ = o.write_all(text.as_bytes()).and_then(|()| o.flush());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(args: &[&str]) -> Vec<PathBuf> {
+        let cli = parse(args.iter().copied()).expect("the command line parses");
+        cli.command
+            .inputs()
+            .into_iter()
+            .map(std::path::Path::to_path_buf)
+            .collect()
+    }
+
+    /// The memory settings follow what a command reads, never what it writes: a large plan
+    /// left by an earlier `build -o` must not count for a small document.
+    #[test]
+    fn a_commands_inputs_are_its_documents_not_its_outputs() {
+        let p = |s: &str| PathBuf::from(s);
+        assert_eq!(
+            inputs(&["agc", "build", "g.yaml", "-o", "plan.json"]),
+            [p("g.yaml")]
+        );
+        assert_eq!(
+            inputs(&["agc", "check", "a.yaml", "docs", "-"]),
+            [p("a.yaml"), p("docs"), p("-")]
+        );
+        assert_eq!(
+            inputs(&["agc", "graph", "g.yaml", "-o", "g.mmd"]),
+            [p("g.yaml")]
+        );
+        assert_eq!(
+            inputs(&["agc", "gen", "rust", "g.yaml", "-o", "out"]),
+            [p("g.yaml")]
+        );
+        assert!(inputs(&["agc", "explain", "AG003"]).is_empty());
+    }
 }
