@@ -169,7 +169,8 @@ pub(crate) enum ColorArg {
 /// Runs agc with the process arguments; returns the exit status.
 pub fn main() -> i32 {
     let Some(cli) = parse(std::env::args_os()) else {
-        return parse_failure(std::env::args_os());
+        // `run` parses again and prints clap's message (or the help), with its exit status.
+        return run(std::env::args_os());
     };
     // The process's memory settings follow the documents the command reads (never a file it
     // writes, such as `-o plan.json`); this is the binary's own entry, with no other thread
@@ -201,16 +202,6 @@ where
     T: Into<std::ffi::OsString> + Clone,
 {
     Cli::try_parse_from(args).ok()
-}
-
-/// What `run` does with arguments clap refuses: prints clap's message (or the help) and
-/// gives its exit status.
-fn parse_failure<I, T>(args: I) -> i32
-where
-    I: IntoIterator<Item = T>,
-    T: Into<std::ffi::OsString> + Clone,
-{
-    run(args)
 }
 
 impl Command {
