@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod back;
+mod beside;
 pub mod canon;
 pub mod check;
 pub mod cli;

@@ -164,32 +164,14 @@ fn fails(diags: &[Diagnostic], strict: bool) -> bool {
     diags.iter().any(Diagnostic::is_error) || (strict && diags.iter().any(warning))
 }
 
-/// Runs `work`, with `side` (when given) on a second thread meanwhile, and returns once both
-/// are done; where no thread can be started, `side` runs first. A panic in `side` is raised.
+/// Runs `work`, with `side` (when given) on a second thread meanwhile ([`beside`]).
+///
+/// [`beside`]: crate::beside::beside
 fn alongside<R>(side: Option<impl FnOnce() + Send>, work: impl FnOnce() -> R) -> R {
-    let Some(side) = side else {
-        return work();
-    };
-    // Taken by the thread, or by this one when the thread could not start.
-    let side = std::sync::Mutex::new(Some(side));
-    let take = || side.lock().ok().and_then(|mut s| s.take());
-    std::thread::scope(|s| {
-        let handle = std::thread::Builder::new()
-            .name("agc-diags".into())
-            .spawn_scoped(s, || take().map_or((), |f| f()));
-        if handle.is_err()
-            && let Some(f) = take()
-        {
-            f();
-        }
-        let r = work();
-        if let Ok(h) = handle
-            && let Err(p) = h.join()
-        {
-            std::panic::resume_unwind(p);
-        }
-        r
-    })
+    match side {
+        Some(side) => crate::beside::beside("agc-diags", side, work).1,
+        None => work(),
+    }
 }
 
 /// Whether the plan file `path` holds exactly the plan, compared while the plan streams (no

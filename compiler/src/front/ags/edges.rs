@@ -132,7 +132,7 @@ pub fn scope_graph<'a>(scope: &Scope<'a>) -> ScopeGraph<'a> {
 mod tests {
     use super::*;
     use crate::front::ags::scope::ScopeKind;
-    use crate::source::{Limits, SourceMap, load};
+    use crate::source::{FileId, Limits};
 
     /// Explicit edges first, then `depends_on`; an edge is kept once per `(from, to, kind,
     /// when)`, so a `depends_on` repeating an explicit sequence edge adds nothing, while the
@@ -144,14 +144,9 @@ mod tests {
                     - {from: a, to: b, kind: conditional, when: 'x'}\n  \
                     - {from: a, to: b, kind: conditional, when: 'y'}\n  \
                     - {from: a, to: c, kind: on_failure}\n  - {from: ghost, to: c}\n";
-        let mut sources = SourceMap::new();
-        let (_, loaded) = load::load_str(
-            &mut sources,
-            "g.agraph.yaml",
-            text.into(),
-            Limits::default(),
-        );
-        let doc = loaded.doc.expect("loads");
+        let doc = crate::source::yaml::load(FileId(0), text, 0, Limits::default())
+            .doc
+            .expect("loads");
         let root = doc.value.as_object().expect("a mapping");
         let scope = Scope::new(ScopeKind::Root, String::new(), root);
         let g = scope_graph(&scope);

@@ -135,13 +135,8 @@ impl Checker<'_> {
             let unread = || unread_outputs(doc, scopes, si, &reads);
             let beside = self.threads > 1 && reads.len() >= self.parallel_from;
             let unread = if beside {
-                std::thread::scope(|s| {
-                    let handle = s.spawn(unread);
-                    self.predecessor_rule(scope, &reads);
-                    handle
-                        .join()
-                        .unwrap_or_else(|p| std::panic::resume_unwind(p))
-                })
+                let predecessors = || self.predecessor_rule(scope, &reads);
+                crate::beside::beside("agc-unread", unread, predecessors).0
             } else {
                 self.predecessor_rule(scope, &reads);
                 unread()

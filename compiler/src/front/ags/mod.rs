@@ -100,31 +100,27 @@ pub(crate) fn check_with(
         }
         return c.diags;
     }
-    std::thread::scope(|s| {
-        let advisories = s.spawn(|| {
-            // The advisories use neither the expression cache nor the suggestion budget.
-            let mut unused = ExprCache::default();
-            let mut a = Checker {
-                doc,
-                text,
-                diags: Vec::new(),
-                exprs: &mut unused,
-                parallel_from,
-                threads,
-                suggestions: Default::default(),
-                stop,
-            };
-            a.check_advisories(&scopes);
-            a.diags
-        });
-        c.check_expressions(&scopes, &parse_position);
-        let found = advisories
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        if !c.stopped() {
-            c.diags.extend(found);
-        }
-    });
+    let advisories = || {
+        // The advisories use neither the expression cache nor the suggestion budget.
+        let mut unused = ExprCache::default();
+        let mut a = Checker {
+            doc,
+            text,
+            diags: Vec::new(),
+            exprs: &mut unused,
+            parallel_from,
+            threads,
+            suggestions: Default::default(),
+            stop,
+        };
+        a.check_advisories(&scopes);
+        a.diags
+    };
+    let expressions = || c.check_expressions(&scopes, &parse_position);
+    let (found, ()) = crate::beside::beside("agc-advisories", advisories, expressions);
+    if !c.stopped() {
+        c.diags.extend(found);
+    }
     c.diags
 }
 
