@@ -144,6 +144,26 @@ fn a_build_to_a_file_prints_its_warnings_and_writes_the_plan() {
     assert!(!plan.exists());
 }
 
+/// A plan on a stdout that is also stderr (`agc build x > out 2>&1`) comes after the
+/// diagnostics, whole: the two are written one after the other, never at once.
+#[test]
+fn a_build_to_a_stdout_shared_with_stderr_prints_the_warnings_first() {
+    const WARNED: &str = "tests/fixtures/ags/ag903-orphan-node.agraph.yaml";
+    let dir = tmp("build-shared");
+    let path = dir.join("out.txt");
+    let file = std::fs::File::create(&path).unwrap();
+    let status = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["build", WARNED])
+        .stdout(file.try_clone().unwrap())
+        .stderr(file)
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let separate = agc(&["build", WARNED]);
+    let both = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(both, format!("{}{}", stderr(&separate), stdout(&separate)));
+}
+
 #[test]
 fn graph_inject_and_check() {
     let dir = tmp("inject");

@@ -83,12 +83,14 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
     };
     let failed = fails(&diags, args.strict);
     let io = diags.iter().any(|d| d.code == "AGC001");
-    // A plan bound for a file is written while the diagnostics are rendered to stderr on a
-    // second thread (the two streams share nothing; 92k advisories of a 100k-node graph take
-    // a tenth of a second). Every other way prints them first: a plan on stdout could
-    // interleave with them on a terminal, and the other branches print more after them.
-    let beside = !failed && compiled.is_some() && args.output.is_some() && !args.check;
-    let beside = beside && !args.agh_resolved;
+    // A plan bound for a file, or for a stdout that is not where stderr goes (`agc build x >
+    // plan.json`), is written while the diagnostics are rendered to stderr on a second thread
+    // (the two streams share nothing; 92k advisories of a 100k-node graph take a tenth of a
+    // second). Every other way prints them first: a plan on a stdout shared with stderr (one
+    // terminal, `2>&1`) would interleave with them, and the other branches print more after.
+    let to_file = args.output.is_some() && !args.check;
+    let to_stdout = args.output.is_none() && separate_streams();
+    let beside = !failed && compiled.is_some() && !args.agh_resolved && (to_file || to_stdout);
     let (format, color, strict) = (args.format, args.color, args.strict);
     let mut print = Some(|| {
         diags_to_stderr(&mut diags, &sources, format, color, strict);
@@ -113,10 +115,13 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
     }
     let code = match (&args.output, args.check) {
         (None, _) => {
-            let mut out = BufWriter::new(std::io::stdout().lock());
-            // As with any printer: a closed stdout (`agc build x | head`) is not a failure.
-            let _ = write_plan(&compiled, &sources, &display, args.compact, &mut out)
-                .and_then(|()| out.flush());
+            let write = || {
+                let mut out = BufWriter::new(std::io::stdout().lock());
+                // As with any printer: a closed stdout (`agc build x | head`) is not a failure.
+                let _ = write_plan(&compiled, &sources, &display, args.compact, &mut out)
+                    .and_then(|()| out.flush());
+            };
+            alongside(print.take(), write);
             0
         }
         (Some(out), false) => {
@@ -172,6 +177,27 @@ fn alongside<R>(side: Option<impl FnOnce() + Send>, work: impl FnOnce() -> R) ->
         Some(side) => crate::beside::beside("agc-diags", side, work).1,
         None => work(),
     }
+}
+
+/// Whether stdout and stderr are different files, pipes or terminals, so that writing to both
+/// at once cannot interleave what either shows. Unknown counts as the same.
+#[cfg(unix)]
+fn separate_streams() -> bool {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let id = |fd: std::os::fd::BorrowedFd<'_>| {
+        let file = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        file.metadata().ok().map(|m| (m.dev(), m.ino()))
+    };
+    match (id(std::io::stdout().as_fd()), id(std::io::stderr().as_fd())) {
+        (Some(out), Some(err)) => out != err,
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn separate_streams() -> bool {
+    false
 }
 
 /// Whether the plan file `path` holds exactly the plan, compared while the plan streams (no
