@@ -116,6 +116,9 @@ echo
 echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "agc: $($AGC --version 2>/dev/null || echo unknown) (commit $(git describe --always --dirty 2>/dev/null || echo "?"))"
+# Whether the release linker's function order (compiler/build.rs) still names this binary's
+# functions: a stale order costs megabytes of peak RSS on every row below.
+command -v nm >/dev/null && bench/order.sh --check
 [ -n "$UPSTREAM" ] && echo "upstream: ags-validate $("$UPSTREAM" --version 2>/dev/null | awk '{print $NF}')"
 echo
 echo "(wall: fastest of the runs; median: of $RUNS runs for agc, one run otherwise)"

@@ -176,4 +176,26 @@ mod tests {
         let after = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
         assert_eq!(after, 0);
     }
+
+    /// The release linker's function order (`compiler/build.rs`, written by `bench/order.sh`):
+    /// one symbol a line, none twice, agc's own entry point among them (a file written from
+    /// another binary, or mangled differently, would name none of agc's functions).
+    #[test]
+    fn the_symbol_order_lists_agcs_functions_once_each() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/compiler/link/symbol-order.txt"
+        );
+        let text = std::fs::read_to_string(path).expect("the symbol order file");
+        let mut seen = std::collections::HashSet::new();
+        for line in text.lines() {
+            assert!(
+                !line.is_empty() && !line.contains(char::is_whitespace),
+                "{line:?}"
+            );
+            assert!(seen.insert(line), "{line} is listed twice");
+        }
+        assert!(seen.len() > 1000, "{} symbols", seen.len());
+        assert!(seen.iter().any(|s| s.contains("3agc3cli4main")));
+    }
 }
