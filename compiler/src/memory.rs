@@ -12,23 +12,29 @@
 //! 1.1 s with THP off. `prctl(PR_SET_THP_DISABLE)` is per process and inherited by child
 //! processes; agc starts none while compiling.
 //!
-//! **Freed memory returned at once.** mimalloc v3 keeps freed pages for a second
+//! **Freed memory returned soon.** mimalloc v3 keeps freed pages for a second
 //! (`purge_delay`, 1000 ms) before giving them back. A compile is a few phases that each build
 //! and drop large temporaries (the YAML events, the checker's tables), so that delay only adds
-//! the phases' garbage to the peak: 10k-node build 138 -> 114 MiB, 100k 1,064 -> 986 MiB, no
-//! slower (bench/README.md). A `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
+//! the phases' garbage to the peak: 10k-node build 138 -> 114 MiB, 100k 1,064 -> 986 MiB
+//! (bench/README.md). Returning each page at once has a price too: a page given back is faulted
+//! in again when the next allocation needs it, and each `madvise` that gives pages back
+//! interrupts the other core to flush its TLB. A 10k-node check returned 435 MiB of pages in
+//! 1,100 calls for a 66 MiB peak, and spent 29% of its CPU time in the kernel. [`tune`]
+//! sets the delay to [`PURGE_DELAY_MS`] (20 ms): pages freed and used again within a phase are
+//! kept, garbage older than that still goes. 10k-node check 270 -> 247 ms, build 290 -> 265
+//! ms; peaks up by 2-13 MiB, every bench shape at most 18x its input (bench/README.md, session
+//! 22). A `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
 //!
-//! **Freed memory kept for large inputs.** Returning pages at once has a price that grows with
-//! the input: each page given back is faulted in again when the next phase allocates, and each
-//! `madvise` that gives pages back interrupts the other core to flush its TLB. A 100k-node
-//! build (58 MB of YAML) spent 1.0 s of its 3.4 s in the kernel; with nothing returned, 0.45 s
-//! of 3.0 s (bench/README.md, session 21). [`tune_for_inputs`] therefore turns purging
-//! off (`purge_delay = -1`) when the largest document the command reads (`cli::main` passes
-//! the command's input files, never its outputs) has [`KEEP_FREED_FROM`] bytes or more. There the phases' garbage is a small share of the peak
-//! (100k-node build 571 -> 640 MiB, 11x its input); below, a process's fixed footprint is a
-//! large part of its peak and keeping garbage would take the small wide graphs past 20x their
-//! input (agh wide 10k: 66 -> 78 MiB for a 3.8 MiB file, whose 20x is 76 MiB), so pages are
-//! still returned at once.
+//! **Freed memory kept for large inputs.** The price of returning pages grows with the input:
+//! a 100k-node build (58 MB of YAML) spent 1.0 s of its 3.4 s in the kernel returning them at
+//! once; with nothing returned, 0.45 s of 3.0 s (bench/README.md, session 21).
+//! [`tune_for_inputs`] therefore turns purging off (`purge_delay = -1`) when the largest
+//! document the command reads (`cli::main` passes the command's input files, never its
+//! outputs) has [`KEEP_FREED_FROM`] bytes or more. There the phases' garbage is a small share
+//! of the peak (100k-node build 571 -> 640 MiB, 11x its input); below, a process's fixed
+//! footprint is a large part of its peak and keeping all garbage would take the small wide
+//! graphs past 20x their input (agh wide 10k: 77.6 MiB for a 3.8 MiB file, 20.05x), so pages
+//! are still returned after the short delay.
 //!
 //! **Arenas committed on demand.** On a kernel that overcommits, mimalloc commits each arena it
 //! reserves at once (`arena_eager_commit = 2`), so about 3 MiB of a first arena are resident
@@ -39,14 +45,14 @@
 //! `.init_array` entry (`main.rs`); set later, as `tune` does the rest, it changes nothing. A
 //! `MIMALLOC_ARENA_EAGER_COMMIT` set in the environment is left alone.
 
-/// Turns huge pages off and has freed pages returned at once; call it before any other
-/// thread exists.
+/// Turns huge pages off and has freed pages returned after [`PURGE_DELAY_MS`]; call it
+/// before any other thread exists.
 pub fn tune() {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
         let _ = rustix::thread::disable_transparent_huge_pages(true);
     }
-    purge_at_once();
+    purge_soon();
 }
 
 /// Inputs of this many bytes or more keep freed pages for reuse (see the module docs).
@@ -61,7 +67,7 @@ pub fn tune_for_inputs<P: AsRef<std::path::Path>>(inputs: impl IntoIterator<Item
         return;
     }
     if largest_file(inputs) >= KEEP_FREED_FROM {
-        // SAFETY: as in `purge_at_once`; no other thread exists yet.
+        // SAFETY: as in `purge_soon`; no other thread exists yet.
         unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
     }
 }
@@ -111,14 +117,17 @@ pub extern "C" fn commit_on_demand() {
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 const PURGE_DELAY_DEFAULT: std::ffi::c_long = 1000;
 
-fn purge_at_once() {
+/// How long freed pages are kept before they are given back (see the module docs).
+pub const PURGE_DELAY_MS: std::ffi::c_long = 20;
+
+fn purge_soon() {
     // SAFETY: plain C calls on mimalloc's option table with a valid option index; mimalloc
     // asks that options not be set concurrently, and `tune` runs before other threads start.
     // The value is changed only while it is still mimalloc's default, so an index that named
     // another option (after an upgrade) or a user's MIMALLOC_PURGE_DELAY is left untouched.
     unsafe {
         if libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) == PURGE_DELAY_DEFAULT {
-            libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+            libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, PURGE_DELAY_MS);
         }
     }
 }
@@ -171,10 +180,10 @@ mod tests {
         // SAFETY: reading an option; each test touches its own option.
         let before = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
         assert_eq!(before, PURGE_DELAY_DEFAULT);
-        purge_at_once();
+        purge_soon();
         // SAFETY: as above.
         let after = unsafe { libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) };
-        assert_eq!(after, 0);
+        assert_eq!(after, PURGE_DELAY_MS);
     }
 
     /// The release linker's function order (`compiler/build.rs`, written by `bench/order.sh`):
