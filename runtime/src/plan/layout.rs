@@ -37,6 +37,30 @@ impl PlanFormatter {
         PlanFormatter::default()
     }
 
+    /// A formatter placed where the value of the top-level key `key` is written: what it
+    /// writes is laid out as in the whole document.
+    fn at_top(key: &str) -> PlanFormatter {
+        PlanFormatter {
+            stack: vec![Open {
+                broken: true,
+                has_value: true,
+            }],
+            top_key: key.as_bytes().to_vec(),
+            in_top_key: false,
+        }
+    }
+
+    /// A formatter placed where one element of the array value of the top-level key `key` is
+    /// written (such arrays break one element a line).
+    pub fn element_of(key: &str) -> PlanFormatter {
+        let mut f = PlanFormatter::at_top(key);
+        f.stack.push(Open {
+            broken: true,
+            has_value: true,
+        });
+        f
+    }
+
     /// Whether a container opened now, at the current depth, breaks its entries over lines.
     fn breaks(&self, is_array: bool) -> bool {
         let depth = self.stack.len() + 1;
@@ -171,4 +195,69 @@ pub fn write_plan_layout<W: Write, T: serde::Serialize + ?Sized>(
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, PlanFormatter::new());
     value.serialize(&mut ser)?;
     out.write_all(b"\n")
+}
+
+/// Writes a plan's top-level object one entry at a time, in the layout [`write_plan_layout`]
+/// gives the whole document, for writers that produce some arrays element by element
+/// themselves (the compiler formats `nodes` on two threads). The same entries give the same
+/// bytes as [`write_plan_layout`].
+pub struct TopLevel<'w, W: Write> {
+    out: &'w mut W,
+    first: bool,
+}
+
+impl<'w, W: Write> TopLevel<'w, W> {
+    pub fn start(out: &'w mut W) -> io::Result<TopLevel<'w, W>> {
+        out.write_all(b"{")?;
+        Ok(TopLevel { out, first: true })
+    }
+
+    fn key(&mut self, key: &str) -> io::Result<()> {
+        self.out
+            .write_all(if self.first { b"\n  " } else { b",\n  " })?;
+        self.first = false;
+        serde_json::to_writer(&mut *self.out, key)?;
+        self.out.write_all(b": ")
+    }
+
+    /// One entry, its value serialized here.
+    pub fn entry<T: serde::Serialize + ?Sized>(&mut self, key: &str, value: &T) -> io::Result<()> {
+        self.key(key)?;
+        let f = PlanFormatter::at_top(key);
+        value.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut *self.out,
+            f,
+        ))?;
+        Ok(())
+    }
+
+    /// One entry whose value is an array of `len` elements, written by `write_elements`
+    /// given the writer: it writes [`element_separator`]`(i)` and then element `i`, laid
+    /// out by a [`PlanFormatter::element_of`] `key`, for each `i` in order.
+    pub fn array_entry(
+        &mut self,
+        key: &str,
+        len: usize,
+        write_elements: impl FnOnce(&mut W) -> io::Result<()>,
+    ) -> io::Result<()> {
+        self.key(key)?;
+        if len == 0 {
+            return self.out.write_all(b"[]");
+        }
+        self.out.write_all(b"[")?;
+        write_elements(self.out)?;
+        self.out.write_all(b"\n  ]")
+    }
+
+    /// Closes the object and ends the file with a newline.
+    pub fn finish(self) -> io::Result<()> {
+        self.out
+            .write_all(if self.first { b"}\n" } else { b"\n}\n" })
+    }
+}
+
+/// What comes before element `i` of a top-level array written through
+/// [`TopLevel::array_entry`].
+pub fn element_separator(i: usize) -> &'static [u8] {
+    if i == 0 { b"\n    " } else { b",\n    " }
 }

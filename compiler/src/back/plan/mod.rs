@@ -11,17 +11,21 @@
 //! edge `outcomes` `["succeeded"]`, `implicit: false`), as the runtime's types read them.
 //!
 //! The plan is never built as a whole: [`Plan`] implements [`Serialize`] and writes itself
-//! straight from the IR, element by element, so [`write`] streams a 100k-node plan with only
-//! one node's worth of data in flight. [`to_string`] and [`build`] are for callers that want
-//! the text or the value.
+//! straight from the IR, element by element. [`write`] lays the same entries out through the
+//! runtime's top-level writer, the nodes of a large graph formatted on two threads a chunk at
+//! a time (`nodes`), so a 100k-node plan streams with a few hundred nodes' worth of text in
+//! flight. [`to_string`] and [`build`] are for callers that want the text or the value.
 
 use crate::analysis::bounds::Bounds;
 use crate::ir::{Graph, InputSource, IrExpr, NodeId, RegionKind};
 use crate::source::{SourceMap, Span};
+use agc_runtime::plan::layout::TopLevel;
 use indexmap::IndexMap;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use std::io::{self, Write};
+
+mod nodes;
 
 pub use agc_runtime::plan::FORMAT;
 
@@ -53,7 +57,9 @@ impl<'a> Plan<'a> {
 /// input, edge or link a line) with a trailing newline, the same bytes for the same input.
 /// `out` is written in many small pieces; give it a buffer.
 pub fn write<W: Write>(input: &PlanInput<'_>, out: &mut W) -> io::Result<()> {
-    agc_runtime::plan::layout::write_plan_layout(out, &Plan::new(input))
+    let mut entries = LayoutEntries(TopLevel::start(out)?);
+    Plan::new(input).entries(&mut entries)?;
+    entries.0.finish()
 }
 
 /// Writes the plan without line breaks or spaces (`agc build --compact`), with a trailing
@@ -197,8 +203,18 @@ fn expr_pairs<'a>(
     Pairs(items.iter().map(move |(k, e)| (k.as_str(), c.expr(e))))
 }
 
-impl Serialize for Plan<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+/// Where the plan's top-level entries go: a serde map ([`Plan`]'s `Serialize`, for the compact
+/// form and values) or the line layout's writer ([`write`], which formats `nodes` on two
+/// threads).
+trait Entries {
+    type Error;
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Self::Error>;
+    fn nodes(&mut self, c: Ctx<'_>, order: &[NodeId]) -> Result<(), Self::Error>;
+}
+
+impl Plan<'_> {
+    /// The plan's top-level entries, in order, into `e`.
+    fn entries<E: Entries>(&self, e: &mut E) -> Result<(), E::Error> {
         let input = self.input;
         let g = input.graph;
         let mut outputs = vec![Vec::new(); g.regions.len() + 1];
@@ -211,34 +227,70 @@ impl Serialize for Plan<'_> {
             path: input.path,
             outputs: &outputs,
         };
-        let mut m = s.serialize_map(None)?;
-        m.serialize_entry("format", FORMAT)?;
-        m.serialize_entry("source", &SourceInfo(input))?;
-        m.serialize_entry("graph", &GraphInfo(g))?;
-        m.serialize_entry("params", &Seq(g.params.iter().map(ParamOut)))?;
-        m.serialize_entry("entrypoints", &c.ids(&g.entrypoints))?;
-        m.serialize_entry("constraints", &g.constraints)?;
+        e.entry("format", FORMAT)?;
+        e.entry("source", &SourceInfo(input))?;
+        e.entry("graph", &GraphInfo(g))?;
+        e.entry("params", &Seq(g.params.iter().map(ParamOut)))?;
+        e.entry("entrypoints", &c.ids(&g.entrypoints))?;
+        e.entry("constraints", &g.constraints)?;
         if !g.attrs.is_empty() {
-            m.serialize_entry("attrs", &g.attrs)?;
+            e.entry("attrs", &g.attrs)?;
         }
-        let nodes = input.order.iter().map(|&id| NodeOut { c, id });
-        m.serialize_entry("nodes", &Seq(nodes))?;
+        e.nodes(c, input.order)?;
         let edges = g.edges.iter().zip(&g.spans.edges);
-        m.serialize_entry(
+        e.entry(
             "edges",
             &Seq(edges.map(|(e, &span)| EdgeOut { c, e, span })),
         )?;
         let regions = g.regions.iter().zip(&g.spans.regions);
-        m.serialize_entry(
+        e.entry(
             "regions",
             &Seq(regions.map(|(r, &span)| RegionOut { c, r, span })),
         )?;
-        m.serialize_entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
-        m.serialize_entry("bounds", input.bounds)?;
+        e.entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
+        e.entry("bounds", input.bounds)?;
         if !outputs[0].is_empty() {
-            m.serialize_entry("outputs", &outputs_of(c, None))?;
+            e.entry("outputs", &outputs_of(c, None))?;
         }
-        m.end()
+        Ok(())
+    }
+}
+
+impl Serialize for Plan<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = MapEntries(s.serialize_map(None)?);
+        self.entries(&mut map)?;
+        map.0.end()
+    }
+}
+
+struct MapEntries<M>(M);
+
+impl<M: SerializeMap> Entries for MapEntries<M> {
+    type Error = M::Error;
+
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), M::Error> {
+        self.0.serialize_entry(key, value)
+    }
+
+    fn nodes(&mut self, c: Ctx<'_>, order: &[NodeId]) -> Result<(), M::Error> {
+        let nodes = order.iter().map(|&id| NodeOut { c, id });
+        self.0.serialize_entry("nodes", &Seq(nodes))
+    }
+}
+
+struct LayoutEntries<'w, W: Write>(TopLevel<'w, W>);
+
+impl<W: Write> Entries for LayoutEntries<'_, W> {
+    type Error = io::Error;
+
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> io::Result<()> {
+        self.0.entry(key, value)
+    }
+
+    fn nodes(&mut self, c: Ctx<'_>, order: &[NodeId]) -> io::Result<()> {
+        self.0
+            .array_entry("nodes", order.len(), |out| nodes::write(c, order, out))
     }
 }
 

@@ -381,3 +381,32 @@ fn outputs_go_to_their_owner_in_declaration_order() {
         });
     });
 }
+
+/// A graph large enough for the nodes to be formatted on two threads, its last chunk short:
+/// the same bytes as the plan laid out by one serializer, and as the compact form read back.
+#[test]
+fn nodes_formatted_on_two_threads_are_the_laid_out_value() {
+    let mut g = graph();
+    let count = super::nodes::PARALLEL_FROM + 3 * 256 + 17;
+    for i in 0..count {
+        let mut n = node(&format!("n{i}"), NodeKind::Task, None);
+        if i % 3 == 0 {
+            n.title = Some(format!("node \"{i}\"").into());
+        }
+        if i % 5 == 0 {
+            n.guard = Some(Box::new(expr("params.p", i % 20)));
+        }
+        g.add_node(n, Span::point(FileId(0), i % 20));
+    }
+    with_plan_of(g, "dir/g.yaml", Some("sha256-x"), |input| {
+        let mut streamed = Vec::new();
+        write(input, &mut streamed).unwrap();
+        let mut laid_out = Vec::new();
+        agc_runtime::plan::layout::write_plan_layout(&mut laid_out, &Plan::new(input)).unwrap();
+        assert_eq!(streamed.len(), laid_out.len());
+        assert!(streamed == laid_out, "the two layouts differ");
+        let value: serde_json::Value = serde_json::from_slice(&streamed).unwrap();
+        assert_eq!(value["nodes"].as_array().unwrap().len(), count + 4);
+        assert_eq!(value, build(input));
+    });
+}
