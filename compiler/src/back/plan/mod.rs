@@ -11,10 +11,10 @@
 //! edge `outcomes` `["succeeded"]`, `implicit: false`), as the runtime's types read them.
 //!
 //! The plan is never built as a whole: [`Plan`] implements [`Serialize`] and writes itself
-//! straight from the IR, element by element. [`write`] lays the same entries out through the
-//! runtime's top-level writer, the nodes of a large graph formatted on two threads a chunk at
-//! a time (`nodes`), so a 100k-node plan streams with a few hundred nodes' worth of text in
-//! flight. [`to_string`] and [`build`] are for callers that want the text or the value.
+//! straight from the IR, element by element. [`write`](fn@write) lays the same entries out
+//! through the runtime's top-level writer, the nodes of a large graph formatted on two threads
+//! a chunk at a time (`nodes`), so a 100k-node plan streams with a few hundred nodes' worth of
+//! text in flight. [`to_string`] and [`build`] are for callers that want the text or the value.
 
 use crate::analysis::bounds::Bounds;
 use crate::ir::{Graph, InputSource, IrExpr, NodeId, RegionKind};
@@ -69,7 +69,7 @@ pub fn write_compact<W: Write>(input: &PlanInput<'_>, out: &mut W) -> io::Result
     out.write_all(b"\n")
 }
 
-/// The plan as text (what [`write`] writes).
+/// The plan as text (what [`write`](fn@write) writes).
 pub fn to_string(input: &PlanInput<'_>) -> String {
     let mut buf = Vec::new();
     // Writing to a Vec cannot fail, and serde_json writes UTF-8 only.
@@ -77,7 +77,7 @@ pub fn to_string(input: &PlanInput<'_>) -> String {
     String::from_utf8(buf).expect("serde_json writes UTF-8")
 }
 
-/// The plan as a JSON value (materialises the whole plan; prefer [`write`] for output).
+/// The plan as a JSON value (materialises the whole plan; prefer [`write`](fn@write) for output).
 pub fn build(input: &PlanInput<'_>) -> Value {
     serde_json::to_value(Plan::new(input)).unwrap_or(Value::Null)
 }
@@ -204,7 +204,7 @@ fn expr_pairs<'a>(
 }
 
 /// Where the plan's top-level entries go: a serde map ([`Plan`]'s `Serialize`, for the compact
-/// form and values) or the line layout's writer ([`write`], which formats `nodes` on two
+/// form and values) or the line layout's writer ([`write`](fn@write), which formats `nodes` on two
 /// threads).
 trait Entries {
     type Error;
