@@ -219,7 +219,8 @@ pub fn load_str(
         .then(|| json::load(id, text, offset, limits))
         .flatten();
     let strict = fast.is_some();
-    let mut loaded = fast.unwrap_or_else(|| yaml::load(id, text, offset, limits));
+    let lines = sources.get(id).line_starts();
+    let mut loaded = fast.unwrap_or_else(|| yaml::load_lines(id, text, offset, limits, lines));
     if !strict
         && is_json_name(display)
         && !loaded.diags.iter().any(Diagnostic::is_error)

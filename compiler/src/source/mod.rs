@@ -131,6 +131,11 @@ impl SourceFile {
         }
     }
 
+    /// Byte offset of each line's start, the first 0.
+    pub(crate) fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+
     /// Line and column of a byte offset (clamped to the text, snapped back to a char boundary).
     pub fn line_col(&self, byte: u32) -> LineCol {
         let mut byte = (byte as usize).min(self.text.len());

@@ -97,6 +97,12 @@ impl SpanNode {
         })
     }
 
+    /// Where the node's children are in its arena.
+    pub(in crate::source) fn arena_range(&self) -> std::ops::Range<usize> {
+        let first = self.first as usize;
+        first..first + self.len as usize
+    }
+
     /// How many children the node has (items or entries; 0 for scalars).
     pub fn child_count(&self) -> usize {
         self.len as usize
@@ -152,6 +158,14 @@ impl Node {
             len: self.len,
             style,
         }
+    }
+
+    /// The node of an arena appended at `base` of another: its children's index moved along.
+    pub(in crate::source) fn rebased(mut self, base: u32) -> Node {
+        if self.len > 0 {
+            self.first += base;
+        }
+        self
     }
 
     /// Where the value ends (byte offset).

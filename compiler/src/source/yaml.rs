@@ -14,6 +14,7 @@
 
 pub(super) mod build;
 pub(super) mod resolve;
+mod split;
 
 use super::tree::{Document, ScalarStyle, SpanNode};
 use super::value::{Str, Value};
@@ -88,6 +89,25 @@ struct Loader<'a> {
     alias_nodes: usize,
     /// Byte offset where the previous event ended (bound for locating block scalar indicators).
     prev_end: usize,
+    /// `(at, len)`: the parsed text lacks the file's `len` bytes from body byte `at` on (the
+    /// middle another thread loads, module `split`); `(usize::MAX, 0)` when it lacks none.
+    gap: (usize, usize),
+    /// Where the middle's part joins this document (module `split`).
+    joint: Option<split::Joint<'a>>,
+    /// Loading a middle on its own: an anchor, alias or tag there could mean something else
+    /// in the whole file, so meeting one stops the load (`tainted`).
+    context_free: bool,
+    tainted: bool,
+    /// The most collections open at once.
+    max_open: usize,
+    /// A middle's `(end, next)`: an event ending at the middle's end (a block scalar) ends at
+    /// `next` in the whole file, where the token after the middle starts.
+    ends_at: Option<(usize, usize)>,
+}
+
+/// The spaces a text starts with.
+fn indentation(text: &str) -> usize {
+    text.bytes().take_while(|&c| c == b' ').count()
 }
 
 /// Result of loading: the document, if one could be built, and every diagnostic.
@@ -114,6 +134,24 @@ const BATCH: usize = 2048;
 /// thread turns them into the value and span tree, so the two overlap. The result is the
 /// same either way (tested); where no thread can be started, one thread does both.
 pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
+    load_lines(file, text, offset, limits, &[])
+}
+
+/// [`load`], given the text's line starts (`SourceFile::line_starts`): a file of
+/// [`split::SPLIT_FROM`] bytes or more is then cut in two where its layout allows, the second
+/// part loaded on a third thread (module `split`); the result is the same.
+pub fn load_lines(
+    file: FileId,
+    text: &str,
+    offset: usize,
+    limits: Limits,
+    line_starts: &[u32],
+) -> Loaded {
+    if let Some(cut) = split::plan(text, offset, line_starts)
+        && let Some(loaded) = split::load(file, text, offset, limits, cut)
+    {
+        return loaded;
+    }
     load_with(
         file,
         text,
@@ -125,17 +163,7 @@ pub fn load(file: FileId, text: &str, offset: usize, limits: Limits) -> Loaded {
 
 fn load_with(file: FileId, text: &str, offset: usize, limits: Limits, pipelined: bool) -> Loaded {
     let body = &text[offset..];
-    let mut l = Loader {
-        file,
-        text,
-        conv: CharToByte::new(body),
-        limits,
-        diags: Vec::new(),
-        tree: Builder::default(),
-        anchors: Vec::new(),
-        alias_nodes: 0,
-        prev_end: offset,
-    };
+    let mut l = Loader::new(file, text, body, offset, limits);
     let mut documents = 0usize;
     let fatal = if pipelined {
         std::thread::scope(|s| {
@@ -201,7 +229,55 @@ fn produce<'t>(
     let _ = tx.send(batch);
 }
 
-impl Loader<'_> {
+impl<'a> Loader<'a> {
+    /// A loader of `body` (parsed text whose first byte is the file's byte `offset`).
+    fn new(file: FileId, text: &'a str, body: &str, offset: usize, limits: Limits) -> Loader<'a> {
+        Loader {
+            file,
+            text,
+            conv: CharToByte::new(body),
+            limits,
+            diags: Vec::new(),
+            tree: Builder::default(),
+            anchors: Vec::new(),
+            alias_nodes: 0,
+            prev_end: offset,
+            gap: (usize::MAX, 0),
+            joint: None,
+            context_free: false,
+            tainted: false,
+            max_open: 0,
+            ends_at: None,
+        }
+    }
+
+    /// Where an event spanning body bytes `s..e` of the parsed text is in the file; `None`
+    /// when it spans the gap (the cut was not between two nodes).
+    ///
+    /// A block scalar ends where the next token starts, after the next line's indentation: one
+    /// that ends at the text after the gap ends, in the whole file, at the middle's first
+    /// token; and one that ends at the end of a middle parsed alone ends at the token after
+    /// the middle (module `split`).
+    fn place(&self, s: usize, e: usize, offset_fix: usize) -> Option<(usize, usize)> {
+        let (at, len) = self.gap;
+        let f = offset_fix;
+        let placed = if s >= at {
+            (s + len + f, e + len + f)
+        } else if let Some(cut) = self.joint.as_ref().map(split::Joint::cut)
+            && e == at + indentation(&self.text[cut.end..])
+        {
+            (s + f, cut.split + cut.col)
+        } else if e <= at {
+            (s + f, e + f)
+        } else {
+            return None;
+        };
+        Some(match self.ends_at {
+            Some((middle_end, next)) if placed.1 == middle_end => (placed.0, next),
+            _ => placed,
+        })
+    }
+
     /// Builds the document from the batches of [`produce`], handing each back once read;
     /// whether a fatal error stopped it.
     fn run_batches<'t>(
@@ -232,7 +308,8 @@ impl Loader<'_> {
         let (event, span) = match next {
             Ok((event, span)) => (event, *span),
             Err(e) => {
-                let at = l.conv.byte(e.marker().index()) + offset_fix;
+                let at = l.conv.byte(e.marker().index());
+                let at = l.place(at, at, offset_fix).map_or(at + offset_fix, |p| p.0);
                 let end = next_char_end(text, at);
                 let d = if e.info().contains("recursion limit") {
                     // saphyr's own guard on flow nesting (its scanner looks ahead, so it can
@@ -247,9 +324,21 @@ impl Loader<'_> {
                 return true;
             }
         };
-        let start = l.conv.byte(span.start.index()) + offset_fix;
-        let end = l.conv.byte(span.end.index()) + offset_fix;
+        let s = l.conv.byte(span.start.index());
+        let Some((start, end)) = l.place(s, l.conv.byte(span.end.index()), offset_fix) else {
+            return l.joint_failed();
+        };
         let is_map = matches!(event, Event::MappingStart(..));
+        if s >= l.gap.0 && l.joint.as_ref().is_some_and(|j| !j.done) {
+            let close = matches!(event, Event::SequenceEnd | Event::MappingEnd);
+            if !(close && l.at_joint(start)) {
+                return l.joint_failed();
+            }
+        }
+        if l.context_free && split::context_bound(event) {
+            l.tainted = true;
+            return true;
+        }
         match event {
             Event::DocumentStart(_) => {
                 *documents += 1;
@@ -290,6 +379,7 @@ impl Loader<'_> {
                     return true;
                 }
                 l.tree.open(is_map, start, end, anchor);
+                l.max_open = l.max_open.max(l.tree.depth());
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let (built, anchor) = l.tree.close(file, text, start);

@@ -197,6 +197,14 @@ impl Map {
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
         self.entries().iter().map(|e| &e.1)
     }
+
+    /// The entries, in order, taken out of the mapping (its position table is dropped).
+    pub(crate) fn into_entries(self) -> Box<[Entry]> {
+        match self.0 {
+            Repr::Small(entries) => entries,
+            Repr::Large(large) => large.entries,
+        }
+    }
 }
 
 impl<'a> IntoIterator for &'a Map {

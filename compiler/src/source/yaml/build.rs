@@ -94,6 +94,69 @@ impl Builder {
         id != 0 && self.stack.iter().any(|f| f.anchor == id)
     }
 
+    /// The open collection `i` levels in (0: the outermost): whether it is a mapping, and the
+    /// byte it starts at.
+    pub fn frame(&self, i: usize) -> Option<(bool, usize)> {
+        self.stack
+            .get(i)
+            .map(|f| (matches!(f.kind, Kind::Map { .. }), f.start))
+    }
+
+    /// Appends to the innermost open collection the children of `part`: a collection of the
+    /// same kind that another builder finished from the text that follows (module `split`),
+    /// whose arena is `nodes`. Its arena goes to the end of this one, as the sequential load
+    /// would have closed those collections here, and its children go through [`Builder::push`]
+    /// (a mapping's keys are checked against the entries before them). `false`, changing
+    /// nothing, when the kinds differ or `part` was not the last collection its builder closed.
+    pub fn splice(
+        &mut self,
+        file: FileId,
+        part: Built,
+        mut nodes: Vec<Node>,
+        diags: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let Some(top) = self.stack.last() else {
+            return false;
+        };
+        let range = part.spans.arena_range();
+        let fits = match (&top.kind, &part.value) {
+            (Kind::Seq { .. }, Value::Array(items)) => items.len() == range.len(),
+            (Kind::Map { .. }, Value::Object(map)) => map.len() == range.len(),
+            _ => false,
+        };
+        if !fits || range.end != nodes.len() || part.count == 0 {
+            return false;
+        }
+        let children = nodes.split_off(range.start);
+        let base = u32::try_from(self.nodes.len()).expect("fewer than 2^32 nodes");
+        self.nodes
+            .extend(nodes.into_iter().map(|n| n.rebased(base)));
+        let view = |n: Node| n.rebased(base).view(file);
+        match part.value {
+            Value::Array(items) => {
+                for (value, n) in items.into_vec().into_iter().zip(children) {
+                    let spans = view(n);
+                    self.push(built(value, spans), diags);
+                }
+            }
+            Value::Object(map) => {
+                for ((name, value), n) in map.into_entries().into_vec().into_iter().zip(children) {
+                    let spans = view(n);
+                    let at = spans.key().unwrap_or(spans.span);
+                    let key = SpanNode::leaf(at, crate::source::tree::ScalarStyle::Plain);
+                    self.push(built(Value::String(name), key), diags);
+                    self.push(built(value, spans), diags);
+                }
+            }
+            _ => unreachable!("checked above"),
+        }
+        // The children came in without their subtrees' counts; the part's frame had them.
+        if let Some(top) = self.stack.last_mut() {
+            top.count += part.count - 1;
+        }
+        true
+    }
+
     pub fn open(&mut self, is_map: bool, start: usize, open_end: usize, anchor: usize) {
         let kind = if is_map {
             Kind::Map {
@@ -211,6 +274,16 @@ impl Builder {
                 }
             },
         }
+    }
+}
+
+/// A spliced child: its subtree's count is charged to its collection as a whole.
+fn built(value: Value, spans: SpanNode) -> Built {
+    Built {
+        value,
+        spans,
+        count: 0,
+        plain: false,
     }
 }
 

@@ -8,23 +8,25 @@ use crate::source::{FileId, Limits};
 /// (The key tables' hashes are per process, so they are compared through lookups, by the
 /// other loader tests, not printed.)
 fn both(text: &str, limits: Limits) -> (String, String) {
-    let print = |l: Loaded| {
-        let mut out = format!("{:?}\n", l.diags);
-        if let Some(doc) = &l.doc {
-            out.push_str(&format!("Some(Document) {:?}\n", doc.value));
-            let mut stack = vec![doc.spans];
-            while let Some(node) = stack.pop() {
-                out.push_str(&format!("{node:?}\n"));
-                stack.extend(doc.children(&node).rev());
-            }
-        } else {
-            out.push_str("doc: None");
-        }
-        out
-    };
     let one = print(load_with(FileId(0), text, 0, limits, false));
     let two = print(load_with(FileId(0), text, 0, limits, true));
     (one, two)
+}
+
+/// A load's result printed in full: value, every span node (depth first), diagnostics.
+pub(super) fn print(l: Loaded) -> String {
+    let mut out = format!("{:?}\n", l.diags);
+    if let Some(doc) = &l.doc {
+        out.push_str(&format!("Some(Document) {:?}\n", doc.value));
+        let mut stack = vec![doc.spans];
+        while let Some(node) = stack.pop() {
+            out.push_str(&format!("{node:?}\n"));
+            stack.extend(doc.children(&node).rev());
+        }
+    } else {
+        out.push_str("doc: None");
+    }
+    out
 }
 
 /// A mapping of `n` entries mixing the constructs the loader handles: anchors and aliases,
