@@ -44,6 +44,11 @@ const SHARE: usize = 45;
 /// Fewest bytes in a middle.
 const MIN_MIDDLE: usize = 64 * 1024;
 
+/// Deepest collection [`plan`] looks into: each level down reads its region's lines again, so
+/// a bound on levels keeps the plan linear in the file (a file of 10,000 keys each nested in
+/// the last took minutes without it). Workflows keep their large collection a level or two down.
+const MAX_LEVEL: usize = 8;
+
 /// Where a file is cut: the middle `split..end` holds entries of a block collection `level`
 /// collections deep (the root is level 0), at column `col`, whose first entry starts at byte
 /// `target`.
@@ -370,7 +375,7 @@ fn target(lines: &Lines<'_>) -> Option<Target> {
         let key_line = t.is_map && lines.content(e, t.col).trim_ascii_end().ends_with(b":");
         let whole = lines.end_byte(t.hi) - lines.start(t.lo);
         let part = lines.end_byte(end) - lines.start(e);
-        if !(key_line && part * 2 > whole) {
+        if !(key_line && part * 2 > whole) || t.level == MAX_LEVEL {
             break;
         }
         let first = (e + 1..end).find(|&i| lines.indent(i).is_some())?;
