@@ -95,9 +95,8 @@ struct Loader<'a> {
     /// Where the middle's part joins this document (module `split`).
     joint: Option<split::Joint<'a>>,
     /// Loading a middle on its own: an anchor, alias or tag there could mean something else
-    /// in the whole file, so meeting one stops the load (`tainted`).
+    /// in the whole file, so meeting one stops the load.
     context_free: bool,
-    tainted: bool,
     /// The most collections open at once.
     max_open: usize,
     /// A middle's `(end, next)`: an event ending at the middle's end (a block scalar) ends at
@@ -245,7 +244,6 @@ impl<'a> Loader<'a> {
             gap: (usize::MAX, 0),
             joint: None,
             context_free: false,
-            tainted: false,
             max_open: 0,
             ends_at: None,
         }
@@ -325,18 +323,19 @@ impl<'a> Loader<'a> {
             }
         };
         let s = l.conv.byte(span.start.index());
+        // An event across the gap, or a wrong one after it: the split does not hold, and the
+        // load stops as if fatal (module `split` then loads the file in one stream).
         let Some((start, end)) = l.place(s, l.conv.byte(span.end.index()), offset_fix) else {
-            return l.joint_failed();
+            return true;
         };
         let is_map = matches!(event, Event::MappingStart(..));
         if s >= l.gap.0 && l.joint.as_ref().is_some_and(|j| !j.done) {
             let close = matches!(event, Event::SequenceEnd | Event::MappingEnd);
             if !(close && l.at_joint(start)) {
-                return l.joint_failed();
+                return true;
             }
         }
         if l.context_free && split::context_bound(event) {
-            l.tainted = true;
             return true;
         }
         match event {

@@ -76,8 +76,6 @@ pub(super) struct Joint<'a> {
     part: &'a Receiver<Option<Part>>,
     /// The part is in place.
     pub(super) done: bool,
-    /// The split does not hold: the file is loaded again in one stream.
-    failed: bool,
 }
 
 /// Loads `text` from `offset` cut at `cut`; `None` when the split does not hold (see the
@@ -107,7 +105,6 @@ pub(super) fn load(
             cut,
             part: &part_rx,
             done: false,
-            failed: false,
         });
         let mut documents = 0usize;
         let fatal = std::thread::scope(|s| {
@@ -121,10 +118,11 @@ pub(super) fn load(
                 .ok()
                 .map(|_| l.run_batches(offset, &rx, &back, &mut documents))
         });
-        // Whatever happened, the middle is of no more use once the rest is done.
+        // Whatever happened, the middle is of no more use once the rest is done. A split that
+        // does not hold stopped the rest's load as fatal.
         stop.store(true, Ordering::Relaxed);
         let joint = l.joint.take()?;
-        if fatal? || !joint.done || joint.failed {
+        if fatal? || !joint.done {
             return None;
         }
         Some(l.finish(offset, false))
@@ -203,15 +201,6 @@ impl Loader<'_> {
         }
         self.prev_end = part.prev_end;
         joint.done = true;
-        true
-    }
-
-    /// Stops the load: the split does not hold (or, without a joint, a middle met a gap it
-    /// cannot have).
-    pub(super) fn joint_failed(&mut self) -> bool {
-        if let Some(joint) = self.joint.as_mut() {
-            joint.failed = true;
-        }
         true
     }
 }
