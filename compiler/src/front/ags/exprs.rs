@@ -15,7 +15,7 @@ use crate::hash::HashSet;
 use crate::ir::NodeId;
 use crate::source::Field;
 use crate::source::scalar::ScalarMap;
-use crate::source::{Document, Map, Str, Value};
+use crate::source::{Map, Str, Value};
 use crate::source::{Span, Walker};
 use agc_runtime::expr::Expr;
 
@@ -26,6 +26,9 @@ pub type ParseFn<'p> =
 /// Scopes with at least this many expression positions parse and resolve them on several
 /// threads (see [`first_pass`]).
 pub(super) const PARALLEL_FROM: usize = 4096;
+
+/// Parts of a large scope's positions per thread (see [`first_pass`]).
+const PARTS_PER_THREAD: usize = 8;
 
 /// What the first pass over some positions found: diagnostics, reads and resolved
 /// expressions, each in the order of the positions.
@@ -128,19 +131,28 @@ impl Checker<'_> {
             if self.stopped() {
                 return;
             }
-            // AG904 reads only the document: from `parallel_from` positions on, it runs on a
-            // second thread beside AG201 (a tenth of a second each for 100k nodes). Either
-            // way the findings keep their order: AG201's, then AG904's.
+            // AG904 reads only the document: from `parallel_from` positions on, its nodes
+            // are cut into parts that threads take while this one answers AG201 first (a
+            // tenth of a second each for 100k nodes). Either way the findings keep their
+            // order: AG201's, then AG904's.
             let doc = self.doc;
-            let unread = || unread_outputs(doc, scopes, si, &reads);
-            let beside = self.threads > 1 && reads.len() >= self.parallel_from;
-            let unread = if beside {
-                let predecessors = || self.predecessor_rule(scope, &reads);
-                crate::beside::beside("agc-unread", unread, predecessors).0
+            let unread = Unread::new(scopes, si, &reads);
+            let nodes: Vec<(&Str, &Map)> = scope.nodes().collect();
+            let threads = if reads.len() >= self.parallel_from {
+                self.threads
             } else {
-                self.predecessor_rule(scope, &reads);
-                unread()
+                1
             };
+            let size = nodes.len().div_ceil(threads * PARTS_PER_THREAD);
+            let (unread, ()) = crate::beside::parts(
+                "agc-unread",
+                nodes.chunks(size.max(1)).collect(),
+                threads,
+                || Walker::new(doc),
+                |walker, part| unread.outputs(scope, part, walker),
+                || self.predecessor_rule(scope, &reads),
+            );
+            let unread: Vec<Diagnostic> = unread.into_iter().flatten().collect();
             self.diags.extend(unread);
             self.hyphenated_ids(scope, &reads);
         }
@@ -174,9 +186,10 @@ impl Checker<'_> {
 }
 
 /// Pass 1 over a scope's positions: each parsed and its names resolved. Positions are
-/// independent of one another, so from `parallel_from` on they are split into consecutive
-/// runs checked side by side, and the runs' findings joined in order: the same diagnostics,
-/// reads and expressions, in the same order, as one thread (tested).
+/// independent of one another, so from `parallel_from` on they are cut into consecutive
+/// parts that the threads take in turn ([`crate::beside::parts`]), each part typed in its own
+/// environment, and the parts' findings joined in order: the same diagnostics, reads and
+/// expressions, in the same order, as one thread (tested).
 fn first_pass(
     input: &PassInput<'_, '_>,
     list: Vec<Position>,
@@ -195,37 +208,30 @@ fn first_pass(
         second_pass(input, &mut out);
         return out;
     }
-    let per_run = list.len().div_ceil(threads);
-    let mut runs: Vec<Vec<Position>> = Vec::with_capacity(threads);
-    let mut rest = list;
-    while rest.len() > per_run {
-        let tail = rest.split_off(per_run);
-        runs.push(std::mem::replace(&mut rest, tail));
-    }
-    runs.push(rest);
-    let found: Vec<FirstPass> = std::thread::scope(|s| {
-        let handles: Vec<_> = runs
-            .into_iter()
-            .map(|run| {
-                s.spawn(move || {
-                    let mut out = FirstPass::default();
-                    let mut walker = Walker::new(input.doc);
-                    for pos in run {
-                        if input.stopped() {
-                            break;
-                        }
-                        position(input, &mut walker, pos, &mut out);
-                    }
-                    second_pass(input, &mut out);
-                    out
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-            .collect()
-    });
+    // Parts taken by whichever thread is free (positions differ in cost: a graph output
+    // reading many nodes, a template with many reads), several per thread.
+    let size = list
+        .len()
+        .div_ceil(threads * PARTS_PER_THREAD)
+        .max(parallel_from / 4);
+    let (found, ()) = crate::beside::parts(
+        "agc-exprs",
+        crate::beside::cut(list, size),
+        threads,
+        || Walker::new(input.doc),
+        |walker, part| {
+            let mut out = FirstPass::default();
+            for pos in part {
+                if input.stopped() {
+                    break;
+                }
+                position(input, walker, pos, &mut out);
+            }
+            second_pass(input, &mut out);
+            out
+        },
+        || (),
+    );
     let mut out = FirstPass::default();
     for f in found {
         let base = out.diags.len();
@@ -414,68 +420,85 @@ fn type_check(
 /// AG904: a declared output that nothing in its scope reads. Reads are `nodes.X.outputs.Y`
 /// and `self.outputs.Y` anywhere in the scope (inputs, guards, edges, criteria, graph outputs,
 /// the owner's `collect`), a criterion's `output:` field, and a loop's `carry` source names.
-/// Reads only the document, so it can run beside the checks that push to the checker.
-fn unread_outputs(
-    doc: &Document,
-    scopes: &[Scope<'_>],
-    si: usize,
-    reads: &[(Option<Str>, NodeRead)],
-) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let scope = &scopes[si];
-    let mut read: crate::hash::HashSet<(&str, &str)> = reads
-        .iter()
-        .filter_map(|(_, r)| Some((r.target.as_str(), r.output.as_deref()?)))
-        .collect();
-    let mut carried: Vec<&str> = Vec::new();
-    if let ScopeKind::Body { parent, owner } = &scope.kind
-        && let Some(carry) = scopes[*parent]
-            .node(owner)
-            .and_then(|n| n.field("loop"))
-            .and_then(|l| l.field("carry"))
-            .and_then(Value::as_object)
-    {
-        carried.extend(carry.keys().map(Str::as_str));
-    }
-    for (id, node) in scope.nodes() {
-        for c in node
-            .field("success")
-            .and_then(|s| s.field("criteria"))
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
+/// Reads only the document, so it can run beside the checks that push to the checker. This
+/// holds what it needs of a scope: the outputs read and the names carried.
+struct Unread<'s> {
+    read: crate::hash::HashSet<(&'s str, &'s str)>,
+    carried: Vec<&'s str>,
+}
+
+impl<'s> Unread<'s> {
+    fn new<'a: 's>(scopes: &[Scope<'a>], si: usize, reads: &'s [(Option<Str>, NodeRead)]) -> Self {
+        let scope = &scopes[si];
+        let mut read: crate::hash::HashSet<(&str, &str)> = reads
+            .iter()
+            .filter_map(|(_, r)| Some((r.target.as_str(), r.output.as_deref()?)))
+            .collect();
+        let mut carried: Vec<&str> = Vec::new();
+        if let ScopeKind::Body { parent, owner } = &scope.kind
+            && let Some(carry) = scopes[*parent]
+                .node(owner)
+                .and_then(|n| n.field("loop"))
+                .and_then(|l| l.field("carry"))
+                .and_then(Value::as_object)
         {
-            if let Some(o) = c.field("output").and_then(Value::as_str) {
-                read.insert((id.as_str(), o));
+            carried.extend(carry.keys().map(Str::as_str));
+        }
+        for (id, node) in scope.nodes() {
+            for c in node
+                .field("success")
+                .and_then(|s| s.field("criteria"))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                if let Some(o) = c.field("output").and_then(Value::as_str) {
+                    read.insert((id.as_str(), o));
+                }
             }
         }
+        Unread { read, carried }
     }
-    // Findings come node by node: each key's span is walked from its node's cursor rather
-    // than from the root (a 100k-node graph has 92k of them).
-    let mut walker = Walker::new(doc);
-    for (id, node) in scope.nodes() {
-        for (name, _) in node
-            .field("outputs")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            if read.contains(&(id.as_str(), name.as_str())) || carried.contains(&name.as_str()) {
-                continue;
+
+    /// AG904 on the outputs of `nodes` (of `scope`) that nothing reads, in order. Findings
+    /// come node by node: each key's span is walked from its node's cursor rather than from
+    /// the root (a 100k-node graph has 92k of them).
+    fn outputs(
+        &self,
+        scope: &Scope<'_>,
+        nodes: &[(&Str, &Map)],
+        walker: &mut Walker<'_>,
+    ) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        for &(id, node) in nodes {
+            for (name, _) in node
+                .field("outputs")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+            {
+                if self.read.contains(&(id.as_str(), name.as_str()))
+                    || self.carried.contains(&name.as_str())
+                {
+                    continue;
+                }
+                let ptr = format!(
+                    "{}/outputs/{}",
+                    scope.node_ptr(id),
+                    crate::source::tree::escape_token(name)
+                );
+                let d =
+                    Diagnostic::new("AG904", format!("output `{name}` of `{id}` is never read"))
+                        .at(walker.key_span(&ptr))
+                        .with_pointer(ptr)
+                        .with_help(
+                            "read it (an input `from`, a condition, a graph output) or remove it",
+                        );
+                out.push(d);
             }
-            let ptr = format!(
-                "{}/outputs/{}",
-                scope.node_ptr(id),
-                crate::source::tree::escape_token(name)
-            );
-            let d = Diagnostic::new("AG904", format!("output `{name}` of `{id}` is never read"))
-                .at(walker.key_span(&ptr))
-                .with_pointer(ptr)
-                .with_help("read it (an input `from`, a condition, a graph output) or remove it");
-            out.push(d);
         }
+        out
     }
-    out
 }
 
 impl Checker<'_> {

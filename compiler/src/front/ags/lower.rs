@@ -317,8 +317,13 @@ impl<'d> Lowerer<'d> {
                 .collect();
         }
         let first_edge = self.graph.edges.len();
-        for e in &s.graph().edges {
-            self.edge(s, e, &ids);
+        for block in s.graph().edges.chunks(node::BLOCK) {
+            let lowered = node::in_parts(&self.fields, block, self.threads, |nl, e| {
+                edge(nl, s, e, &ids)
+            });
+            for (edge, span) in lowered.into_iter().flatten() {
+                self.graph.add_edge(edge, span);
+            }
         }
         self.links(&ids, first_edge);
         bodies
@@ -449,36 +454,41 @@ impl<'d> Lowerer<'d> {
             },
         }
     }
+}
 
-    fn edge(&mut self, s: &Scope<'_>, e: &EffEdge<'_>, ids: &HashMap<&str, NodeId>) {
-        let (Some(&from), Some(&to)) = (ids.get(e.from), ids.get(e.to)) else {
-            return;
-        };
-        let (kind, outcomes) = match e.kind {
-            "conditional" => (EdgeKind::Conditional, Outcomes::from([Outcome::Succeeded])),
-            "on_failure" => (EdgeKind::Failure, Outcomes::from([Outcome::Failed])),
-            _ => (EdgeKind::Sequence, Outcomes::from([Outcome::Succeeded])),
-        };
-        let ptr = e.ptr(s);
-        let guard = e
-            .when
-            .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        self.graph.add_edge(
-            Edge {
-                from,
-                to,
-                kind,
-                outcomes,
-                guard: guard.map(Box::new),
-                order: None,
-                bound: None,
-                implicit: e.implicit,
-                label: e.label.map(str::to_string),
-                on: Vec::new(),
-            },
-            self.span(&ptr),
-        );
-    }
+/// An effective edge of scope `s` as an IR edge, with its span; `None` where an end is not a
+/// node of the scope.
+fn edge(
+    nl: &NodeLowerer<'_>,
+    s: &Scope<'_>,
+    e: &EffEdge<'_>,
+    ids: &HashMap<&str, NodeId>,
+) -> Option<(Edge, crate::source::Span)> {
+    let (Some(&from), Some(&to)) = (ids.get(e.from), ids.get(e.to)) else {
+        return None;
+    };
+    let (kind, outcomes) = match e.kind {
+        "conditional" => (EdgeKind::Conditional, Outcomes::from([Outcome::Succeeded])),
+        "on_failure" => (EdgeKind::Failure, Outcomes::from([Outcome::Failed])),
+        _ => (EdgeKind::Sequence, Outcomes::from([Outcome::Succeeded])),
+    };
+    let ptr = e.ptr(s);
+    let guard = e
+        .when
+        .and_then(|_| nl.expr(ExprLang::Agx, &format!("{ptr}/when")));
+    let edge = Edge {
+        from,
+        to,
+        kind,
+        outcomes,
+        guard: guard.map(Box::new),
+        order: None,
+        bound: None,
+        implicit: e.implicit,
+        label: e.label.map(str::to_string),
+        on: Vec::new(),
+    };
+    Some((edge, nl.span(&ptr)))
 }
 
 /// A param's, port's or output's declared `type` (`any` when it names none).

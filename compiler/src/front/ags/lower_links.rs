@@ -12,26 +12,29 @@ impl Lowerer<'_> {
     pub(super) fn links(&mut self, ids: &HashMap<&str, NodeId>, first_edge: usize) {
         let mut members: Vec<NodeId> = ids.values().copied().collect();
         members.sort();
-        let mut found = Vec::new();
-        for &n in &members {
-            let node = &self.graph.nodes[n.index()];
-            let mut exprs: Vec<(String, &IrExpr)> = Vec::new();
+        // What each node reads, on several threads for a large scope (the expressions'
+        // name chains are most of the work), in the members' order.
+        let graph = &self.graph;
+        let per_node = super::node::in_parts(&self.fields, &members, self.threads, |_, &n| {
+            let node = &graph.nodes[n.index()];
+            let mut found = Vec::new();
+            let mut read = |at: String, e: &IrExpr| {
+                found.extend(reads(e).into_iter().map(|(x, y)| (x, y, n, at.clone())));
+            };
             for i in &node.inputs {
                 match &i.source {
-                    InputSource::Expr { expr } => exprs.push((format!("inputs.{}", i.name), expr)),
-                    InputSource::Template { template } => {
-                        exprs.push((format!("inputs.{}", i.name), template))
+                    InputSource::Expr { expr: e } | InputSource::Template { template: e } => {
+                        read(format!("inputs.{}", i.name), e)
                     }
                     _ => {}
                 }
             }
             if let Some(g) = &node.guard {
-                exprs.push(("guard".into(), g));
+                read("guard".into(), g);
             }
-            for (at, e) in exprs {
-                found.extend(reads(e).into_iter().map(|(x, y)| (x, y, n, at.clone())));
-            }
-        }
+            found
+        });
+        let mut found: Vec<_> = per_node.into_iter().flatten().collect();
         for e in &self.graph.edges[first_edge..] {
             if let Some(g) = &e.guard {
                 let at = format!("edge from {}", self.graph.nodes[e.from.index()].local_id);

@@ -27,6 +27,9 @@ pub(super) const PARALLEL_NODES: usize = 4096;
 /// held at once added 4% to the peak of its check, blocks of 8,192 nodes 3% at 10k).
 pub(super) const BLOCK: usize = PARALLEL_NODES;
 
+/// Parts of a block per thread: threads that finish early take more (see [`in_parts`]).
+const PARTS_PER_THREAD: usize = 8;
+
 /// Reads one document's fields for lowering: pointer lookups through a [`Walker`] and parsed
 /// expressions from the checks' cache (each *taken*, so it is held once; one not there is
 /// parsed). One per thread; the cache is shared.
@@ -276,8 +279,7 @@ impl<'d> NodeLowerer<'d> {
 }
 
 /// The nodes `entries` of scope `s` lowered ([`NodeLowerer::node`]), in order: from
-/// [`PARALLEL_NODES`] nodes on, in consecutive runs on up to `threads` threads, joined in order
-/// (the same nodes as one thread gives; compared in the tests).
+/// [`PARALLEL_NODES`] nodes on, on up to `threads` threads (see [`in_parts`]).
 pub(super) fn lower_nodes(
     reader: &NodeLowerer<'_>,
     s: &Scope<'_>,
@@ -286,42 +288,35 @@ pub(super) fn lower_nodes(
     region: Option<RegionId>,
     threads: usize,
 ) -> Vec<(Node, Span)> {
-    let run = |nl: &NodeLowerer<'_>, part: &[(&Str, &Map)]| {
-        part.iter()
-            .map(|(local, node)| {
-                let ptr = s.node_ptr(local);
-                nl.node(s, local, node, &ptr, format!("{prefix}{local}"), region)
-            })
-            .collect::<Vec<_>>()
-    };
-    if threads < 2 || entries.len() < PARALLEL_NODES {
-        return run(reader, entries);
-    }
-    let per_run = entries.len().div_ceil(threads);
-    let (doc, text, cache) = (reader.doc, reader.text, reader.cache);
-    std::thread::scope(|sc| {
-        // The first run on this thread, the others beside it.
-        let mut parts = entries.chunks(per_run);
-        let first = parts.next().unwrap_or_default();
-        let others: Vec<_> = parts
-            .map(|part| {
-                let run = &run;
-                std::thread::Builder::new()
-                    .name("agc-lower".into())
-                    .spawn_scoped(sc, move || run(&NodeLowerer::new(doc, text, cache), part))
-                    .map_err(|_| part)
-            })
-            .collect();
-        let mut out = run(reader, first);
-        for other in others {
-            match other {
-                Ok(h) => out.extend(h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))),
-                // No thread could be started: this one lowers the run.
-                Err(part) => out.extend(run(reader, part)),
-            }
-        }
-        out
+    in_parts(reader, entries, threads, |nl, (local, node)| {
+        let ptr = s.node_ptr(local);
+        nl.node(s, local, node, &ptr, format!("{prefix}{local}"), region)
     })
+}
+
+/// `f` over `items` in order, with a [`NodeLowerer`] of the document: from [`PARALLEL_NODES`]
+/// items on, cut into parts that up to `threads` threads take in turn, each with a lowerer of
+/// its own, and joined in order (what one thread gives; compared in the tests).
+pub(super) fn in_parts<T: Sync, R: Send>(
+    reader: &NodeLowerer<'_>,
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&NodeLowerer<'_>, &T) -> R + Sync,
+) -> Vec<R> {
+    if threads < 2 || items.len() < PARALLEL_NODES {
+        return items.iter().map(|x| f(reader, x)).collect();
+    }
+    let size = items.len().div_ceil(threads * PARTS_PER_THREAD);
+    let (doc, text, cache) = (reader.doc, reader.text, reader.cache);
+    let (parts, ()) = crate::beside::parts(
+        "agc-lower",
+        items.chunks(size).collect(),
+        threads,
+        || NodeLowerer::new(doc, text, cache),
+        |nl, part| part.iter().map(|x| f(nl, x)).collect::<Vec<_>>(),
+        || (),
+    );
+    parts.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@ use crate::front::ags::{ExprCache, check_into, lower::lower_with};
 use crate::source::{Limits, SourceMap, load};
 
 /// A graph of `n` nodes in a chain, each reading the one before through an input, a template
-/// and a guard, every fifth a loop with a body; the scope's defaults hold a human checkpoint
+/// and a guard, every fifth a loop with a body, every third also after the node two before
+/// through an explicit edge with a guard (edges and data links are lowered on threads too);
+/// the scope's defaults hold a human checkpoint
 /// and a fallback whose expressions every node inherits (one cached parse, taken by whichever
 /// node comes first, then parsed again by the others).
 fn chain(n: usize) -> String {
@@ -41,6 +43,13 @@ fn chain(n: usize) -> String {
                  type: task\n            title: Step\n            description: d\n",
             );
         }
+    }
+    y.push_str("edges:\n");
+    for i in (3..n).step_by(3) {
+        y.push_str(&format!(
+            "  - {{ from: n{f}, to: n{i}, when: \"nodes.n{f}.outputs.count > 2\" }}\n",
+            f = i - 2
+        ));
     }
     y
 }
@@ -78,5 +87,10 @@ fn a_large_scope_lowers_the_same_on_one_thread_and_several() {
     };
     let one = lowered(1);
     assert_eq!(one.2, n + n / 5, "every node and every loop body's step");
+    assert!(
+        one.0.contains("guard: Some") && one.0.matches("DataLink").count() > 3 * n,
+        "edge guards and links are lowered"
+    );
     assert!(lowered(2) == one, "two threads");
+    assert!(lowered(3) == one, "three threads");
 }
