@@ -136,13 +136,22 @@ pub fn scope_env(
                     .map(|(id, n)| (id.as_str().to_owned(), node_type(root, n)))
                     .collect(),
                 Some(ids) => {
-                    let mut named: Vec<(String, Type)> = scope
-                        .nodes()
-                        .filter(|(id, _)| ids.contains(id.as_str()))
-                        .map(|(id, n)| (id.as_str().to_owned(), node_type(root, n)))
+                    // Looked up by name, not found by a walk over the scope: a large scope's
+                    // positions are typed in parts, each naming few of its nodes.
+                    let nodes = scope.obj.field("nodes").and_then(Value::as_object);
+                    let mut named: Vec<(usize, &str, &Map)> = ids
+                        .iter()
+                        .filter_map(|&id| {
+                            let (i, n) = nodes?.get_full(id)?;
+                            Some((i, id, n.as_object()?))
+                        })
                         .collect();
-                    named.shrink_to_fit();
+                    // In the scope's order, as a walk gives them.
+                    named.sort_unstable_by_key(|&(i, _, _)| i);
                     named
+                        .into_iter()
+                        .map(|(_, id, n)| (id.to_owned(), node_type(root, n)))
+                        .collect::<Vec<(String, Type)>>()
                 }
             }),
         )
