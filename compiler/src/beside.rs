@@ -32,6 +32,18 @@ pub(crate) fn beside<A: Send, B>(
     })
 }
 
+/// Parts a list is cut into per thread for [`parts`]: enough that a thread finishing early
+/// takes more, few enough that a part's fixed cost (a walker, a type environment) stays small.
+pub(crate) const PARTS_PER_THREAD: usize = 8;
+
+/// The size of a part when `len` items are cut for `threads` threads ([`PARTS_PER_THREAD`]
+/// each), at least `min`.
+pub(crate) fn part_size(len: usize, threads: usize, min: usize) -> usize {
+    len.div_ceil(threads.max(1) * PARTS_PER_THREAD)
+        .max(min)
+        .max(1)
+}
+
 /// `f` over each of `parts`, on this thread and on up to `threads - 1` more (named `name`);
 /// the results in the parts' order. Each thread takes the next part as soon as it is done
 /// with one, so parts of uneven cost still finish together (a list cut in one run per thread

@@ -27,9 +27,6 @@ pub type ParseFn<'p> =
 /// threads (see [`first_pass`]).
 pub(super) const PARALLEL_FROM: usize = 4096;
 
-/// Parts of a large scope's positions per thread (see [`first_pass`]).
-const PARTS_PER_THREAD: usize = 8;
-
 /// What the first pass over some positions found: diagnostics, reads and resolved
 /// expressions, each in the order of the positions.
 #[derive(Default)]
@@ -143,10 +140,10 @@ impl Checker<'_> {
             } else {
                 1
             };
-            let size = nodes.len().div_ceil(threads * PARTS_PER_THREAD);
+            let size = crate::beside::part_size(nodes.len(), threads, 1);
             let (unread, ()) = crate::beside::parts(
                 "agc-unread",
-                nodes.chunks(size.max(1)).collect(),
+                nodes.chunks(size).collect(),
                 threads,
                 || Walker::new(doc),
                 |walker, part| unread.outputs(scope, part, walker),
@@ -210,10 +207,7 @@ fn first_pass(
     }
     // Parts taken by whichever thread is free (positions differ in cost: a graph output
     // reading many nodes, a template with many reads), several per thread.
-    let size = list
-        .len()
-        .div_ceil(threads * PARTS_PER_THREAD)
-        .max(parallel_from / 4);
+    let size = crate::beside::part_size(list.len(), threads, parallel_from / 4);
     let (found, ()) = crate::beside::parts(
         "agc-exprs",
         crate::beside::cut(list, size),

@@ -27,9 +27,6 @@ pub(super) const PARALLEL_NODES: usize = 4096;
 /// held at once added 4% to the peak of its check, blocks of 8,192 nodes 3% at 10k).
 pub(super) const BLOCK: usize = PARALLEL_NODES;
 
-/// Parts of a block per thread: threads that finish early take more (see [`in_parts`]).
-const PARTS_PER_THREAD: usize = 8;
-
 /// Reads one document's fields for lowering: pointer lookups through a [`Walker`] and parsed
 /// expressions from the checks' cache (each *taken*, so it is held once; one not there is
 /// parsed). One per thread; the cache is shared.
@@ -306,7 +303,7 @@ pub(super) fn in_parts<T: Sync, R: Send>(
     if threads < 2 || items.len() < PARALLEL_NODES {
         return items.iter().map(|x| f(reader, x)).collect();
     }
-    let size = items.len().div_ceil(threads * PARTS_PER_THREAD);
+    let size = crate::beside::part_size(items.len(), threads, 1);
     let (doc, text, cache) = (reader.doc, reader.text, reader.cache);
     let (parts, ()) = crate::beside::parts(
         "agc-lower",
