@@ -25,7 +25,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use std::io::{self, Write};
 
-mod nodes;
+mod array;
 
 pub use agc_runtime::plan::FORMAT;
 
@@ -204,12 +204,16 @@ fn expr_pairs<'a>(
 }
 
 /// Where the plan's top-level entries go: a serde map ([`Plan`]'s `Serialize`, for the compact
-/// form and values) or the line layout's writer ([`write`](fn@write), which formats `nodes` on two
-/// threads).
+/// form and values) or the line layout's writer ([`write`](fn@write), which formats the large
+/// arrays on two threads).
 trait Entries {
     type Error;
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Self::Error>;
-    fn nodes(&mut self, c: Ctx<'_>, order: &[NodeId]) -> Result<(), Self::Error>;
+    /// The array `key` of `len` elements, element `i` being `element(i)`.
+    fn array<T, F>(&mut self, key: &str, len: usize, element: F) -> Result<(), Self::Error>
+    where
+        T: Serialize,
+        F: Fn(usize) -> T + Sync;
 }
 
 impl Plan<'_> {
@@ -236,18 +240,19 @@ impl Plan<'_> {
         if !g.attrs.is_empty() {
             e.entry("attrs", &g.attrs)?;
         }
-        e.nodes(c, input.order)?;
-        let edges = g.edges.iter().zip(&g.spans.edges);
-        e.entry(
-            "edges",
-            &Seq(edges.map(|(e, &span)| EdgeOut { c, e, span })),
-        )?;
+        let order = input.order;
+        e.array("nodes", order.len(), |i| NodeOut { c, id: order[i] })?;
+        e.array("edges", g.edges.len(), |i| EdgeOut {
+            c,
+            e: &g.edges[i],
+            span: g.spans.edges[i],
+        })?;
         let regions = g.regions.iter().zip(&g.spans.regions);
         e.entry(
             "regions",
             &Seq(regions.map(|(r, &span)| RegionOut { c, r, span })),
         )?;
-        e.entry("links", &Seq(g.links.iter().map(|l| LinkOut { c, l })))?;
+        e.array("links", g.links.len(), |i| LinkOut { c, l: &g.links[i] })?;
         e.entry("bounds", input.bounds)?;
         if !outputs[0].is_empty() {
             e.entry("outputs", &outputs_of(c, None))?;
@@ -273,9 +278,12 @@ impl<M: SerializeMap> Entries for MapEntries<M> {
         self.0.serialize_entry(key, value)
     }
 
-    fn nodes(&mut self, c: Ctx<'_>, order: &[NodeId]) -> Result<(), M::Error> {
-        let nodes = order.iter().map(|&id| NodeOut { c, id });
-        self.0.serialize_entry("nodes", &Seq(nodes))
+    fn array<T, F>(&mut self, key: &str, len: usize, element: F) -> Result<(), M::Error>
+    where
+        T: Serialize,
+        F: Fn(usize) -> T + Sync,
+    {
+        self.0.serialize_entry(key, &Seq((0..len).map(&element)))
     }
 }
 
@@ -288,9 +296,13 @@ impl<W: Write> Entries for LayoutEntries<'_, W> {
         self.0.entry(key, value)
     }
 
-    fn nodes(&mut self, c: Ctx<'_>, order: &[NodeId]) -> io::Result<()> {
+    fn array<T, F>(&mut self, key: &str, len: usize, element: F) -> io::Result<()>
+    where
+        T: Serialize,
+        F: Fn(usize) -> T + Sync,
+    {
         self.0
-            .array_entry("nodes", order.len(), |out| nodes::write(c, order, out))
+            .array_entry(key, len, |out| array::write(key, len, element, out))
     }
 }
 

@@ -382,12 +382,14 @@ fn outputs_go_to_their_owner_in_declaration_order() {
     });
 }
 
-/// A graph large enough for the nodes to be formatted on two threads, its last chunk short:
-/// the same bytes as the plan laid out by one serializer, and as the compact form read back.
+/// A graph large enough for its nodes, edges and links to be formatted on two threads, each
+/// array's last chunk short: the same bytes as the plan laid out by one serializer, and as the
+/// compact form read back.
 #[test]
-fn nodes_formatted_on_two_threads_are_the_laid_out_value() {
+fn arrays_formatted_on_two_threads_are_the_laid_out_value() {
     let mut g = graph();
-    let count = super::nodes::PARALLEL_FROM + 3 * 256 + 17;
+    let count = super::array::PARALLEL_FROM + 3 * super::array::chunk_len("edges") + 17;
+    let mut ids = Vec::new();
     for i in 0..count {
         let mut n = node(&format!("n{i}"), NodeKind::Task, None);
         if i % 3 == 0 {
@@ -396,7 +398,29 @@ fn nodes_formatted_on_two_threads_are_the_laid_out_value() {
         if i % 5 == 0 {
             n.guard = Some(Box::new(expr("params.p", i % 20)));
         }
-        g.add_node(n, Span::point(FileId(0), i % 20));
+        ids.push(g.add_node(n, Span::point(FileId(0), i % 20)));
+    }
+    for (i, w) in ids.windows(2).enumerate() {
+        let edge = Edge {
+            from: w[0],
+            to: w[1],
+            kind: EdgeKind::Sequence,
+            outcomes: Outcomes::from([Outcome::Succeeded]),
+            guard: (i % 7 == 0).then(|| Box::new(expr("params.p", i % 20))),
+            order: None,
+            bound: None,
+            implicit: i % 2 == 0,
+            label: (i % 11 == 0).then(|| format!("e{i}")),
+            on: vec![],
+        };
+        g.add_edge(edge, Span::point(FileId(0), i % 20));
+        g.links.push(DataLink {
+            from: w[0],
+            output: format!("o{i}"),
+            to: w[1],
+            at: "inputs.x".into(),
+            ty: "string".into(),
+        });
     }
     with_plan_of(g, "dir/g.yaml", Some("sha256-x"), |input| {
         let mut streamed = Vec::new();
@@ -407,6 +431,12 @@ fn nodes_formatted_on_two_threads_are_the_laid_out_value() {
         assert!(streamed == laid_out, "the two layouts differ");
         let value: serde_json::Value = serde_json::from_slice(&streamed).unwrap();
         assert_eq!(value["nodes"].as_array().unwrap().len(), count + 4);
+        assert_eq!(value["edges"].as_array().unwrap().len(), count - 1 + 2);
+        assert_eq!(value["links"].as_array().unwrap().len(), count - 1 + 1);
+        assert_eq!(
+            value["links"][count - 1]["output"],
+            format!("o{}", count - 2)
+        );
         assert_eq!(value, build(input));
     });
 }
