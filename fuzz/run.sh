@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_PER_TARGET=${1:-60}
-TARGETS=${TARGETS:-"load check mutate template agx cel gotmpl jq"}
+TARGETS=${TARGETS:-"load split check mutate template agx cel gotmpl jq"}
 JOBS=${JOBS:-1}
 # libFuzzer's -timeout is wall-clock: on a loaded machine (or under `nice`) a starved process
 # reports 5-byte inputs as "timeouts". TIMEOUT raises the limit for such runs; then replay any
@@ -59,6 +59,7 @@ seed() {
 }
 seed load examples/ags/*.yaml tests/fixtures/*/*.yaml
 seed check examples/ags/*.yaml tests/fixtures/*/*.yaml
+seed split examples/*/*.yaml tests/fixtures/*/*.yaml
 
 # Build the targets asked for (each in the folder it runs from; see PLAIN_TARGETS), before
 # any run starts, so that a compile error stops the campaign at once.

@@ -11,8 +11,9 @@ use std::path::Path;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 8] = [
+const TARGETS: [Target; 9] = [
     ("load", harness::load),
+    ("split", harness::split),
     ("check", harness::check),
     ("mutate", harness::mutate),
     ("template", harness::template),
@@ -48,6 +49,7 @@ fn the_harness_accepts_ordinary_inputs() {
     // Each target on a few plain inputs, so that a broken harness shows on stable too.
     let doc = std::fs::read("examples/ags/changelog-release.agraph.yaml").unwrap();
     harness::load(&doc);
+    harness::split(&doc);
     harness::check(&doc);
     for seed in 0u8..12 {
         let bytes: Vec<u8> = (0..64u8)

@@ -88,6 +88,24 @@ pub fn load(data: &[u8]) {
     assert_sane(&diags, &sources);
 }
 
+/// Target `split`: the YAML loader's split (a large file cut in two, its middle parsed on a
+/// third thread and spliced back) on any text, whatever its size: every cut it could choose
+/// (up to 16) must load exactly what one stream loads, or give up. The depth limit is low for
+/// inputs of odd length, so that nesting at the cut reaches it.
+pub fn split(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let offset = if text.starts_with('\u{feff}') { 3 } else { 0 };
+    let mut limits = limits();
+    if data.len() % 2 == 1 {
+        limits.max_depth = 12;
+    }
+    if let Err(e) = agc::source::yaml::split_agrees(text, offset, limits, 16) {
+        panic!("{e}");
+    }
+}
+
 /// Target `check`: the whole `check` pipeline (load, detect, schema, semantic checks,
 /// lowering, analyses) on arbitrary bytes, under a name of each dialect's.
 pub fn check(data: &[u8]) {

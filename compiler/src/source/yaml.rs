@@ -16,6 +16,9 @@ pub(super) mod build;
 pub(super) mod resolve;
 mod split;
 
+#[doc(hidden)]
+pub use split::split_agrees;
+
 use super::tree::{Document, ScalarStyle, SpanNode};
 use super::value::{Str, Value};
 use super::{FileId, Limits, Span};

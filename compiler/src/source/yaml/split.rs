@@ -407,5 +407,10 @@ fn cut_at(lines: &Lines<'_>, t: &Target, i: usize) -> Option<Cut> {
     })
 }
 
+mod agrees;
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+pub(super) use agrees::printed;
+pub use agrees::split_agrees;

@@ -1,7 +1,7 @@
 //! The pipelined loader (parser on its own thread) against the one-thread loader: the same
 //! document, spans and diagnostics for every kind of input, including streams that stop early.
 
-use super::{BATCH, Loaded, load_with};
+use super::{BATCH, load_with};
 use crate::source::{FileId, Limits};
 
 /// Both loaders' results, printed in full: value, every span node (depth first), diagnostics.
@@ -13,21 +13,7 @@ fn both(text: &str, limits: Limits) -> (String, String) {
     (one, two)
 }
 
-/// A load's result printed in full: value, every span node (depth first), diagnostics.
-pub(super) fn print(l: Loaded) -> String {
-    let mut out = format!("{:?}\n", l.diags);
-    if let Some(doc) = &l.doc {
-        out.push_str(&format!("Some(Document) {:?}\n", doc.value));
-        let mut stack = vec![doc.spans];
-        while let Some(node) = stack.pop() {
-            out.push_str(&format!("{node:?}\n"));
-            stack.extend(doc.children(&node).rev());
-        }
-    } else {
-        out.push_str("doc: None");
-    }
-    out
-}
+pub(super) use super::split::printed as print;
 
 /// A mapping of `n` entries mixing the constructs the loader handles: anchors and aliases,
 /// block and quoted scalars, flow collections, numbers, tags, non-ASCII text.

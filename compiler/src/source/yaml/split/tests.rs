@@ -1,7 +1,7 @@
 //! The split load against the one-stream load: wherever a cut holds, the same document, span
 //! arena and diagnostics; where it cannot hold, it gives up rather than differ.
 
-use super::{Cut, Lines, cut_at, load, plan, target};
+use super::{load, plan, split_agrees};
 use crate::source::yaml::load_with;
 use crate::source::yaml::tests::print;
 use crate::source::{FileId, Limits, SourceFile};
@@ -16,41 +16,10 @@ fn sequential(text: &str, offset: usize, limits: Limits) -> String {
 }
 
 /// Every cut of the collection [`target`] picks in `text` (at most `most`, spread evenly):
-/// how many were tried and how many held; every one that held loads what one stream loads.
+/// how many were tried and how many held; every one that held loads what one stream loads
+/// ([`split_agrees`], the `split` fuzz target's check).
 fn every_cut(text: &str, offset: usize, limits: Limits, most: usize) -> (usize, usize) {
-    let starts = line_starts(text);
-    let lines = Lines {
-        b: text.as_bytes(),
-        starts: &starts,
-        offset,
-    };
-    let Some(t) = target(&lines) else {
-        return (0, 0);
-    };
-    let cuts: Vec<Cut> = (t.lo + 1..t.hi)
-        .filter_map(|i| cut_at(&lines, &t, i))
-        .collect();
-    let step = cuts.len().div_ceil(most.max(1)).max(1);
-    let one = sequential(text, offset, limits);
-    let (mut tried, mut held) = (0, 0);
-    for cut in cuts.iter().step_by(step) {
-        tried += 1;
-        if let Some(l) = load(FileId(0), text, offset, limits, *cut) {
-            held += 1;
-            let two = print(l);
-            if two != one {
-                let at = one.lines().zip(two.lines()).position(|(a, b)| a != b);
-                let line = |s: &str| at.and_then(|i| s.lines().nth(i)).map(str::to_string);
-                panic!(
-                    "cut {cut:?} (middle {:?}) differs at line {at:?}:\n  one stream: {:?}\n  split:      {:?}",
-                    &text[cut.split..cut.end.min(cut.split + 60)],
-                    line(&one).map(|l| l.chars().take(300).collect::<String>()),
-                    line(&two).map(|l| l.chars().take(300).collect::<String>()),
-                );
-            }
-        }
-    }
-    (tried, held)
+    split_agrees(text, offset, limits, most).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A workflow-like document: a few fields, a `nodes` mapping of `n` entries mixing block and
