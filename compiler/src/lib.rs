@@ -7,6 +7,10 @@
 // Diagnostics are the error type of every phase; they are built once per finding, off the hot
 // path, so their size does not matter.
 #![allow(clippy::result_large_err)]
+// This crate's documentation is for agc's developers and is built with
+// `--document-private-items` (README, CI), where module docs may point at the private modules
+// that hold what they describe.
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod analysis;
 pub mod back;

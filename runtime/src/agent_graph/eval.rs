@@ -7,7 +7,7 @@
 //! place, terminal reachability winning over pending work, the candidate sort (availability,
 //! then higher priority, then route id) and the cap of three alternatives.
 //!
-//! Differences in cost, not in answers: the reachability fixpoint is incremental ([`Fixpoint`]),
+//! Differences in cost, not in answers: the reachability fixpoint is incremental (`Fixpoint`),
 //! linear in nodes plus edges per frame, where upstream rescans the graph on every pass
 //! (quadratic in the depth of a chain).
 

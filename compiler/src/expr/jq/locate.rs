@@ -103,7 +103,8 @@ impl<'s> Cursor<'s> {
     }
 
     /// Finds the opening of a path part: the next `[`, `"` or `@`. Returns its offset and
-    /// the byte found; moves past `[` only (strings are consumed by [`Cursor::string`]).
+    /// the byte found; moves past `[` only (a string is opened by [`Cursor::string_open`] and
+    /// closed by [`Cursor::string_close`]).
     pub fn part_open(&mut self) -> Option<(usize, u8)> {
         let i = self.scan(|b, i| matches!(b[i], b'[' | b'"' | b'@'))?;
         let c = self.bytes()[i];

@@ -2,8 +2,9 @@
 //!
 //! The core never reads a clock. When something must wait, it computes when the wait ends
 //! from the current event's time (`fire_at`), keeps the timer in its state and asks the
-//! driver for it ([`Command::Timer`]); the driver answers with [`Event::TimerFired`] once
-//! that time has come, journaled like every event, so a replay rebuilds the same timers.
+//! driver for it ([`Command::Timer`]); the driver answers with
+//! [`Event::TimerFired`](crate::run::event::Event::TimerFired) once that time has come,
+//! journaled like every event, so a replay rebuilds the same timers.
 //!
 //! Decisions:
 //! - Timer ids count up per run (a replay gives the same ids); a run owns at most one timer.
