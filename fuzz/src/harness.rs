@@ -89,9 +89,10 @@ pub fn load(data: &[u8]) {
 }
 
 /// Target `split`: the YAML loader's split (a large file cut in two, its middle parsed on a
-/// third thread and spliced back) on any text, whatever its size: every cut it could choose
-/// (up to 16) must load exactly what one stream loads, or give up. The depth limit is low for
-/// inputs of odd length, so that nesting at the cut reaches it.
+/// third thread and spliced back) on any text, whatever its size: the cuts it could choose (up
+/// to 4, spread over the collection; each cut tried starts two threads) must each load exactly
+/// what one stream loads, or give up. The depth limit is low for inputs of odd length, so that
+/// nesting at the cut reaches it.
 pub fn split(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -101,7 +102,7 @@ pub fn split(data: &[u8]) {
     if data.len() % 2 == 1 {
         limits.max_depth = 12;
     }
-    if let Err(e) = agc::source::yaml::split_agrees(text, offset, limits, 16) {
+    if let Err(e) = agc::source::yaml::split_agrees(text, offset, limits, 4) {
         panic!("{e}");
     }
 }
