@@ -326,9 +326,14 @@ impl Lines<'_> {
         }
     }
 
-    /// Whether line `i` is an entry of a collection whose entries are at `col`.
+    /// Whether line `i` is an entry of a collection whose entries are at `col`. A line whose
+    /// indentation goes on in tabs never is: after a plain scalar, one stream reads it as the
+    /// scalar going on and stops on the tab, while the line alone is a collection (a fuzz
+    /// finding).
     fn entry(&self, i: usize, col: usize, is_map: bool) -> bool {
-        self.depth(i, col) == Some(col) && self.dash(i, col) != is_map
+        self.depth(i, col) == Some(col)
+            && self.content(i, col).first() != Some(&b'\t')
+            && self.dash(i, col) != is_map
     }
 }
 

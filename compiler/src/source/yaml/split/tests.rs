@@ -214,3 +214,18 @@ fn cuts_of_every_corpus_example_and_fixture_document_load_the_same() {
     assert!(docs > 100, "{docs}");
     assert!(held * 10 > tried * 9, "{held} of {tried}");
 }
+
+#[test]
+fn a_line_indented_past_spaces_with_a_tab_is_no_entry() {
+    // A fuzz finding: after a plain scalar, one stream reads `  \t\tk: v` as the scalar going
+    // on and stops on the tab (AGC003), while the line alone is a mapping. So a line whose
+    // indentation ends in a tab is never where a middle starts; every cut gives up here.
+    let mut text = String::from("nodes:\n");
+    for i in 0..12 {
+        text.push_str(&format!("  n{i}: plain text\n"));
+    }
+    text.push_str("  \t\tlast: tabbed\n");
+    assert!(sequential(&text, 0, Limits::default()).contains("AGC003"));
+    let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+    assert_eq!((tried, held), (11, 0));
+}
