@@ -326,13 +326,22 @@ impl Lines<'_> {
         }
     }
 
-    /// Whether line `i` is an entry of a collection whose entries are at `col`. A line whose
-    /// indentation goes on in tabs never is: after a plain scalar, one stream reads it as the
-    /// scalar going on and stops on the tab, while the line alone is a collection (a fuzz
-    /// finding).
+    /// Whether line `i` is an entry of a collection whose entries are at `col`. Never a line
+    /// that starts with
+    /// - a tab (its indentation goes on in tabs): after a plain scalar, one stream reads it as
+    ///   the scalar going on and stops on the tab, while the line alone is a collection (a
+    ///   fuzz finding);
+    /// - a node property or an alias (`&`, `!`, `*`): on a line of its own, the collection it
+    ///   names is on the lines below, indented further (another); a middle holding one gives
+    ///   up anyway;
+    /// - `:`: an explicit key's value (the `? key` line before it is the entry; a middle
+    ///   starting at the value gives up, so the line is not worth a try).
     fn entry(&self, i: usize, col: usize, is_map: bool) -> bool {
         self.depth(i, col) == Some(col)
-            && self.content(i, col).first() != Some(&b'\t')
+            && !matches!(
+                self.content(i, col).first(),
+                Some(b'\t' | b'&' | b'!' | b'*' | b':')
+            )
             && self.dash(i, col) != is_map
     }
 }
@@ -377,12 +386,17 @@ fn target(lines: &Lines<'_>) -> Option<Target> {
         if k <= t.col {
             return None;
         }
+        let is_map = !lines.dash(first, k);
+        // The collection's first line is where it starts (not a property above it).
+        if !lines.entry(first, k, is_map) {
+            return None;
+        }
         t = Target {
             lo: first,
             hi: end,
             col: k,
             level: t.level + 1,
-            is_map: !lines.dash(first, k),
+            is_map,
         };
     }
     (t.level > 0).then_some(t)

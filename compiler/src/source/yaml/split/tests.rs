@@ -229,3 +229,26 @@ fn a_line_indented_past_spaces_with_a_tab_is_no_entry() {
     let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
     assert_eq!((tried, held), (11, 0));
 }
+
+#[test]
+fn a_property_on_its_own_line_or_an_explicit_key_s_value_is_no_entry() {
+    // A fuzz finding: an anchor on a line of its own at column 2 belongs to the mapping on the
+    // lines below, indented further; the plan took the anchor's column for its entries', and
+    // a middle starting at a later line at column 2 loaded alone while one stream stopped on
+    // it (AGC003).
+    let mut text = String::from("nodes:\n  &a\n      inner: x\n");
+    for i in 0..12 {
+        text.push_str(&format!("      k{i}: v\n"));
+    }
+    text.push_str("  late: entry\n");
+    assert!(sequential(&text, 0, Limits::default()).contains("AGC003"));
+    let (_, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+    assert_eq!(held, 0);
+    // Explicit keys: the `? key` line is the entry, the `: value` line below never is.
+    let mut text = String::from("nodes:\n");
+    for i in 0..12 {
+        text.push_str(&format!("  ? k{i}\n  : v{i}\n"));
+    }
+    let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+    assert_eq!((tried, held), (11, 11));
+}
