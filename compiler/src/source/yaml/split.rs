@@ -20,6 +20,11 @@
 //! - the nesting stays within the depth limit once the middle is in place;
 //! - neither parse stops on an error.
 //!
+//! These do not see the middle's first line in the light of the lines before it, so the plan
+//! only starts a middle at a line that is an entry in one stream whatever precedes it
+//! (`Lines::entry`: not indented on in tabs, not a property, alias, explicit key's value or
+//! flow collection; three fuzz findings, each with its test).
+//!
 //! Then the events the sequential parse gives are exactly the rest's before the gap, the
 //! middle's inside its collection, and the rest's after it: the middle starts at a line start
 //! in block context, and everything it holds is indented at least as deep as its entries. The
@@ -335,12 +340,14 @@ impl Lines<'_> {
     ///   names is on the lines below, indented further (another); a middle holding one gives
     ///   up anyway;
     /// - `:`: an explicit key's value (the `? key` line before it is the entry; a middle
-    ///   starting at the value gives up, so the line is not worth a try).
+    ///   starting at the value gives up, so the line is not worth a try);
+    /// - `{` or `[`: a flow collection, a key missing its `:` in one stream, while the line
+    ///   alone is a collection whose events are a block collection's (a third finding).
     fn entry(&self, i: usize, col: usize, is_map: bool) -> bool {
         self.depth(i, col) == Some(col)
             && !matches!(
                 self.content(i, col).first(),
-                Some(b'\t' | b'&' | b'!' | b'*' | b':')
+                Some(b'\t' | b'&' | b'!' | b'*' | b':' | b'{' | b'[')
             )
             && self.dash(i, col) != is_map
     }

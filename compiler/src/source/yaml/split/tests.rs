@@ -252,3 +252,20 @@ fn a_property_on_its_own_line_or_an_explicit_key_s_value_is_no_entry() {
     let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
     assert_eq!((tried, held), (11, 11));
 }
+
+#[test]
+fn a_flow_collection_at_the_entries_column_is_no_entry() {
+    // A fuzz finding: `{k: v}` on a line of its own at the entries' column is a key without
+    // its `:` in one stream (AGC003), while the line alone is a flow mapping, whose events
+    // are those of a mapping like any other.
+    for flow in ["{k: v}", "[a, b]"] {
+        let mut text = String::from("nodes:\n");
+        for i in 0..11 {
+            text.push_str(&format!("  n{i}: x\n"));
+        }
+        text.push_str(&format!("  {flow}\n"));
+        assert!(sequential(&text, 0, Limits::default()).contains("AGC003"));
+        let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+        assert_eq!((tried, held), (10, 0), "{flow}");
+    }
+}
