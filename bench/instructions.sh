@@ -13,6 +13,10 @@
 # Environment: SIZES (node counts), SEED (generator seed, default 1). Counts differ by up to
 # about 3% between runs of one binary: agc's parallel parts split their work differently.
 set -euo pipefail
+if [ $# -gt 0 ]; then
+  echo "usage: [SIZES=\"10000 100000\"] [SEED=1] $0   (no arguments; see the comment at its top)" >&2
+  exit 2
+fi
 cd "$(dirname "$0")/.."
 
 SIZES=${SIZES:-"10000 100000"}
