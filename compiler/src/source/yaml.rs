@@ -103,7 +103,8 @@ struct Loader<'a> {
     /// The most collections open at once.
     max_open: usize,
     /// A middle's `(end, next)`: an event ending at the middle's end (a block scalar) ends at
-    /// `next` in the whole file, where the token after the middle starts.
+    /// `next` in the whole file, where the token after the middle starts; an empty one there
+    /// (an empty value) starts at `next` too.
     ends_at: Option<(usize, usize)>,
 }
 
@@ -258,7 +259,7 @@ impl<'a> Loader<'a> {
     /// A block scalar ends where the next token starts, after the next line's indentation: one
     /// that ends at the text after the gap ends, in the whole file, at the middle's first
     /// token; and one that ends at the end of a middle parsed alone ends at the token after
-    /// the middle (module `split`).
+    /// the middle, where an empty one there (an empty value) starts too (module `split`).
     fn place(&self, s: usize, e: usize, offset_fix: usize) -> Option<(usize, usize)> {
         let (at, len) = self.gap;
         let f = offset_fix;
@@ -274,6 +275,9 @@ impl<'a> Loader<'a> {
             return None;
         };
         Some(match self.ends_at {
+            // An empty value (after `? key` or `key:`) at the middle's end starts there too;
+            // one stream places it at that token (a fuzz finding).
+            Some((middle_end, next)) if placed == (middle_end, middle_end) => (next, next),
             Some((middle_end, next)) if placed.1 == middle_end => (placed.0, next),
             _ => placed,
         })

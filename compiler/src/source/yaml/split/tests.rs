@@ -269,3 +269,21 @@ fn a_flow_collection_at_the_entries_column_is_no_entry() {
         assert_eq!((tried, held), (10, 0), "{flow}");
     }
 }
+
+#[test]
+fn an_explicit_key_ending_the_middle_has_its_empty_value_where_one_stream_puts_it() {
+    // A fuzz finding: the middle's last entry is `? key` with no value line. Its value is an
+    // empty scalar, which one stream places at the token after the middle (the dedented line's
+    // first character); the middle alone placed it at its own end, the line's start. Both
+    // ends of a span at the middle's end now move to that token, as a block scalar's end did.
+    for tail in ["  after: x\n", "    # a comment\n\n  after: x\n", ""] {
+        let mut text = String::from("top:\n  nodes:\n");
+        for i in 0..12 {
+            text.push_str(&format!("    n{i}: v\n"));
+        }
+        text.push_str("    ? last\n");
+        text.push_str(tail);
+        let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+        assert_eq!((tried, held), (12, 12), "{tail:?}");
+    }
+}
