@@ -281,9 +281,10 @@ fn an_explicit_key_ending_the_middle_has_its_empty_value_where_one_stream_puts_i
         for i in 0..12 {
             text.push_str(&format!("    n{i}: v\n"));
         }
-        text.push_str("    ? last\n");
-        text.push_str(tail);
-        let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
-        assert_eq!((tried, held), (12, 12), "{tail:?}");
+        for last in ["    ? last\n", "    last:\n", "    ? last\n    :\n"] {
+            let text = format!("{text}{last}{tail}");
+            let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+            assert_eq!((tried, held), (12, 12), "{last:?} {tail:?}");
+        }
     }
 }
