@@ -241,10 +241,7 @@ impl Lines<'_> {
         let s = self.start(i);
         let rest = &self.b[s..];
         let n = rest.iter().take_while(|&&c| c == b' ').count();
-        match rest.get(n) {
-            None | Some(b'\n' | b'\r' | b'#') => None,
-            Some(_) => Some(n),
-        }
+        (!blank(&rest[n..])).then_some(n)
     }
 
     /// Line `i`'s indentation as far as it matters against column `col`: past `col` it is
@@ -261,10 +258,7 @@ impl Lines<'_> {
         if n > col {
             return Some(n);
         }
-        match rest.get(n) {
-            None | Some(b'\n' | b'\r' | b'#') => None,
-            Some(_) => Some(n),
-        }
+        (!blank(&rest[n..])).then_some(n)
     }
 
     /// Line `i` from its indentation `n` on, to its end (no line break).
@@ -281,6 +275,18 @@ impl Lines<'_> {
         let c = self.content(i, n);
         c == b"-" || c.starts_with(b"- ")
     }
+}
+
+/// Whether a line's text after its indentation (to the end of the text) leaves the line blank
+/// for YAML: nothing, or tabs and spaces, then the line's end or a comment. A line of tabs is
+/// blank, not content at column 0 (a fuzz finding: the middle ended before it, and a value
+/// ending the middle ended there in the split load but past the tabs in one stream).
+fn blank(rest: &[u8]) -> bool {
+    let n = rest
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    matches!(rest.get(n), None | Some(b'\n' | b'\r' | b'#'))
 }
 
 /// Where to cut `text` (its body from `offset`; `starts`: its line starts), if anywhere.

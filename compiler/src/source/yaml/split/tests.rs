@@ -288,3 +288,33 @@ fn an_explicit_key_ending_the_middle_has_its_empty_value_where_one_stream_puts_i
         }
     }
 }
+
+#[test]
+fn a_line_of_tabs_and_spaces_is_blank_not_where_the_middle_ends() {
+    // A fuzz finding: a line holding only a tab (after spaces or not) is a blank line in YAML
+    // (a comment line without text), but the plan read it as content at column 0: at the end
+    // of the file, the middle ended before it, and the last value ended at the middle's end
+    // (an empty value after `? last`) in the split load but past the tab in one stream;
+    // between entries, it ended the collection for the plan, which then cut nothing.
+    for blank in ["\t", "\t\n", "  \t \n", "\t# note\n", " \t\r\n"] {
+        for inside in [false, true] {
+            let mut text = String::from("top:\n  nodes:\n");
+            for i in 0..12 {
+                text.push_str(&format!("    n{i}: v\n"));
+                if inside && i == 6 {
+                    text.push_str(blank);
+                    text.push('\n');
+                }
+            }
+            for last in ["    last: text\n      going on\n", "    ? last\n"] {
+                let text = format!("{text}{last}{blank}");
+                let (tried, held) = every_cut(&text, 0, Limits::default(), usize::MAX);
+                assert_eq!(
+                    (tried, held),
+                    (12, 12),
+                    "{blank:?} {last:?} inside: {inside}"
+                );
+            }
+        }
+    }
+}
