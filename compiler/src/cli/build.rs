@@ -158,7 +158,9 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
             }
         }
     };
-    crate::discard::discard(compiled);
+    // The process exits next: what is left (92k diagnostics of a 100k-node graph, the source
+    // text) is freed off the main thread, as the plan is, rather than before the exit.
+    crate::discard::discard((compiled, diags, sources));
     code
 }
 

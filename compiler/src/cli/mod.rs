@@ -284,6 +284,8 @@ fn run_check(args: CheckArgs) -> i32 {
         }
     }
     let code = emit(&mut diags, &sources, args.format, args.color, args.strict);
+    // The process exits next: the diagnostics and sources are freed off the main thread.
+    crate::discard::discard((diags, sources));
     if io_error { 2 } else { code }
 }
 

@@ -20,6 +20,7 @@
 //! goes to ariadne. The tests in `tests/human.rs` draw thousands of such reports both ways and
 //! compare the bytes.
 
+use std::borrow::Cow;
 use std::fmt::Write as _;
 
 use super::{Options, locate, primary_label};
@@ -33,7 +34,7 @@ pub(super) fn simple_box(
     d: &Diagnostic,
     sources: &SourceMap,
     opts: Options,
-    clean: impl Fn(&str) -> String,
+    clean: impl Fn(&str) -> Cow<'_, str>,
 ) -> Option<String> {
     if opts.color || !d.labels.is_empty() {
         return None;
