@@ -23,8 +23,16 @@ NODES=$2
 SLICE=${SLICE:-0.1}
 SEED=${SEED:-1}
 HZ=${HZ:-4999}
+number() { [[ $2 =~ ^[0-9]+(\.[0-9]+)?$ ]] && awk -v v="$2" 'BEGIN { exit !(v > 0) }' ||
+  { echo "error: $1 must be a positive number, not \`$2\`" >&2; exit 2; }; }
+[[ $NODES =~ ^[0-9]+$ ]] || { echo "error: NODES must be a whole number, not \`$NODES\`" >&2; exit 2; }
+number SLICE "$SLICE"
+[[ $HZ =~ ^[1-9][0-9]*$ ]] || { echo "error: HZ must be a whole number above 0, not \`$HZ\`" >&2; exit 2; }
 cd "$(dirname "$0")/.."
 command -v perf >/dev/null || { echo "error: perf is needed (Debian: linux-perf)" >&2; exit 2; }
+# perf lowers a rate above the kernel's maximum, which would make the core counts wrong.
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate 2>/dev/null || echo "$HZ")
+[ "$HZ" -le "$max" ] || { echo "error: HZ $HZ is above this kernel's sampling maximum, $max" >&2; exit 2; }
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/agc-timeline.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
@@ -34,7 +42,8 @@ target/release/gen-ags "$NODES" --seed "$SEED" >"$TMP/g.yaml"
 args=("$CMD" "$TMP/g.yaml")
 [ "$CMD" = build ] && args+=(-o "$TMP/plan.json")
 perf record -q -e cpu-clock -F "$HZ" -o "$TMP/perf.data" target/release/agc "${args[@]}" \
-  >/dev/null 2>&1 || true
+  >/dev/null 2>"$TMP/perf.err" || true
+[ -s "$TMP/perf.data" ] || { echo "error: perf recorded nothing:" >&2; cat "$TMP/perf.err" >&2; exit 1; }
 echo "agc $CMD, $NODES nodes; slices of $SLICE s (cores: CPU seconds per second)"
 perf script -i "$TMP/perf.data" -F tid,time,ip,sym 2>/dev/null |
   awk -v slice="$SLICE" -v hz="$HZ" '
