@@ -194,7 +194,7 @@ fn dot_output_nests_clusters_and_quotes_everything() {
     assert!(dot.contains("[label=\"not today\", style=dashed]"), "{dot}");
     assert!(dot.contains("label=\"on failure\", style=dashed, color=\"#c62828\""));
     assert!(
-        dot.contains("n11 -> n10 [label=\"until open_issue_count == 0 · max 4\", style=bold];"),
+        dot.contains("n11 -> n10 [label=\"repeat\", style=bold];"),
         "{dot}"
     );
     assert_eq!(
@@ -224,9 +224,10 @@ fn corpus_diagrams_show_the_authors_words() {
     assert!(!release.contains("needs_remediat"), "{release}");
     let repair = golden("corpus-test-repair-loop.agraph.yaml.mmd");
     assert!(
-        repair.contains("==>|\"until failing_count == 0 #183; max 5\"|"),
+        repair.contains("<br>loop until failing_count == 0 #183; max 5\"]"),
         "{repair}"
     );
+    assert!(repair.contains("==>|\"repeat\"|"), "{repair}");
     assert!(
         repair.contains("subgraph n1[\"repair_loop #183; "),
         "{repair}"
@@ -366,4 +367,24 @@ fn diagrams_over_mermaids_text_limit_say_what_to_do() {
     assert_eq!(small.status.code(), Some(0));
     let text = String::from_utf8_lossy(&small.stdout);
     assert!(mermaid::text_size(&text) < mermaid::MAX_TEXT);
+}
+
+/// The held-out loop whose body holds a subgraph (issue 45): its steps are written in the order
+/// they run, it repeats around its own box (an arrow from its last step to its first would
+/// make Mermaid draw it upside down), and its long condition is cut from the end, keeping its
+/// subject.
+#[test]
+fn a_loop_holding_a_box_reads_in_execution_order() {
+    let text = draw(
+        Path::new("tests/diagrams/revise-until-good.agraph.yaml"),
+        Options::default(),
+    );
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s} in {text}"));
+    assert!(at("\"rewrite<br>") < at("subgraph n5[\"checks"), "{text}");
+    assert!(at("subgraph n5[\"checks") < at("\"score<br>"), "{text}");
+    assert!(text.contains("    n1 ==>|\"repeat\"| n1\n"), "{text}");
+    assert!(
+        text.contains("loop until score #62;= params.target_score #124;#124; #8230; #183; max 6"),
+        "{text}"
+    );
 }

@@ -8,7 +8,7 @@
 //! clusters) get a thick border. Strings are always quoted, with `"` and `\` escaped and
 //! newlines written as `\n`, so any text is safe.
 
-use super::mermaid::{Layout, container_title, node_words, repetition, text};
+use super::mermaid::{Layout, Visit, container_title, node_words, repetition, text, walk};
 use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
 use std::fmt::Write;
 
@@ -134,7 +134,7 @@ pub fn render(g: &Graph, collapse: bool) -> String {
             && let Some((last, first)) = repetition(&layout, g, rid)
         {
             let attrs = vec![
-                format!("label={}", quote(&text::region_header(g, rid))),
+                format!("label={}", quote(super::mermaid::REPEAT)),
                 "style=bold".into(),
             ];
             write_edge(&mut out, &layout, &ends, (last, first), attrs);
@@ -167,70 +167,49 @@ fn write_edge(
     let _ = writeln!(out, "    n{} -> n{}{attrs};", a.0, b.0);
 }
 
-/// Nodes and clusters, with an explicit stack (no recursion on nesting depth); a region is
-/// entered once even if the IR were cyclic.
+/// Nodes and clusters, in the shared walk (see [`walk`]).
 fn write_nodes(
     out: &mut String,
     g: &Graph,
     layout: &Layout,
     entry: &std::collections::HashSet<NodeId>,
 ) {
-    enum Step {
-        Node(NodeId, usize),
-        Close(usize),
-    }
-    let root = g.regions.len();
-    let mut entered = vec![false; root];
-    let mut stack: Vec<Step> = layout.members[root]
-        .iter()
-        .rev()
-        .map(|&n| Step::Node(n, 1))
-        .collect();
-    while let Some(step) = stack.pop() {
-        let (n, depth) = match step {
-            Step::Close(depth) => {
-                let _ = writeln!(out, "{}}}", "    ".repeat(depth));
-                continue;
-            }
-            Step::Node(n, depth) => (n, depth),
-        };
-        if !layout.visible[n.index()] {
-            continue;
-        }
-        let indent = "    ".repeat(depth);
-        let pen = if entry.contains(&n) {
+    let pen = |n: NodeId| {
+        if entry.contains(&n) {
             ", penwidth=3"
         } else {
             ""
-        };
-        match layout.container[n.index()] {
-            Some(r) if !entered[r.index()] => {
-                entered[r.index()] = true;
-                let _ = writeln!(out, "{indent}subgraph cluster_n{} {{", n.0);
-                let _ = writeln!(
-                    out,
-                    "{indent}    graph [label={}, style=\"rounded,filled\", fillcolor=\"{}\"{pen}];",
-                    quote(&container_title(g, layout, n, r)),
-                    cluster_fill(&g.region(r).kind)
-                );
-                stack.push(Step::Close(depth));
-                for &m in layout.members[r.index()].iter().rev() {
-                    stack.push(Step::Node(m, depth + 1));
-                }
-            }
-            _ => {
-                let node = g.node(n);
-                let _ = writeln!(
-                    out,
-                    "{indent}n{} [label={}, shape={}, fillcolor=\"{}\"{pen}];",
-                    n.0,
-                    quote(&node_words(g, n)),
-                    shape(node.kind),
-                    fill(node.kind)
-                );
-            }
         }
-    }
+    };
+    walk(g, layout, |v| match v {
+        Visit::Close(depth) => {
+            let _ = writeln!(out, "{}}}", "    ".repeat(depth));
+        }
+        Visit::Open(n, r, depth) => {
+            let indent = "    ".repeat(depth);
+            let _ = writeln!(out, "{indent}subgraph cluster_n{} {{", n.0);
+            let _ = writeln!(
+                out,
+                "{indent}    graph [label={}, style=\"rounded,filled\", fillcolor=\"{}\"{}];",
+                quote(&container_title(g, n, r)),
+                cluster_fill(&g.region(r).kind),
+                pen(n)
+            );
+        }
+        Visit::Node(n, depth) => {
+            let node = g.node(n);
+            let _ = writeln!(
+                out,
+                "{}n{} [label={}, shape={}, fillcolor=\"{}\"{}];",
+                "    ".repeat(depth),
+                n.0,
+                quote(&node_words(g, n)),
+                shape(node.kind),
+                fill(node.kind),
+                pen(n)
+            );
+        }
+    });
 }
 
 #[cfg(test)]

@@ -6,8 +6,11 @@
 //!   `subgraph` with the owner's id (`n1`), titled with the owner's id, title and a header in
 //!   plain language (`for each page in pages · max 200 · 4 in parallel`, `uses checks`), holding
 //!   the body. Edges into and out of the owner attach to the container, so the main flow runs
-//!   straight through; a loop shows its repetition as a thick edge from the body's last node back
-//!   to its first, labelled `until failing_count == 0 · max 5`. Regions nest at any depth.
+//!   straight through; the loop's title says until when and how often (`loop until
+//!   failing_count == 0 · max 5`), and a thick `repeat` edge leads from the body's last node
+//!   back to its first, or, when the body holds boxes of its own, from the loop's box back into
+//!   itself (see [`Repeat`]). Regions nest at any depth; members are written in execution order
+//!   (see [`layout`]).
 //! - One shape and class per node kind (tasks, decisions, gates, terminals...); only the
 //!   graph's own entry nodes get the `entry` class (thick border).
 //! - Edges: `-->` sequence, `-.->` conditional (dashed), `-.->` in red for failure, `==>` back
@@ -19,11 +22,11 @@
 
 pub mod escape;
 pub mod inject;
-mod layout;
+pub(crate) mod layout;
 mod legend;
 pub mod text;
 
-pub(crate) use layout::{Layout, repetition};
+pub(crate) use layout::{Layout, Repeat, Visit, repeat, repetition, walk};
 
 use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
 use escape::label;
@@ -61,6 +64,9 @@ pub struct Options {
 const CONTAINER_CONFIG: &str =
     "config:\n  flowchart:\n    subGraphTitleMargin:\n      top: 4\n      bottom: 36\n";
 
+/// The label of a loop's repeat arrow (the loop's box says until when, and how often).
+pub(crate) const REPEAT: &str = "repeat";
+
 /// Red, for failure edges (stroke and label).
 const FAILURE: &str = "stroke:#c62828,color:#c62828";
 
@@ -96,58 +102,32 @@ pub fn render(g: &Graph, opts: Options) -> (String, usize) {
     (out, edges.count)
 }
 
-/// Emits the root's nodes, opening a container for each owner, with an explicit stack (no
-/// recursion on nesting depth). A region is entered once even if the IR were cyclic.
+/// Emits the root's nodes, opening a container for each owner (see [`layout::walk`]).
 fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
-    enum Step {
-        Node(NodeId, usize),
-        Close(usize),
-    }
-    let root = g.regions.len();
-    let mut entered = vec![false; root + 1];
-    entered[root] = true;
-    let mut stack: Vec<Step> = layout.members[root]
-        .iter()
-        .rev()
-        .map(|&n| Step::Node(n, 1))
-        .collect();
-    while let Some(step) = stack.pop() {
-        let (n, depth) = match step {
-            Step::Close(depth) => {
-                let _ = writeln!(out, "{}end", "    ".repeat(depth));
-                continue;
-            }
-            Step::Node(n, depth) => (n, depth),
-        };
-        if !layout.visible[n.index()] {
-            continue;
+    walk(g, layout, |v| match v {
+        Visit::Close(depth) => {
+            let _ = writeln!(out, "{}end", "    ".repeat(depth));
         }
-        let indent = "    ".repeat(depth);
-        match layout.container[n.index()] {
-            Some(r) if !entered[r.index()] => {
-                entered[r.index()] = true;
-                let _ = writeln!(
-                    out,
-                    "{indent}subgraph n{}[\"{}\"]",
-                    n.0,
-                    label(&container_title(g, layout, n, r))
-                );
-                let _ = writeln!(out, "{indent}    direction {dir}");
-                stack.push(Step::Close(depth));
-                for &m in layout.members[r.index()].iter().rev() {
-                    stack.push(Step::Node(m, depth + 1));
-                }
-            }
-            _ => {
-                let _ = writeln!(out, "{indent}{}", node_decl(g, n));
-            }
+        Visit::Open(n, r, depth) => {
+            let indent = "    ".repeat(depth);
+            let _ = writeln!(
+                out,
+                "{indent}subgraph n{}[\"{}\"]",
+                n.0,
+                label(&container_title(g, n, r))
+            );
+            let _ = writeln!(out, "{indent}    direction {dir}");
         }
-    }
+        Visit::Node(n, depth) => {
+            let _ = writeln!(out, "{}{}", "    ".repeat(depth), node_decl(g, n));
+        }
+    });
 }
 
-/// A container's title, two lines: the owner's id and title, then what the region does (for a
-/// loop whose repetition is drawn as an edge, only its bound: the edge says until when).
-pub(crate) fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: RegionId) -> String {
+/// A container's title, two lines: the owner's id and title, then what the region does (a
+/// loop's condition and bound too: its repeat arrow only says `repeat`, a short label that
+/// fits between the two arrows of a two-step body).
+pub(crate) fn container_title(g: &Graph, owner: NodeId, r: RegionId) -> String {
     let n = g.node(owner);
     let head = match n.title.as_deref().map(str::trim) {
         Some(t) if !t.is_empty() && t != n.local_id => {
@@ -155,17 +135,7 @@ pub(crate) fn container_title(g: &Graph, layout: &Layout, owner: NodeId, r: Regi
         }
         _ => n.local_id.to_string(),
     };
-    let region = g.region(r);
-    let header = match &region.kind {
-        RegionKind::Loop {
-            mode,
-            max_iterations,
-            ..
-        } if repetition(layout, g, r).is_some() => match mode {
-            _ if *max_iterations == u32::MAX => "loop · no limit".to_string(),
-            crate::ir::LoopMode::Repeat => format!("loop · {max_iterations} times"),
-            _ => format!("loop · {}", text::cap(*max_iterations)),
-        },
+    let header = match g.region(r).kind {
         RegionKind::Loop { .. } => text::region_summary(g, r),
         _ => text::region_header(g, r),
     };
@@ -259,18 +229,17 @@ fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) 
         };
         edges.push(out, &line, e.kind == EdgeKind::Failure);
     }
-    // A drawn loop repeats: its body's last node leads back to its first.
-    for (i, r) in g.regions.iter().enumerate() {
-        if !matches!(r.kind, RegionKind::Loop { .. })
-            || layout.container.get(r.owner.index()) != Some(&Some(RegionId(i as u32)))
-        {
-            continue;
-        }
-        if let Some((last, first)) = repetition(layout, g, RegionId(i as u32)) {
-            let header = text::region_header(g, RegionId(i as u32));
-            let line = format!("n{} ==>|\"{}\"| n{}", last.0, label(&header), first.0);
-            edges.push(out, &line, false);
-        }
+    // A drawn loop repeats: its body's last node leads back to its first, or its box back
+    // into itself (see [`Repeat`]).
+    for i in 0..g.regions.len() {
+        let r = RegionId(i as u32);
+        let (from, to) = match repeat(layout, g, r) {
+            Some(Repeat::Back { last, first }) => (last, first),
+            Some(Repeat::Around) => (g.regions[i].owner, g.regions[i].owner),
+            None => continue,
+        };
+        let line = format!("n{} ==>|\"{REPEAT}\"| n{}", from.0, to.0);
+        edges.push(out, &line, false);
     }
 }
 

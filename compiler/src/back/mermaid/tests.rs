@@ -138,7 +138,9 @@ fn repair_loop() -> Graph {
 fn a_region_is_a_container_the_flow_runs_through() {
     let text = draw(&repair_loop());
     assert!(
-        text.contains("subgraph n1[\"repair #183; Fix until green<br>loop #183; max 5\"]"),
+        text.contains(
+            "subgraph n1[\"repair #183; Fix until green<br>loop until failing_count == 0 #183; max 5\"]"
+        ),
         "{text}"
     );
     // The owner is the container: never also a node, never tied to a box by a loose link.
@@ -154,11 +156,8 @@ fn a_region_is_a_container_the_flow_runs_through() {
     let open = text.find("subgraph n1").unwrap();
     let close = open + text[open..].find("    end").unwrap();
     assert!(text[open..close].contains("n3[\"run\"]") && text[open..close].contains("n4[\"fix\"]"));
-    // The loop repeats: from the body's last node back to its first, with its header.
-    assert!(
-        edges.contains(&"n4 ==>|\"until failing_count == 0 #183; max 5\"| n3"),
-        "{edges:?}"
-    );
+    // The loop repeats: from the body's last node back to its first (its box says until when).
+    assert!(edges.contains(&"n4 ==>|\"repeat\"| n3"), "{edges:?}");
     assert!(
         edges.contains(&"n3 -.->|\"failing_count #62; 0\"| n4"),
         "{edges:?}"
@@ -216,14 +215,14 @@ fn regions_nest_at_every_depth_and_say_what_they_do() {
         "{text}"
     );
     assert!(
-        text.contains("subgraph n2[\"again<br>loop #183; 3 times\"]"),
+        text.contains("subgraph n2[\"again<br>loop 3 times\"]"),
         "{text}"
     );
     // Nested in order, each inside the one before.
     let at = |s: &str| text.find(s).unwrap();
     assert!(at("subgraph n0") < at("subgraph n1") && at("subgraph n1") < at("subgraph n2"));
     assert!(text.contains("            n3[\"leaf\"]"), "{text}");
-    assert!(text.contains("n3 ==>|\"3 times\"| n3"), "{text}");
+    assert!(text.contains("n3 ==>|\"repeat\"| n3"), "{text}");
     for class in ["class n2 loopbox", "class n1 mapbox", "class n0 subbox"] {
         assert!(text.contains(class), "{class} in {text}");
     }
@@ -282,8 +281,9 @@ fn the_authors_words_win_over_expressions() {
         edges.contains("n1 -.->|\"approved #124; waived\"| n2"),
         "{edges}"
     );
+    // Cut from the end: the subject stays.
     assert!(
-        edges.contains("#62;= #34;the_threshold_value#34;\"| n3"),
+        edges.contains("n2 -.->|\"len(collection_of_things) #62;= #34;the_thres#8230;\"| n3"),
         "{edges}"
     );
     assert!(!edges.contains("needs_remediation"), "{edges}");
@@ -485,16 +485,57 @@ fn unbounded_loops_and_open_maps_say_so() {
     b.node("work", NodeKind::Task, Some(rf));
     let text = draw(&b.0);
     assert!(
-        text.contains("subgraph n0[\"generations<br>loop #183; no limit\"]"),
+        text.contains("subgraph n0[\"generations<br>loop until .state.done #183; no limit\"]"),
         "{text}"
     );
-    assert!(
-        text.contains("n1 ==>|\"until .state.done #183; no limit\"| n1"),
-        "{text}"
-    );
+    // The body holds a box: the loop repeats around its own box (see `Repeat::Around`).
+    assert!(text.contains("n0 ==>|\"repeat\"| n0"), "{text}");
     assert!(
         text.contains("subgraph n1[\"fan<br>for each item in items #183; 4 in parallel\"]"),
         "{text}"
     );
     assert!(!text.contains("4294967295"), "{text}");
+}
+
+/// A loop whose body holds a box of its own (an agh Loop's fan-out and sub-loop): its members
+/// are written in execution order and it repeats around its own box, never from a node inside
+/// it, so that Mermaid does not lay the body out from the inner box up.
+#[test]
+fn a_loop_holding_a_box_reads_top_down_and_repeats_around_its_box() {
+    let mut b = B::new();
+    let owner = b.node("generations", NodeKind::Loop, None);
+    let r = b.region(owner, until("done", 5), None);
+    // Written out of order on purpose: the verify box first, the plan step last.
+    let verify = b.node("verify", NodeKind::Subgraph, Some(r));
+    let rv = b.region(
+        verify,
+        RegionKind::Subgraph {
+            source: "inline".into(),
+            params: Vec::new(),
+            outputs: Vec::new(),
+            inherit_context: false,
+        },
+        Some(r),
+    );
+    let lint = b.node("lint", NodeKind::Task, Some(rv));
+    let review = b.node("review", NodeKind::Gate, Some(r));
+    let plan = b.node("plan", NodeKind::Task, Some(r));
+    b.entry(None, owner);
+    b.entry(Some(r), plan);
+    b.edge(plan, review, EdgeKind::Sequence);
+    b.edge(review, verify, EdgeKind::Sequence);
+    let text = draw(&b.0);
+    let at = |s: &str| text.find(s).unwrap_or_else(|| panic!("{s} in {text}"));
+    assert!(at(&format!("n{plan}[")) < at(&format!("n{review}{{{{")));
+    assert!(at(&format!("n{review}{{{{")) < at(&format!("subgraph n{verify}[")));
+    assert!(at(&format!("subgraph n{verify}[")) < at(&format!("n{lint}[")));
+    assert!(
+        text.contains(&format!("n{owner} ==>|\"repeat\"| n{owner}")),
+        "{text}"
+    );
+    // No arrow from inside the body back to its start.
+    assert!(
+        !text.contains(&format!("==>|\"repeat\"| n{plan}")),
+        "{text}"
+    );
 }

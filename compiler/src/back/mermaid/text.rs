@@ -4,8 +4,8 @@
 //!
 //! Expressions are shown the way a person would write them on a whiteboard: a reference path of
 //! three segments or more keeps only its last one (`nodes.run_tests.outputs.failing_count` reads
-//! `failing_count`), and a cut keeps the right side of the last comparison, so the compared
-//! value always survives (`… failing_count == 0`, never `… == "needs_remediat…`).
+//! `failing_count`), and a cut is made from the end, keeping what the condition is about
+//! (`score >= target || …`, never `… || loop.iteration >= 6`).
 
 use crate::ir::{Edge, EdgeKind, Graph, LoopMode, NodeKind, RegionId, RegionKind};
 
@@ -356,8 +356,9 @@ fn unwrap_template(src: &str) -> &str {
 }
 
 /// An expression for a label: whitespace folded, reference paths simplified, and when longer
-/// than `max` characters, cut at token boundaries keeping the last comparison's operator and
-/// right side whole (`… failing_count == 0`); without a comparison the start is kept (`len(…`).
+/// than `max` characters, cut from the end so that its subject stays: at the last top-level
+/// `&&` / `||` (`and` / `or`) that leaves room (`score >= target || …`), else at the last token
+/// that fits (`decision == "needs_remedi…`).
 pub fn expr(src: &str, max: usize) -> String {
     let toks: Vec<Tok> = tokens(unwrap_template(src))
         .into_iter()
@@ -373,43 +374,32 @@ pub fn expr(src: &str, max: usize) -> String {
     if len(&toks) <= max {
         return concat(&toks);
     }
-    const CMP: [&str; 7] = ["==", "!=", "<", ">", "<=", ">=", "in"];
+    const JOIN: [&str; 4] = ["&&", "||", "and", "or"];
     let mut depth = 0i32;
-    let mut cmp_at = None;
+    let mut best = None;
+    let mut used = 0;
     for (i, t) in toks.iter().enumerate() {
         match t.text.as_str() {
             "(" | "[" | "{" => depth += 1,
             ")" | "]" | "}" => depth -= 1,
-            s if depth == 0 && CMP.contains(&s) && t.kind != Kind::Str => cmp_at = Some(i),
+            // `kept op …`: the operands before the operator, whole.
+            s if depth == 0 && t.kind != Kind::Str && JOIN.contains(&s) && i > 0 => {
+                let kept = concat(&toks[..i]);
+                let kept = kept.trim_end();
+                if kept.chars().count() + s.len() + 3 <= max {
+                    best = Some(format!("{kept} {s} …"));
+                } else {
+                    break;
+                }
+            }
             _ => {}
         }
-    }
-    match cmp_at {
-        Some(at) if at > 0 => {
-            let right = concat(&toks[at..]);
-            let right = right.trim();
-            let room = max.saturating_sub(right.chars().count() + 3);
-            // Tokens of the left side, from the comparison backwards, while they fit.
-            let left = &toks[..at];
-            let mut from = left.len();
-            let mut used = 0;
-            while from > 0 && used + left[from - 1].text.chars().count() <= room {
-                from -= 1;
-                used += left[from].text.chars().count();
-            }
-            let kept = concat(&left[from..]);
-            let kept = kept.trim();
-            if right.chars().count() + 2 > max {
-                return format!("… {}", cut_tokens(&toks[at..], max.saturating_sub(2)));
-            }
-            if kept.is_empty() {
-                format!("… {right}")
-            } else {
-                format!("… {kept} {right}")
-            }
+        used += t.text.chars().count();
+        if used > max {
+            break;
         }
-        _ => cut_tokens(&toks, max),
     }
+    best.unwrap_or_else(|| cut_tokens(&toks, max))
 }
 
 fn concat(toks: &[Tok]) -> String {
@@ -459,35 +449,44 @@ mod tests {
     }
 
     #[test]
-    fn cut_expressions_keep_the_compared_value() {
+    fn cut_expressions_keep_their_subject() {
+        // The held-out loop's condition: the first operand whole, the rest cut.
+        assert_eq!(
+            expr(
+                "nodes.score.outputs.score >= params.target_score || loop.iteration >= 6",
+                36
+            ),
+            "score >= params.target_score || …"
+        );
+        assert_eq!(
+            expr("a == 1 && b == 2 && some_long_name_here == 3", 21),
+            "a == 1 && b == 2 && …"
+        );
         let e = expr(
             "nodes.release_readiness.outputs.decision == \"needs_remediation_of_many_things\"",
             40,
         );
-        assert!(
-            e.ends_with("== \"needs_remediation_of_many_things\""),
-            "{e}"
-        );
-        assert!(e.chars().count() <= 40, "{e}");
-        let e = expr(
-            "size(steps.a.output.items) > 3 && steps.review.output.verdict_string_long != 'rejected'",
-            30,
-        );
-        assert_eq!(e, "… != 'rejected'");
-        // Parentheses group: the comparison inside them is not the top-level one.
+        assert!(e.starts_with("decision == \"needs_remediation"), "{e}");
+        assert!(e.ends_with('…') && e.chars().count() <= 40, "{e}");
+        // Parentheses group: an operator inside them is not a top-level one.
         assert_eq!(
             expr(
-                "contains(aaaaaaaaaaaaaaaa == bbbbbbbbbbbbbbbbbbbbb, cccccccccc)",
+                "contains(aaaaaaaaaaaaaaaa || bbbbbbbbbbbbbbbbbbbbb, cccccccccc)",
                 20
             ),
             "contains(aaaaaaaaaa…"
+        );
+        // A string holding `||` is no operator.
+        assert_eq!(
+            expr("x == '||' && yyyyyyyyyyyyyyyyyyy", 16),
+            "x == '||' && …"
         );
     }
 
     #[test]
     fn a_value_too_long_is_cut_at_its_end() {
         let e = expr("x == \"a very very very long value indeed\"", 20);
-        assert!(e.starts_with("… == "), "{e}");
+        assert!(e.starts_with("x == \"a very"), "{e}");
         assert!(e.ends_with('…'));
         assert!(e.chars().count() <= 20, "{e}");
     }
