@@ -197,6 +197,35 @@ fn graph_inject_and_check() {
     let o = agc(&["graph", "--inject", md_s]);
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("AGC101"));
+    // A bad direction is quoted as written, not as a Rust value.
+    std::fs::write(
+        &md,
+        "<!-- agc:graph wf.agraph.yaml --direction XY -->\n<!-- /agc:graph -->\n",
+    )
+    .unwrap();
+    let o = agc(&["graph", "--inject", md_s]);
+    assert!(
+        stderr(&o).contains("takes TB or LR, not `XY`"),
+        "{}",
+        stderr(&o)
+    );
+    // A CRLF file stays CRLF, and is then current; stale blocks are listed in file order.
+    std::fs::write(
+        &md,
+        "# F\r\n<!-- agc:graph wf.agraph.yaml -->\r\n<!-- /agc:graph -->\r\n<!-- agc:graph wf.agraph.yaml --collapse -->\r\n<!-- /agc:graph -->\r\n<!-- agc:graph wf.agraph.yaml --legend -->\r\n<!-- /agc:graph -->\r\n",
+    )
+    .unwrap();
+    let o = agc(&["graph", "--inject", md_s, "--check"]);
+    let err = stderr(&o);
+    let at = |s: &str| err.find(s).unwrap_or_else(|| panic!("{s} in {err}"));
+    assert!(at("README.md:2:") < at("README.md:4:") && at("README.md:4:") < at("README.md:6:"));
+    assert_eq!(agc(&["graph", "--inject", md_s]).status.code(), Some(0));
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(!text.replace("\r\n", "").contains('\n'), "{text:?}");
+    assert_eq!(
+        agc(&["graph", "--inject", md_s, "--check"]).status.code(),
+        Some(0)
+    );
 }
 
 /// A layered AGS graph with `n` nodes, each depending on two of the previous layer.

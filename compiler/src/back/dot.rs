@@ -21,7 +21,7 @@ fn quote(s: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\r' => {}
-            c => out.push(c),
+            c => out.push(super::mermaid::escape::visible(c)),
         }
     }
     out.push('"');
@@ -91,9 +91,8 @@ fn anchor(
 /// The DOT text of a graph.
 pub fn render(g: &Graph, collapse: bool) -> String {
     let mut out = String::from("digraph agc {\n    rankdir=TB;\n    compound=true;\n");
-    if let Some(t) = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty()) {
-        let one_line = t.split_whitespace().collect::<Vec<_>>().join(" ");
-        let _ = writeln!(out, "    label={};\n    labelloc=t;", quote(&one_line));
+    if let Some(t) = text::graph_title(g) {
+        let _ = writeln!(out, "    label={};\n    labelloc=t;", quote(&t));
     }
     out.push_str(
         "    graph [fontname=\"Helvetica\"];\n    node [fontname=\"Helvetica\", style=filled];\n    edge [fontname=\"Helvetica\"];\n",
@@ -217,5 +216,6 @@ mod tests {
     #[test]
     fn quoting_escapes_quotes_backslashes_and_newlines() {
         assert_eq!(super::quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+        assert_eq!(super::quote("\u{0}\u{1b}"), "\"␀␛\"");
     }
 }

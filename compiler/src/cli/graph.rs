@@ -215,10 +215,11 @@ fn run_inject(
                     Some("LR") => opts.direction = Direction::LeftRight,
                     Some("TB") => opts.direction = Direction::TopBottom,
                     other => {
+                        let given = other.map_or("nothing".to_string(), |o| format!("`{o}`"));
                         diags.push(Diagnostic::error(
                             "AGC101",
                             format!(
-                                "{md_display}:{}: `--direction` takes TB or LR, not {other:?}",
+                                "{md_display}:{}: `--direction` takes TB or LR, not {given}",
                                 b.line
                             ),
                         ));
@@ -257,7 +258,7 @@ fn run_inject(
         let stale: Vec<usize> = blocks
             .iter()
             .zip(&fresh)
-            .filter(|(b, f)| text[b.content.clone()] != format!("\n```mermaid\n{f}```\n"))
+            .filter(|(b, f)| text[b.content.clone()] != inject::block_text(&text, f))
             .map(|(b, _)| b.line)
             .collect();
         if stale.is_empty() {

@@ -3,7 +3,9 @@
 //! Labels are always emitted inside double quotes, and every character outside a small safe set
 //! becomes a Mermaid entity (`#34;` for `"`, `#35;` for `#`, `#60;` for `<`, ...), so quotes,
 //! brackets, braces, pipes, `%%`, backslashes, semicolons and any unicode render literally and
-//! can never close the label or start a comment. A newline becomes `<br>`.
+//! can never close the label or start a comment. A newline becomes `<br>`; a backslash is
+//! followed by a word joiner (Mermaid would read `\n` as a line break); control characters are
+//! drawn as their Unicode pictures (`␀`, `␛`), which Mermaid would show as empty boxes.
 //! Ids are never user text: agc generates `n<index>` / `r<index>`, so names such as `end`,
 //! `graph` or `subgraph` cannot collide with Mermaid keywords.
 
@@ -52,10 +54,24 @@ fn escape_chars(text: &str) -> String {
             | '\'' => out.push(c),
             '\n' => out.push_str("<br>"),
             '\r' => {}
-            _ => out.push_str(&format!("#{};", c as u32)),
+            // Mermaid reads `\n` in a label (however the backslash is written) as a line
+            // break: a word joiner after each backslash keeps it two characters.
+            '\\' => out.push_str("#92;#8288;"),
+            c => out.push_str(&format!("#{};", visible(c) as u32)),
         }
     }
     out
+}
+
+/// A control character as its Unicode picture (`␀`, `␇`, `␛`, `␡`: Mermaid draws the
+/// characters themselves as empty boxes, or not at all); tabs are spaces; others as they are.
+pub fn visible(c: char) -> char {
+    match c {
+        '\t' => ' ',
+        '\u{0}'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('?'),
+        '\u{7f}' => '\u{2421}',
+        c => c,
+    }
 }
 
 /// The diagram title as a YAML double-quoted scalar for Mermaid's front matter, on one line:
@@ -76,7 +92,7 @@ pub fn yaml_title(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '<' => out.push('‹'),
             '>' => out.push('›'),
-            c if c.is_control() => out.push(' '),
+            c if c.is_control() => out.push(visible(c)),
             c => out.push(c),
         }
     }
@@ -96,7 +112,13 @@ mod tests {
         assert_eq!(label("a<b>&"), "a#60;b#62;#38;");
         assert_eq!(label("é"), "#233;");
         assert_eq!(label("l1\nl2"), "l1<br>l2");
-        assert_eq!(label("a;b#c\\d"), "a#59;b#35;c#92;d");
+        assert_eq!(label("a;b#c\\d"), "a#59;b#35;c#92;#8288;d");
+        // A literal backslash-n stays two characters; control characters show as pictures.
+        assert_eq!(label("a\\nb"), "a#92;#8288;nb");
+        assert_eq!(
+            label("\u{0}\u{7}\u{1b}\u{7f}\t"),
+            "#9216;#9223;#9243;#9249;#32;"
+        );
     }
 
     #[test]

@@ -97,15 +97,25 @@ fn track_fences(text: &str, fence: &mut Option<(char, usize)>) {
     }
 }
 
+/// What a block holds when it is current: `fresh` (a Mermaid text) in a ```` ```mermaid ````
+/// fence, with the Markdown's own line endings (CRLF when its first line ends so).
+pub fn block_text(md: &str, fresh: &str) -> String {
+    let text = format!("\n```mermaid\n{fresh}```\n");
+    let crlf = md.find('\n').is_some_and(|i| md[..i].ends_with('\r'));
+    if crlf {
+        text.replace('\n', "\r\n")
+    } else {
+        text
+    }
+}
+
 /// The Markdown with each block's content replaced by `fresh[i]` (a Mermaid text).
 pub fn fill(md: &str, blocks: &[Block], fresh: &[String]) -> String {
     let mut out = String::with_capacity(md.len());
     let mut at = 0;
     for (b, text) in blocks.iter().zip(fresh) {
         out.push_str(&md[at..b.content.start]);
-        out.push_str("\n```mermaid\n");
-        out.push_str(text);
-        out.push_str("```\n");
+        out.push_str(&block_text(md, text));
         at = b.content.end;
     }
     out.push_str(&md[at..]);
@@ -137,6 +147,27 @@ mod tests {
             &["flowchart TB\n".into(), "flowchart LR\n".into()],
         );
         assert_eq!(again, out);
+    }
+
+    #[test]
+    fn a_crlf_file_keeps_its_line_endings() {
+        let md = "# T\r\n<!-- agc:graph a.yaml -->\r\n<!-- /agc:graph -->\r\n";
+        let b = blocks(md).unwrap();
+        let out = fill(md, &b, &["flowchart TB\n    n0\n".into()]);
+        assert_eq!(
+            out,
+            "# T\r\n<!-- agc:graph a.yaml -->\r\n```mermaid\r\nflowchart TB\r\n    n0\r\n```\r\n<!-- /agc:graph -->\r\n"
+        );
+        assert!(!out.replace("\r\n", "").contains('\n'), "{out:?}");
+        // Current as written: refilling changes nothing.
+        assert_eq!(
+            fill(
+                &out,
+                &blocks(&out).unwrap(),
+                &["flowchart TB\n    n0\n".into()]
+            ),
+            out
+        );
     }
 
     #[test]

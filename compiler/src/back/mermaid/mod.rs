@@ -1,7 +1,8 @@
 //! Mermaid flowcharts from the IR (never from the raw document, so every dialect that lowers
 //! gets the same diagrams).
 //!
-//! - The graph's title is the diagram title (front matter `title:`).
+//! - The graph's title (its first sentence, cut to fit; else its name) is the diagram title
+//!   (front matter `title:`), see [`text::graph_title`].
 //! - A region (loop, map, subgraph instance, parallel block) **is** its owner: one Mermaid
 //!   `subgraph` with the owner's id (`n1`), titled with the owner's id, title and a header in
 //!   plain language (`for each page in pages · max 200 · 4 in parallel`, `uses checks`), holding
@@ -74,11 +75,11 @@ const FAILURE: &str = "stroke:#c62828,color:#c62828";
 pub fn render(g: &Graph, opts: Options) -> (String, usize) {
     let mut out = String::new();
     let layout = Layout::new(g, opts.collapse);
-    let title = g.title.as_deref().map(str::trim).filter(|t| !t.is_empty());
+    let title = text::graph_title(g);
     let boxes = layout.container.iter().any(Option::is_some);
     if title.is_some() || boxes {
         out.push_str("---\n");
-        if let Some(t) = title {
+        if let Some(t) = &title {
             let _ = writeln!(out, "title: {}", escape::yaml_title(t));
         }
         if boxes {

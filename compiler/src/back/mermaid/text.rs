@@ -25,7 +25,13 @@ pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
     // only restate the arrow (`completed`, `failed`) and are not drawn.
     let branching = matches!(e.kind, EdgeKind::Conditional | EdgeKind::Back);
     let on = (branching && !e.on.is_empty()).then(|| e.on.join(" | "));
-    let label = e.label.as_deref().map(str::trim).filter(|l| !l.is_empty());
+    let label = e
+        .label
+        .as_deref()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| authored_label(g, l));
+    let label = label.as_deref();
     let authored = match (label, on) {
         // Both: the label names the edge (an Agent Graph `repeat`), the outcomes when it is
         // taken (`repeat: partial`).
@@ -160,6 +166,49 @@ pub fn region_header(g: &Graph, r: RegionId) -> String {
         }
         RegionKind::Parallel => "in parallel".into(),
     }
+}
+
+/// Longest diagram title, in characters: Mermaid draws the title on one line, and a
+/// description of several sentences made a 700-pixel graph 3,400 pixels wide.
+pub const TITLE_MAX: usize = 64;
+
+/// The diagram's title: the graph's title (AGS `title`; the description in the other dialects)
+/// up to its first sentence's end, cut at a word to [`TITLE_MAX`] characters; a graph with no
+/// title gets its name.
+pub fn graph_title(g: &Graph) -> Option<String> {
+    let folded = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    let title = g.title.as_deref().map(folded).filter(|t| !t.is_empty());
+    let Some(t) = title else {
+        let name = folded(&g.id);
+        return (!name.is_empty()).then(|| words(&name, TITLE_MAX, 1));
+    };
+    // The first sentence: up to a `.`, `!` or `?` followed by a space.
+    let end = t
+        .char_indices()
+        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && t[i + 1..].starts_with(' '))
+        .map_or(t.len(), |(i, _)| i + 1);
+    Some(words(&t[..end], TITLE_MAX, 1))
+}
+
+/// A label an author gave in a dialect's own vocabulary, in words: Agent Graph names its edge
+/// kinds in camel case (`gatedBy` reads `gated by`).
+pub fn authored_label(g: &Graph, label: &str) -> String {
+    let camel = g.dialect == "agent-graph"
+        && label.chars().all(|c| c.is_ascii_alphabetic())
+        && label.starts_with(|c: char| c.is_ascii_lowercase());
+    if !camel {
+        return label.to_string();
+    }
+    let mut out = String::with_capacity(label.len() + 4);
+    for c in label.chars() {
+        if c.is_ascii_uppercase() {
+            out.push(' ');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A bound as a reader says it: `max 5`, or `no limit` for the largest count (how front ends
@@ -532,6 +581,45 @@ mod tests {
         assert_eq!(words("Supercalifragilistic", 8, 1), "Superca…");
         assert_eq!(words("ab cd", 3, 1), "ab…");
         assert_eq!(words("abc def", 3, 1), "ab…");
+    }
+
+    #[test]
+    fn graph_titles_stop_at_the_first_sentence_and_fit() {
+        let mut g = Graph::new("awp", "paperclip-read-parallel".into());
+        g.title = Some(
+            "Read three sources in parallel. Then merge them and write a report with\n every \
+             finding. A third sentence."
+                .into(),
+        );
+        assert_eq!(
+            graph_title(&g).as_deref(),
+            Some("Read three sources in parallel.")
+        );
+        g.title = Some("One very long sentence that goes on and on well past what a title line holds without a stop".into());
+        let t = graph_title(&g).unwrap();
+        assert!(t.ends_with('…') && t.chars().count() <= TITLE_MAX, "{t}");
+        assert!(t.starts_with("One very long sentence"), "{t}");
+        // No description: the name.
+        g.title = Some("  ".into());
+        assert_eq!(graph_title(&g).as_deref(), Some("paperclip-read-parallel"));
+        g.id = String::new();
+        assert_eq!(graph_title(&g), None);
+        // Version numbers and paths are not sentence ends.
+        g.title = Some("Ship v1.2 of agc.io today".into());
+        assert_eq!(
+            graph_title(&g).as_deref(),
+            Some("Ship v1.2 of agc.io today")
+        );
+    }
+
+    #[test]
+    fn agent_graph_edge_kinds_read_as_words() {
+        let g = Graph::new("agent-graph", "g".into());
+        assert_eq!(authored_label(&g, "gatedBy"), "gated by");
+        assert_eq!(authored_label(&g, "requires"), "requires");
+        assert_eq!(authored_label(&g, "Hold it"), "Hold it");
+        let ags = Graph::new("ags", "g".into());
+        assert_eq!(authored_label(&ags, "gatedBy"), "gatedBy");
     }
 
     #[test]
