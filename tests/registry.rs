@@ -241,6 +241,10 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC010", "tests/load.rs bom_is_a_warning_and_skipped"),
     ("AGC012", "tests/load.rs file_size_limit"),
     (
+        "AGC017",
+        "tests/hostile.rs inputs_that_are_no_regular_file_or_too_large_or_too_deep_are_refused",
+    ),
+    (
         "AGC080",
         "a fragment expansion beyond 2,000,000 nodes: too large for a fixture",
     ),

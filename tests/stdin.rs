@@ -125,7 +125,8 @@ fn references_from_standard_input_resolve_from_the_current_folder() {
 #[test]
 fn the_size_limit_bounds_what_is_read() {
     let o = agc(&["check", "--max-file-size", "100", "-"], &example());
-    assert_eq!(o.status.code(), Some(1));
+    // A refused input is an I/O failure (exit 2), not a finding in a document (1).
+    assert_eq!(o.status.code(), Some(2));
     let out = text(&o.stdout);
     assert!(
         out.contains("AGC012") && out.contains("`<stdin>` holds more than the limit of 100 bytes"),
@@ -167,4 +168,23 @@ fn standard_input_is_named_once() {
         "{err}"
     );
     assert!(o.stdout.is_empty(), "nothing checked: {}", text(&o.stdout));
+}
+
+/// `agc eval --lang jq` reads its input from standard input when `--input` is absent, as jq
+/// does: each JSON value in turn; no value at all is `null`, as without input.
+#[test]
+fn eval_jq_reads_standard_input() {
+    let o = agc(&["eval", "--lang", "jq", ".a+1"], b"{\"a\":41}\n");
+    assert_eq!((o.status.code(), text(&o.stdout)), (Some(0), "42\n".into()));
+    let o = agc(&["eval", "--lang", "jq", ". * 2"], b"1 2\n3");
+    assert_eq!(text(&o.stdout), "2\n4\n6\n");
+    let o = agc(&["eval", "--lang", "jq", "1+1"], b"");
+    assert_eq!(text(&o.stdout), "2\n");
+    let o = agc(&["eval", "--lang", "jq", "."], b"{\"a\":");
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("`<stdin>` is not JSON"));
+    // The size limit bounds standard input too.
+    let o = agc(&["eval", "--lang", "jq", ".", "--max-file-size", "3"], b"[1,2,3]");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("more than the limit of 3 bytes"));
 }

@@ -24,6 +24,7 @@ pub mod dialect;
 pub mod discard;
 pub mod expr;
 pub mod front;
+pub mod fsio;
 pub mod hash;
 pub mod ir;
 pub mod memory;

@@ -82,7 +82,7 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
         }
     };
     let failed = fails(&diags, args.strict);
-    let io = diags.iter().any(|d| d.code == "AGC001");
+    let io = diags.iter().any(crate::fsio::is_refusal);
     // A plan bound for a file, or for a stdout that is not where stderr goes (`agc build x >
     // plan.json`), is written while the diagnostics are rendered to stderr on a second thread
     // (the two streams share nothing; 92k advisories of a 100k-node graph take a tenth of a

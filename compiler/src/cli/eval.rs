@@ -6,6 +6,11 @@
 //! - A static error (syntax, unknown function, wrong arity, unknown root) prints the coded
 //!   diagnostic with a caret under the expression and exits 1.
 //! - An evaluation error prints its message and exits 1.
+//! - jq reads its input from `--input FILE`, else from standard input when it is not a
+//!   terminal (`echo '{"a":1}' | agc eval --lang jq .a`), as jq does: a stream of JSON values,
+//!   the filter run on each in turn. Decision: standard input holding no value (`</dev/null`,
+//!   a test harness's closed stdin) runs the filter once on `null`, as without input, where
+//!   jq would print nothing. Both are read by the bounded reader (`--max-file-size`).
 //! - jq runs under a deadline (`--timeout`, default 10 s): a filter can loop without producing
 //!   outputs (`def f: f; f`), and jaq has no step limit, so it runs on a thread that is given up
 //!   when time is out (exit 1, with a message saying so). AGX, CEL and the templates always
@@ -43,7 +48,7 @@ pub(crate) struct EvalArgs {
     /// A JSON object of roots for agx, cel and templates, e.g. {"params": {...}, "nodes": {...}}.
     #[arg(long, value_name = "FILE.json")]
     vars: Option<PathBuf>,
-    /// The input value for jq.
+    /// The input value for jq (default: standard input when it is not a terminal, else null).
     #[arg(long, value_name = "FILE.json")]
     input: Option<PathBuf>,
     /// jq: give up after this many seconds (a filter may loop without output).
@@ -52,6 +57,8 @@ pub(crate) struct EvalArgs {
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
+    #[command(flatten)]
+    limit: super::LimitArg,
 }
 
 fn positive_seconds(s: &str) -> Result<f64, String> {
@@ -61,10 +68,34 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
     }
 }
 
-fn read_json(path: &PathBuf) -> Result<Value, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+fn read_json(path: &std::path::Path, limit: usize) -> Result<Value, String> {
+    let text =
+        crate::fsio::read_text(path, limit).map_err(|e| e.message(&path.to_string_lossy()))?;
     serde_json::from_str(&text).map_err(|e| format!("`{}` is not JSON: {e}", path.display()))
+}
+
+/// jq's inputs: `--input`'s value, else the JSON values on standard input when it is not a
+/// terminal, else (or when it holds none) `null`.
+fn jq_inputs(args: &EvalArgs) -> Result<Vec<Value>, String> {
+    use std::io::IsTerminal;
+    if let Some(p) = &args.input {
+        return read_json(p, args.limit.bytes).map(|v| vec![v]);
+    }
+    if std::io::stdin().is_terminal() {
+        return Ok(vec![Value::Null]);
+    }
+    let name = crate::source::load::STDIN_NAME;
+    let bytes = crate::fsio::read::read(std::path::Path::new("-"), args.limit.bytes)
+        .map_err(|e| e.message(name))?;
+    let values = serde_json::Deserializer::from_slice(&bytes)
+        .into_iter::<Value>()
+        .collect::<Result<Vec<Value>, _>>()
+        .map_err(|e| format!("`{name}` is not JSON: {e}"))?;
+    Ok(if values.is_empty() {
+        vec![Value::Null]
+    } else {
+        values
+    })
 }
 
 pub(crate) fn run(args: EvalArgs) -> i32 {
@@ -76,7 +107,7 @@ pub(crate) fn run(args: EvalArgs) -> i32 {
     }
     let vars = match &args.vars {
         None => Map::new(),
-        Some(p) => match read_json(p) {
+        Some(p) => match read_json(p, args.limit.bytes) {
             Ok(Value::Object(m)) => m,
             Ok(_) => {
                 eprintln!("error: `--vars` must hold a JSON object of roots");
@@ -149,22 +180,29 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
     if let Err(mut diags) = crate::expr::jq::parse_jq(&args.expr, map) {
         return report(&mut diags, sources, args.color);
     }
-    let input = match &args.input {
-        None => Value::Null,
-        Some(p) => match read_json(p) {
-            Ok(v) => v,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return 2;
-            }
-        },
+    let inputs = match jq_inputs(args) {
+        Ok(v) => v,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 2;
+        }
     };
     let (tx, rx) = std::sync::mpsc::channel();
     let filter = args.expr.clone();
     let spawned = std::thread::Builder::new()
         .name("agc-eval-jq".into())
         .spawn(move || {
-            let _ = tx.send(agc_runtime::jq::run_jq(&filter, input));
+            let mut all = Vec::new();
+            for input in inputs {
+                match agc_runtime::jq::run_jq(&filter, input) {
+                    Ok(outputs) => all.extend(outputs),
+                    Err(e) => {
+                        let _ = tx.send(Err(e));
+                        return;
+                    }
+                }
+            }
+            let _ = tx.send(Ok(all));
         });
     if let Err(e) = spawned {
         eprintln!("error: cannot start the jq thread: {e}");

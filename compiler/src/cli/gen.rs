@@ -114,7 +114,7 @@ fn run_rust(args: RustArgs) -> i32 {
     };
     let failed =
         super::build::diags_to_stderr(&mut diags, &sources, args.format, args.color, args.strict);
-    let io = diags.iter().any(|d| d.code == "AGC001");
+    let io = diags.iter().any(crate::fsio::is_refusal);
     let Some(compiled) = compiled else {
         return if io { 2 } else { 1 };
     };

@@ -103,7 +103,7 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
         (None, None) => 2,
     };
     super::build::diags_to_stderr(&mut diags, &sources, args.format, args.color, false);
-    if diags.iter().any(|d| d.code == "AGC001") {
+    if diags.iter().any(crate::fsio::is_refusal) {
         2
     } else {
         status

@@ -106,9 +106,6 @@ struct CheckArgs {
     /// Treat warnings as errors (exit 1 when any is reported).
     #[arg(long)]
     strict: bool,
-    /// Largest file accepted, in bytes.
-    #[arg(long, value_name = "BYTES")]
-    max_file_size: Option<usize>,
     /// Force a dialect instead of detecting it: ags, agent-graph, awp, agh.
     #[arg(long, value_name = "DIALECT")]
     dialect: Option<String>,
@@ -128,6 +125,18 @@ pub(crate) struct RootArg {
     /// (repeatable; the one beside the Loop is found without it).
     #[arg(long = "extension", value_name = "MANIFEST")]
     extensions: Vec<std::path::PathBuf>,
+    #[command(flatten)]
+    pub(crate) limit: LimitArg,
+}
+
+/// `--max-file-size`: the size limit of every file a command reads (documents, the files
+/// they reference, params, scripts, outputs, inputs), and of standard input.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub(crate) struct LimitArg {
+    /// Largest file (or standard input) accepted, in bytes; anything larger is refused
+    /// (AGC012) before it is loaded.
+    #[arg(long = "max-file-size", value_name = "BYTES", default_value_t = crate::fsio::DEFAULT_MAX_BYTES)]
+    pub(crate) bytes: usize,
 }
 
 /// `--root`'s value: a folder that exists (a missing or mistyped root would otherwise show up
@@ -143,11 +152,13 @@ fn existing_folder(s: &str) -> Result<std::path::PathBuf, String> {
 
 impl RootArg {
     pub(crate) fn options(&self) -> CheckOptions {
-        CheckOptions {
+        let mut opts = CheckOptions {
             root: self.root.clone(),
             extensions: self.extensions.clone(),
             ..CheckOptions::default()
-        }
+        };
+        opts.limits.max_file_bytes = self.limit.bytes;
+        opts
     }
 }
 
@@ -239,9 +250,6 @@ fn dispatch(cli: Cli) -> i32 {
 fn run_check(args: CheckArgs) -> i32 {
     let mut opts = args.root.options();
     opts.no_digest = true;
-    if let Some(max) = args.max_file_size {
-        opts.limits.max_file_bytes = max;
-    }
     if let Some(d) = &args.dialect {
         match crate::dialect::Dialect::parse_flag(d) {
             Ok(d) => opts.dialect = Some(d),
@@ -269,7 +277,7 @@ fn run_check(args: CheckArgs) -> i32 {
             Ok(files) => {
                 for (file, display) in files {
                     let mut found = check::check_path(&mut sources, &file, &display, &opts);
-                    io_error |= found.iter().any(|d| d.code == "AGC001");
+                    io_error |= found.iter().any(crate::fsio::is_refusal);
                     diags.append(&mut found);
                 }
             }

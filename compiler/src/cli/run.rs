@@ -145,7 +145,7 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
         return 2;
     };
     let Some(plan) = load_plan(args, file, sources, diags) else {
-        return if diags.iter().any(|d| d.code == "AGC001") {
+        return if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {
             1
@@ -153,7 +153,7 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     };
     let params = match &args.params {
         None => Map::new(),
-        Some(p) => match read_params(p) {
+        Some(p) => match read_params(p, args.root.limit.bytes) {
             Ok(p) => p,
             Err(d) => {
                 diags.push(d);
@@ -163,7 +163,7 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     };
     let script = match &args.script {
         None => Script::default(),
-        Some(p) => match load_script(p, sources, diags) {
+        Some(p) => match load_script(p, args.root.limit.bytes, sources, diags) {
             Some(s) => s,
             None => return 2,
         },
@@ -231,7 +231,7 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
         }
     };
     let script = match &args.script {
-        Some(p) => match load_script(p, sources, diags) {
+        Some(p) => match load_script(p, args.root.limit.bytes, sources, diags) {
             Some(s) => s,
             None => return 2,
         },
@@ -247,13 +247,14 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
             fixed_clock: false,
             journal: jsonl(),
         });
-    let decisions = match super::run_answers::parse(&args.decide, &args.outputs) {
-        Ok(d) => d,
-        Err(e) => {
-            diags.push(Diagnostic::error("AGC303", e));
-            return 2;
-        }
-    };
+    let decisions =
+        match super::run_answers::parse(&args.decide, &args.outputs, args.root.limit.bytes) {
+            Ok(d) => d,
+            Err(e) => {
+                diags.push(Diagnostic::error("AGC303", e));
+                return 2;
+            }
+        };
     let mut journal = match open_journal(dir, &kept.journal) {
         Ok(j) => j,
         Err(e) => {
@@ -546,7 +547,7 @@ pub(super) fn load_plan(
 ) -> Option<Plan> {
     let display = super::walk::shown(file);
     if file.extension().and_then(|e| e.to_str()) == Some("json")
-        && let Ok(text) = std::fs::read_to_string(file)
+        && let Ok(text) = crate::fsio::read_text(file, args.root.limit.bytes)
         && text.contains("\"agc.plan/v")
     {
         return match Plan::from_json(&text) {
@@ -588,10 +589,9 @@ pub(super) fn load_plan(
     }
 }
 
-pub(super) fn read_params(path: &Path) -> Result<Map<String, Value>, Diagnostic> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        Diagnostic::error("AGC001", format!("cannot read `{}`: {e}", path.display()))
-    })?;
+pub(super) fn read_params(path: &Path, limit: usize) -> Result<Map<String, Value>, Diagnostic> {
+    let text =
+        crate::fsio::read_text(path, limit).map_err(|e| e.diagnostic(&path.to_string_lossy()))?;
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(m)) => Ok(m),
         Ok(_) => Err(Diagnostic::error(
@@ -609,16 +609,16 @@ pub(super) fn read_params(path: &Path) -> Result<Map<String, Value>, Diagnostic>
 /// its position (AGC300).
 pub(super) fn load_script(
     path: &Path,
+    limit: usize,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Script> {
     let display = path.to_string_lossy().replace('\\', "/");
-    let (_, loaded) = match crate::source::load::load_path(
-        sources,
-        path,
-        &display,
-        crate::source::Limits::default(),
-    ) {
+    let limits = crate::source::Limits {
+        max_file_bytes: limit,
+        ..crate::source::Limits::default()
+    };
+    let (_, loaded) = match crate::source::load::load_path(sources, path, &display, limits) {
         Ok(x) => x,
         Err(d) => {
             diags.push(d);

@@ -11,7 +11,11 @@ use serde_json::Value;
 /// `--decide NAME=OUTCOME` and `--outputs NAME=JSON|NAME=@FILE` as answers, in `--decide`
 /// order. Each `--outputs` must name (exactly) a `--decide`d approval, once; its value is a
 /// JSON object.
-pub(super) fn parse(decide: &[String], outputs: &[String]) -> Result<Vec<HumanAnswer>, String> {
+pub(super) fn parse(
+    decide: &[String],
+    outputs: &[String],
+    limit: usize,
+) -> Result<Vec<HumanAnswer>, String> {
     let mut answers: Vec<HumanAnswer> = Vec::new();
     for d in decide {
         let parsed = d
@@ -51,8 +55,8 @@ pub(super) fn parse(decide: &[String], outputs: &[String]) -> Result<Vec<HumanAn
         given.push(name);
         let (text, from) = match value.strip_prefix('@') {
             Some(path) => (
-                std::fs::read_to_string(path)
-                    .map_err(|e| format!("--outputs for `{name}`: cannot read `{path}`: {e}"))?,
+                crate::fsio::read_text(std::path::Path::new(path), limit)
+                    .map_err(|e| format!("--outputs for `{name}`: {}", e.message(path)))?,
                 format!("`{path}`"),
             ),
             None => (value.to_string(), "the value".to_string()),

@@ -64,7 +64,7 @@ fn submit(
         return Ok(2);
     };
     let Some(plan) = load_plan(args, file, sources, diags) else {
-        return Ok(if diags.iter().any(|d| d.code == "AGC001") {
+        return Ok(if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {
             1
@@ -72,7 +72,7 @@ fn submit(
     };
     let params = match &args.params {
         None => Map::new(),
-        Some(p) => read_params(p)?,
+        Some(p) => read_params(p, args.root.limit.bytes)?,
     };
     // Params are checked here too, so a mistake is reported before anything is submitted.
     if let Err(e) = bind_params(&plan, params.clone()) {
@@ -80,7 +80,7 @@ fn submit(
     }
     let script = match &args.script {
         None => None,
-        Some(p) => match load_script(p, sources, diags) {
+        Some(p) => match load_script(p, args.root.limit.bytes, sources, diags) {
             Some(s) => {
                 check_script_keys(&s, &plan, diags);
                 Some(serde_json::to_value(&s).unwrap_or(Value::Null))
@@ -259,7 +259,7 @@ fn strip_indices(path: &str) -> String {
 }
 
 fn resume(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic> {
-    let decisions = super::run_answers::parse(&args.decide, &args.outputs)
+    let decisions = super::run_answers::parse(&args.decide, &args.outputs, args.root.limit.bytes)
         .map_err(|e| Diagnostic::error("AGC365", e))?;
     if !decisions.is_empty() {
         let view = status(ingress, run_id)?;

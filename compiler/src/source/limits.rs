@@ -14,7 +14,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            max_file_bytes: 256 * 1024 * 1024,
+            max_file_bytes: crate::fsio::DEFAULT_MAX_BYTES,
             max_depth: 128,
             max_alias_nodes: 100_000,
         }

@@ -18,36 +18,36 @@ pub fn load_path(
     display: &str,
     limits: Limits,
 ) -> Result<(FileId, Loaded), Diagnostic> {
-    let meta = match std::fs::metadata(path) {
-        Ok(m) => m,
-        Err(e) => return Err(unreadable(sources, display, &e)),
+    let bytes = match crate::fsio::read::read_file(path, limits.max_file_bytes) {
+        Ok(b) => b,
+        Err(e) => return refused(sources, display, &e),
     };
-    if meta.len() as usize > limits.max_file_bytes {
-        let id = sources.add(SourceFile::new(display, String::new()));
-        let d = Diagnostic::error(
-            "AGC012",
-            format!(
-                "`{display}` is {} bytes, more than the limit of {} bytes",
-                meta.len(),
-                limits.max_file_bytes
-            ),
-        )
-        .at(Span::point(id, 0));
-        return Ok((
+    let (id, mut loaded) = load_bytes(sources, display, bytes, limits);
+    markdown_is_no_workflow(path, id, &mut loaded);
+    Ok((id, loaded))
+}
+
+/// A file the bounded reader refused: too large is a finding about the file (`Ok`, AGC012 in
+/// its diagnostics), like a syntax error; a file that cannot be read or is not a regular file
+/// (AGC001, AGC017) is an I/O failure (`Err`). Either is placed at the start of an empty file
+/// of that name.
+fn refused(
+    sources: &mut SourceMap,
+    display: &str,
+    e: &crate::fsio::ReadError,
+) -> Result<(FileId, Loaded), Diagnostic> {
+    let id = sources.add(SourceFile::new(display, String::new()));
+    let d = e.diagnostic(display).at(Span::point(id, 0));
+    match e {
+        crate::fsio::ReadError::TooLarge { .. } => Ok((
             id,
             Loaded {
                 doc: None,
                 diags: vec![d],
             },
-        ));
+        )),
+        _ => Err(d),
     }
-    let bytes = match std::fs::read(path) {
-        Ok(b) => b,
-        Err(e) => return Err(unreadable(sources, display, &e)),
-    };
-    let (id, mut loaded) = load_bytes(sources, display, bytes, limits);
-    markdown_is_no_workflow(path, id, &mut loaded);
-    Ok((id, loaded))
 }
 
 /// A Markdown file with YAML frontmatter (an Agent Graph Skill or resource) read as YAML is a
@@ -82,9 +82,7 @@ fn markdown_is_no_workflow(path: &Path, id: crate::source::FileId, loaded: &mut 
 pub const STDIN_NAME: &str = "<stdin>";
 
 /// Whether a path given on the command line is `-`: the document is read from standard input.
-pub fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
+pub use crate::fsio::read::is_stdin;
 
 /// A document named on the command line: standard input for `-` (shown as [`STDIN_NAME`]),
 /// else the file, as [`load_path`] reads it. Only the commands' own arguments go through
@@ -108,32 +106,10 @@ pub fn load_reader(
     reader: &mut dyn std::io::Read,
     limits: Limits,
 ) -> Result<(FileId, Loaded), Diagnostic> {
-    use std::io::Read as _;
-    let mut bytes = Vec::new();
-    let cap = u64::try_from(limits.max_file_bytes)
-        .unwrap_or(u64::MAX)
-        .saturating_add(1);
-    if let Err(e) = reader.take(cap).read_to_end(&mut bytes) {
-        return Err(unreadable(sources, STDIN_NAME, &e));
+    match crate::fsio::read::read_stream(reader, limits.max_file_bytes) {
+        Ok(bytes) => Ok(load_bytes(sources, STDIN_NAME, bytes, limits)),
+        Err(e) => refused(sources, STDIN_NAME, &e),
     }
-    if bytes.len() > limits.max_file_bytes {
-        // Its real size is unknown: reading stopped one byte past the limit.
-        let id = sources.add(SourceFile::new(STDIN_NAME, String::new()));
-        let d = Diagnostic::error(
-            "AGC012",
-            format!(
-                "`{STDIN_NAME}` holds more than the limit of {} bytes",
-                limits.max_file_bytes
-            ),
-        )
-        .at(Span::point(id, 0));
-        let loaded = Loaded {
-            doc: None,
-            diags: vec![d],
-        };
-        return Ok((id, loaded));
-    }
-    Ok(load_bytes(sources, STDIN_NAME, bytes, limits))
 }
 
 /// AGC001 for a path that cannot be read, at the start of an empty file of that name.

@@ -40,17 +40,23 @@ impl From<ajv::Invalid> for Failure {
 
 /// Reads a file as upstream's `readStructuredFile`: `file-read-failed`, else JSON for `.json`
 /// and YAML otherwise (`parse-failed`).
-pub(crate) fn read_structured(path: &Path) -> Result<Value, Error> {
+/// The file is read by the bounded reader ([`crate::fsio::read`]): a FIFO, a device or a
+/// file over `limit` is `file-read-failed` too, with the reader's reason.
+pub(crate) fn read_structured(path: &Path, limit: usize) -> Result<Value, Error> {
     let name = resolved(path);
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::new("file-read-failed", format!("Cannot read {name}: {e}")))?;
+    let text = crate::fsio::read::read_text(path, limit).map_err(|e| {
+        Error::new(
+            "file-read-failed",
+            format!("Cannot read {name}: {}", e.message(&name)),
+        )
+    })?;
     structured(&text, &name)
 }
 
 /// A `JSON` or `@FILE` argument (a `.json` file as JSON, anything else as YAML).
-fn json_argument(arg: &str) -> Result<Value, Error> {
+fn json_argument(arg: &str, limit: usize) -> Result<Value, Error> {
     if let Some(file) = arg.strip_prefix('@') {
-        return read_structured(Path::new(file));
+        return read_structured(Path::new(file), limit);
     }
     serde_json::from_str(arg).map_err(|e| Error::new("json-invalid", format!("Invalid JSON: {e}")))
 }
@@ -66,9 +72,9 @@ fn object(v: Value, label: &str) -> Result<Map<String, Value>, Error> {
 }
 
 /// `--outcomes`: every value an Outcome string (`outcome-invalid` otherwise).
-fn outcome_values(arg: &str) -> Result<IndexMap<String, String>, Error> {
+fn outcome_values(arg: &str, limit: usize) -> Result<IndexMap<String, String>, Error> {
     let mut outcomes = IndexMap::new();
-    for (k, v) in object(json_argument(arg)?, "outcomes")? {
+    for (k, v) in object(json_argument(arg, limit)?, "outcomes")? {
         match v.as_str().filter(|s| OUTCOMES.contains(s)) {
             Some(s) => {
                 outcomes.insert(k, s.to_string());
@@ -85,8 +91,8 @@ fn outcome_values(arg: &str) -> Result<IndexMap<String, String>, Error> {
 }
 
 /// `--resource-receipts`: a document that matches `resource-read-receipts.schema.json`.
-fn receipts(arg: &str) -> Result<Receipts, Failure> {
-    let v = json_argument(arg)?;
+fn receipts(arg: &str, limit: usize) -> Result<Receipts, Failure> {
+    let v = json_argument(arg, limit)?;
     ajv::validate(
         AgentGraphKind::ResourceReadReceipts,
         "resource-read-receipts",
@@ -111,8 +117,8 @@ fn receipts(arg: &str) -> Result<Receipts, Failure> {
 }
 
 /// A `--state` Run file that matches `run.schema.json` (upstream's `loadRun`).
-fn load_run(path: &Path) -> Result<Value, Failure> {
-    let run = read_structured(path)?;
+fn load_run(path: &Path, limit: usize) -> Result<Value, Failure> {
+    let run = read_structured(path, limit)?;
     ajv::validate(AgentGraphKind::Run, "run", &run, &resolved(path))?;
     Ok(run)
 }
@@ -124,15 +130,16 @@ pub(crate) fn input(
     receipt_arg: Option<&str>,
     workspace: Option<&Path>,
 ) -> Result<Input, Failure> {
+    let limit = a.limit.bytes;
     let facts = match &a.facts {
-        Some(f) => object(json_argument(f)?, "facts")?,
+        Some(f) => object(json_argument(f, limit)?, "facts")?,
         None => Map::new(),
     };
     let outcomes = match &a.outcomes {
-        Some(o) => outcome_values(o)?,
+        Some(o) => outcome_values(o, limit)?,
         None => IndexMap::new(),
     };
-    let receipts = receipt_arg.map(receipts).transpose()?;
+    let receipts = receipt_arg.map(|r| receipts(r, limit)).transpose()?;
     let mut input = Input {
         facts: Value::Object(facts.clone()),
         outcomes: outcomes.clone(),
@@ -142,7 +149,7 @@ pub(crate) fn input(
     };
     let mut run_workspace = None;
     if let Some(state) = &a.state {
-        let run = load_run(state)?;
+        let run = load_run(state, limit)?;
         let mut merged = run
             .get("facts")
             .and_then(Value::as_object)

@@ -71,6 +71,8 @@ pub(crate) struct StateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = AgFormat::Human)]
     format: AgFormat,
+    #[command(flatten)]
+    limit: super::LimitArg,
 }
 
 #[derive(clap::Args, Debug)]
@@ -111,6 +113,8 @@ pub(crate) struct TestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = AgFormat::Human)]
     format: AgFormat,
+    #[command(flatten)]
+    limit: super::LimitArg,
 }
 
 /// Prints an upstream-style failure; returns the exit status 1.
@@ -432,7 +436,7 @@ pub(crate) fn test(a: TestArgs) -> i32 {
             .map(|p| p.join("tests"))
             .unwrap_or_else(|| PathBuf::from("tests"))
     });
-    match tests_cmd::run(&provider, &path) {
+    match tests_cmd::run(&provider, &path, a.limit.bytes) {
         Ok(results) => tests_cmd::print(a.format, &results),
         Err(f) => failed(a.format, f),
     }

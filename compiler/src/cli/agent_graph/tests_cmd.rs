@@ -58,11 +58,15 @@ fn show(v: Option<&str>) -> &str {
 }
 
 /// Runs every case under `path`.
-pub(crate) fn run(provider: &Provider, path: &Path) -> Result<Vec<CaseResult>, Failure> {
+pub(crate) fn run(
+    provider: &Provider,
+    path: &Path,
+    limit: usize,
+) -> Result<Vec<CaseResult>, Failure> {
     let mut results = Vec::new();
     for file in discover(path)? {
         let name_shown = file.to_string_lossy().into_owned();
-        let test = read_structured(&file)?;
+        let test = read_structured(&file, limit)?;
         ajv::validate(AgentGraphKind::Test, "test-case", &test, &name_shown)?;
         let graph = string(&test, "graph").unwrap_or_default();
         let entry = string(&test, "entry").unwrap_or_else(|| "default".to_string());

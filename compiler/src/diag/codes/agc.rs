@@ -105,7 +105,12 @@ value if a string is meant.",
         severity: Error,
         summary: "the file is larger than the size limit",
         explanation: "agc refuses files above its size limit (256 MiB by default; \
-`--max-file-size`) instead of exhausting memory.",
+`--max-file-size BYTES` raises it) instead of exhausting memory. The limit holds for every file \
+a command reads: documents and the files they reference, `--params`, `--script`, \
+`--outputs NAME=@FILE`, `--vars`, `--input`, Agent Graph `@FILE` arguments, and standard input \
+(`-`), which is read up to one byte past the limit and no further, so an endless stream \
+(`/dev/zero` piped in) is refused rather than read. The command exits 2, as for a file that \
+cannot be read.",
     },
     CodeInfo {
         code: "AGC013",
@@ -146,6 +151,19 @@ RFC 8259 JSON (the AGS spec requires it) and refuse such a file. The warning poi
 strict JSON parser stops. Make the file strict JSON, or name it `.yaml` if YAML is what it \
 is. Only files whose name ends in `.json` are checked this way; the format is still never \
 taken from the name.",
+    },
+    CodeInfo {
+        code: "AGC017",
+        origin: "agc",
+        severity: Error,
+        summary: "the input is not a regular file",
+        explanation: "agc reads documents, params, scripts and the other files a command names \
+only from regular files, or from standard input for `-`. A FIFO (named pipe), a device such as \
+`/dev/zero`, a socket or a folder where a file is expected is refused at once: reading a FIFO \
+waits for a writer that may never come, and a device can be endless. The file is opened \
+without waiting and its type is taken from the opened file, so nothing blocks. To feed agc \
+from a pipe, use `-` (`producer | agc check -`), whose size limit bounds what is read \
+(AGC012). The command exits 2.",
     },
     CodeInfo {
         code: "AGC020",

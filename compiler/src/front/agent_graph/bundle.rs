@@ -114,7 +114,8 @@ pub(super) fn check(
         match paths::contained_file(&dir, p) {
             Err((code, message)) => diags.push(Diagnostic::error(code, message).at(at)),
             Ok((_, abs)) => {
-                let actual = digest_bytes(&std::fs::read(&abs).unwrap_or_default());
+                let bytes = crate::fsio::read::read_file(&abs, crate::fsio::DEFAULT_MAX_BYTES);
+                let actual = digest_bytes(&bytes.unwrap_or_default());
                 if actual != listed {
                     diags.push(
                         Diagnostic::error(

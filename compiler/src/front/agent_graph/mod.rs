@@ -50,7 +50,7 @@ pub use provider::{GraphDoc, LoadedProvider};
 /// rather than for the `provider.yaml` inside it.
 pub fn is_bundle_manifest(path: &Path) -> bool {
     path.file_name().is_some_and(|n| n == "manifest.json")
-        && std::fs::read_to_string(path)
+        && crate::fsio::read_text(path, crate::fsio::DEFAULT_MAX_BYTES)
             .ok()
             .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
             .is_some_and(|v| {

@@ -93,7 +93,9 @@ impl<'x, 'a> Loader<'x, 'a> {
         if let Some(d) = self.digests.get(rel) {
             return d.clone();
         }
-        let d = digest_bytes(&std::fs::read(self.root.join(rel)).unwrap_or_default());
+        let bytes =
+            crate::fsio::read::read_file(&self.root.join(rel), self.cx.opts.limits.max_file_bytes);
+        let d = digest_bytes(&bytes.unwrap_or_default());
         self.digests.insert(rel.to_string(), d.clone());
         d
     }
@@ -215,7 +217,8 @@ impl<'x, 'a> Loader<'x, 'a> {
                             }
                         }
                     }
-                    let name = std::fs::read_to_string(&sabs).ok().and_then(|text| {
+                    let limit = self.cx.opts.limits.max_file_bytes;
+                    let name = crate::fsio::read_text(&sabs, limit).ok().and_then(|text| {
                         let mut scratch = crate::source::SourceMap::new();
                         frontmatter::parse(&mut scratch, "", &text, self.cx.opts.limits)
                             .ok()

@@ -54,7 +54,8 @@ impl Loader<'_, '_> {
     fn load_resource(&mut self, rel: &str, abs: &Path) -> Option<ResourceEntry> {
         let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
         let display = self.display(rel);
-        let text = std::fs::read_to_string(abs).unwrap_or_default();
+        let text =
+            crate::fsio::read_text(abs, self.cx.opts.limits.max_file_bytes).unwrap_or_default();
         if matches!(ext.as_deref(), Some("yaml" | "yml" | "json"))
             && is_resource_descriptor(&text, self.cx.opts.limits)
         {

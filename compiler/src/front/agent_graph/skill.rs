@@ -52,10 +52,10 @@ pub fn read_registry(
     parse: impl Fn(&str, &str) -> Result<Value, Error>,
 ) -> Result<Registry, Error> {
     let abs = super::absolute(path);
-    let text = std::fs::read_to_string(&abs).map_err(|e| {
+    let text = crate::fsio::read_text(&abs, crate::fsio::DEFAULT_MAX_BYTES).map_err(|e| {
         Error::new(
             "file-read-failed",
-            format!("Cannot read {}: {e}", abs.display()),
+            format!("Cannot read {}", e.message(&abs.to_string_lossy())),
         )
     })?;
     let v = parse(&text, &abs.to_string_lossy())?;
@@ -107,7 +107,8 @@ fn absolute_reference(r: &str) -> bool {
 pub fn resolve(skill: &Path, registry: Option<&Registry>) -> Result<Binding, Error> {
     let abs = super::absolute(skill);
     let shown = abs.display().to_string();
-    let text = std::fs::read_to_string(&abs).map_err(|_| file_missing("file", &abs))?;
+    let text = crate::fsio::read_text(&abs, crate::fsio::DEFAULT_MAX_BYTES)
+        .map_err(|_| file_missing("file", &abs))?;
     let mut scratch = crate::source::SourceMap::new();
     let meta = frontmatter::parse(
         &mut scratch,

@@ -158,13 +158,13 @@ fn load_one(
     tools: &mut Tools,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::fsio::read_text(path, cx.opts.limits.max_file_bytes) {
         Ok(t) => t,
         Err(e) => {
             diags.push(
                 Diagnostic::error(
                     "AGC222",
-                    format!("cannot read the extension manifest `{display}`: {e}"),
+                    format!("{} (an extension manifest)", e.message(display)),
                 )
                 .with_help("`--extension` names an `extension.json` or `extension.toml` file"),
             );
