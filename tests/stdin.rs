@@ -184,7 +184,10 @@ fn eval_jq_reads_standard_input() {
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
     assert!(text(&o.stderr).contains("`<stdin>` is not JSON"));
     // The size limit bounds standard input too.
-    let o = agc(&["eval", "--lang", "jq", ".", "--max-file-size", "3"], b"[1,2,3]");
+    let o = agc(
+        &["eval", "--lang", "jq", ".", "--max-file-size", "3"],
+        b"[1,2,3]",
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(text(&o.stderr).contains("more than the limit of 3 bytes"));
 }

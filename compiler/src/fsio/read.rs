@@ -18,9 +18,7 @@ use crate::diag::Diagnostic;
 use std::io::Read;
 use std::path::Path;
 
-/// The default size limit of one input, in bytes (256 MiB): far above any real workflow
-/// document, params or script file, and low enough that loading it stays within memory.
-pub const DEFAULT_MAX_BYTES: usize = 256 * 1024 * 1024;
+pub use crate::source::limits::DEFAULT_MAX_BYTES;
 
 /// Why a file was not read.
 #[derive(Debug)]
