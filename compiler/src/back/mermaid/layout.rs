@@ -33,19 +33,25 @@ impl Layout {
             let scope = n.region.map_or(root, |r| r.index()).min(root);
             members[scope].push(NodeId(i as u32));
         }
+        // With `collapse`, every region is folded but one that holds the whole graph (its
+        // owner is the root's only node: an agh Loop's generations), which would fold the
+        // diagram into a single box.
+        let open: Vec<bool> = g
+            .regions
+            .iter()
+            .map(|r| !collapse || (members[root].len() == 1 && members[root][0] == r.owner))
+            .collect();
         let mut container = vec![None; g.nodes.len()];
-        if !collapse {
-            for (i, r) in g.regions.iter().enumerate() {
-                // An empty body is drawn as a plain owner node (Mermaid has no empty boxes).
-                if !members[i].is_empty() && r.owner.index() < g.nodes.len() {
-                    container[r.owner.index()] = Some(RegionId(i as u32));
-                }
+        for (i, r) in g.regions.iter().enumerate() {
+            // An empty body is drawn as a plain owner node (Mermaid has no empty boxes).
+            if open[i] && !members[i].is_empty() && r.owner.index() < g.nodes.len() {
+                container[r.owner.index()] = Some(RegionId(i as u32));
             }
         }
         let visible = g
             .nodes
             .iter()
-            .map(|n| !collapse || n.region.is_none())
+            .map(|n| n.region.is_none_or(|r| open.get(r.index()) == Some(&true)))
             .collect();
         let mut forward_out = vec![false; g.nodes.len()];
         let mut forward_in = vec![false; g.nodes.len()];

@@ -1,84 +1,82 @@
-//! `--legend`: a small key beside the diagram, naming the shapes and edge styles it uses (and
-//! only those), drawn with the same syntax and classes as the diagram itself, in two rows held
-//! together by invisible links.
+//! `--legend`: a compact key beside the diagram that names every shape it uses (and only
+//! those), drawn with the diagram's own shapes and classes (see [`super::style`]), in columns
+//! of four held together by invisible links, and one entry that says what each kind of arrow
+//! used means (no sample arrows between empty boxes).
 
+use super::style::{self, Look};
 use super::{Edges, Layout};
-use crate::ir::{EdgeKind, Graph, NodeKind};
+use crate::ir::{EdgeKind, Graph, NodeId};
 use std::fmt::Write;
 
-/// Each node kind's key entry, in a fixed order: Mermaid shape, class, words.
-const KINDS: [(NodeKind, &str, &str, &str); 12] = [
-    (NodeKind::Task, "[\"", "\"]", "task"),
-    (NodeKind::Decision, "{\"", "\"}", "decision"),
-    (NodeKind::Gate, "{{\"", "\"}}", "gate (approval)"),
-    (NodeKind::Loop, "[[\"", "\"]]", "loop"),
-    (NodeKind::Map, "[[\"", "\"]]", "map"),
-    (NodeKind::Subgraph, "[[\"", "\"]]", "subgraph"),
-    (NodeKind::Wait, "((\"", "\"))", "wait"),
-    (NodeKind::StateUpdate, "[/\"", "\"/]", "state update"),
-    (NodeKind::External, "[(\"", "\")]", "external call"),
-    (NodeKind::Fork, "[\\\"", "\"/]", "fork"),
-    (NodeKind::Join, "[\\\"", "\"/]", "join"),
-    (NodeKind::Terminal, "([\"", "\"])", "end"),
-];
+/// Entries per column.
+const COLUMN: usize = 4;
 
 pub(super) fn write(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) {
-    let drawn = |k: NodeKind| {
-        g.nodes
-            .iter()
-            .enumerate()
-            .any(|(i, n)| n.kind == k && layout.visible[i] && layout.container[i].is_none())
-    };
-    let contained = layout.container.iter().any(Option::is_some);
-    let mut entries: Vec<(String, &str)> = Vec::new();
-    for (kind, open, close, words) in KINDS {
-        if drawn(kind) {
-            let class = match kind {
-                NodeKind::Task => ":::task",
-                NodeKind::Decision => ":::decision",
-                NodeKind::Gate => ":::gate",
-                NodeKind::Terminal => ":::terminal",
-                _ => "",
-            };
-            entries.push((format!("{open}{words}{close}{class}"), words));
+    let mut used = vec![false; style::LOOKS.len()];
+    for i in 0..g.nodes.len() {
+        if layout.visible[i] {
+            let look = style::look(g, layout, NodeId(i as u32));
+            if let Some(at) = style::LOOKS.iter().position(|l| l.0 == look) {
+                used[at] = true;
+            }
         }
     }
-    out.push_str("    subgraph legend[\"Legend\"]\n        direction LR\n");
-    let mut shapes: Vec<String> = Vec::new();
-    for (i, (decl, _)) in entries.iter().enumerate() {
-        let _ = writeln!(out, "        l{i}{decl}");
-        shapes.push(format!("l{i}"));
-    }
-    if contained {
-        out.push_str("        lr[\"a box: a loop, map or subgraph and its body\"]\n");
-        shapes.push("lr".into());
-    }
-    // Invisible links (`~~~`) keep the key in two compact rows, shapes then arrows, instead of
-    // one item per row.
-    for pair in shapes.windows(2) {
-        out.push_str("    ");
-        edges.push(out, &format!("{} ~~~ {}", pair[0], pair[1]), false);
+    let boxes = |l: Look| matches!(l, Look::Loop | Look::Map | Look::Subgraph | Look::Parallel);
+    let mut entries: Vec<String> = Vec::new();
+    for ((look, open, close, class, words), _) in style::LOOKS.iter().zip(&used).filter(|x| *x.1) {
+        // A box drawn as a frame says so; folded, it is a node like the others.
+        let frame = boxes(*look)
+            && g.nodes.iter().enumerate().any(|(i, _)| {
+                layout.container[i].is_some() && style::look(g, layout, NodeId(i as u32)) == *look
+            });
+        let (open, close) = if frame {
+            ("[\"", "\"]")
+        } else {
+            (*open, *close)
+        };
+        let words = if frame {
+            format!("{words} (a frame)")
+        } else {
+            words.to_string()
+        };
+        entries.push(format!("{open}{words}{close}:::{class}"));
+        if !edges.classes.contains(class) {
+            edges.classes.push(class);
+        }
     }
     let has = |k: EdgeKind| g.edges.iter().any(|e| e.kind == k);
-    let loops = g.regions.iter().enumerate().any(|(i, r)| {
-        matches!(r.kind, crate::ir::RegionKind::Loop { .. }) && {
-            layout.container.get(r.owner.index()) == Some(&Some(crate::ir::RegionId(i as u32)))
+    let loops = (0..g.regions.len())
+        .any(|r| super::repeat(layout, g, crate::ir::RegionId(r as u32)).is_some());
+    let arrows: Vec<&str> = [
+        (has(EdgeKind::Sequence), "──▶ then"),
+        (has(EdgeKind::Conditional), "┄┄▶ only if"),
+        (has(EdgeKind::Failure), "┄┄▶ on failure (red)"),
+        (has(EdgeKind::Back) || loops, "━━▶ repeat"),
+    ]
+    .into_iter()
+    .filter(|a| a.0)
+    .map(|a| a.1)
+    .collect();
+    if !arrows.is_empty() {
+        entries.push(format!(
+            "[\"{}\"]:::legendkey",
+            super::label(&arrows.join("\n"))
+        ));
+        if !edges.classes.contains(&"legendkey") {
+            edges.classes.push("legendkey");
         }
-    });
-    let samples: [(bool, &str, &str, bool); 4] = [
-        (has(EdgeKind::Sequence), "-->", "then", false),
-        (has(EdgeKind::Conditional), "-.->", "only if", false),
-        (has(EdgeKind::Failure), "-.->", "on failure", true),
-        (has(EdgeKind::Back) || loops, "==>", "repeats", false),
-    ];
-    for (i, (_, arrow, words, failure)) in samples.iter().filter(|s| s.0).enumerate() {
-        if i > 0 {
+    }
+    out.push_str("    subgraph legend[\"Legend\"]\n        direction TB\n");
+    for (i, decl) in entries.iter().enumerate() {
+        let _ = writeln!(out, "        l{i}{decl}");
+    }
+    // Invisible links (`~~~`) stack each column's entries; the columns stand side by side.
+    for i in 1..entries.len() {
+        if i % COLUMN != 0 {
             out.push_str("    ");
-            edges.push(out, &format!("le{}b ~~~ le{i}a", i - 1), false);
+            edges.push(out, &format!("l{} ~~~ l{i}", i - 1), false);
         }
-        let line = format!("le{i}a[\" \"] {arrow}|\"{words}\"| le{i}b[\" \"]");
-        out.push_str("    ");
-        edges.push(out, &line, *failure);
     }
     out.push_str("    end\n");
+    out.push_str("    style legend fill:#ffffff,stroke:#c4c9d0,color:#1b1f24\n");
 }

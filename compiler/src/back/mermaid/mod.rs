@@ -25,6 +25,7 @@ pub mod escape;
 pub mod inject;
 pub(crate) mod layout;
 mod legend;
+mod style;
 pub mod text;
 
 pub(crate) use layout::{Layout, Repeat, Visit, repeat, repetition, walk};
@@ -120,7 +121,7 @@ fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
             let _ = writeln!(out, "{indent}    direction {dir}");
         }
         Visit::Node(n, depth) => {
-            let _ = writeln!(out, "{}{}", "    ".repeat(depth), node_decl(g, n));
+            let _ = writeln!(out, "{}{}", "    ".repeat(depth), node_decl(g, layout, n));
         }
     });
 }
@@ -165,22 +166,9 @@ pub(crate) fn node_words(g: &Graph, id: NodeId) -> String {
     t
 }
 
-fn node_decl(g: &Graph, id: NodeId) -> String {
-    let n = g.node(id);
-    let t = node_words(g, id);
-    let l = label(&t);
-    let i = id.0;
-    match n.kind {
-        NodeKind::Task => format!("n{i}[\"{l}\"]"),
-        NodeKind::Decision => format!("n{i}{{\"{l}\"}}"),
-        NodeKind::Gate => format!("n{i}{{{{\"{l}\"}}}}"),
-        NodeKind::Loop | NodeKind::Map | NodeKind::Subgraph => format!("n{i}[[\"{l}\"]]"),
-        NodeKind::Wait => format!("n{i}((\"{l}\"))"),
-        NodeKind::StateUpdate => format!("n{i}[/\"{l}\"/]"),
-        NodeKind::External => format!("n{i}[(\"{l}\")]"),
-        NodeKind::Fork | NodeKind::Join => format!("n{i}[\\\"{l}\"/]"),
-        NodeKind::Terminal => format!("n{i}([\"{l}\"])"),
-    }
+fn node_decl(g: &Graph, layout: &Layout, id: NodeId) -> String {
+    let (open, close, _, _) = style::style(style::look(g, layout, id));
+    format!("n{}{open}{}{close}", id.0, label(&node_words(g, id)))
 }
 
 /// Edge bookkeeping: how many were written, and which (by Mermaid's 0-based link index) are
@@ -189,6 +177,8 @@ fn node_decl(g: &Graph, id: NodeId) -> String {
 struct Edges {
     count: usize,
     failure: Vec<usize>,
+    /// Classes the legend uses that the diagram itself may not.
+    classes: Vec<&'static str>,
 }
 
 impl Edges {
@@ -244,50 +234,25 @@ fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) 
     }
 }
 
-/// The classes: name and style (dark text on light fills, readable in dark themes too). The
-/// first four are node kinds, the last four the containers of each region kind.
-const CLASSES: [(&str, &str); 8] = [
-    ("task", "fill:#f4f6fa,stroke:#5b6b82,color:#1b1f24"),
-    (
-        "decision",
-        "fill:#fff6d8,stroke:#b8860b,color:#1b1f24,font-size:12px",
-    ),
-    ("gate", "fill:#e9f1ff,stroke:#2f5fb3,color:#1b1f24"),
-    ("terminal", "fill:#eceff1,stroke:#455a64,color:#1b1f24"),
-    ("loopbox", "fill:#f1f8ec,stroke:#7aa35b,color:#1b1f24"),
-    ("mapbox", "fill:#eef6ff,stroke:#7a9cc6,color:#1b1f24"),
-    ("subbox", "fill:#f7f4fb,stroke:#9a86b8,color:#1b1f24"),
-    ("parbox", "fill:#fdf3ea,stroke:#c08a5b,color:#1b1f24"),
-];
-
-/// `classDef` for the classes in use (the legend uses the same ones), then `class` lines.
+/// `classDef` for the classes in use (the legend uses the same ones, see [`style`]), then
+/// `class` lines.
 fn write_classes(out: &mut String, g: &Graph, layout: &Layout, edges: &Edges) {
-    let mut by_class: [Vec<String>; 8] = Default::default();
-    for (i, n) in g.nodes.iter().enumerate() {
+    let mut by_class: Vec<Vec<String>> = vec![Vec::new(); style::CLASSES.len()];
+    for i in 0..g.nodes.len() {
         if !layout.visible[i] {
             continue;
         }
-        let slot = match (layout.container[i], n.kind) {
-            (Some(r), _) => match g.region(r).kind {
-                RegionKind::Loop { .. } => 4,
-                RegionKind::Map { .. } => 5,
-                RegionKind::Subgraph { .. } => 6,
-                RegionKind::Parallel => 7,
-            },
-            (None, NodeKind::Task) => 0,
-            (None, NodeKind::Decision) => 1,
-            (None, NodeKind::Gate) => 2,
-            (None, NodeKind::Terminal) => 3,
-            _ => continue,
-        };
-        by_class[slot].push(format!("n{i}"));
-    }
-    for ((class, style), ids) in CLASSES.iter().zip(&by_class) {
-        if !ids.is_empty() {
-            let _ = writeln!(out, "    classDef {class} {style}");
+        let (_, _, class, _) = style::style(style::look(g, layout, NodeId(i as u32)));
+        if let Some(slot) = style::CLASSES.iter().position(|c| c.0 == class) {
+            by_class[slot].push(format!("n{i}"));
         }
     }
-    for ((class, _), ids) in CLASSES.iter().zip(&by_class) {
+    for ((class, css), ids) in style::CLASSES.iter().zip(&by_class) {
+        if !ids.is_empty() || edges.classes.contains(class) {
+            let _ = writeln!(out, "    classDef {class} {css}");
+        }
+    }
+    for ((class, _), ids) in style::CLASSES.iter().zip(&by_class) {
         if !ids.is_empty() {
             let _ = writeln!(out, "    class {} {class}", ids.join(","));
         }

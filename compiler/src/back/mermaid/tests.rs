@@ -401,14 +401,84 @@ fn parallel_regions_and_every_shape_render() {
         text.contains("subgraph n0[\"fan<br>in parallel\"]"),
         "{text}"
     );
+    // A call outside is a rounded box (a cylinder is a data store, kept for sources).
     for decl in [
         "n1((\"k0\"))",
         "n2[/\"k1\"/]",
-        "n3[(\"k2\")]",
+        "n3(\"k2\")",
         "n4[\\\"k3\"/]",
     ] {
         assert!(text.contains(decl), "{decl} in {text}");
     }
+    // Every kind has its class: none falls back to Mermaid's default lavender.
+    for class in [
+        "class n1 wait",
+        "class n2 state",
+        "class n3 outside",
+        "class n4 flow",
+    ] {
+        assert!(text.contains(class), "{class} in {text}");
+    }
+}
+
+/// Gates are told apart by what they wait for, and folded boxes by their kind.
+#[test]
+fn gates_and_folded_boxes_look_like_what_they_are() {
+    use crate::source::Value;
+    let mut b = B::new();
+    let gate = |b: &mut B, id: &str, origin: &str, attrs: &[(&str, Value)]| {
+        let n = b.node(id, NodeKind::Gate, None);
+        b.0.nodes[n as usize].origin_kind = origin.into();
+        for (k, v) in attrs {
+            b.0.nodes[n as usize].attrs.insert(*k, v.clone());
+        }
+        n
+    };
+    let mode = |m: &str| {
+        let mut map = crate::source::Map::new();
+        map.insert("mode", Value::String(m.into()));
+        Value::Object(map)
+    };
+    let criteria = |t: &str| {
+        let mut map = crate::source::Map::new();
+        map.insert("type", Value::String(t.into()));
+        Value::Array(vec![Value::Object(map)].into())
+    };
+    let approve = gate(&mut b, "approve", "gate", &[("gate", mode("approve"))]);
+    let input = gate(&mut b, "ask", "gate", &[("gate", mode("input"))]);
+    let notify = gate(&mut b, "tell", "gate", &[("gate", mode("notify"))]);
+    let interrupt = gate(&mut b, "pause", "interrupt", &[]);
+    let judge = gate(
+        &mut b,
+        "judge",
+        "gate",
+        &[("criteria", criteria("agent-judge"))],
+    );
+    let human = gate(&mut b, "human", "gate", &[("criteria", criteria("human"))]);
+    let m = b.node("each", NodeKind::Map, None);
+    let rm = b.region(m, map("xs", "x"), None);
+    b.node("work", NodeKind::Task, Some(rm));
+    let text = render(
+        &b.0,
+        Options {
+            collapse: true,
+            ..Options::default()
+        },
+    )
+    .0;
+    for decl in [
+        format!("n{approve}{{{{\"approve\"}}}}"),
+        format!("n{input}[/\"ask\"\\]"),
+        format!("n{notify}>\"tell\"]"),
+        format!("n{interrupt}[/\"pause\"\\]"),
+        format!("n{judge}{{{{\"judge\"}}}}"),
+        format!("n{human}{{{{\"human\"}}}}"),
+        format!("n{m}[[\"each<br>map"),
+    ] {
+        assert!(text.contains(&decl), "{decl} in {text}");
+    }
+    assert!(text.contains(&format!("class n{judge} check\n")), "{text}");
+    assert!(text.contains(&format!("class n{m} mapbox\n")), "{text}");
 }
 
 #[test]
@@ -426,13 +496,30 @@ fn the_legend_names_only_what_is_drawn() {
     assert!(text.contains("subgraph legend[\"Legend\"]"), "{text}");
     assert!(text.contains("[\"task\"]:::task") && text.contains("([\"end\"]):::terminal"));
     assert!(!text.contains(":::decision"), "{text}");
-    assert!(text.contains("|\"then\"|") && text.contains("|\"only if\"|"));
-    assert!(text.contains("|\"repeats\"|") && !text.contains("on failure"));
-    // Every edge is counted, legend samples and the invisible links that keep the key in two
-    // rows included (three shapes, three arrows: 2 + 3 + 2).
+    // The arrows used, in one entry: no sample arrows between empty boxes.
+    assert!(!text.contains("[\" \"]"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "[\"{}\"]:::legendkey",
+            label("──▶ then\n┄┄▶ only if\n━━▶ repeat")
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("on failure"), "{text}");
+    // The loop is drawn as a frame, and the legend says so, in the loop's colours.
+    assert!(text.contains("[\"loop (a frame)\"]:::loopbox"), "{text}");
+    assert!(text.contains("    style legend fill:#ffffff"), "{text}");
+    // Every entry is styled (no default colours); columns of four, stacked by invisible links.
+    for line in text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('l') && l.contains("["))
+    {
+        assert!(line.contains(":::"), "{line}");
+    }
+    assert!(text.contains("    classDef legendkey "), "{text}");
     assert_eq!(count, edge_lines(&text).len());
-    assert_eq!(count, plain.1 + 7);
-    assert!(text.contains("        l0 ~~~ l1\n") && text.contains("        le0b ~~~ le1a\n"));
+    assert!(text.contains("        l0 ~~~ l1\n") && text.contains("        l2 ~~~ l3\n"));
+    assert!(!text.contains("l3 ~~~ l4"), "{text}");
 }
 
 #[test]
@@ -538,4 +625,31 @@ fn a_loop_holding_a_box_reads_top_down_and_repeats_around_its_box() {
         !text.contains(&format!("==>|\"repeat\"| n{plan}")),
         "{text}"
     );
+}
+
+/// `--collapse` on a graph that is one loop (an agh Loop's generations) keeps that loop open
+/// and folds what it holds: folding it too would draw the whole graph as one box.
+#[test]
+fn collapse_keeps_a_loop_that_is_the_whole_graph_open() {
+    let mut b = B::new();
+    let owner = b.node("generations", NodeKind::Loop, None);
+    let r = b.region(owner, until("done", 5), None);
+    let plan = b.node("plan", NodeKind::Task, Some(r));
+    let fan = b.node("each", NodeKind::Map, Some(r));
+    let rf = b.region(fan, map("tasks", "task"), Some(r));
+    let work = b.node("work", NodeKind::Task, Some(rf));
+    b.edge(plan, fan, EdgeKind::Sequence);
+    let opts = Options {
+        collapse: true,
+        ..Options::default()
+    };
+    let text = render(&b.0, opts).0;
+    assert!(text.contains(&format!("subgraph n{owner}[")), "{text}");
+    assert!(text.contains(&format!("n{plan}[\"plan\"]")), "{text}");
+    assert!(
+        text.contains(&format!("n{fan}[[\"each<br>map for each task")),
+        "{text}"
+    );
+    assert!(!text.contains(&format!("n{work}[")), "{text}");
+    assert!(!text.contains(&format!("subgraph n{fan}[")), "{text}");
 }
