@@ -41,6 +41,25 @@ fn workspace() -> TempDir {
         .status()
         .expect("mkfifo runs");
     assert!(fifo.success());
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("wf.yaml", dir.join("link.yaml")).unwrap();
+    // A user's folder: a file of theirs and a `.git`.
+    std::fs::create_dir_all(dir.join("mine/.git")).unwrap();
+    std::fs::write(dir.join("mine/.git/HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(dir.join("mine/mine.txt"), "my notes").unwrap();
+    // A README naming a file outside the root, directly and through a link.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("/etc/passwd", dir.join("passwd.yaml")).unwrap();
+    std::fs::write(
+        dir.join("evil.md"),
+        "# x\n<!-- agc:graph /etc/passwd -->\n<!-- /agc:graph -->\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("evil-link.md"),
+        "# x\n<!-- agc:graph passwd.yaml -->\n<!-- /agc:graph -->\n",
+    )
+    .unwrap();
     // 100k levels of flow sequences: over the depth limit by far.
     let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
     std::fs::write(dir.join("deep.yaml"), deep).unwrap();
@@ -85,8 +104,19 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// Where a case's standard output goes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stdout {
+    /// A pipe read to the end.
+    Pipe,
+    /// `/dev/full`: every write fails with "no space left".
+    Full,
+    /// A pipe whose reader is gone before anything is written.
+    Closed,
+}
+
 struct Case {
-    /// The arguments; `{dir}` stands for the workspace.
+    /// The arguments, run in the workspace.
     args: &'static [&'static str],
     /// The exit status expected.
     status: i32,
@@ -94,6 +124,7 @@ struct Case {
     code: &'static str,
     /// Files the command owns (may create or change), relative to the workspace.
     owns: &'static [&'static str],
+    stdout: Stdout,
 }
 
 const fn case(
@@ -107,8 +138,130 @@ const fn case(
         status,
         code,
         owns,
+        stdout: Stdout::Pipe,
     }
 }
+
+const fn on(
+    stdout: Stdout,
+    args: &'static [&'static str],
+    status: i32,
+    code: &'static str,
+) -> Case {
+    Case {
+        args,
+        status,
+        code,
+        owns: &[],
+        stdout,
+    }
+}
+
+/// Outputs that are an input, a device that is full, a folder of the user's, a file outside
+/// the root named by a README; standard output full or closed.
+const OUTPUTS: &[Case] = &[
+    case(&["build", "wf.yaml", "-o", "wf.yaml"], 2, "AGC018", &[]),
+    case(&["build", "wf.yaml", "-o", "link.yaml"], 2, "AGC018", &[]),
+    case(&["build", "link.yaml", "-o", "wf.yaml"], 2, "AGC018", &[]),
+    case(&["graph", "wf.yaml", "-o", "wf.yaml"], 2, "AGC018", &[]),
+    case(
+        &[
+            "run",
+            "wf.yaml",
+            "--script",
+            "script.yaml",
+            "--record",
+            "script.yaml",
+        ],
+        2,
+        "AGC018",
+        &[],
+    ),
+    case(
+        &[
+            "run",
+            "wf.yaml",
+            "--params",
+            "params.json",
+            "--record",
+            "params.json",
+        ],
+        2,
+        "AGC018",
+        &[],
+    ),
+    case(&["gen", "rust", "wf.yaml", "-o", "."], 2, "AGC019", &[]),
+    case(&["gen", "rust", "wf.yaml", "-o", "mine"], 2, "AGC019", &[]),
+    case(
+        &["agent-graph", "bundle", "provider", "-o", "mine"],
+        2,
+        "AGC019",
+        &[],
+    ),
+    case(
+        // Upstream's own refusal (and exit status) for this drop-in command.
+        &["agent-graph", "bundle", "provider", "-o", "provider"],
+        1,
+        "build-output-overlaps-source",
+        &[],
+    ),
+    case(&["build", "wf.yaml", "-o", "/dev/full"], 2, "AGC025", &[]),
+    case(&["graph", "wf.yaml", "-o", "/dev/full"], 2, "AGC025", &[]),
+    case(
+        &[
+            "run",
+            "wf.yaml",
+            "--params",
+            "params.json",
+            "--script",
+            "script.yaml",
+            "--record",
+            "/dev/full",
+        ],
+        2,
+        "AGC025",
+        &[],
+    ),
+    case(&["graph", "--inject", "evil.md"], 2, "AGC104", &[]),
+    case(&["graph", "--inject", "evil-link.md"], 2, "AGC104", &[]),
+    on(Stdout::Full, &["build", "wf.yaml"], 2, "AGC025"),
+    on(Stdout::Full, &["graph", "wf.yaml"], 2, "AGC025"),
+    on(
+        Stdout::Full,
+        &["check", "--format", "json", "wf.yaml"],
+        2,
+        "AGC025",
+    ),
+    on(
+        Stdout::Full,
+        &["eval", "--lang", "agx", "1 + 1"],
+        2,
+        "AGC025",
+    ),
+    on(Stdout::Full, &["explain", "--list"], 2, "AGC025"),
+    on(
+        Stdout::Full,
+        &[
+            "run",
+            "wf.yaml",
+            "--params",
+            "params.json",
+            "--script",
+            "script.yaml",
+            "-q",
+        ],
+        2,
+        "AGC025",
+    ),
+    on(Stdout::Closed, &["build", "wf.yaml"], 0, ""),
+    on(
+        Stdout::Closed,
+        &["check", "--format", "json", "wf.yaml"],
+        0,
+        "",
+    ),
+    on(Stdout::Closed, &["explain", "--list"], 0, ""),
+];
 
 /// Inputs that are no regular file, too large or too deep, for every command that reads one.
 const INPUTS: &[Case] = &[
@@ -196,15 +349,28 @@ const INPUTS: &[Case] = &[
 /// Runs one case in `dir`; a case that does not end within the deadline is a hang.
 fn run_case(dir: &Path, c: &Case) {
     let before = snapshot(dir);
+    let stdout = match c.stdout {
+        Stdout::Full => Stdio::from(
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .expect("/dev/full"),
+        ),
+        Stdout::Pipe | Stdout::Closed => Stdio::piped(),
+    };
     let mut child = Command::new(env!("CARGO_BIN_EXE_agc"))
         .args(c.args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
+        .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()
         .expect("agc runs");
+    if c.stdout == Stdout::Closed {
+        // The reader goes away before agc has compiled anything.
+        drop(child.stdout.take());
+    }
     let start = Instant::now();
     while child.try_wait().expect("wait").is_none() {
         if start.elapsed() > Duration::from_secs(60) {
@@ -227,6 +393,16 @@ fn run_case(dir: &Path, c: &Case) {
         c.args,
         c.code
     );
+    if c.stdout == Stdout::Closed {
+        // Quietly, as a Unix tool that loses its reader.
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "{:?}", c.args);
+    }
+    // Nothing outside the root is quoted.
+    assert!(
+        !text.contains("root:x:0"),
+        "{:?} printed /etc/passwd: {text}",
+        c.args
+    );
     let mut after = snapshot(dir);
     let mut before = before;
     for owned in c.owns {
@@ -242,4 +418,93 @@ fn inputs_that_are_no_regular_file_or_too_large_or_too_deep_are_refused() {
     for c in INPUTS {
         run_case(&dir, c);
     }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn outputs_that_are_inputs_full_or_not_agcs_are_refused_and_change_nothing() {
+    let dir = workspace();
+    for c in OUTPUTS {
+        run_case(&dir, c);
+    }
+}
+
+/// Writers racing on one output leave one whole plan, never a mix or a temporary file.
+#[test]
+fn concurrent_writers_leave_one_whole_file() {
+    let dir = workspace();
+    let build = || {
+        Command::new(env!("CARGO_BIN_EXE_agc"))
+            .args(["build", "wf.yaml", "-o", "plan.json"])
+            .current_dir(&*dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("agc runs")
+    };
+    let mut children: Vec<_> = (0..6).map(|_| build()).collect();
+    for c in &mut children {
+        assert_eq!(c.wait().unwrap().code(), Some(0));
+    }
+    let once = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["build", "wf.yaml"])
+        .current_dir(&*dir)
+        .output()
+        .unwrap();
+    assert_eq!(std::fs::read(dir.join("plan.json")).unwrap(), once.stdout);
+    let leftovers: Vec<_> = std::fs::read_dir(&*dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+/// `agent-graph bundle` replaces its own bundle, refuses one a user added a file to, and
+/// with `--force` replaces any folder; `gen rust` regenerates its own crate.
+#[test]
+fn output_folders_agc_wrote_are_rewritten_and_others_only_with_force() {
+    let dir = workspace();
+    let agc = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_agc"))
+            .args(args)
+            .current_dir(&*dir)
+            .output()
+            .unwrap()
+    };
+    let text = |o: &std::process::Output| String::from_utf8_lossy(&o.stderr).into_owned();
+    let bundle = |extra: &[&str]| {
+        let mut args = vec!["agent-graph", "bundle", "provider", "-o", "b"];
+        args.extend_from_slice(extra);
+        agc(&args)
+    };
+    assert_eq!(bundle(&[]).status.code(), Some(0));
+    assert_eq!(bundle(&[]).status.code(), Some(0));
+    std::fs::write(dir.join("b/notes.txt"), "mine").unwrap();
+    let o = bundle(&[]);
+    assert_eq!(o.status.code(), Some(2));
+    let out = format!("{}{}", String::from_utf8_lossy(&o.stdout), text(&o));
+    assert!(out.contains("AGC019") && out.contains("notes.txt"), "{out}");
+    assert!(dir.join("b/notes.txt").exists());
+    let o = bundle(&["--force"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!dir.join("b/notes.txt").exists());
+    assert!(!dir.join("b.tmp").exists());
+
+    let gen_rust = |out: &str, extra: &[&str]| {
+        let mut args = vec!["gen", "rust", "wf.yaml", "-o", out];
+        args.extend_from_slice(extra);
+        agc(&args)
+    };
+    assert_eq!(gen_rust("crate", &[]).status.code(), Some(0));
+    std::fs::write(dir.join("crate/NOTES.md"), "mine").unwrap();
+    // Its own crate: regenerated (the user's file beside it left alone), checked.
+    assert_eq!(gen_rust("crate", &[]).status.code(), Some(0));
+    assert_eq!(gen_rust("crate", &["--check"]).status.code(), Some(0));
+    assert!(dir.join("crate/NOTES.md").exists());
+    // A user's crate: refused, then written with --force (their other files stay).
+    let o = gen_rust("mine", &[]);
+    assert!(text(&o).contains("AGC019"), "{}", text(&o));
+    assert_eq!(gen_rust("mine", &["--force"]).status.code(), Some(0));
+    assert!(dir.join("mine/mine.txt").exists() && dir.join("mine/.git/HEAD").exists());
 }

@@ -244,6 +244,23 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "AGC017",
         "tests/hostile.rs inputs_that_are_no_regular_file_or_too_large_or_too_deep_are_refused",
     ),
+    // Outputs of the commands (no document position): the hostile-output table triggers each.
+    (
+        "AGC018",
+        "tests/hostile.rs outputs_that_are_inputs_full_or_not_agcs_are_refused_and_change_nothing",
+    ),
+    (
+        "AGC019",
+        "tests/hostile.rs output_folders_agc_wrote_are_rewritten_and_others_only_with_force",
+    ),
+    (
+        "AGC025",
+        "tests/hostile.rs outputs_that_are_inputs_full_or_not_agcs_are_refused_and_change_nothing",
+    ),
+    (
+        "AGC104",
+        "tests/hostile.rs outputs_that_are_inputs_full_or_not_agcs_are_refused_and_change_nothing",
+    ),
     (
         "AGC080",
         "a fragment expansion beyond 2,000,000 nodes: too large for a fixture",

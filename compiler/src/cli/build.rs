@@ -49,6 +49,14 @@ impl BuildArgs {
     pub(crate) fn input(&self) -> &Path {
         &self.file
     }
+
+    /// The files the command reads, which its output must not be: the document and the
+    /// extension manifests.
+    fn inputs(&self) -> Vec<&Path> {
+        let mut v = vec![self.file.as_path()];
+        v.extend(self.root.extensions.iter().map(PathBuf::as_path));
+        v
+    }
 }
 
 pub(crate) fn run(mut args: BuildArgs) -> i32 {
@@ -111,13 +119,15 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
             &display,
             &opts,
             args.output.as_deref(),
+            &args.inputs(),
         );
     }
     let code = match (&args.output, args.check) {
         (None, _) => {
             let write = || {
-                let mut out = BufWriter::new(std::io::stdout().lock());
-                // As with any printer: a closed stdout (`agc build x | head`) is not a failure.
+                // Checked: a failed write exits 2, a closed pipe (`agc build x | head`) stops
+                // quietly (`crate::fsio::stdout`).
+                let mut out = BufWriter::new(crate::fsio::stdout::Stdout);
                 let _ = write_plan(&compiled, &sources, &display, args.compact, &mut out)
                     .and_then(|()| out.flush());
             };
@@ -125,11 +135,16 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
             0
         }
         (Some(out), false) => {
-            let write = || write_plan_file(&compiled, &sources, &display, args.compact, out);
+            let inputs = args.inputs();
+            let write = || {
+                crate::fsio::write::write_with(out, &inputs, |w| {
+                    write_plan(&compiled, &sources, &display, args.compact, w)
+                })
+            };
             match alongside(print.take(), write) {
                 Ok(()) => 0,
                 Err(e) => {
-                    eprintln!("error[AGC001]: cannot write `{}`: {e}", out.display());
+                    eprintln!("{}", e.line(&out.to_string_lossy()));
                     2
                 }
             }
@@ -246,32 +261,19 @@ impl<R: std::io::Read> Write for Compare<R> {
     }
 }
 
-/// Streams the plan into the file `out` (created or truncated) through a buffer.
-fn write_plan_file(
-    c: &Compiled,
-    sources: &SourceMap,
-    display: &str,
-    compact: bool,
-    out: &Path,
-) -> std::io::Result<()> {
-    let mut w = BufWriter::new(std::fs::File::create(out)?);
-    write_plan(c, sources, display, compact, &mut w)?;
-    w.flush()
-}
-
 /// Streams the plan in the line layout, or compact.
 fn write_plan(
     c: &Compiled,
     sources: &SourceMap,
     display: &str,
     compact: bool,
-    out: &mut impl Write,
+    mut out: &mut dyn Write,
 ) -> std::io::Result<()> {
     let input = plan_input(c, sources, display);
     if compact {
-        plan::write_compact(&input, out)
+        plan::write_compact(&input, &mut out)
     } else {
-        plan::write(&input, out)
+        plan::write(&input, &mut out)
     }
 }
 

@@ -24,7 +24,6 @@ use crate::source::scalar::ScalarMap;
 use crate::source::{SourceFile, SourceMap, Span};
 use agc_runtime::expr::Lang;
 use serde_json::{Map, Value};
-use std::io::Write;
 use std::path::PathBuf;
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -222,10 +221,11 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
     };
     match result {
         Ok(outputs) => {
-            let mut out = std::io::stdout().lock();
+            let mut text = String::new();
             for v in outputs {
-                let _ = writeln!(out, "{v}");
+                text.push_str(&format!("{v}\n"));
             }
+            super::out(&text);
             0
         }
         Err(e) => {

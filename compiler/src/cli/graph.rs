@@ -5,7 +5,6 @@ use crate::back::mermaid::{self, Direction, inject};
 use crate::compile::compile_file;
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -96,7 +95,7 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
                 &mut sources,
                 &mut diags,
             ) {
-                Some(text) => write_out(args.output.as_deref(), &text),
+                Some(text) => write_out(args.output.as_deref(), &text, &[file.as_path()]),
                 None => 1,
             }
         }
@@ -182,16 +181,21 @@ fn run_inject(
     diags: &mut Vec<Diagnostic>,
 ) -> i32 {
     let md_display = md.to_string_lossy().replace('\\', "/");
-    let text = match std::fs::read_to_string(md) {
+    let text = match crate::fsio::read_text(md, args.root.limit.bytes) {
         Ok(t) => t,
         Err(e) => {
-            diags.push(Diagnostic::error(
-                "AGC001",
-                format!("cannot read `{md_display}`: {e}"),
-            ));
+            diags.push(e.diagnostic(&md_display));
             return 2;
         }
     };
+    // The diagrams' documents are read only below the root (`--root`, else the Markdown
+    // file's own workspace root), as a document's references are: a README in a pull request
+    // must not make a CI machine read, and print in a diagnostic, any file it names.
+    let root = args
+        .root
+        .root
+        .clone()
+        .unwrap_or_else(|| crate::front::detect_root(md));
     let blocks = match inject::blocks(&text) {
         Ok(b) => b,
         Err((line, msg)) => {
@@ -237,6 +241,22 @@ fn run_inject(
         }
         let path = base.join(&b.path);
         let display = path.to_string_lossy().replace('\\', "/");
+        if let Some(why) = outside(&root, &path) {
+            diags.push(
+                Diagnostic::error(
+                    "AGC104",
+                    format!(
+                        "{md_display}:{}: the diagram's document `{}` {why}",
+                        b.line, b.path
+                    ),
+                )
+                .with_help(format!(
+                    "name a document inside the workspace root `{}`, or pass `--root DIR`",
+                    root.display()
+                )),
+            );
+            return 2;
+        }
         match diagram(
             &path,
             &display,
@@ -244,6 +264,7 @@ fn run_inject(
             GraphFormat::Mermaid,
             &crate::check::CheckOptions {
                 graph: args.graph.clone(),
+                root: Some(root.clone()),
                 ..args.root.options()
             },
             sources,
@@ -275,28 +296,42 @@ fn run_inject(
         }
         return 1;
     }
+    // The Markdown file is this command's input and output by design.
     if updated != text
-        && let Err(e) = std::fs::write(md, updated)
+        && let Err(e) = crate::fsio::write::write(md, &[], updated.as_bytes())
     {
-        diags.push(Diagnostic::error(
-            "AGC001",
-            format!("cannot write `{md_display}`: {e}"),
-        ));
+        diags.push(e.diagnostic(&md_display));
         return 2;
     }
     0
 }
 
-fn write_out(out: Option<&Path>, text: &str) -> i32 {
+/// Why a diagram block's document may not be read (AGC104): it does not exist, or it lies
+/// outside `root` once `..` and symbolic links are resolved. `None` when it may.
+fn outside(root: &Path, path: &Path) -> Option<String> {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Some("does not exist".to_string());
+    }
+    if crate::front::contained(root, path) {
+        return None;
+    }
+    Some(format!(
+        "lies outside the workspace root `{}` (after resolving `..` and symbolic links); agc \
+         reads nothing outside it",
+        root.display()
+    ))
+}
+
+fn write_out(out: Option<&Path>, text: &str, inputs: &[&Path]) -> i32 {
     match out.filter(|p| *p != Path::new("-")) {
         None => {
-            let _ = std::io::stdout().write_all(text.as_bytes());
+            crate::fsio::stdout::write(text.as_bytes());
             0
         }
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match crate::fsio::write::write(p, inputs, text.as_bytes()) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("error[AGC001]: cannot write `{}`: {e}", p.display());
+                eprintln!("{}", e.line(&p.to_string_lossy()));
                 2
             }
         },

@@ -187,7 +187,7 @@ pub fn main() -> i32 {
     // writes, such as `-o plan.json`); this is the binary's own entry, with no other thread
     // yet, unlike `run`, which tests call from many threads at once.
     crate::memory::tune_for_inputs(cli.command.inputs());
-    dispatch(cli)
+    crate::fsio::stdout::finish(dispatch(cli))
 }
 
 /// Runs agc with the given arguments (the first is the program name).
@@ -203,7 +203,7 @@ where
             return if e.use_stderr() { 2 } else { 0 };
         }
     };
-    dispatch(cli)
+    crate::fsio::stdout::finish(dispatch(cli))
 }
 
 /// The parsed command line, or `None` when clap refuses it (or answers `--help`).
@@ -361,8 +361,9 @@ pub(crate) fn print_diagnostics(
         w.write_all(out.as_bytes())
             .and_then(|()| w.write_all(tail.as_bytes()))
     };
+    // Standard output is checked (a failed write exits 2); stderr has nowhere to report to.
     let _ = match stream {
-        Stream::Stdout => write(&mut std::io::stdout().lock()),
+        Stream::Stdout => write(&mut crate::fsio::stdout::Stdout),
         Stream::Stderr => write(&mut std::io::stderr().lock()),
     };
     let errors = diags.iter().any(Diagnostic::is_error);
@@ -370,13 +371,10 @@ pub(crate) fn print_diagnostics(
     errors || (strict && warnings)
 }
 
-/// Writes `text` to stdout, as `print!` does, except that a closed stdout (`agc explain --list
-/// | head -1`) is not a panic: whoever reads the output has what it wanted, so the error is
-/// dropped, as `build` does for its plan.
+/// Writes `text` to stdout, checked ([`crate::fsio::stdout`]): a failed write makes the
+/// command exit 2, a closed pipe (`agc explain --list | head -1`) stops it quietly.
 pub(crate) fn out(text: &str) {
-    use std::io::Write;
-    let mut o = std::io::stdout().lock();
-    let _ = o.write_all(text.as_bytes()).and_then(|()| o.flush());
+    crate::fsio::stdout::write(text.as_bytes());
 }
 
 #[cfg(test)]

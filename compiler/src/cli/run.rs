@@ -24,7 +24,7 @@ use agc_runtime::run::{
     FixedClock, FixedIds, Journal, JsonlJournal, MemoryJournal, Observer, Progress, RunOptions,
     RunRecord, RunStatus, SystemClock, SystemIds,
 };
-use serde_json::{Map, Value};
+use serde_json::Map;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -90,6 +90,17 @@ pub(crate) struct RunArgs {
     pub(super) admin: Option<String>,
 }
 
+impl RunArgs {
+    /// The files the command reads, which `--record` must not be.
+    pub(super) fn inputs(&self) -> Vec<&Path> {
+        [&self.file, &self.params, &self.script]
+            .into_iter()
+            .flatten()
+            .map(PathBuf::as_path)
+            .collect()
+    }
+}
+
 /// Options kept in the run directory for `--resume`.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Kept {
@@ -121,6 +132,13 @@ fn open_journal(dir: &Path, kind: &str) -> Result<Box<dyn Journal>, String> {
 pub(crate) fn run(args: RunArgs) -> i32 {
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
+    // `--record` over an input is refused before anything runs.
+    if let Some(r) = &args.record
+        && let Err(e) = crate::fsio::write::refuse_input(r, &args.inputs())
+    {
+        eprintln!("{}", e.line(&r.to_string_lossy()));
+        return 2;
+    }
     let code = match &args.resume {
         _ if args.engine != "local" => super::run_restate::run(&args, &mut sources, &mut diags),
         Some(dir) => resume(&args, dir, &mut sources, &mut diags),
@@ -153,7 +171,7 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     };
     let params = match &args.params {
         None => Map::new(),
-        Some(p) => match read_params(p, args.root.limit.bytes) {
+        Some(p) => match super::run_answers::read_params(p, args.root.limit.bytes) {
             Ok(p) => p,
             Err(d) => {
                 diags.push(d);
@@ -337,11 +355,8 @@ fn finish_with(
         targets.push(r.clone());
     }
     for t in &targets {
-        if let Err(e) = std::fs::write(t, &text) {
-            diags.push(Diagnostic::error(
-                "AGC001",
-                format!("cannot write `{}`: {e}", t.display()),
-            ));
+        if let Err(e) = crate::fsio::write::write(t, &[], text.as_bytes()) {
+            diags.push(e.diagnostic(&t.to_string_lossy()));
             return 2;
         }
     }
@@ -589,22 +604,6 @@ pub(super) fn load_plan(
     }
 }
 
-pub(super) fn read_params(path: &Path, limit: usize) -> Result<Map<String, Value>, Diagnostic> {
-    let text =
-        crate::fsio::read_text(path, limit).map_err(|e| e.diagnostic(&path.to_string_lossy()))?;
-    match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(m)) => Ok(m),
-        Ok(_) => Err(Diagnostic::error(
-            "AGC301",
-            format!("`{}` must hold a JSON object of params", path.display()),
-        )),
-        Err(e) => Err(Diagnostic::error(
-            "AGC301",
-            format!("`{}` is not JSON: {e}", path.display()),
-        )),
-    }
-}
-
 /// Reads a script (YAML or JSON): every entry that does not fit the format is reported with
 /// its position (AGC300).
 pub(super) fn load_script(
@@ -746,8 +745,9 @@ fn prepare_dir(
         ));
     }
     let write = |name: &str, text: String| {
-        std::fs::write(dir.join(name), text)
-            .map_err(|e| format!("cannot write `{}`: {e}", dir.join(name).display()))
+        let path = dir.join(name);
+        crate::fsio::write::write(&path, &[], text.as_bytes())
+            .map_err(|e| e.message(&path.to_string_lossy()))
     };
     write("plan.json", plan.to_pretty_string())?;
     write(

@@ -5,8 +5,10 @@
 //! `--decide`, rather than packed into `--decide` (`NAME=approved:{...}`): JSON holds `=`
 //! and `:` freely, and a file (`@out.json`) keeps long edits out of the shell.
 
+use crate::diag::Diagnostic;
 use agc_runtime::run::{GateOutcome, HumanAnswer};
-use serde_json::Value;
+use serde_json::{Map, Value};
+use std::path::Path;
 
 /// `--decide NAME=OUTCOME` and `--outputs NAME=JSON|NAME=@FILE` as answers, in `--decide`
 /// order. Each `--outputs` must name (exactly) a `--decide`d approval, once; its value is a
@@ -74,6 +76,23 @@ pub(super) fn parse(
         *answer = answer.clone().with_outputs(map);
     }
     Ok(answers)
+}
+
+/// `--params P.json`: a JSON object, read by the bounded reader.
+pub(super) fn read_params(path: &Path, limit: usize) -> Result<Map<String, Value>, Diagnostic> {
+    let text =
+        crate::fsio::read_text(path, limit).map_err(|e| e.diagnostic(&path.to_string_lossy()))?;
+    match serde_json::from_str::<Value>(&text) {
+        Ok(Value::Object(m)) => Ok(m),
+        Ok(_) => Err(Diagnostic::error(
+            "AGC301",
+            format!("`{}` must hold a JSON object of params", path.display()),
+        )),
+        Err(e) => Err(Diagnostic::error(
+            "AGC301",
+            format!("`{}` is not JSON: {e}", path.display()),
+        )),
+    }
 }
 
 fn json_kind(v: &Value) -> &'static str {

@@ -11,7 +11,8 @@
 //! errors (and Restate refusing a run or a decision); 4 paused awaiting a human.
 
 use super::restate::{Response, request};
-use super::run::{RunArgs, check_script_keys, load_plan, load_script, read_params};
+use super::run::{RunArgs, check_script_keys, load_plan, load_script};
+use super::run_answers::read_params;
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use agc_runtime::run::{IdSource, SystemIds, bind_params};
@@ -233,9 +234,8 @@ fn follow(args: &RunArgs, ingress: &str, run_id: &str) -> Result<i32, Diagnostic
 
 fn write_record(args: &RunArgs, text: &str) -> Result<(), Diagnostic> {
     match &args.record {
-        Some(p) => std::fs::write(p, text).map_err(|e| {
-            Diagnostic::error("AGC001", format!("cannot write `{}`: {e}", p.display()))
-        }),
+        Some(p) => crate::fsio::write::write(p, &args.inputs(), text.as_bytes())
+            .map_err(|e| e.diagnostic(&p.to_string_lossy())),
         None => {
             super::out(text);
             Ok(())

@@ -3,10 +3,17 @@
 //!
 //! - [`read`]: the bounded reader (regular files or `-`, a size limit, never blocking on a
 //!   FIFO or a device).
+//! - [`write`]: the one file writer (never over an input, atomic, checked).
+//! - [`folder`]: output folders (a bundle, a generated crate): refused unless empty or agc's
+//!   own, built beside and swapped in.
+//! - [`stdout`]: standard output with every write checked, a closed pipe quiet.
 //!
 //! Why one module: these guarantees hold only if no command opens a file its own way.
 
+pub mod folder;
 pub mod read;
+pub mod stdout;
+pub mod write;
 
 pub use read::{DEFAULT_MAX_BYTES, ReadError, read_text};
 

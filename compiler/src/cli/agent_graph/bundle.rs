@@ -5,6 +5,8 @@
 
 use super::{AgFormat, fail, load};
 use crate::front::agent_graph::build;
+use crate::fsio::folder::NotOwned;
+use agc_runtime::agent_graph::Error;
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -19,9 +21,13 @@ pub(crate) enum AgentGraphCommand {
 pub(crate) struct BundleArgs {
     /// The Provider: its `provider.yaml`, or the folder holding it.
     provider: PathBuf,
-    /// The bundle folder (replaced if it exists; upstream's default is `dist/provider`).
+    /// The bundle folder (upstream's default is `dist/provider`): created, or replaced when it
+    /// is empty or a bundle agc wrote; any other folder is refused unless `--force`.
     #[arg(short, long, value_name = "DIR", default_value = "dist/provider")]
     output: PathBuf,
+    /// Replace the output folder even when it holds files agc did not write (they are lost).
+    #[arg(long)]
+    force: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = AgFormat::Human)]
     format: AgFormat,
@@ -39,6 +45,29 @@ fn bundle(a: BundleArgs) -> i32 {
         Ok(x) => x,
         Err(code) => return code,
     };
+    // Upstream's overlap refusal first; then a folder holding anything but a bundle agc wrote
+    // (a user's files, a `.git`) is not replaced: refused before anything is built (exit 2,
+    // as for an unusable output).
+    if let Err(e) = build::overlap(&inventory, &a.output) {
+        return fail(a.format, &e, Vec::new());
+    }
+    let shown = a.output.to_string_lossy().into_owned();
+    match crate::fsio::folder::may_write(&a.output, a.force, build::is_own_bundle) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => {
+            super::fail(
+                a.format,
+                &Error::new(NotOwned::CODE, e.message(&shown, "a bundle")),
+                Vec::new(),
+            );
+            return 2;
+        }
+        Err(e) => {
+            // An operating-system failure is upstream's `unexpected-error` (exit 1).
+            let e = Error::new("unexpected-error", format!("Cannot read {shown}: {e}"));
+            return fail(a.format, &e, Vec::new());
+        }
+    }
     match build::build(&inventory, &a.output) {
         Ok(manifest) => {
             let shown = |k: &str| {

@@ -148,6 +148,19 @@ write it. Draw with `--collapse`, which folds every loop, map and subgraph into 
 DOT output or raise the limit itself.",
     },
     CodeInfo {
+        code: "AGC104",
+        origin: "agc",
+        severity: Error,
+        summary: "a diagram block names a document outside the workspace root",
+        explanation: "`agc graph --inject FILE.md` reads the document each `<!-- agc:graph PATH \
+-->` block names. PATH is resolved from the Markdown file's folder and must stay inside the \
+workspace root (`--root`, by default the nearest folder above the Markdown file holding `.git`, \
+`.hg`, `.jj` or `.agc-root`) after resolving `..` and symbolic links, as a document's own \
+references must (AGC081); a missing file is refused too. Nothing is read and the command exits \
+2, so a README in a pull request cannot make a CI machine print a file such as `/etc/passwd` \
+into its log. The document's own references are held to the same root.",
+    },
+    CodeInfo {
         code: "AGC101",
         origin: "agc",
         severity: Error,

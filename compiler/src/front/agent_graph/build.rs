@@ -5,10 +5,12 @@
 //! that. The result is deterministic (no timestamps; every list sorted as upstream sorts it)
 //! and relocatable (no absolute path of the source inside).
 //!
-//! The output is written to `DIR.tmp` first and moved into place at the end; refused with
+//! The output is built in a temporary folder beside `DIR` and swapped in at the end
+//! ([`crate::fsio::folder::replace_with`]), so a failure leaves `DIR` as it was; refused with
 //! upstream's codes when it would overlap the sources (`build-output-overlaps-source`) or when
 //! a copied file or the manifest would carry the source root's absolute path
-//! (`build-absolute-path-leak`).
+//! (`build-absolute-path-leak`). Whether `DIR` may be replaced at all (empty, or a bundle agc
+//! wrote: [`is_own_bundle`]) is the command's decision, taken before.
 //!
 //! `provider.yaml` is agc's own YAML rendering of the manifest (upstream's is the npm `yaml`
 //! package's): block mappings and sequences, strings double-quoted. Both parse to the same
@@ -20,7 +22,7 @@ use crate::source;
 use agc_runtime::agent_graph::Error;
 use agc_runtime::agent_graph::canon::{digest_bytes, digest_value, locale_compare, utf16_compare};
 use serde_json::{Value, json};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The name of the Provider manifest inside a bundle.
 pub const PROVIDER_MANIFEST: &str = "provider.yaml";
@@ -34,6 +36,17 @@ fn io(what: &str, path: &Path, e: std::io::Error) -> Error {
 
 /// Builds the bundle of `inv` into `output`; gives the bundle manifest.
 pub fn build(inv: &Inventory, output: &Path) -> Result<Value, Error> {
+    overlap(inv, output)?;
+    let destination = super::absolute(output);
+    crate::fsio::folder::replace_with(
+        &destination,
+        |working| write_bundle(inv, working),
+        |p, e| io("replace", p, e),
+    )
+}
+
+/// `build-output-overlaps-source`: `output` is the Provider root, or holds one of its files.
+pub fn overlap(inv: &Inventory, output: &Path) -> Result<(), Error> {
     let destination = super::absolute(output);
     let root = &inv.root;
     let inside = |file: &Path| file.starts_with(&destination);
@@ -47,21 +60,50 @@ pub fn build(inv: &Inventory, output: &Path) -> Result<Value, Error> {
                 .to_string(),
         ));
     }
-    let mut working = destination.clone().into_os_string();
-    working.push(".tmp");
-    let working = PathBuf::from(working);
-    let _ = std::fs::remove_dir_all(&working);
-    std::fs::create_dir_all(&working).map_err(|e| io("create", &working, e))?;
+    Ok(())
+}
 
+/// Whether `dir` holds a bundle agc wrote and nothing else: its `manifest.json` is a bundle
+/// manifest, and the files there are exactly the manifest and the files it lists. A user's
+/// file added beside them makes it not agc's to replace (`Err` names the first such file).
+pub fn is_own_bundle(dir: &Path) -> Result<(), Option<String>> {
+    let manifest = dir.join("manifest.json");
+    if !super::is_bundle_manifest(&manifest) {
+        return Err(None);
+    }
+    let Ok(text) = crate::fsio::read_text(&manifest, crate::fsio::DEFAULT_MAX_BYTES) else {
+        return Err(None);
+    };
+    let Ok(v) = serde_json::from_str::<Value>(&text) else {
+        return Err(None);
+    };
+    let mut listed: Vec<String> = v
+        .get("files")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f.get("path").and_then(Value::as_str).map(String::from))
+        .collect();
+    listed.push("manifest.json".to_string());
+    let found = crate::fsio::folder::files_below(dir).ok_or(None)?;
+    match found.into_iter().find(|f| !listed.contains(f)) {
+        Some(stranger) => Err(Some(stranger)),
+        None => Ok(()),
+    }
+}
+
+/// Writes the bundle of `inv` into the empty folder `working`; gives the bundle manifest.
+fn write_bundle(inv: &Inventory, working: &Path) -> Result<Value, Error> {
+    let root = &inv.root;
     let mut sources: Vec<&String> = inv.files.iter().collect();
     sources.sort_by(|a, b| locale_compare(a, b));
     let root_text = root.to_string_lossy().into_owned();
     let mut bodies = Vec::with_capacity(sources.len());
     for rel in &sources {
         let src = root.join(rel);
-        let bytes = std::fs::read(&src).map_err(|e| io("read", &src, e))?;
+        let bytes = crate::fsio::read::read_file(&src, crate::fsio::DEFAULT_MAX_BYTES)
+            .map_err(|e| Error::new("unexpected-error", e.message(&src.to_string_lossy())))?;
         if !root_text.is_empty() && contains(&bytes, root_text.as_bytes()) {
-            let _ = std::fs::remove_dir_all(&working);
             return Err(Error::new(
                 "build-absolute-path-leak",
                 format!("Referenced file contains the source Provider absolute path: {rel}"),
@@ -123,7 +165,6 @@ pub fn build(inv: &Inventory, output: &Path) -> Result<Value, Error> {
     manifest["digest"] = Value::from(digest);
     let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
     if !root_text.is_empty() && text.contains(&root_text) {
-        let _ = std::fs::remove_dir_all(&working);
         return Err(Error::new(
             "build-absolute-path-leak",
             "Generated bundle contains the source provider absolute path".to_string(),
@@ -131,13 +172,6 @@ pub fn build(inv: &Inventory, output: &Path) -> Result<Value, Error> {
     }
     let target = working.join("manifest.json");
     std::fs::write(&target, text).map_err(|e| io("write", &target, e))?;
-    if destination.exists() {
-        std::fs::remove_dir_all(&destination).map_err(|e| io("replace", &destination, e))?;
-    }
-    if let Some(parent) = destination.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| io("create", parent, e))?;
-    }
-    std::fs::rename(&working, &destination).map_err(|e| io("move", &working, e))?;
     Ok(manifest)
 }
 

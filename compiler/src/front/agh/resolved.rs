@@ -291,6 +291,7 @@ pub fn print(
     display: &str,
     opts: &crate::check::CheckOptions,
     out: Option<&std::path::Path>,
+    inputs: &[&std::path::Path],
 ) -> i32 {
     use crate::front::FrontEnd;
     let mut sources = crate::source::SourceMap::new();
@@ -320,17 +321,15 @@ pub fn print(
     }
     let text = render(&unit);
     match out {
-        Some(p) => match std::fs::write(p, text) {
+        Some(p) => match crate::fsio::write::write(p, inputs, text.as_bytes()) {
             Ok(()) => 0,
             Err(e) => {
-                eprintln!("error[AGC001]: cannot write `{}`: {e}", p.display());
+                eprintln!("{}", e.line(&p.to_string_lossy()));
                 2
             }
         },
         None => {
-            use std::io::Write;
-            // A closed stdout (`| head`) is not a failure.
-            let _ = std::io::stdout().lock().write_all(text.as_bytes());
+            crate::fsio::stdout::write(text.as_bytes());
             0
         }
     }
