@@ -1,6 +1,7 @@
 //! Upstream AWP parity vectors for input from outside, run in place from the corpus
 //! (`../shared/corpus/awp/conformance/vectors/parity/`): `r2-interrupt-resume` (an interrupt
-//! on the lighthouse workflow) and `r4-signal-wait`. Each vector starts a run that stops at a
+//! on the lighthouse workflow), `r2-linear-complete` (its technical path) and `r4-signal-wait`,
+//! each started with the vector's input. Each vector starts a run that stops at a
 //! node (`interrupted` / `awaiting_signal` upstream: `awaiting_human` here, exit 4), then
 //! resumes it with a payload and expects a result. agc's scripts stand in for the vector's
 //! stubs; the payload is the script's answer for the waiting node, so the second run goes
@@ -29,14 +30,15 @@ fn vector(name: &str) -> Option<Value> {
     }
 }
 
-/// Runs the vector's workflow with `nodes` as the script; returns (exit status, record).
+/// Runs the vector's workflow with `nodes` as the script and the `start` step's `input` as
+/// the params (the run's input: upstream's initial state); returns (exit status, record).
 fn run(v: &Value, dir: &Path, nodes: Map<String, Value>) -> (i32, Value) {
     let workflow = Path::new(AWP).join(v["definition"].as_str().unwrap());
     let script = dir.join("script.json");
     let script_doc = json!({"format": "agc.script/v1", "nodes": nodes});
     std::fs::write(&script, script_doc.to_string()).unwrap();
     let record = dir.join("record.json");
-    let args = [
+    let mut args = vec![
         "agc".to_string(),
         "run".into(),
         workflow.display().to_string(),
@@ -47,7 +49,12 @@ fn run(v: &Value, dir: &Path, nodes: Map<String, Value>) -> (i32, Value) {
         "--record".into(),
         record.display().to_string(),
     ];
-    let code = agc::cli::run(args.to_vec());
+    if let Some(input) = step(v, "start").get("input") {
+        let params = dir.join("params.json");
+        std::fs::write(&params, input.to_string()).unwrap();
+        args.extend(["--params".into(), params.display().to_string()]);
+    }
+    let code = agc::cli::run(args);
     let text = std::fs::read_to_string(&record).unwrap();
     (code, serde_json::from_str(&text).unwrap())
 }
@@ -107,6 +114,21 @@ fn an_interrupt_stops_the_run_and_its_resume_payload_overwrites_the_state() {
     // `intent` overwritten by the payload, `confidence` kept from the classification.
     assert_eq!(rec["outputs"], resume["expect"]["result"]);
     assert_eq!(node(&rec, waiting)["outputs"], resume["resumePayload"]);
+}
+
+/// The technical path completes in one start, with the ticket's text as input.
+#[test]
+fn the_linear_path_completes_with_its_input() {
+    let Some(v) = vector("r2-linear-complete.vector.json") else {
+        return;
+    };
+    let dir = tmp("linear");
+    assert!(step(&v, "start")["input"].is_object());
+    let (code, rec) = run(&v, &dir, stubs(&v));
+    assert_eq!(step(&v, "start")["expect"]["status"], "completed");
+    assert_eq!(code, 0, "{rec:#}");
+    assert_eq!(rec["status"], "succeeded");
+    assert_eq!(&rec["params"], &step(&v, "start")["input"]);
 }
 
 #[test]

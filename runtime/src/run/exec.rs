@@ -229,11 +229,32 @@ pub fn bind_params(
             format!("`{name}` is not a param of this graph"),
         ));
     }
+    if errors.is_empty()
+        && let Some(e) = initial_state_error(plan, &out)
+    {
+        errors.push(("AG302".to_string(), e));
+    }
     if errors.is_empty() {
         Ok(out)
     } else {
         Err(RunError::Params(errors))
     }
+}
+
+/// AWP: the params are the initial state, which must fit the state schema as a whole
+/// (upstream "Initial state invalid vs state_schema": `required`, `additionalProperties`, ...
+/// beyond each param's own declaration). A plan without a state schema, or whose schema does
+/// not compile (AGC328 when the run starts), checks nothing here.
+fn initial_state_error(plan: &Plan, params: &Map<String, Value>) -> Option<String> {
+    let schema = plan.attrs.get("state_schema").filter(|s| s.is_object())?;
+    let validator = jsonschema::validator_for(schema).ok()?;
+    let state = Value::Object(params.clone());
+    let err = validator.iter_errors(&state).next()?;
+    let at = err.instance_path().to_string();
+    let at = if at.is_empty() { "/".into() } else { at };
+    Some(format!(
+        "the initial state (the params) does not fit the state schema: at {at}: {err}"
+    ))
 }
 
 /// Feeds `first` and then call results and timers to the core until the run ends or

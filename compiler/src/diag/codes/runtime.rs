@@ -33,7 +33,17 @@ without a value is AGS AG301, a value that does not match the declared type, `en
 Schema, or a name the graph does not declare, is AG302 (agc rejects unknown params rather than \
 ignoring them, so a misspelt name is not silently dropped). AGS params are required unless \
 they say `required: false`; a param with a `default` never needs a value. agc exits with \
-status 2.",
+status 2.
+
+AWP: the params are the run's input, which becomes the initial state: the top-level \
+`state_schema` properties and the `start` node's `config.input_schema` properties (a name in \
+both must fit both). After each param, the whole initial state is checked against \
+`state_schema` (AG302 \"the initial state (the params) does not fit the state schema\"), as the \
+engine does at run start. agc differs from the engine on purpose in two ways: the engine never \
+reads `input_schema`, while agc holds the input to its types, `enum`s and `required` list, so a \
+run started with the wrong input fails before its first node; and an input key that neither \
+schema declares is refused, where the engine would take it into an open state (a misspelt key \
+would otherwise be state nothing reads). Declare such a key in `input_schema`.",
     },
     CodeInfo {
         code: "AGC302",

@@ -142,7 +142,11 @@ fn object<'a>(m: &'a Map, k: &str) -> impl Iterator<Item = (&'a Str, &'a Value)>
 
 impl Checker<'_> {
     pub(super) fn check_jq(&mut self, m: &Model<'_>) {
-        let schema = self.doc.value.get("state_schema").unwrap_or(&Value::Null);
+        let state = self.doc.value.get("state_schema").unwrap_or(&Value::Null);
+        let schema = Schemas {
+            state,
+            input: super::ports::input_schema(&self.doc.value),
+        };
         let mut read: HashSet<String> = HashSet::new();
         // Readers of the whole state besides jq: an `end` without `output_mapping` (its
         // result is the state), an `llm_call` without `user_prompt`/`prompt` (its user message
@@ -163,10 +167,10 @@ impl Checker<'_> {
             node_sites(n, &mut batch);
             if batch.len() >= JQ_BATCH {
                 let sites = std::mem::take(&mut batch);
-                self.check_batch(sites, schema, &mut read, &mut whole);
+                self.check_batch(sites, &schema, &mut read, &mut whole);
             }
         }
-        self.check_batch(batch, schema, &mut read, &mut whole);
+        self.check_batch(batch, &schema, &mut read, &mut whole);
         if !whole {
             self.check_unused(&read);
         }
@@ -178,7 +182,7 @@ impl Checker<'_> {
     fn check_batch(
         &mut self,
         sites: Vec<Site>,
-        schema: &Value,
+        schema: &Schemas<'_>,
         read: &mut HashSet<String>,
         whole: &mut bool,
     ) {
@@ -228,10 +232,10 @@ impl Checker<'_> {
         }
     }
 
-    fn check_paths(&mut self, site: &Site, prog: &JqProgram, schema: &Value) {
+    fn check_paths(&mut self, site: &Site, prog: &JqProgram, schema: &Schemas<'_>) {
         let mut seen = HashSet::new();
         for (p, span) in &prog.paths {
-            let (code, at, why) = match lookup(schema, p) {
+            let (code, at, why) = match schema.lookup(p) {
                 Lookup::Typed(_) => continue,
                 Lookup::Cannot { at, why } => ("AGC242", at, why),
                 Lookup::Untyped { at, why } => ("AGC243", at, why),
@@ -254,7 +258,7 @@ impl Checker<'_> {
 
     /// AGC244: a `when` that is a non-boolean literal, or one path to a required property whose
     /// type admits neither `boolean` nor `null`.
-    fn check_when(&mut self, site: &Site, prog: &JqProgram, schema: &Value) {
+    fn check_when(&mut self, site: &Site, prog: &JqProgram, schema: &Schemas<'_>) {
         let src = prog.source.trim();
         // The program read as a JSON literal (program text, not a document value).
         use serde_json::Value as Json;
@@ -273,8 +277,8 @@ impl Checker<'_> {
             })
         } else {
             match prog.paths.as_slice() {
-                [(p, _)] if p.to_string() == src && always_present(schema, p) => {
-                    match lookup(schema, p) {
+                [(p, _)] if p.to_string() == src && always_present(schema.state, p) => {
+                    match lookup(schema.state, p) {
                         Lookup::Typed(t) => types(t).and_then(|ts| {
                             (!ts.is_empty() && !ts.iter().any(|t| matches!(*t, "boolean" | "null")))
                                 .then_some(match ts.as_slice() {
@@ -324,6 +328,31 @@ impl Checker<'_> {
             .at(self.doc.key_span(&ptr))
             .with_pointer(ptr);
             self.diags.push(d);
+        }
+    }
+}
+
+/// The schemas a state path is looked up in.
+struct Schemas<'s> {
+    state: &'s Value,
+    /// The `start` node's `input_schema`: the run's input is the initial state, so a
+    /// top-level key it declares and `state_schema` does not is typed by it.
+    input: Option<&'s Value>,
+}
+
+impl<'s> Schemas<'s> {
+    fn lookup(&self, p: &crate::expr::jq::JqPath) -> Lookup<'s> {
+        let found = lookup(self.state, p);
+        match (&found, self.input, p.0.first()) {
+            (Lookup::Untyped { at: 0, .. }, Some(input), Some(Seg::Field(f)))
+                if input
+                    .get("properties")
+                    .and_then(|ps| ps.get(f.as_str()))
+                    .is_some() =>
+            {
+                lookup(input, p)
+            }
+            _ => found,
         }
     }
 }

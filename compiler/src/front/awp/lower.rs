@@ -15,7 +15,8 @@
 //! `attrs.retry`. Every node keeps its `metadata` in `attrs`, and its `config` less what became
 //! its inputs or other attributes (`assignments`, `output_mapping`, `input_mapping`,
 //! `resume_schema`). Graph: id =
-//! `document.name`; params = the top-level state properties (type, `required`, schema);
+//! `document.name`; params = the top-level state properties and the `start` node's input
+//! properties (type, `required`, self-contained schema: [`super::ports`]);
 //! `attrs.reducers` (every property, `overwrite` by default), `attrs.checkpointing` (strategy
 //! and `n`, normalised from the aliases), `attrs.document`.
 //!
@@ -25,13 +26,14 @@
 
 use super::jq::{Site, node_sites, program_map};
 use super::model::{Model, NodeRef};
+use super::ports::outputs;
 use super::regions::Regions;
 use super::values::duration_ms;
 use crate::analysis::grouped::Grouped;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Declared, Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeExtra,
-    NodeId, NodeKind, Outcome, Outcomes, Output, Param, Region, RegionKind, Retry,
+    Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeId,
+    NodeKind, Outcome, Outcomes, Region, RegionKind, Retry,
 };
 use crate::source::value::map::key_hash;
 use crate::source::{Document, Span};
@@ -148,13 +150,6 @@ impl Lowerer<'_, '_> {
             self.g.attrs.insert("document", d.clone());
         }
         let schema = v.get("state_schema").unwrap_or(&Value::Null);
-        let required: HashSet<&str> = schema
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
         let mut reducers = Vec::new();
         if let Some(props) = schema.get("properties").and_then(Value::as_object) {
             for (k, p) in props {
@@ -163,21 +158,9 @@ impl Lowerer<'_, '_> {
                     .and_then(Value::as_str)
                     .unwrap_or("overwrite");
                 reducers.push((k.clone(), Value::from(reducer)));
-                // Copied for the IR, then `reducer` removed as `serde_json::Map::remove`
-                // does (the last key takes its place).
-                let mut decl_schema = p.to_json();
-                if let Some(o) = decl_schema.as_object_mut() {
-                    o.remove("reducer");
-                }
-                self.g.params.push(Param {
-                    name: k.to_string(),
-                    ty: type_name(p),
-                    required: required.contains(k.as_str()),
-                    default: p.get("default").map(Value::to_json),
-                    decl: declared(p, decl_schema),
-                });
             }
         }
+        self.g.params = super::ports::params(v);
         self.g
             .attrs
             .insert("reducers", Value::Object(Map::from_entries(reducers)));
@@ -534,29 +517,6 @@ fn input(name: &str, source: InputSource) -> Input {
     }
 }
 
-/// One output per property of an object schema (a resume or output schema).
-fn outputs(schema: &Value) -> Vec<Output> {
-    let required: HashSet<&str> = schema
-        .get("required")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
-    schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .map(|(k, p)| Output {
-            name: k.clone(),
-            ty: type_name(p),
-            required: required.contains(k.as_str()),
-            decl: declared(p, p.to_json()).into(),
-        })
-        .collect()
-}
-
 /// A node's `config` as `attrs.config` keeps it: without what the lowering made into the
 /// node's inputs or other attributes (a `set_state`'s `assignments`, an `end`'s
 /// `output_mapping`, a subworkflow's or delegate's `input_mapping`, an interrupt's
@@ -577,31 +537,6 @@ fn kept_config(ty: &str, cfg: &Value) -> Value {
                 .collect(),
         ),
         other => other.clone(),
-    }
-}
-
-fn declared(p: &Value, schema: serde_json::Value) -> Declared {
-    Declared {
-        schema: Some(schema.into()),
-        enum_values: p
-            .get("enum")
-            .and_then(Value::as_array)
-            .map(|e| e.iter().map(Value::to_json).collect()),
-        description: p.get("description").and_then(Value::as_str).map(Box::from),
-        ..Declared::default()
-    }
-}
-
-/// A schema's `type` as one name (`null` aside); `any` when absent or several.
-fn type_name(p: &Value) -> crate::ir::ValueType {
-    let ts: Vec<&str> = super::state::types(p)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|t| *t != "null")
-        .collect();
-    match ts.as_slice() {
-        [one] => (*one).into(),
-        _ => "any".into(),
     }
 }
 

@@ -20,10 +20,12 @@
 //! [`lower`] turns an error-free document into the IR. Decisions where upstream is loose are
 //! documented next to each rule and in `agc explain`.
 
+mod defs;
 mod graph;
 pub mod jq;
 pub mod lower;
 mod model;
+pub mod ports;
 mod regions;
 pub mod state;
 pub mod values;
