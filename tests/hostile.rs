@@ -41,6 +41,13 @@ fn workspace() -> TempDir {
         .status()
         .expect("mkfifo runs");
     assert!(fifo.success());
+    // A run dir whose plan is a FIFO.
+    std::fs::create_dir(dir.join("stale-run")).unwrap();
+    let fifo = std::process::Command::new("mkfifo")
+        .arg(dir.join("stale-run/plan.json"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(fifo.success());
     #[cfg(unix)]
     std::os::unix::fs::symlink("wf.yaml", dir.join("link.yaml")).unwrap();
     // A user's folder: a file of theirs and a `.git`.
@@ -320,6 +327,7 @@ const INPUTS: &[Case] = &[
         "",
         &[],
     ),
+    case(&["run", "--resume", "stale-run"], 2, "FIFO", &[]),
     case(
         &["eval", "--lang", "jq", ".", "--input", "/dev/zero"],
         2,
@@ -507,4 +515,32 @@ fn output_folders_agc_wrote_are_rewritten_and_others_only_with_force() {
     assert!(text(&o).contains("AGC019"), "{}", text(&o));
     assert_eq!(gen_rust("mine", &["--force"]).status.code(), Some(0));
     assert!(dir.join("mine/mine.txt").exists() && dir.join("mine/.git/HEAD").exists());
+}
+
+/// A file the user may not read is AGC001 and exit 2, for a document and for params. Run as
+/// root (which reads any file), the case cannot be staged and is skipped with a notice.
+#[cfg(unix)]
+#[test]
+fn unreadable_files_are_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = workspace();
+    let locked = dir.join("locked.yaml");
+    std::fs::copy(dir.join("wf.yaml"), &locked).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if std::fs::read(&locked).is_ok() {
+        eprintln!(
+            "notice: running as a user who reads any file (root); unreadable files not tested"
+        );
+        return;
+    }
+    run_case(&dir, &case(&["check", "locked.yaml"], 2, "AGC001", &[]));
+    run_case(
+        &dir,
+        &case(
+            &["run", "wf.yaml", "--params", "locked.yaml"],
+            2,
+            "AGC001",
+            &[],
+        ),
+    );
 }

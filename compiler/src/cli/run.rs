@@ -225,7 +225,12 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
 }
 
 fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> i32 {
-    let read = |name: &str| std::fs::read_to_string(dir.join(name));
+    // Bounded: a FIFO or a device planted in the run dir is refused, not waited on.
+    let read = |name: &str| {
+        let path = dir.join(name);
+        crate::fsio::read_text(&path, args.root.limit.bytes)
+            .map_err(|e| e.message(&path.to_string_lossy()))
+    };
     let plan = match read("plan.json") {
         Ok(t) => match Plan::from_json(&t) {
             Ok(p) => p,
