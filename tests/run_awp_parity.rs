@@ -153,8 +153,12 @@ fn a_signal_wait_stops_the_run_and_its_payload_reaches_the_state() {
     let (code, rec) = run(&v, &dir, nodes);
     assert_eq!(code, 0, "{rec:#}");
     assert_eq!(rec["status"], "succeeded");
-    // The result is a string (`output_mapping: .approved_by`): agc keeps a mapping that is
-    // not an object on the `end` node's `output`, the run's `outputs` being an object.
+    // The result is a string (`output_mapping: .approved_by`): the run's `outputs` are an
+    // object, so a result that is not one is its `result` (and the `end` node's `output`).
+    assert_eq!(
+        rec["outputs"],
+        json!({"result": signal["expect"]["result"]})
+    );
     assert_eq!(
         node(&rec, "end")["outputs"]["output"],
         signal["expect"]["result"]

@@ -580,3 +580,58 @@ fn decide_with_outputs_that_do_not_fit_is_refused_and_the_run_stays_paused() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(record_of(&run_dir)["nodes"][1]["inputs"]["count"], 3);
 }
+
+/// An AWP workflow's result is the run's outputs (a value that is not an object as
+/// `result`), printed at the end when the record goes to a file.
+#[test]
+fn the_awp_result_is_the_runs_outputs_and_is_printed() {
+    let dir = tmp("awp-result");
+    let wf = write(
+        &dir,
+        "double.workflow.yaml",
+        r#"document: {schema: "https://agent-workflow.dev/schemas/workflow-definition.json", name: double, version: "1"}
+state_schema: {type: object, properties: {n: {type: integer}}}
+nodes:
+  - {id: begin, type: start}
+  - {id: set, type: set_state, config: {assignments: {n: {literal: 3}}}}
+  - {id: finish, type: end, config: {output_mapping: ".n * 2"}}
+edges:
+  - {source: __start__, target: begin}
+  - {source: begin, target: set}
+  - {source: set, target: finish}
+"#,
+    );
+    let script = write(
+        &dir,
+        "s.json",
+        r#"{"format": "agc.script/v1", "nodes": {}}"#,
+    );
+    let record = dir.join("r.json").display().to_string();
+    let o = agc(&[
+        "run",
+        &wf,
+        "--script",
+        &script,
+        "--fixed-clock",
+        "--record",
+        &record,
+    ]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("outputs: {\"result\":6}"), "{err}");
+    let rec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(rec["outputs"], serde_json::json!({"result": 6}));
+    // `-q` prints nothing but the diagnostics.
+    let o = agc(&[
+        "run",
+        &wf,
+        "--script",
+        &script,
+        "--fixed-clock",
+        "-q",
+        "--record",
+        &record,
+    ]);
+    assert_eq!(stderr(&o), "");
+}

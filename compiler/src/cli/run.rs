@@ -367,6 +367,10 @@ fn finish_with(
     }
     if targets.is_empty() {
         super::out(&text);
+    } else if !args.quiet && !record.outputs.is_empty() {
+        // The run's result (the record, where it is, holds it too): redacted values stay so.
+        let outputs = serde_json::Value::Object(record.outputs.clone());
+        eprintln!("outputs: {outputs}");
     }
     if let Some(t) = record.terminal.as_ref().filter(|_| !args.quiet) {
         // agh: the Loop's own terminal state (the record's `x-terminal`).

@@ -88,10 +88,15 @@ impl State {
                 } else {
                     Map::new()
                 };
+                // AWP: the workflow's result is the run's outputs (an object result's keys;
+                // any other value as `result`), docs/awp.md.
                 if kind == NodeKind::Terminal
-                    && let Some(Value::Object(o)) = outputs.get("output")
+                    && let Some(v) = outputs.get("output")
                 {
-                    self.outputs = o.clone();
+                    self.outputs = match v {
+                        Value::Object(o) => o.clone(),
+                        other => Map::from_iter([("result".to_string(), other.clone())]),
+                    };
                 }
                 self.runs[r].outputs = Some(outputs);
                 self.terminate(r, NodeStatus::Succeeded);
