@@ -21,6 +21,12 @@ pub(super) fn write(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Ed
             }
         }
     }
+    // The ends the diagram adds (see `exits`).
+    if !edges.ends.is_empty()
+        && let Some(at) = style::LOOKS.iter().position(|l| l.0 == Look::End)
+    {
+        used[at] = true;
+    }
     let boxes = |l: Look| matches!(l, Look::Loop | Look::Map | Look::Subgraph | Look::Parallel);
     let mut entries: Vec<String> = Vec::new();
     for ((look, open, close, class, words), _) in style::LOOKS.iter().zip(&used).filter(|x| *x.1) {

@@ -22,6 +22,7 @@
 //!   function of the IR: the same graph gives the same bytes.
 
 pub mod escape;
+mod exits;
 pub mod inject;
 pub(crate) mod layout;
 mod legend;
@@ -94,9 +95,32 @@ pub fn render(g: &Graph, opts: Options) -> (String, usize) {
         Direction::LeftRight => "LR",
     };
     let _ = writeln!(out, "flowchart {dir}");
-    write_nodes(&mut out, g, &layout, dir);
+    let ends = exits::exits(g, &layout);
+    write_nodes(&mut out, g, &layout, dir, &ends);
+    let ends = ends.list;
     let mut edges = Edges::default();
     write_edges(&mut out, g, &layout, &mut edges);
+    // Where the run ends (see [`exits`]).
+    for (i, x) in ends.iter().enumerate() {
+        for (from, words, failure) in &x.from {
+            // Labelled ends are taken on a verdict or a branch's false side: dashed.
+            let arrow = if *failure || words.is_some() {
+                "-.->"
+            } else {
+                "-->"
+            };
+            let line = match words {
+                Some(w) => format!("n{} {arrow}|\"{}\"| t{i}", from.0, label(w)),
+                None => format!("n{} {arrow} t{i}", from.0),
+            };
+            edges.push(&mut out, &line, *failure);
+        }
+    }
+    if !ends.is_empty() {
+        edges.classes.push("terminal");
+        let ids: Vec<String> = (0..ends.len()).map(|i| format!("t{i}")).collect();
+        edges.ends = ids.join(",");
+    }
     if opts.legend {
         legend::write(&mut out, g, &layout, &mut edges);
     }
@@ -105,12 +129,31 @@ pub fn render(g: &Graph, opts: Options) -> (String, usize) {
 }
 
 /// Emits the root's nodes, opening a container for each owner (see [`layout::walk`]).
-fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
+fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str, ends: &exits::Ends) {
+    let write_ends = |out: &mut String, depth: usize| {
+        for (i, x) in ends.list.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{}t{i}([\"{}\"])",
+                "    ".repeat(depth),
+                label(&x.words)
+            );
+        }
+    };
+    // The box the ends are drawn in, once opened: its depth.
+    let mut inside: Option<usize> = None;
     walk(g, layout, |v| match v {
         Visit::Close(depth) => {
+            if inside == Some(depth) {
+                write_ends(out, depth + 1);
+                inside = None;
+            }
             let _ = writeln!(out, "{}end", "    ".repeat(depth));
         }
         Visit::Open(n, r, depth) => {
+            if ends.inside == Some(n) {
+                inside = Some(depth);
+            }
             let indent = "    ".repeat(depth);
             let _ = writeln!(
                 out,
@@ -124,6 +167,9 @@ fn write_nodes(out: &mut String, g: &Graph, layout: &Layout, dir: &str) {
             let _ = writeln!(out, "{}{}", "    ".repeat(depth), node_decl(g, layout, n));
         }
     });
+    if ends.inside.is_none() {
+        write_ends(out, 1);
+    }
 }
 
 /// A container's title, two lines: the owner's id and title, then what the region does (a
@@ -179,6 +225,8 @@ struct Edges {
     failure: Vec<usize>,
     /// Classes the legend uses that the diagram itself may not.
     classes: Vec<&'static str>,
+    /// The end nodes' ids (`t0,t1`), drawn as terminals.
+    ends: String,
 }
 
 impl Edges {
@@ -256,6 +304,9 @@ fn write_classes(out: &mut String, g: &Graph, layout: &Layout, edges: &Edges) {
         if !ids.is_empty() {
             let _ = writeln!(out, "    class {} {class}", ids.join(","));
         }
+    }
+    if !edges.ends.is_empty() {
+        let _ = writeln!(out, "    class {} terminal", edges.ends);
     }
     let entries: Vec<String> = g
         .entrypoints

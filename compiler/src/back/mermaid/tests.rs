@@ -552,7 +552,10 @@ fn a_switch_draws_its_cases_in_order_with_their_names() {
         [
             "n0 -.->|\"early\"| n2",
             "n0 -.->|\"late\"| n1",
-            "n0 -.->|\"default\"| n3"
+            "n0 -.->|\"default\"| n3",
+            "n1 --> t0",
+            "n2 --> t0",
+            "n3 --> t0"
         ]
     );
 }
@@ -652,4 +655,104 @@ fn collapse_keeps_a_loop_that_is_the_whole_graph_open() {
     );
     assert!(!text.contains(&format!("n{work}[")), "{text}");
     assert!(!text.contains(&format!("subgraph n{fan}[")), "{text}");
+}
+
+/// Every path visibly ends (issue 45): an agh Loop's generations end `done` after the body's
+/// last step and on a branch's false side, and a gate's written `halt` route ends `failed`,
+/// drawn inside the generations' box; another graph's root sinks lead to one `end`; a graph
+/// that draws its own ends gets none.
+#[test]
+fn every_path_ends_at_a_drawn_end() {
+    use crate::source::{Map, Value};
+    let obj = |pairs: &[(&str, Value)]| {
+        let mut m = Map::new();
+        for (k, v) in pairs {
+            m.insert(*k, v.clone());
+        }
+        Value::Object(m)
+    };
+    let s = |x: &str| Value::String(x.into());
+    let mut b = B::new();
+    b.0.dialect = "agh";
+    let owner = b.node("generations", NodeKind::Loop, None);
+    b.0.nodes[owner as usize]
+        .attrs
+        .insert("generations", obj(&[("watch", Value::Bool(false))]));
+    let r = b.region(owner, until("done", 5), None);
+    let plan = b.node("plan", NodeKind::Task, Some(r));
+    let gate = b.node("review", NodeKind::Gate, Some(r));
+    let branch = b.node("strict", NodeKind::Decision, Some(r));
+    let verify = b.node("verify", NodeKind::Task, Some(r));
+    let attrs = &mut b.0.nodes[gate as usize].attrs;
+    attrs.insert(
+        "on_result",
+        obj(&[("pass", s("done")), ("error", s("halt"))]),
+    );
+    attrs.insert(
+        "routes",
+        obj(&[
+            ("pass", obj(&[("route", s("continue"))])),
+            ("fail", obj(&[("route", s("revise"))])),
+            (
+                "error",
+                obj(&[("route", s("halt")), ("terminal_status", s("failed"))]),
+            ),
+            (
+                "blocked",
+                obj(&[("route", s("halt")), ("terminal_status", s("blocked"))]),
+            ),
+        ]),
+    );
+    b.entry(None, owner);
+    b.edge(plan, gate, EdgeKind::Sequence);
+    b.edge(gate, branch, EdgeKind::Sequence);
+    let e = b.edge(branch, verify, EdgeKind::Conditional);
+    b.0.edges[e].guard = Some(Box::new(x("inputs.strict")));
+    let text = draw(&b.0);
+    // Inside the box: declared before its `end`.
+    let close = text.find("\n    end\n").unwrap();
+    assert!(
+        text.find("        t0([\"done\"])").unwrap() < close,
+        "{text}"
+    );
+    assert!(
+        text.find("        t1([\"failed\"])").unwrap() < close,
+        "{text}"
+    );
+    assert!(text.contains(&format!("n{verify} --> t0\n")), "{text}");
+    assert!(
+        text.contains(&format!("n{branch} -.->|\"else\"| t0\n")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("n{gate} -.->|\"error\"| t1\n")),
+        "{text}"
+    );
+    // Only the routes the document wrote: `blocked` is a default, not drawn.
+    assert!(!text.contains("blocked"), "{text}");
+    assert!(text.contains("class t0,t1 terminal"), "{text}");
+    let edges = edge_lines(&text);
+    let red = edges.iter().position(|l| l.contains("error")).unwrap();
+    assert!(
+        text.contains(&format!("linkStyle {red} stroke:#c62828")),
+        "{text}"
+    );
+
+    // Elsewhere: the root's sinks lead to one `end`.
+    let mut b = B::new();
+    let a = b.node("a", NodeKind::Task, None);
+    let c = b.node("c", NodeKind::Task, None);
+    let d = b.node("d", NodeKind::Task, None);
+    b.edge(a, c, EdgeKind::Sequence);
+    b.edge(a, d, EdgeKind::Sequence);
+    let text = draw(&b.0);
+    assert!(text.contains("    t0([\"end\"])\n"), "{text}");
+    assert!(
+        text.contains("n1 --> t0\n") && text.contains("n2 --> t0\n"),
+        "{text}"
+    );
+    assert!(!text.contains("n0 --> t0"), "{text}");
+    // A graph with its own ends: none added.
+    b.node("stop", NodeKind::Terminal, None);
+    assert!(!draw(&b.0).contains("t0"));
 }
