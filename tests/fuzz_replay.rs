@@ -11,7 +11,7 @@ use std::path::Path;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 9] = [
+const TARGETS: [Target; 11] = [
     ("load", harness::load),
     ("split", harness::split),
     ("check", harness::check),
@@ -21,6 +21,8 @@ const TARGETS: [Target; 9] = [
     ("cel", harness::cel),
     ("gotmpl", harness::gotmpl),
     ("jq", harness::jq),
+    ("jq_eval", harness::jq_eval),
+    ("expr_eval", harness::expr_eval),
 ];
 
 #[test]
@@ -64,4 +66,8 @@ fn the_harness_accepts_ordinary_inputs() {
     harness::cel(b"a.b + 1 > 2");
     harness::gotmpl(b"{{ .x }}");
     harness::jq(b".a | .b");
+    harness::jq_eval(b"def f: [f]; f");
+    harness::jq_eval(b"[.a[] | tostring]");
+    harness::expr_eval(b"\x00params.n + 1");
+    harness::expr_eval(b"\x01x.map(a, x.map(b, a + b))");
 }

@@ -196,6 +196,11 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
         "RT062",
         "tests/run_codes.rs rt062_stops_the_run_under_the_default_policy",
     ),
+    // A runtime limit of an evaluation: `agc eval` and `agc run` meet it, never `agc check`.
+    (
+        "AGC043",
+        "tests/eval_limits.rs every_limit_is_agc043_and_exit_2",
+    ),
     // Fact-path parser errors: the parser's own tests trigger each.
     ("AGC070", "tests/facts.rs"),
     ("AGC071", "tests/facts.rs"),

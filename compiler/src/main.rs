@@ -17,6 +17,8 @@ fn main() {
 
 /// mimalloc: agc allocates millions of small nodes (documents, spans, IR) and frees them in
 /// bulk; glibc's allocator spends a large share of a 100k-node build in `malloc_consolidate`
-/// and page faults (measured with `bench/scale.sh`).
+/// and page faults (measured with `bench/scale.sh`). Wrapped in a per-thread byte count, which
+/// the memory limit of an expression evaluation reads (`agc_runtime::held`).
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: agc_runtime::held::Counting<mimalloc::MiMalloc> =
+    agc_runtime::held::Counting(mimalloc::MiMalloc);

@@ -6,8 +6,8 @@
 //! every diagnostic has a registered code (so `agc explain` knows it) and a span inside its
 //! file (or none), and every output format renders.
 //!
-//! This file is included with `#[path]` by both users, so it depends on `agc`,
-//! `serde` and `serde_json` only (all three dependencies of both).
+//! This file is included with `#[path]` by both users, so it depends on `agc`, `agc-runtime`,
+//! `serde` and `serde_json` only (all four dependencies of both).
 
 use agc::check::{CheckOptions, check_source};
 use agc::diag::Diagnostic;
@@ -546,4 +546,64 @@ pub fn jq(data: &[u8]) {
             }
         }
     }
+}
+
+/// Small evaluation limits: every filter or expression ends well under a second.
+fn eval_limits() -> agc_runtime::jq::Limits {
+    agc_runtime::jq::Limits {
+        stack: 2 << 20,
+        depth: 200,
+        memory: 16 << 20,
+        time: std::time::Duration::from_millis(250),
+    }
+}
+
+/// The input evaluated programs see.
+fn eval_input() -> Value {
+    serde_json::json!({"a": [1, "x", {"b": null, "c": [2.5, true]}], "n": 3, "s": "text"})
+}
+
+/// Target `jq_eval`: a jq filter that compiles is run under [`eval_limits`] (issue 47): it
+/// ends with outputs or an error, never a crash, an abort or a hang; an exceeded limit is
+/// `JqError::Limit` whatever the filter does with it (`try`, `?`, `//`).
+pub fn jq_eval(data: &[u8]) {
+    let Ok(src) = std::str::from_utf8(data) else {
+        return;
+    };
+    if src.len() > 4096 {
+        return;
+    }
+    let _ = agc_runtime::jq::run_jq_limited(src, eval_input(), eval_limits());
+}
+
+/// Target `expr_eval`: AGX (first byte even) or CEL (odd) text that parses and checks is
+/// evaluated against fixed roots under a small step budget: a value or an error, never a
+/// panic or a hang.
+pub fn expr_eval(data: &[u8]) {
+    let Some((&lang, rest)) = data.split_first() else {
+        return;
+    };
+    let Ok(src) = std::str::from_utf8(rest) else {
+        return;
+    };
+    let (parsed, lang) = if lang % 2 == 0 {
+        (
+            agc::expr::parse_agx(src, &contiguous(src)),
+            agc_runtime::expr::Lang::Agx,
+        )
+    } else {
+        (
+            agc::expr::parse_cel(src, &contiguous(src)),
+            agc_runtime::expr::Lang::Cel,
+        )
+    };
+    let Ok((expr, _)) = parsed else {
+        return;
+    };
+    let roots = match serde_json::json!({"params": eval_input(), "x": [1, 2, 3], "s": "abc"}) {
+        Value::Object(m) => m,
+        _ => return,
+    };
+    let env = agc_runtime::expr::eval::Env::from_json(&roots).with_max_steps(100_000);
+    let _ = agc_runtime::expr::eval::eval_with(&expr, lang, &env);
 }

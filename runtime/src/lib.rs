@@ -3,6 +3,7 @@
 //! - [`expr`]: the core expression form shared by every dialect, its function tables and its
 //!   evaluator ([`expr::eval::eval`]).
 //! - [`value`]: runtime values.
+//! - [`held`]: bytes held per thread (a counting global allocator), for evaluation limits.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
 //! - [`plan`]: the `agc.plan/v2` serde types (v1 plans still read), the contract between compiler and runtime.
 //! - [`run`]: executing plans: the pure scheduler core, the blocking driver, journals, run records.
@@ -13,6 +14,7 @@
 pub mod agent_graph;
 pub mod expr;
 pub mod facts;
+pub mod held;
 pub mod jq;
 pub mod plan;
 pub mod run;

@@ -11,10 +11,13 @@
 //!   the filter run on each in turn. Decision: standard input holding no value (`</dev/null`,
 //!   a test harness's closed stdin) runs the filter once on `null`, as without input, where
 //!   jq would print nothing. Both are read by the bounded reader (`--max-file-size`).
-//! - jq runs under a deadline (`--timeout`, default 10 s): a filter can loop without producing
-//!   outputs (`def f: f; f`), and jaq has no step limit, so it runs on a thread that is given up
-//!   when time is out (exit 1, with a message saying so). AGX, CEL and the templates always
-//!   end: they have no recursion and iterate only over the values given.
+//! - jq runs under limits (recursion, value depth, memory, time: `--eval-stack`,
+//!   `--eval-depth`, `--eval-memory`, `--eval-timeout` alias `--timeout`, see
+//!   `agc_runtime::jq::meter`): an exceeded limit is AGC043 and exits 2, whatever the filter
+//!   (`def f: [f]; f`, `[range(1e9)]`, `def f: f; f`). The thread it runs on is also given up
+//!   past the time limit and a grace, in case one native operation runs long (exit 2 too).
+//!   AGX, CEL and the templates always end: they have no recursion, and their evaluator caps
+//!   the steps and depth it follows.
 
 use super::ColorArg;
 use crate::diag::Diagnostic;
@@ -50,21 +53,13 @@ pub(crate) struct EvalArgs {
     /// The input value for jq (default: standard input when it is not a terminal, else null).
     #[arg(long, value_name = "FILE.json")]
     input: Option<PathBuf>,
-    /// jq: give up after this many seconds (a filter may loop without output).
-    #[arg(long, value_name = "SECS", default_value_t = 10.0, value_parser = positive_seconds)]
-    timeout: f64,
+    #[command(flatten)]
+    limits: super::eval_limits::EvalLimitArgs,
     /// When to colour diagnostics.
     #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
     color: ColorArg,
     #[command(flatten)]
     limit: super::LimitArg,
-}
-
-fn positive_seconds(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(x) if x > 0.0 && x <= 86_400.0 => Ok(x),
-        _ => Err(format!("`{s}` is not a number of seconds in (0, 86400]")),
-    }
 }
 
 fn read_json(path: &std::path::Path, limit: usize) -> Result<Value, String> {
@@ -186,6 +181,8 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
             return 2;
         }
     };
+    let limits = args.limits.limits(agc_runtime::jq::Limits::DEFAULT);
+    let runs = inputs.len().max(1) as u32;
     let (tx, rx) = std::sync::mpsc::channel();
     let filter = args.expr.clone();
     let spawned = std::thread::Builder::new()
@@ -193,7 +190,7 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
         .spawn(move || {
             let mut all = Vec::new();
             for input in inputs {
-                match agc_runtime::jq::run_jq(&filter, input) {
+                match agc_runtime::jq::run_jq_limited(&filter, input, limits) {
                     Ok(outputs) => all.extend(outputs),
                     Err(e) => {
                         let _ = tx.send(Err(e));
@@ -207,17 +204,15 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
         eprintln!("error: cannot start the jq thread: {e}");
         return 2;
     }
-    // On timeout the thread is abandoned; the process exits right after.
-    let result = match rx.recv_timeout(std::time::Duration::from_secs_f64(args.timeout)) {
+    // The time limit is checked as the filter runs; this deadline is a second guard, for one
+    // native operation that runs long. On it the thread is abandoned; the process exits. Each
+    // input has the time limit of its own.
+    let grace = (limits.time + limits.time / 2 + std::time::Duration::from_secs(1)) * runs;
+    let result = match rx.recv_timeout(grace) {
         Ok(r) => r,
-        Err(_) => {
-            eprintln!(
-                "error: the jq filter did not finish within {} s (a loop that produces no \
-                 output?); `--timeout SECS` allows longer",
-                args.timeout
-            );
-            return 1;
-        }
+        Err(_) => Err(agc_runtime::jq::JqError::Limit(
+            agc_runtime::jq::Exceeded::Time(limits.time),
+        )),
     };
     match result {
         Ok(outputs) => {
@@ -227,6 +222,13 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
             }
             super::out(&text);
             0
+        }
+        Err(agc_runtime::jq::JqError::Limit(e)) => {
+            eprintln!(
+                "error[AGC043]: the jq filter exceeded an evaluation limit: {e}; `{}` raises it",
+                super::eval_limits::flag_for(&e)
+            );
+            2
         }
         Err(e) => {
             eprintln!("error: evaluation failed: {e}");

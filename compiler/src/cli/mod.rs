@@ -5,6 +5,7 @@
 mod agent_graph;
 mod build;
 mod eval;
+mod eval_limits;
 mod explain;
 mod r#gen;
 mod graph;

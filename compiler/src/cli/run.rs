@@ -88,6 +88,8 @@ pub(crate) struct RunArgs {
     /// The Restate admin URL, to check that agc's services are registered.
     #[arg(long, value_name = "URL")]
     pub(super) admin: Option<String>,
+    #[command(flatten)]
+    pub(super) eval_limits: super::eval_limits::EvalLimitArgs,
 }
 
 impl RunArgs {
@@ -130,6 +132,8 @@ fn open_journal(dir: &Path, kind: &str) -> Result<Box<dyn Journal>, String> {
 }
 
 pub(crate) fn run(args: RunArgs) -> i32 {
+    let limits = args.eval_limits.limits(agc_runtime::jq::run_limits());
+    agc_runtime::jq::set_run_limits(limits);
     let mut sources = SourceMap::new();
     let mut diags = Vec::new();
     // `--record` over an input is refused before anything runs.

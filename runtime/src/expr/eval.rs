@@ -30,8 +30,9 @@
 //!
 //! Templates ([`ExprKind::Template`]) concatenate their parts; how a value renders is in
 //! [`render`]. Recursion follows the tree, whose depth the parsers bound; as a second guard
-//! the evaluator stops at [`MAX_DEPTH`] nested nodes, and [`Env::max_steps`] caps the total
-//! number of node evaluations (comprehensions multiply work by their range sizes).
+//! the evaluator stops at [`MAX_DEPTH`] nested nodes, [`Env::max_steps`] caps the total
+//! number of node evaluations (comprehensions multiply work by their range sizes), and
+//! [`DEFAULT_MAX_BUILT`] caps what concatenation builds (a step can copy a large value).
 
 mod access;
 mod builtins;
@@ -57,6 +58,11 @@ pub const MAX_DEPTH: u32 = 512;
 /// Default cap on node evaluations per [`eval`] call.
 pub const DEFAULT_MAX_STEPS: u64 = 1_000_000;
 
+/// Default cap on what one evaluation builds by concatenation (`+` of strings, bytes or
+/// lists): the total length of the results, in bytes or items. A step copies its operands, so
+/// steps alone do not bound memory (`x.map(a, big + big)`).
+pub const DEFAULT_MAX_BUILT: u64 = 64 << 20;
+
 /// An evaluation error: which node failed and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalError {
@@ -78,6 +84,7 @@ pub struct Env<'a> {
     json: Option<&'a serde_json::Map<String, serde_json::Value>>,
     values: IndexMap<String, Value>,
     max_steps: u64,
+    max_built: u64,
 }
 
 impl Default for Env<'_> {
@@ -86,6 +93,7 @@ impl Default for Env<'_> {
             json: None,
             values: IndexMap::new(),
             max_steps: DEFAULT_MAX_STEPS,
+            max_built: DEFAULT_MAX_BUILT,
         }
     }
 }
@@ -120,6 +128,12 @@ impl<'a> Env<'a> {
     pub fn max_steps(&self) -> u64 {
         self.max_steps
     }
+
+    /// Sets the cap on what concatenation builds ([`DEFAULT_MAX_BUILT`]).
+    pub fn with_max_built(mut self, max_built: u64) -> Self {
+        self.max_built = max_built;
+        self
+    }
 }
 
 /// Evaluates `expr` under `lang`'s semantics with `vars` as the roots.
@@ -139,6 +153,7 @@ pub fn eval_with(expr: &Expr, lang: Lang, env: &Env<'_>) -> Result<Value, EvalEr
         locals: Vec::new(),
         depth: 0,
         steps: 0,
+        built: 0,
         regexes: HashMap::new(),
     };
     ev.eval(expr)
@@ -153,6 +168,8 @@ struct Evaluator<'a, 'e> {
     locals: Vec<(String, Value)>,
     depth: u32,
     steps: u64,
+    /// Bytes or items built by concatenation so far (see [`DEFAULT_MAX_BUILT`]).
+    built: u64,
     regexes: RegexCache,
 }
 
@@ -316,6 +333,24 @@ impl Evaluator<'_, '_> {
         }
         let l = self.eval(left)?;
         let r = self.eval(right)?;
+        if op == B::Add {
+            let len = |v: &Value| match v {
+                Value::String(s) => s.len() as u64,
+                Value::Bytes(b) => b.len() as u64,
+                Value::List(l) => l.len() as u64,
+                _ => 0,
+            };
+            self.built = self.built.saturating_add(len(&l) + len(&r));
+            if self.built > self.env.max_built {
+                return Err(err(
+                    id,
+                    format!(
+                        "the evaluation built more than {} bytes or items by concatenation",
+                        self.env.max_built
+                    ),
+                ));
+            }
+        }
         ops::binary(self.lang, op, l, r).map_err(|m| err(id, m))
     }
 

@@ -12,18 +12,18 @@
 //! which costs microseconds where compiling the library itself costs milliseconds. The
 //! compiler checks programs with it.
 //!
-//! Bounds, and what they do not cover:
+//! Bounds:
 //! - **Nesting**: the filter text is pre-scanned ([`nesting`]) and rejected above
 //!   [`nesting::MAX_NESTING`], because jaq's parser and compiler recurse.
+//! - **Recursion, memory, time**: every evaluation runs under [`Limits`] (stack used by
+//!   recursion, bytes held, wall-clock time), checked by ticks that [`instrument`] puts into
+//!   the program and the library ([`meter`] says where and why that covers every loop). An
+//!   exceeded limit is [`JqError::Limit`], never a stack overflow or an out-of-memory abort:
+//!   `def f: [f]; f`, `[range(1e9)]`, `last(range(1e18))` and `"x" * 1e10` all end so.
 //! - **Outputs**: at most [`MAX_OUTPUTS`] (10,000) outputs are collected; one more is
 //!   [`JqError::TooManyOutputs`]. This stops top-level generators that never end, such as
 //!   `repeat(1)`, `range(1e18)` or `recurse(. + 1)`.
 //! - **Values**: inputs and outputs nested deeper than [`value::MAX_VALUE_DEPTH`] are errors.
-//! - **Not bounded**: a filter that loops *without producing outputs* (`last(range(1e18))`,
-//!   `[repeat(1)]`, `def f: f; f`) runs until it is stopped from outside, and a filter that
-//!   builds an extremely deep value inside jaq can exhaust the stack. jaq offers no fuel or
-//!   step hook. Runners must run jq under a wall-clock deadline (a worker process or a
-//!   thread they can abandon); the compiler never evaluates user jq.
 //! - `halt`/`halt_error` become [`JqError::Halt`] (jaq's own helper would exit the process).
 //! - `input`, `inputs` and `$ENV` are not defined (no input stream, no environment);
 //!   `env` and `now` exist but make results depend on the host. `debug` and `stderr` are
@@ -33,21 +33,28 @@
 pub use jaq_core;
 
 mod check;
+mod depth;
+mod instrument;
+pub mod meter;
 pub mod nesting;
 pub mod value;
 
 pub use check::check_filter;
+pub use meter::{Exceeded, Limits, run_limits, set_run_limits};
 
 use jaq_core::load::{Arena, File, Loader};
-use jaq_core::{Compiler, Ctx, Vars, data};
-use jaq_json::Val;
+use jaq_core::{Compiler, Ctx, Vars};
 use serde_json::Value;
 use std::fmt;
 
 /// Most outputs [`run_jq`] collects before failing with [`JqError::TooManyOutputs`].
 pub const MAX_OUTPUTS: usize = 10_000;
 
-type D = data::JustLut<Val>;
+type D = meter::Metered;
+
+/// The name of the definition that holds the program (callable from jq text, so the loader can
+/// call it; a program that defines the same name only shadows it inside itself).
+const MAIN: &str = "__agc_main__";
 
 /// Why a jq program did not produce its outputs.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +73,8 @@ pub enum JqError {
     InputTooDeep,
     /// An output is not JSON (too deep, or an object key that is not a string).
     BadOutput(String),
+    /// The evaluation exceeded one of its [`Limits`].
+    Limit(Exceeded),
     /// The jq thread could not start, or jaq panicked (a bug in jaq).
     Internal(String),
 }
@@ -85,6 +94,7 @@ impl fmt::Display for JqError {
             }
             JqError::InputTooDeep => write!(f, "jq input nests too deeply"),
             JqError::BadOutput(m) => write!(f, "jq output is not JSON: {m}"),
+            JqError::Limit(e) => write!(f, "jq evaluation stopped: {e}"),
             JqError::Internal(m) => write!(f, "internal jq failure: {m}"),
         }
     }
@@ -127,7 +137,8 @@ pub struct JqFilter {
 }
 
 impl JqFilter {
-    /// Compiles `src` with jaq's core, standard and JSON definitions.
+    /// Compiles `src` with jaq's core, standard and JSON definitions, with the checks of
+    /// [`meter`] put in (see [`instrument`]).
     pub fn compile(src: &str) -> Result<JqFilter, JqError> {
         if let Err(e) = nesting::check_nesting(src, nesting::MAX_NESTING) {
             return Err(JqError::TooDeep {
@@ -136,12 +147,32 @@ impl JqFilter {
             });
         }
         let arena = Arena::default();
-        let loader = Loader::new(definitions());
-        let modules = loader
+        // The program is parsed here to be instrumented, then loaded as the body of `MAIN`.
+        // Text that does not parse as a term (a syntax error, a module directive) is loaded
+        // as is, for the loader's errors.
+        let Some(main) = jaq_core::load::parse(src, |p| p.term()) else {
+            let errs = Loader::new(definitions())
+                .load(
+                    &arena,
+                    File {
+                        code: src,
+                        path: (),
+                    },
+                )
+                .err()
+                .unwrap_or_default();
+            return Err(JqError::Compile(load_errors(src, errs)));
+        };
+        let main = instrument::def(jaq_core::load::parse::Def {
+            name: MAIN,
+            args: Vec::new(),
+            body: main,
+        });
+        let modules = Loader::new(definitions().map(shorten).chain([main]))
             .load(
                 &arena,
                 File {
-                    code: src,
+                    code: MAIN,
                     path: (),
                 },
             )
@@ -153,12 +184,27 @@ impl JqFilter {
         Ok(JqFilter { filter })
     }
 
-    /// Runs the filter on `input`, collecting at most [`MAX_OUTPUTS`] outputs.
+    /// Runs the filter on `input` under [`Limits::DEFAULT`].
     pub fn run(&self, input: &Value) -> Result<Vec<Value>, JqError> {
+        self.run_limited(input, Limits::DEFAULT)
+    }
+
+    /// Runs the filter on `input`, collecting at most [`MAX_OUTPUTS`] outputs, under `limits`
+    /// (recursion is measured from this call's stack frame). Call it from a thread with
+    /// [`meter::thread_stack`] bytes of stack ([`on_stack`]).
+    pub fn run_limited(&self, input: &Value, limits: Limits) -> Result<Vec<Value>, JqError> {
+        let meter = meter::Meter::start(limits);
         let input = value::to_val(input).map_err(|_| JqError::InputTooDeep)?;
-        let ctx = Ctx::<D>::new(&self.filter.lut, Vars::new([]));
+        let data = meter::Data {
+            lut: &self.filter.lut,
+            meter: &meter,
+        };
+        let ctx = Ctx::<D>::new(data, Vars::new([]));
         let mut out = Vec::new();
         for item in self.filter.id.run((ctx, input)) {
+            if let Some(e) = meter.exceeded() {
+                return Err(JqError::Limit(e));
+            }
             if out.len() == MAX_OUTPUTS {
                 return Err(JqError::TooManyOutputs);
             }
@@ -184,7 +230,11 @@ impl JqFilter {
                 }
             }
         }
-        Ok(out)
+        // A limit whose halt the program swallowed (`(… // 1)`) still fails the evaluation.
+        match meter.exceeded() {
+            Some(e) => Err(JqError::Limit(e)),
+            None => Ok(out),
+        }
     }
 }
 
@@ -193,8 +243,16 @@ impl JqFilter {
 /// Runs on a fresh thread with a [`JQ_STACK`] stack (see [`on_jq_stack`]), so the caller's
 /// stack size does not matter and a panic inside jaq becomes [`JqError::Internal`].
 pub fn run_jq(filter: &str, input: Value) -> Result<Vec<Value>, JqError> {
+    run_jq_limited(filter, input, Limits::DEFAULT)
+}
+
+/// [`run_jq`] under `limits`, on a thread with [`meter::thread_stack`] bytes of stack.
+pub fn run_jq_limited(filter: &str, input: Value, limits: Limits) -> Result<Vec<Value>, JqError> {
     let filter = filter.to_owned();
-    on_jq_stack(move || JqFilter::compile(&filter)?.run(&input)).and_then(|r| r)
+    on_stack(meter::thread_stack(&limits), move || {
+        JqFilter::compile(&filter)?.run_limited(&input, limits)
+    })
+    .and_then(|r| r)
 }
 
 /// Stack reserved for jaq work by [`on_jq_stack`]: 64 MiB of address space (only the pages
@@ -211,9 +269,17 @@ pub const JQ_STACK: usize = 64 << 20;
 pub fn on_jq_stack<T: Send + 'static>(
     f: impl FnOnce() -> T + Send + 'static,
 ) -> Result<T, JqError> {
+    on_stack(JQ_STACK, f)
+}
+
+/// Runs `f` on a new thread with `stack` bytes of stack and waits for it (see [`on_jq_stack`]).
+pub fn on_stack<T: Send + 'static>(
+    stack: usize,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, JqError> {
     let handle = std::thread::Builder::new()
         .name("agc-jq".into())
-        .stack_size(JQ_STACK)
+        .stack_size(stack)
         .spawn(f)
         .map_err(|e| JqError::Internal(format!("cannot start the jq thread: {e}")))?;
     handle
@@ -233,14 +299,22 @@ pub fn definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static
         std::sync::OnceLock::new();
     PRELUDE
         .get_or_init(|| {
-            jaq_core::defs()
+            [instrument::range_def(), instrument::fromjson_def()]
+                .into_iter()
+                .chain(jaq_core::defs())
                 .chain(jaq_std::defs())
                 .chain(jaq_json::defs())
                 .chain(compat_definitions())
+                .map(instrument::def)
                 .collect()
         })
         .iter()
         .cloned()
+}
+
+/// A library definition, seen with the program's lifetime.
+fn shorten<'s>(d: jaq_core::load::parse::Def<&'static str>) -> jaq_core::load::parse::Def<&'s str> {
+    d
 }
 
 /// The definitions in `compat.jq` (a constant; a test checks that it parses).
@@ -268,10 +342,17 @@ pub fn known_filters() -> &'static [(&'static str, usize)] {
     })
 }
 
+/// jaq's natives (`range/3` renamed [`meter::RANGE`]: the library's `range/3` ticks) and agc's.
 fn functions() -> impl Iterator<Item = jaq_core::native::Fun<D>> {
     jaq_core::funs::<D>()
         .chain(jaq_std::funs::<D>())
         .chain(jaq_json::funs::<D>())
+        .map(|(name, args, f)| match name {
+            "range" if args.len() == 3 => (meter::RANGE, args, f),
+            "fromjson" if args.is_empty() => (meter::FROMJSON, args, f),
+            _ => (name, args, f),
+        })
+        .chain(meter::natives())
 }
 
 /// Compiler errors (undefined names) with byte ranges in `src`.
@@ -376,3 +457,6 @@ fn excerpt(tok: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod limits_tests;

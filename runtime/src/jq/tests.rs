@@ -184,7 +184,10 @@ fn compat_definitions_parse_and_apply() {
 fn cached_definitions_are_the_library_in_load_order() {
     // The prelude is parsed once; every compile must still see jaq's definitions followed by
     // agc's compat ones (the later definition of a name wins, so the order matters).
-    let fresh: Vec<_> = jaq_core::defs()
+    // agc's ticking `range/3` comes first (see `instrument`).
+    let fresh: Vec<_> = [instrument::range_def(), instrument::fromjson_def()]
+        .into_iter()
+        .chain(jaq_core::defs())
         .chain(jaq_std::defs())
         .chain(jaq_json::defs())
         .chain(compat_definitions())

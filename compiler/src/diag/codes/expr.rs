@@ -40,4 +40,26 @@ it. A placeholder closes at the first `}}` outside an AGX string literal. To wri
 `${{` in a template, interpolate it as a string: `${{ \"${{\" }}`, which every AGS \
 implementation renders as `${{`.",
     },
+    CodeInfo {
+        code: "AGC043",
+        origin: "agc",
+        severity: Error,
+        summary: "an expression evaluation exceeded a limit",
+        explanation: "Every evaluation of a jq program runs under four limits, so that no \
+expression can crash agc or a runner, hang it, or take its memory: recursion (the stack it may \
+use, 64 MiB by default, tens of thousands of levels of jq recursion), the depth of the values \
+it builds (10,000 levels, jq's own limit for parsing), the memory it may hold (1 GiB) and its \
+time (10 s in `agc eval`, 5 s per evaluation in `agc run`). `def f: [f]; f` exceeds the \
+first, `reduce range(1e9) as $i (null; [.])` the second, `[range(1e9)]` or `\"x\" * 1e10` \
+the third, `last(range(1e18))` or `def f: f; f` the last. jaq has no such checks of its own: \
+agc adds them to the program when it compiles it (a check at every function call, every \
+iteration and every value built), so every loop and every recursion passes one. An exceeded \
+limit is not a jq error: `try`, `?` and `//` do not catch it. `agc eval` exits with status 2; \
+in `agc run` the expression fails as any expression error does (the node's input cannot be \
+resolved, or the guard fails, by the dialect's rules), the run goes on or stops by its policy, \
+and the process and its journal stay intact, so the run can be resumed. Raise a limit with \
+`--eval-stack MIB`, `--eval-depth N`, `--eval-memory MIB` or `--eval-timeout SECS` on \
+`agc eval` and `agc run`. AGX, CEL and template expressions are bounded by their evaluator \
+(nesting, steps) instead.",
+    },
 ];

@@ -62,4 +62,19 @@ depend on the machine or the moment it runs, so replays and golden tests diverge
 turns any stderr output into a failure of the node. Pass such values in through the state \
 instead, or remove the debugging call.",
     },
+    CodeInfo {
+        code: "AGC065",
+        origin: "agc",
+        severity: Warning,
+        summary: "jq recursion without a reachable base case",
+        explanation: "A `def` calls itself in a position its body always evaluates before it can \
+produce an output or stop: `def f: [f];`, `def f: 1 + f;`, `def f: .a | f;`, \
+`def f: f // 1;`. Every call makes another call first, so the recursion never ends; at run \
+time it fails when it reaches the recursion limit (AGC043) instead of crashing, but it can \
+never succeed. Put the base case first: `def f: if . > 10 then . else .+1 | f end;`. agc \
+warns only where it is sure: recursion behind an `if`, an alternative (`… // f`), a `select` \
+or an iteration (`.[] | f`), through a filter argument (`map(f)`), mutual recursion, and \
+generators that yield before they recurse (`def f: ., f;`, stopped by `limit` or `first`) \
+are not flagged.",
+    },
 ];

@@ -186,6 +186,22 @@ fn check(src: &str) -> Analysis {
                 .push(Finding::new("AGC064", format!("`{name}` {why}"), range));
         }
     }
+    for (call, arity) in super::recursion::unguarded(&term) {
+        let range = agc_runtime::jq::jaq_core::load::span(src, call);
+        a.warnings.push(
+            Finding::new(
+                "AGC065",
+                format!(
+                    "`{call}/{arity}` calls itself before it can yield or stop: the recursion \
+                     has no reachable base case (at run time it fails with AGC043)"
+                ),
+                range,
+            )
+            .help(format!(
+                "give it a base case first, e.g. `if COND then . else … | {call} end`"
+            )),
+        );
+    }
     a.paths = found.paths;
     a.whole = found.whole;
     a

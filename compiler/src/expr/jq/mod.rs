@@ -15,7 +15,9 @@
 //! - `import` / `include` / `module`: AGC063 (no module search path exists);
 //! - calls whose result depends on the host or that AWP's engine treats as failures (`env`,
 //!   `now`, `localtime`, `strflocaltime`, `debug`, `stderr`, `halt`, `halt_error`): AGC064,
-//!   a warning.
+//!   a warning;
+//! - a `def` that calls itself before it can yield or stop (no reachable base case, see
+//!   [`recursion`]): AGC065, a warning.
 //!
 //! A program that passes is returned as a [`JqProgram`] with the state paths it reads
 //! (see [`walk`] for exactly what is tracked). All jaq work runs on a dedicated thread with a
@@ -29,6 +31,7 @@
 mod diagnose;
 mod locate;
 pub mod path;
+mod recursion;
 mod walk;
 
 pub use path::{JqPath, Seg};
@@ -48,7 +51,8 @@ pub struct JqProgram {
     /// Whether the program reads the state as a whole (passes `.` on, or calls a builtin such
     /// as `tostring` or `keys` on it), so every state property counts as read.
     pub whole: bool,
-    /// Warnings (AGC064) about calls that make results host-dependent.
+    /// Warnings: calls that make results host-dependent (AGC064), recursion without a
+    /// reachable base case (AGC065).
     pub warnings: Vec<Diagnostic>,
 }
 

@@ -10,8 +10,11 @@
 //!   output is `null`, several outputs are the array of them, and `null` is a value (an
 //!   assignment or mapping to `null` sets `null`); a guard holds when the result is neither
 //!   `false` nor `null` (jq's truth), so `empty` fails it and several outputs pass it.
-//! - **jq deadline.** jq runs on its own thread under [`JQ_DEADLINE`]; past it the program is
-//!   abandoned (jaq has no fuel hook) and the evaluation fails.
+//! - **jq limits.** jq runs on its own thread under [`crate::jq::run_limits`] (recursion,
+//!   value depth, memory and time, checked as it runs: `crate::jq::meter`); an exceeded limit
+//!   fails the evaluation (AGC043 in the message) like any jq error, and never the process.
+//!   Past the time limit and a grace the thread is abandoned, in case one native operation
+//!   runs long.
 //! - **Agent Graph facts.** The fact store starts as the params' `facts` object (empty when
 //!   absent); a node that succeeds with a `facts` object output merges it in (shallowly). A
 //!   fact check (`requiresFacts`, lowered to `path exists`, `path missing`, `path == value`
@@ -25,9 +28,6 @@ use crate::plan::NodeKind;
 mod transform;
 use serde_json::{Map, Value};
 use std::time::Duration;
-
-/// How long one jq evaluation may run.
-pub const JQ_DEADLINE: Duration = Duration::from_secs(5);
 
 impl State {
     /// AGC307 at the start of the run for every construct the runtime does not carry out:
@@ -197,20 +197,28 @@ impl State {
     fn jq_outputs(&self, source: &str) -> Result<Vec<Value>, String> {
         let input = Value::Object(self.dialect_state.clone().unwrap_or_default());
         let program = source.to_string();
+        let limits = crate::jq::run_limits();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("agc-jq".into())
-            .stack_size(crate::jq::JQ_STACK)
+            .stack_size(crate::jq::meter::thread_stack(&limits))
             .spawn(move || {
-                let _ = tx.send(crate::jq::JqFilter::compile(&program).and_then(|f| f.run(&input)));
+                let _ = tx.send(
+                    crate::jq::JqFilter::compile(&program)
+                        .and_then(|f| f.run_limited(&input, limits)),
+                );
             })
             .map_err(|e| format!("cannot start jq: {e}"))?;
-        match rx.recv_timeout(JQ_DEADLINE) {
+        let grace = limits.time + limits.time / 2 + Duration::from_secs(1);
+        match rx.recv_timeout(grace) {
             Ok(Ok(outs)) => Ok(outs),
+            Ok(Err(e @ crate::jq::JqError::Limit(_))) => {
+                Err(format!("jq `{source}`: {e} (AGC043)"))
+            }
             Ok(Err(e)) => Err(format!("jq `{source}`: {e}")),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
-                "jq `{source}` ran past {} s and was abandoned",
-                JQ_DEADLINE.as_secs()
+                "jq `{source}` ran past {} s and was abandoned (AGC043)",
+                grace.as_secs_f64()
             )),
             Err(_) => Err(format!("jq `{source}` stopped without a result")),
         }

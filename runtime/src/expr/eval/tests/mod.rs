@@ -200,6 +200,24 @@ fn step_limit_stops_large_comprehensions() {
 }
 
 #[test]
+fn concatenation_is_bounded_by_what_it_builds() {
+    // `x.map(a, big + big)`: few steps, each copying a large list (issue 47).
+    let big: serde_json::Map<String, serde_json::Value> = serde_json::from_value(
+        serde_json::json!({"big": (0..1000).collect::<Vec<_>>(), "xs": (0..1000).collect::<Vec<_>>()}),
+    )
+    .unwrap();
+    let body = bin(BinaryOp::Add, ident("big"), ident("big"));
+    let x = comp(Macro::Map, ident("xs"), "a", None, body);
+    for lang in [Lang::Cel, Lang::Agx] {
+        let env = Env::from_json(&big).with_max_built(100_000);
+        let err = eval_with(&x, lang, &env).unwrap_err();
+        assert!(err.message.contains("built more than 100000"), "{err}");
+        let env = Env::from_json(&big).with_max_built(10_000_000);
+        assert!(eval_with(&x, lang, &env).is_ok());
+    }
+}
+
+#[test]
 fn depth_guard_reports_instead_of_overflowing() {
     let mut x = int(1);
     for _ in 0..(super::MAX_DEPTH + 10) {

@@ -1,0 +1,124 @@
+//! Issue 47 item 4: an expression can never kill the process. Hostile jq filters end with
+//! AGC043 under `agc eval` (exit 2) and fail their node in `agc run`, whose journal stays
+//! resumable; the limits are raised with `--eval-…` flags.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn agc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(args)
+        .output()
+        .expect("agc runs")
+}
+
+fn eval_jq(filter: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["eval", "--lang", "jq"];
+    args.extend_from_slice(extra);
+    args.push(filter);
+    agc(&args)
+}
+
+#[test]
+fn every_limit_is_agc043_and_exit_2() {
+    let cases = [
+        ("def f: [f]; f", "recursion too deep", "--eval-stack"),
+        ("def f: 1 + f; f", "recursion too deep", "--eval-stack"),
+        ("[range(1e9)] | length", "memory", "--eval-memory"),
+        ("\"x\" * 1e10", "memory", "--eval-memory"),
+        (
+            "reduce range(1e9) as $i (null; [.]) | length",
+            "nested",
+            "--eval-depth",
+        ),
+        ("\"[\" * 100000 | fromjson", "nested", "--eval-depth"),
+        ("def f: f; f", "ran longer", "--eval-timeout"),
+        ("last(range(1e18))", "ran longer", "--eval-timeout"),
+    ];
+    for (filter, what, flag) in cases {
+        // Time is short only where time is the limit meant (debug builds are slow).
+        let time = if flag == "--eval-timeout" { "1" } else { "60" };
+        let out = eval_jq(filter, &["--eval-memory", "8", "--eval-timeout", time]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "`{filter}`: {err}");
+        assert!(err.contains("error[AGC043]"), "`{filter}`: {err}");
+        assert!(
+            err.contains(what) && err.contains(flag),
+            "`{filter}`: {err}"
+        );
+        assert!(out.stdout.is_empty(), "`{filter}`");
+    }
+}
+
+#[test]
+fn raising_a_limit_lets_the_filter_finish() {
+    let f = "reduce range(20000) as $i (null; [.]) | tojson | length";
+    let out = eval_jq(f, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = eval_jq(f, &["--eval-depth", "30000"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "40004\n");
+    // `--timeout` is still accepted (the older name of `--eval-timeout`).
+    let out = eval_jq("1 + 1", &["--timeout", "3"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "2\n");
+}
+
+const HOSTILE: &str = r#"document: {schema: https://agent-workflow.dev/schemas/workflow-definition.json, name: hostile, version: 1.0.0}
+state_schema:
+  type: object
+  properties:
+    x: {}
+nodes:
+  - {id: start, type: start}
+  - id: blow
+    type: set_state
+    config: {assignments: {x: {jq: 'FILTER'}}}
+  - {id: end, type: end, config: {output_mapping: .x}}
+edges:
+  - {source: __start__, target: start}
+  - {source: start, target: blow}
+  - {source: blow, target: end}
+"#;
+
+fn record(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("record.json")).expect("a record");
+    serde_json::from_str(&text).expect("record JSON")
+}
+
+#[test]
+fn a_run_fails_the_node_and_stays_resumable() {
+    for filter in ["def f: [f]; f", "[range(1e9)] | length", "def f: f; f"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let wf = tmp.path().join("wf.yaml");
+        std::fs::write(&wf, HOSTILE.replace("FILTER", filter)).unwrap();
+        let rd = tmp.path().join("rd");
+        let (wf, rd_s) = (wf.to_str().unwrap(), rd.to_str().unwrap());
+        let limits = ["--eval-memory", "8", "--eval-timeout", "1"];
+        let mut args = vec!["run", wf, "--run-dir", rd_s];
+        args.extend_from_slice(&limits);
+        let out = agc(&args);
+        // The run fails (exit 1), the process does not abort (a signal has no exit code).
+        assert_eq!(out.status.code(), Some(1), "`{filter}`: {out:?}");
+        let r = record(&rd);
+        assert_eq!(r["status"], "failed", "`{filter}`");
+        let diags = r["diagnostics"].to_string();
+        assert!(
+            diags.contains("AGC043") && diags.contains("blow"),
+            "{diags}"
+        );
+        // Resuming reads the journal and answers; it does not crash again.
+        let mut args = vec!["run", "--resume", rd_s];
+        args.extend_from_slice(&limits);
+        let out = agc(&args);
+        assert!(
+            out.status.code().is_some(),
+            "`{filter}`: resume aborted: {out:?}"
+        );
+        assert_eq!(record(&rd)["status"], "failed");
+    }
+}
