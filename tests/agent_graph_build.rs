@@ -82,7 +82,7 @@ fn a_graph_lowers_with_outcomes_repeat_edges_and_subgraph_regions() {
     assert_eq!(g.nodes[1].kind, NodeKind::Subgraph);
     let region = g.region(g.nodes[1].owns.expect("call owns a region"));
     assert!(
-        matches!(&region.kind, RegionKind::Subgraph { source, .. } if source == "graph:child#default")
+        matches!(&region.kind, RegionKind::Subgraph { source, .. } if source.to_string() == "graph:child#default")
     );
     assert_eq!(region.nodes.len(), 2);
     assert_eq!(g.node(region.entrypoints[0]).scoped_id, "call/step");

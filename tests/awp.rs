@@ -255,7 +255,7 @@ fn lowering_maps_every_node_type() {
     assert_eq!(verify.kind, NodeKind::Subgraph);
     match &g.region(verify.owns.unwrap()).kind {
         RegionKind::Subgraph { source, params, .. } => {
-            assert_eq!(source, "ref:urn:awp:wf:unit-tests");
+            assert_eq!(source.to_string(), "ref:urn:awp:wf:unit-tests");
             assert_eq!(
                 params.len(),
                 1,
@@ -295,9 +295,23 @@ fn lowering_maps_every_node_type() {
     let classify = node("classify").1;
     assert_eq!(classify.extra.retry.max_attempts, 3);
     assert_eq!(classify.extra.retry.timeout_seconds, Some(45.0));
-    // reducers, checkpointing, state as params.
-    assert_eq!(g.attrs["reducers"]["findings"], "append");
-    assert_eq!(g.attrs["reducers"]["ticket"], "overwrite");
+    assert_eq!(
+        classify.extra.retry.backoff,
+        Some(agc::ir::Backoff {
+            curve: agc::ir::Curve::Exponential,
+            initial_ms: 2000.0,
+            coefficient: 2.0,
+            max_ms: Some(30_000.0),
+            jitter: false,
+        })
+    );
+    // reducers (the semantics' workflow state), checkpointing, state as params.
+    let agc::ir::StateModel::Workflow { reducers } = &g.semantics.state else {
+        panic!("{:?}", g.semantics.state)
+    };
+    assert_eq!(reducers["findings"], agc::ir::Reducer::Append);
+    assert_eq!(reducers["ticket"], agc::ir::Reducer::Overwrite);
+    assert!(!g.attrs.contains_key("reducers"));
     assert_eq!(g.attrs["checkpointing"]["strategy"], "every_n_nodes");
     assert_eq!(g.attrs["checkpointing"]["n"], 2);
     let ticket = g.params.iter().find(|p| p.name == "ticket").unwrap();

@@ -635,3 +635,71 @@ edges:
     ]);
     assert_eq!(stderr(&o), "");
 }
+
+/// The runtime decides nothing by the plan's dialect (only the compiler's lowering does, into
+/// the plan's typed `semantics`): an example of every dialect runs to the same record from
+/// its plan, from that plan with `source.dialect` changed to a name no dialect has, and from
+/// the plan an older agc wrote for it (`agc.plan/v2`, whose reader derives the semantics).
+#[test]
+fn runs_follow_the_plan_semantics_not_the_dialect_name() {
+    let cases = [
+        (
+            "examples/awp/support-triage.workflow.yaml",
+            "examples/awp/support-triage",
+            Some("support-triage.workflow.yaml"),
+        ),
+        (
+            "examples/agh/delivery.loop.yaml",
+            "examples/agh/delivery",
+            Some("delivery.loop.yaml"),
+        ),
+        (
+            "examples/agent-graph/release/provider.yaml",
+            "examples/agent-graph/release",
+            Some("release-provider.yaml"),
+        ),
+        (EXAMPLE, "examples/ags/changelog-release", None),
+    ];
+    for (doc, stem, v2) in cases {
+        let dir = tmp("semantics");
+        let plan_path = dir.join("plan.json");
+        let built = agc(&["build", doc, "-o", plan_path.to_str().unwrap()]);
+        assert_eq!(built.status.code(), Some(0), "{doc}: {}", stderr(&built));
+        let text = std::fs::read_to_string(&plan_path).unwrap();
+        let mut plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+        plan["source"]["dialect"] = "no-such-dialect".into();
+        let renamed = write(&dir, "renamed.json", &plan.to_string());
+        let mut plans = vec![plan_path.display().to_string(), renamed];
+        if let Some(v2) = v2 {
+            plans.push(format!("tests/fixtures/plans/v2/{v2}.plan.json"));
+        }
+        let records: Vec<(Option<i32>, String)> = plans
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let record = dir.join(format!("record-{i}.json"));
+                let params = format!("{stem}.params.json");
+                let script = format!("{stem}.script.yaml");
+                let out = agc(&[
+                    "run",
+                    p,
+                    "--params",
+                    &params,
+                    "--script",
+                    &script,
+                    "--fixed-clock",
+                    "-q",
+                    "--record",
+                    record.to_str().unwrap(),
+                ]);
+                let text = std::fs::read_to_string(&record)
+                    .unwrap_or_else(|_| panic!("{p}: no record: {}", stderr(&out)));
+                (out.status.code(), text)
+            })
+            .collect();
+        assert!(records[0].0.is_some(), "{doc}");
+        for (p, r) in plans.iter().zip(&records).skip(1) {
+            assert!(*r == records[0], "{p} runs differently from {doc}'s plan");
+        }
+    }
+}

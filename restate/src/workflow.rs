@@ -178,7 +178,7 @@ async fn drive(
             ),
         ));
     }
-    let plan: Plan = serde_json::from_value(input.plan)
+    let plan = Plan::from_value(input.plan)
         .map_err(|e| terminal(400, format!("not an agc.plan/v1 plan: {e}")))?;
     if plan.format != FORMAT {
         return Err(terminal(

@@ -5,7 +5,7 @@
 //! - [`value`]: runtime values.
 //! - [`held`]: bytes held per thread (a counting global allocator), for evaluation limits.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
-//! - [`plan`]: the `agc.plan/v2` serde types (v1 plans still read), the contract between compiler and runtime.
+//! - [`plan`]: the `agc.plan/v3` serde types (v2 and v1 plans still read), the contract between compiler and runtime.
 //! - [`run`]: executing plans: the pure scheduler core, the blocking driver, journals, run records.
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 //! - [`agent_graph`]: Agent Graph v1 evaluation and routing (feature `agent-graph`, default on).

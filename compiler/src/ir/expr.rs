@@ -5,17 +5,8 @@ use crate::source::Span;
 use agc_runtime::expr::Expr;
 use serde::Serialize;
 
-/// The language an expression is written in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ExprLang {
-    Agx,
-    AgxTemplate,
-    Cel,
-    GoTemplate,
-    Jq,
-    Fact,
-}
+/// The language an expression is written in (the plan's own type).
+pub use agc_runtime::plan::ExprLang;
 
 /// An expression in the IR.
 #[derive(Clone, Debug, Serialize)]

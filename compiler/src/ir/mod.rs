@@ -40,44 +40,13 @@ handle!(NodeId);
 handle!(EdgeId);
 handle!(RegionId);
 
-/// What a node does, across dialects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NodeKind {
-    /// Agent or tool work.
-    Task,
-    /// Picks one of several labelled branches.
-    Decision,
-    /// Human approval, review or input.
-    Gate,
-    /// Owns a loop region.
-    Loop,
-    /// Owns a map (fan-out) region.
-    Map,
-    /// Owns a subgraph instance region.
-    Subgraph,
-    /// Waits (time or signal).
-    Wait,
-    /// Writes workflow state without doing work.
-    StateUpdate,
-    /// Calls something outside (an action, a resource read).
-    External,
-    /// Splits into parallel branches.
-    Fork,
-    /// Joins parallel branches.
-    Join,
-    /// Ends the graph (or a branch).
-    Terminal,
-}
-
-/// When a node with several incoming edges becomes ready.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "mode", rename_all = "snake_case")]
-pub enum Join {
-    All,
-    Any,
-    NOf { count: u32 },
-}
+// The kinds and policies the plan spells are the runtime's own types (the plan's contract),
+// reused here rather than declared twice.
+pub use agc_runtime::plan::{
+    Backoff, Decisions, EdgeKind, ExpressionErrors, Join, JqOutputs, LoopMode, LoopRules,
+    Namespace, NodeKind, OnItemFailure, Outcome, Reducer, Retry, Semantics, StateModel,
+    StateUpdates, SubgraphSource,
+};
 
 /// Dialect attributes of a node or graph: JSON in document order, in the compact form a loaded
 /// document uses (16 bytes; a `serde_json::Map` is 72 and an object in it about 170 more), since
@@ -219,29 +188,6 @@ pub struct Output {
     pub decl: Decl,
 }
 
-/// Attempts and timeouts.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Retry {
-    pub max_attempts: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeout_seconds: Option<f64>,
-}
-
-impl Retry {
-    /// One attempt, no timeout: what a node does unless its document says otherwise, and
-    /// what a plan leaves out (`agc_runtime::plan::Retry`'s default).
-    pub const ONCE: Retry = Retry {
-        max_attempts: 1,
-        timeout_seconds: None,
-    };
-}
-
-impl Default for Retry {
-    fn default() -> Retry {
-        Retry::ONCE
-    }
-}
-
 /// Cost and time estimates used by the static bounds.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Estimate {
@@ -358,28 +304,6 @@ impl Node {
     }
 }
 
-/// Which kind of edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EdgeKind {
-    /// Taken when the source succeeds.
-    Sequence,
-    /// Taken when the source succeeds and the guard holds.
-    Conditional,
-    /// Taken when the source fails (guard optional).
-    Failure,
-    /// Goes back to an earlier node; always bounded.
-    Back,
-}
-
-/// Terminal outcomes of a source node that can activate an edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    Succeeded,
-    Failed,
-}
-
 /// The distinct outcomes that activate an edge, in the order given: at most both, held inline
 /// (every edge has some, and a `Vec` of them was an allocation per edge).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -452,14 +376,6 @@ pub struct Edge {
 }
 
 #[derive(Clone, Debug, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum LoopMode {
-    While,
-    Until,
-    Repeat,
-}
-
-#[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum RegionKind {
     Loop {
@@ -478,12 +394,14 @@ pub enum RegionKind {
         index_as: String,
         max_items: u32,
         max_parallel: u32,
-        on_item_failure: String,
+        on_item_failure: OnItemFailure,
+        /// Under `threshold`: the fewest items that must succeed (every item when `None`).
+        min_successes: Option<u32>,
         collect: Vec<(String, IrExpr)>,
     },
     Subgraph {
-        /// Where the body came from: `use:NAME`, `inline`, or `ref:URI`.
-        source: String,
+        /// Where the body came from.
+        source: SubgraphSource,
         params: Vec<(String, IrExpr)>,
         outputs: Vec<(String, IrExpr)>,
         inherit_context: bool,
@@ -553,6 +471,9 @@ pub struct Spans {
 #[derive(Clone, Debug)]
 pub struct Graph {
     pub dialect: &'static str,
+    /// How the graph runs where dialects differ, decided by the front end's lowering (the
+    /// plan's `semantics`; the runtime never reads the dialect).
+    pub semantics: Semantics,
     pub id: String,
     pub title: Option<String>,
     pub params: Vec<Param>,
@@ -575,6 +496,7 @@ impl Graph {
     pub fn new(dialect: &'static str, id: String) -> Graph {
         Graph {
             dialect,
+            semantics: Semantics::default(),
             id,
             title: None,
             params: Vec::new(),
@@ -668,7 +590,7 @@ mod tests {
             NodeExtra {
                 retry: Retry {
                     max_attempts: 3,
-                    timeout_seconds: None,
+                    ..Retry::ONCE
                 },
                 ..NodeExtra::NONE
             },

@@ -1,4 +1,4 @@
-//! The plan encoding of a core [`Expr`]: compact, tagged JSON arrays (format `agc.plan/v2`).
+//! The plan encoding of a core [`Expr`]: compact, tagged JSON arrays (formats `agc.plan/v2` and `v3`).
 //!
 //! A node is a JSON scalar (a literal) or an array whose first element is a short tag. Node ids
 //! are not written: they are pre-order from 0 by the invariant of [`super`], so the reader

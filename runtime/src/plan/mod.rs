@@ -1,20 +1,24 @@
-//! The `agc.plan/v2` plan as serde types: the contract between the compiler and everything
+//! The `agc.plan/v3` plan as serde types: the contract between the compiler and everything
 //! that runs a plan (the scheduler in this crate, `agc run`, generated runners, other hosts).
 //!
 //! The compiler writes plans with a streaming writer (`compiler/src/back/plan/`); these types
 //! read them back and write them again byte for byte (the line layout of [`layout`], trailing
 //! newline, see [`Plan::to_pretty_string`]). A test deserialises every golden plan and
 //! compares, so the writer and these types cannot drift. The JSON Schema of the format is
-//! `schemas/agc-plan-v1.schema.json` (it covers both formats).
+//! `schemas/agc-plan-v1.schema.json` (it covers every format).
 //!
-//! Formats: `agc.plan/v2` is what the compiler writes (docs/plan-format.md): core expressions
+//! Formats: `agc.plan/v3` is what the compiler writes (docs/plan-format.md): core expressions
 //! in the compact encoding of [`crate::expr::wire`], locations as `"line:column"` strings
-//! (`"path:line:column"` outside the plan's own source document), and fields at their default
+//! (`"path:line:column"` outside the plan's own source document), fields at their default
 //! left out (`local_id` equal to the id, `origin_kind` equal to the kind, `required: true`,
 //! `join` all, one attempt, empty estimates, attributes, inputs and outputs, edge `outcomes`
-//! `["succeeded"]`, `implicit: false`). `agc.plan/v1` plans (the object forms, every field
-//! written) still load: the reader accepts both forms of every changed field. Any other format
-//! tag is refused with an error naming it.
+//! `["succeeded"]`, `implicit: false`), and what runs differently per dialect as typed fields
+//! decided by the compiler ([`Semantics`], [`Backoff`], [`OnItemFailure`],
+//! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect.
+//! `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1` plans (also the object forms,
+//! every field written) still load: the reader accepts both forms of every changed field and
+//! derives the typed semantics from the dialect (`upgrade`), giving the plan the current
+//! format. Any other format tag is refused with an error naming it.
 //!
 //! Stability: within a format, fields are only ever added (optional, skipped when absent),
 //! never renamed or removed. Unknown fields are ignored on read.
@@ -29,13 +33,19 @@ use serde_json::{Map, Value};
 
 mod index;
 pub mod layout;
+mod semantics;
+mod upgrade;
 pub use index::PlanIndex;
+pub use semantics::{
+    Backoff, Curve, Decisions, ExpressionErrors, JqOutputs, LoopRules, Namespace, OnItemFailure,
+    Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,
+};
 
 /// The format tag of the plans the compiler writes.
-pub const FORMAT: &str = "agc.plan/v2";
+pub const FORMAT: &str = "agc.plan/v3";
 
 /// Every format tag this runtime reads.
-pub const FORMATS_READ: [&str; 2] = ["agc.plan/v1", FORMAT];
+pub const FORMATS_READ: [&str; 3] = ["agc.plan/v1", "agc.plan/v2", FORMAT];
 
 /// A whole plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,6 +61,10 @@ pub struct Plan {
     /// Graph-level dialect attributes agc does not model, kept as written.
     #[serde(default, skip_serializing_if = "Map::is_empty")]
     pub attrs: Map<String, Value>,
+    /// How the plan runs where dialects differ, decided by the compiler (`agc.plan/v3`;
+    /// derived from the dialect when an older plan is read).
+    #[serde(default)]
+    pub semantics: Semantics,
     /// In execution order: topological, then declaration order.
     #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,
@@ -64,7 +78,8 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Reads a plan from JSON text, checking the format tag.
+    /// Reads a plan from JSON text, checking the format tag; a plan of an older format is
+    /// read into the current one (`upgrade`).
     pub fn from_json(text: &str) -> Result<Plan, PlanError> {
         // The tag first, so that a plan of another format is refused by name rather than by
         // the first field this runtime does not understand.
@@ -72,16 +87,28 @@ impl Plan {
         struct Tag {
             format: Option<String>,
         }
-        if let Ok(Tag { format: Some(f) }) = serde_json::from_str::<Tag>(text)
-            && !FORMATS_READ.contains(&f.as_str())
-        {
-            return Err(PlanError(format!(
-                "unsupported plan format `{f}` (this runtime reads {})",
-                FORMATS_READ.map(|f| format!("`{f}`")).join(" and ")
-            )));
+        if let Ok(Tag { format: Some(f) }) = serde_json::from_str::<Tag>(text) {
+            check_format(&f)?;
         }
         let plan: Plan = serde_json::from_str(text).map_err(|e| PlanError(e.to_string()))?;
-        Ok(plan)
+        Ok(plan.current())
+    }
+
+    /// [`Plan::from_json`] for a plan already parsed into a JSON value.
+    pub fn from_value(value: Value) -> Result<Plan, PlanError> {
+        if let Some(f) = value.get("format").and_then(Value::as_str) {
+            check_format(f)?;
+        }
+        let plan: Plan = serde_json::from_value(value).map_err(|e| PlanError(e.to_string()))?;
+        Ok(plan.current())
+    }
+
+    /// The plan in the current format: an older one upgraded.
+    fn current(mut self) -> Plan {
+        if self.format != FORMAT {
+            upgrade::upgrade(&mut self);
+        }
+        self
     }
 
     /// The plan as the compiler writes it: the line layout of [`layout`] with a trailing
@@ -111,6 +138,19 @@ impl Plan {
     pub fn index(&self) -> Result<PlanIndex, PlanError> {
         PlanIndex::new(self)
     }
+}
+
+/// Refuses a format tag this runtime does not read, naming it.
+fn check_format(f: &str) -> Result<(), PlanError> {
+    if FORMATS_READ.contains(&f) {
+        return Ok(());
+    }
+    let (last, rest) = FORMATS_READ.split_last().expect("formats");
+    let rest = rest.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>();
+    Err(PlanError(format!(
+        "unsupported plan format `{f}` (this runtime reads {} and `{last}`)",
+        rest.join(", ")
+    )))
 }
 
 /// Reads `nodes`, filling in the `local_id` and `origin_kind` a plan leaves out when they equal
@@ -291,17 +331,29 @@ fn parse_location(t: &str) -> Option<Location> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NodeKind {
+    /// Agent or tool work.
     Task,
+    /// Picks one of several labelled branches.
     Decision,
+    /// Human approval, review or input.
     Gate,
+    /// Owns a loop region.
     Loop,
+    /// Owns a map (fan-out) region.
     Map,
+    /// Owns a subgraph instance region.
     Subgraph,
+    /// Waits (time or signal).
     Wait,
+    /// Writes workflow state without doing work.
     StateUpdate,
+    /// Calls something outside (an action, a resource read).
     External,
+    /// Splits into parallel branches.
     Fork,
+    /// Joins parallel branches.
     Join,
+    /// Ends the graph (or a branch).
     Terminal,
 }
 
@@ -400,26 +452,36 @@ pub struct Output {
     pub decl: Declared,
 }
 
-/// Attempts and the per-attempt timeout (one attempt and no timeout when left out).
+/// Attempts, the per-attempt timeout and the delay between attempts (one attempt, no
+/// timeout, no delay when left out).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Retry {
     pub max_attempts: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_seconds: Option<f64>,
+    /// The delay before each retry (`agc.plan/v3`; none: retry at once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backoff: Option<Backoff>,
+}
+
+impl Retry {
+    /// One attempt, no timeout: what a node does unless its document says otherwise, and
+    /// what a plan leaves out.
+    pub const ONCE: Retry = Retry {
+        max_attempts: 1,
+        timeout_seconds: None,
+        backoff: None,
+    };
+
+    /// Whether this is [`Retry::ONCE`] (a plan leaves it out).
+    pub fn is_default(&self) -> bool {
+        *self == Retry::ONCE
+    }
 }
 
 impl Default for Retry {
     fn default() -> Retry {
-        Retry {
-            max_attempts: 1,
-            timeout_seconds: None,
-        }
-    }
-}
-
-impl Retry {
-    fn is_default(&self) -> bool {
-        *self == Retry::default()
+        Retry::ONCE
     }
 }
 
@@ -493,9 +555,13 @@ pub struct Node {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EdgeKind {
+    /// Taken when the source succeeds.
     Sequence,
+    /// Taken when the source succeeds and the guard holds.
     Conditional,
+    /// Taken when the source fails (guard optional).
     Failure,
+    /// Goes back to an earlier node; always bounded.
     Back,
 }
 
@@ -512,7 +578,7 @@ impl EdgeKind {
 }
 
 /// Terminal outcomes of a source node that activate an edge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Succeeded,
@@ -579,12 +645,14 @@ pub enum RegionKind {
         index_as: String,
         max_items: u32,
         max_parallel: u32,
-        on_item_failure: String,
+        on_item_failure: OnItemFailure,
+        /// Under `threshold`: the fewest items that must succeed (every item when absent).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        min_successes: Option<u32>,
         collect: Exprs,
     },
     Subgraph {
-        /// `use:NAME`, `inline`, or `ref:URI`.
-        source: String,
+        source: SubgraphSource,
         params: Exprs,
         outputs: Exprs,
         inherit_context: bool,

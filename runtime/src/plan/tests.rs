@@ -33,16 +33,16 @@ fn wrong_format_is_refused() {
     let err = Plan::from_json(r#"{"format":"agc.plan/v9"}"#).unwrap_err();
     assert_eq!(
         err.0,
-        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1` and `agc.plan/v2`)"
+        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1`, `agc.plan/v2` and `agc.plan/v3`)"
     );
-    let err = Plan::from_json(r#"{"format":"agc.plan/v2"}"#).unwrap_err();
+    let err = Plan::from_json(r#"{"format":"agc.plan/v3"}"#).unwrap_err();
     assert!(err.0.contains("missing field"), "{err}");
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../tests/golden/plans/corpus-minimal.agraph.yaml.plan.json"),
     )
     .expect("plan");
-    let bad = text.replacen("agc.plan/v2", "agc.plan/v9", 1);
+    let bad = text.replacen("agc.plan/v3", "agc.plan/v9", 1);
     let err = Plan::from_json(&bad).unwrap_err();
     assert!(err.0.contains("unsupported plan format"), "{err}");
 }
@@ -221,4 +221,81 @@ fn legacy(e: &crate::expr::Expr) -> Value {
     };
     m.insert("kind".into(), Value::from(kind));
     Value::Object(m)
+}
+
+/// A v2 plan gets from its dialect what v3 writes: the semantics, each retrying node's
+/// backoff, a threshold map's `min_successes` (moved out of its owner's `attributes.map`),
+/// and the subgraph source strings read as their variants.
+#[test]
+fn v2_plans_get_their_typed_semantics() {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/golden/plans/corpus-docs-site-refresh.agraph.yaml.plan.json"),
+    )
+    .expect("plan");
+    let v3 = Plan::from_json(&text).expect("plan");
+    let mut v = serde_json::to_value(&v3).expect("value");
+    v["format"] = "agc.plan/v2".into();
+    v.as_object_mut().expect("plan").remove("semantics");
+    let mut owner = String::new();
+    let mut backoffs = 0;
+    for r in v["regions"].as_array_mut().expect("regions") {
+        if r["kind"] == "map" {
+            r["on_item_failure"] = "threshold".into();
+            owner = r["owner"].as_str().expect("owner").to_string();
+        }
+        if let Some(s) = r.get("source").filter(|s| s.is_object()) {
+            let (k, name) = s.as_object().expect("source").iter().next().expect("one");
+            r["source"] = format!("{k}:{}", name.as_str().expect("name")).into();
+        }
+    }
+    for n in v["nodes"].as_array_mut().expect("nodes") {
+        if n["id"] == owner.as_str() {
+            let attrs = n
+                .as_object_mut()
+                .expect("node")
+                .entry("attributes")
+                .or_insert(serde_json::json!({}));
+            let map = attrs
+                .as_object_mut()
+                .expect("attributes")
+                .entry("map")
+                .or_insert(serde_json::json!({}));
+            map["min_successes"] = 2.into();
+        }
+        if let Some(r) = n.get_mut("retry").and_then(Value::as_object_mut) {
+            backoffs += usize::from(r.remove("backoff").is_some());
+        }
+    }
+    assert!(
+        !owner.is_empty() && backoffs > 0,
+        "the golden has a map and retries"
+    );
+    let v2 = Plan::from_value(v).expect("v2 plan");
+    assert_eq!(v2.format, FORMAT);
+    assert_eq!(v2.semantics, v3.semantics);
+    let map = v2.regions.iter().find(|r| r.owner == owner).expect("map");
+    assert!(matches!(
+        map.kind,
+        RegionKind::Map {
+            on_item_failure: OnItemFailure::Threshold,
+            min_successes: Some(2),
+            ..
+        }
+    ));
+    // `min_successes` left the owner's attributes: they are v3's again.
+    let node = |p: &Plan| {
+        p.nodes
+            .iter()
+            .find(|n| n.id == owner)
+            .expect("owner")
+            .clone()
+    };
+    assert_eq!(node(&v2).attributes, node(&v3).attributes);
+    let mut expected = v3.clone();
+    expected.regions = v2.regions.clone();
+    assert!(
+        v2 == expected,
+        "the backoffs and subgraph sources read back"
+    );
 }

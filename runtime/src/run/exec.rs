@@ -211,7 +211,7 @@ pub fn bind_params(
         }
     }
     // Agent Graph declares no params; its fact store starts from a `facts` object.
-    if plan.source.dialect == "agent-graph"
+    if plan.semantics.state == crate::plan::StateModel::Facts
         && let Some(f) = given.remove("facts")
     {
         if f.is_object() {

@@ -90,7 +90,8 @@ fn map(over: &str, item: &str) -> RegionKind {
         index_as: "i".into(),
         max_items: 200,
         max_parallel: 4,
-        on_item_failure: "fail".into(),
+        on_item_failure: crate::ir::OnItemFailure::Fail,
+        min_successes: None,
         collect: Vec::new(),
     }
 }
@@ -181,7 +182,7 @@ fn regions_nest_at_every_depth_and_say_what_they_do() {
     let rs = b.region(
         s,
         RegionKind::Subgraph {
-            source: "use:publish_checks".into(),
+            source: crate::ir::SubgraphSource::Use("publish_checks".into()),
             params: Vec::new(),
             outputs: Vec::new(),
             inherit_context: false,

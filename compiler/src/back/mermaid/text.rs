@@ -7,7 +7,7 @@
 //! `failing_count`), and a cut is made from the end, keeping what the condition is about
 //! (`score >= target || …`, never `… || loop.iteration >= 6`).
 
-use crate::ir::{Edge, EdgeKind, Graph, LoopMode, NodeKind, RegionId, RegionKind};
+use crate::ir::{Edge, EdgeKind, Graph, LoopMode, NodeKind, RegionId, RegionKind, SubgraphSource};
 
 /// Longest edge label drawn from an expression, in characters.
 pub const EDGE_MAX: usize = 40;
@@ -151,19 +151,13 @@ pub fn region_header(g: &Graph, r: RegionId) -> String {
             });
             parts.join(" · ")
         }
-        RegionKind::Subgraph { source, .. } => {
-            if let Some(name) = source.strip_prefix("use:") {
-                format!("uses {name}")
-            } else if let Some(uri) = source.strip_prefix("ref:") {
-                format!("from {uri}")
-            } else if source == "inline" {
-                "inline subgraph".into()
-            } else if source.trim().is_empty() {
-                "subgraph".into()
-            } else {
-                format!("subgraph {source}")
-            }
-        }
+        RegionKind::Subgraph { source, .. } => match source {
+            SubgraphSource::Use(name) => format!("uses {name}"),
+            SubgraphSource::Ref(uri) => format!("from {uri}"),
+            SubgraphSource::Inline => "inline subgraph".into(),
+            SubgraphSource::Unknown => "subgraph".into(),
+            SubgraphSource::Graph { .. } => format!("subgraph {source}"),
+        },
         RegionKind::Parallel => "in parallel".into(),
     }
 }

@@ -1,5 +1,5 @@
-//! The resolved JSON plan, format `agc.plan/v2` (schema: `schemas/agc-plan-v1.schema.json`,
-//! which covers both formats; the encodings are described in `agc_runtime::plan`).
+//! The resolved JSON plan, format `agc.plan/v3` (schema: `schemas/agc-plan-v1.schema.json`,
+//! which covers every format; the encodings are described in `agc_runtime::plan`).
 //!
 //! Nodes are listed in execution order (topological, then declaration order) and referred to by
 //! their scoped ids everywhere, so a plan reads on its own. Locations are 1-based
@@ -41,7 +41,7 @@ pub struct PlanInput<'a> {
     pub digest: Option<&'a str>,
 }
 
-/// A plan, lazily: serializing it walks the IR and emits the `agc.plan/v1` document.
+/// A plan, lazily: serializing it walks the IR and emits the `agc.plan/v3` document.
 pub struct Plan<'a> {
     input: &'a PlanInput<'a>,
 }
@@ -240,6 +240,7 @@ impl Plan<'_> {
         if !g.attrs.is_empty() {
             e.entry("attrs", &g.attrs)?;
         }
+        e.entry("semantics", &g.semantics)?;
         let order = input.order;
         e.array("nodes", order.len(), |i| NodeOut { c, id: order[i] })?;
         e.array("edges", g.edges.len(), |i| EdgeOut {
@@ -349,7 +350,7 @@ impl Serialize for NodeOut<'_> {
             m.serialize_entry("local_id", &n.local_id)?;
         }
         m.serialize_entry("kind", &n.kind)?;
-        if n.origin_kind != kind_name(n.kind) {
+        if n.origin_kind != n.kind.as_str() {
             m.serialize_entry("origin_kind", &n.origin_kind)?;
         }
         if let Some(r) = n.region {
@@ -380,7 +381,7 @@ impl Serialize for NodeOut<'_> {
         if n.join != crate::ir::Join::All {
             m.serialize_entry("join", &n.join)?;
         }
-        if n.extra.retry.max_attempts != 1 || n.extra.retry.timeout_seconds.is_some() {
+        if !n.extra.retry.is_default() {
             m.serialize_entry("retry", &n.extra.retry)?;
         }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
@@ -391,25 +392,6 @@ impl Serialize for NodeOut<'_> {
         }
         m.serialize_entry("location", &c.location(c.g.spans.nodes[self.id.index()]))?;
         m.end()
-    }
-}
-
-/// A node kind as the plan spells it (`agc_runtime::plan::NodeKind::as_str`).
-fn kind_name(k: crate::ir::NodeKind) -> &'static str {
-    use crate::ir::NodeKind as K;
-    match k {
-        K::Task => "task",
-        K::Decision => "decision",
-        K::Gate => "gate",
-        K::Loop => "loop",
-        K::Map => "map",
-        K::Subgraph => "subgraph",
-        K::Wait => "wait",
-        K::StateUpdate => "state_update",
-        K::External => "external",
-        K::Fork => "fork",
-        K::Join => "join",
-        K::Terminal => "terminal",
     }
 }
 
@@ -587,6 +569,7 @@ impl Serialize for RegionOut<'_> {
                 max_items,
                 max_parallel,
                 on_item_failure,
+                min_successes,
                 collect,
             } => {
                 m.serialize_entry("kind", "map")?;
@@ -596,6 +579,9 @@ impl Serialize for RegionOut<'_> {
                 m.serialize_entry("max_items", max_items)?;
                 m.serialize_entry("max_parallel", max_parallel)?;
                 m.serialize_entry("on_item_failure", on_item_failure)?;
+                if let Some(min) = min_successes {
+                    m.serialize_entry("min_successes", min)?;
+                }
                 m.serialize_entry("collect", &expr_pairs(c, collect))?;
             }
             RegionKind::Subgraph {

@@ -125,7 +125,8 @@ fn graph() -> Graph {
                 index_as: "i".into(),
                 max_items: 10,
                 max_parallel: 2,
-                on_item_failure: "continue".into(),
+                on_item_failure: crate::ir::OnItemFailure::Continue,
+                min_successes: None,
                 collect: vec![],
             },
             owner: mp,
@@ -138,7 +139,7 @@ fn graph() -> Graph {
     g.add_region(
         Region {
             kind: RegionKind::Subgraph {
-                source: "use:s".into(),
+                source: crate::ir::SubgraphSource::Use("s".into()),
                 params: vec![("q".into(), expr("q", 18))],
                 outputs: vec![],
                 inherit_context: true,
@@ -291,6 +292,7 @@ fn fields_come_in_schema_order_with_locations() {
                 "params",
                 "entrypoints",
                 "constraints",
+                "semantics",
                 "nodes",
                 "edges",
                 "regions",

@@ -1,6 +1,6 @@
 //! The Rust back end: `agc gen rust` turns a plan into a typed runner crate.
 //!
-//! Pipeline (one direction): the `agc.plan/v2` JSON → [`model`] (a view-model: sanitised
+//! Pipeline (one direction): the `agc.plan/v3` JSON → [`model`] (a view-model: sanitised
 //! names, Rust types from the declared types via [`types`], lines laid out for rustfmt) →
 //! [`render`] (askama templates in `templates/rust/`) → files. The generated code is a view of
 //! the plan: it embeds the plan and calls `agc-runtime` for every decision the plan makes, so

@@ -1,4 +1,4 @@
-//! The view-model: everything the templates print, computed from an `agc.plan/v2` document.
+//! The view-model: everything the templates print, computed from an `agc.plan/v3` document.
 //!
 //! The templates stay dumb: every identifier is sanitised ([`super::names`]), every string from
 //! the document is an escaped literal or an escaped doc line, every type is rendered here, and

@@ -85,6 +85,13 @@ pub(super) fn lower(_sources: &SourceMap, unit: &Unit) -> (Vec<Lowered>, Vec<Dia
     for g in &loaded.graphs {
         let id = str_at(&g.doc.value, "id").unwrap_or_default().to_string();
         let mut graph = ir::Graph::new("agent-graph", id.clone());
+        // A fact store, read by fact checks; decisions by their edges' outcomes.
+        graph.semantics = ir::Semantics {
+            state: ir::StateModel::Facts,
+            expression_errors: ir::ExpressionErrors::Reading,
+            decisions: ir::Decisions::Edges,
+            ..ir::Semantics::default()
+        };
         graph.title = str_at(&g.doc.value, "description").map(String::from);
         graph.attrs.insert(
             "provider",
@@ -284,7 +291,10 @@ impl<'a> Lowerer<'a> {
                 let r = self.graph.add_region(
                     Region {
                         kind: RegionKind::Subgraph {
-                            source: format!("graph:{child}#{entry}"),
+                            source: ir::SubgraphSource::Graph {
+                                graph: child.to_string(),
+                                entry: entry.clone(),
+                            },
                             params: Vec::new(),
                             outputs: Vec::new(),
                             inherit_context: false,

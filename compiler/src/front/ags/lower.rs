@@ -21,8 +21,9 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    Declared, Edge, EdgeKind, ExprLang, Graph, GraphOutput, IrExpr, LoopMode, NodeId, Outcome,
-    Outcomes, Param, Region, RegionId, RegionKind,
+    Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, IrExpr,
+    LoopMode, NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId, RegionKind,
+    Semantics, SubgraphSource,
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
@@ -121,6 +122,20 @@ pub(crate) fn lower_with(
             l.graph.attrs.insert(key, v.clone());
         }
     }
+    // AGS decisions call their handler; `policy.on_expression_error` (default `fail`) says
+    // whether an expression error stops the run.
+    let on_error = root
+        .field("policy")
+        .and_then(|p| p.field("on_expression_error"))
+        .and_then(Value::as_str);
+    l.graph.semantics = Semantics {
+        expression_errors: match on_error {
+            Some("false") => ExpressionErrors::Reading,
+            _ => ExpressionErrors::Stop,
+        },
+        decisions: Decisions::Handler,
+        ..Semantics::default()
+    };
     if let Some(c) = root.field("constraints").and_then(Value::as_object) {
         l.graph.constraints = json_map(c.iter());
         for key in c.keys() {
@@ -232,7 +247,7 @@ impl<'d> Lowerer<'d> {
                     } else {
                         "body"
                     };
-                    let (body, body_ptr, source): (Option<&'a Map>, String, String) =
+                    let (body, body_ptr, source): (Option<&'a Map>, String, SubgraphSource) =
                         if let Some(name) = b.field("use").and_then(Value::as_str) {
                             let frag = ws.docs[p.doc]
                                 .value
@@ -240,9 +255,13 @@ impl<'d> Lowerer<'d> {
                                 .and_then(|f| f.field(name))
                                 .and_then(Value::as_object);
                             let fptr = format!("/subgraphs/{}", escape_token(name));
-                            (frag, fptr, format!("use:{name}"))
+                            (frag, fptr, SubgraphSource::Use(name.to_string()))
                         } else if let Some(body) = b.field(field).and_then(Value::as_object) {
-                            (Some(body), format!("{bptr}/{field}"), "inline".to_string())
+                            (
+                                Some(body),
+                                format!("{bptr}/{field}"),
+                                SubgraphSource::Inline,
+                            )
                         } else if let Some(uri) = b
                             .field("ref")
                             .and_then(|r| r.field("uri"))
@@ -254,13 +273,13 @@ impl<'d> Lowerer<'d> {
                                     (
                                         ws.docs[t].value.as_object(),
                                         String::new(),
-                                        format!("ref:{uri}"),
+                                        SubgraphSource::Ref(uri.to_string()),
                                     )
                                 }
-                                None => (None, String::new(), format!("ref:{uri}")),
+                                None => (None, String::new(), SubgraphSource::Ref(uri.to_string())),
                             }
                         } else {
-                            (None, String::new(), String::new())
+                            (None, String::new(), SubgraphSource::Unknown)
                         };
                     let kind = self.region_kind(block, b, &bptr, source);
                     let region = self.graph.add_region(
@@ -379,7 +398,7 @@ impl<'d> Lowerer<'d> {
         }
     }
 
-    fn region_kind(&self, block: &str, b: &Map, bptr: &str, source: String) -> RegionKind {
+    fn region_kind(&self, block: &str, b: &Map, bptr: &str, source: SubgraphSource) -> RegionKind {
         let collect = |this: &Self, field: &str| -> Vec<(String, IrExpr)> {
             b.field(field)
                 .and_then(Value::as_object)
@@ -436,11 +455,15 @@ impl<'d> Lowerer<'d> {
                     .to_string(),
                 max_items: uint("max_items", 1),
                 max_parallel: uint("max_parallel", 1),
-                on_item_failure: b
-                    .field("on_item_failure")
-                    .and_then(Value::as_str)
-                    .unwrap_or("fail_fast")
-                    .to_string(),
+                on_item_failure: match b.field("on_item_failure").and_then(Value::as_str) {
+                    Some("continue") => OnItemFailure::Continue,
+                    Some("threshold") => OnItemFailure::Threshold,
+                    _ => OnItemFailure::FailFast,
+                },
+                min_successes: b
+                    .field("min_successes")
+                    .and_then(Value::as_u64)
+                    .map(|n| u32::try_from(n).unwrap_or(u32::MAX)),
                 collect: collect(self, "collect"),
             },
             _ => RegionKind::Subgraph {
@@ -547,6 +570,7 @@ fn region_extras(
             "max_items",
             "max_parallel",
             "on_item_failure",
+            "min_successes",
             "collect",
             "body",
         ],

@@ -186,13 +186,19 @@ impl<'d> NodeLowerer<'d> {
             },
             _ => Join::All,
         };
+        let retry_block = defaults::field(s, node, "failure", "retry");
+        let max_attempts = retry_block
+            .and_then(|r| r.field("max_attempts"))
+            .and_then(Value::as_u64)
+            .unwrap_or(1) as u32;
         let retry = Retry {
-            max_attempts: defaults::field(s, node, "failure", "retry")
-                .and_then(|r| r.field("max_attempts"))
-                .and_then(Value::as_u64)
-                .unwrap_or(1) as u32,
+            max_attempts,
             timeout_seconds: defaults::field(s, node, "constraints", "max_wall_clock_seconds")
                 .and_then(Value::as_f64),
+            // The delay between attempts, by AGS's rules (`Backoff::ags`), for a node that
+            // may retry.
+            backoff: (max_attempts > 1)
+                .then(|| crate::ir::Backoff::ags(retry_block.map(|r| r.to_json()).as_ref())),
         };
         let est = node.field("estimate");
         let estimate = Estimate {

@@ -17,8 +17,11 @@
 //! `resume_schema`). Graph: id =
 //! `document.name`; params = the top-level state properties and the `start` node's input
 //! properties (type, `required`, self-contained schema: [`super::ports`]);
-//! `attrs.reducers` (every property, `overwrite` by default), `attrs.checkpointing` (strategy
-//! and `n`, normalised from the aliases), `attrs.document`.
+//! `attrs.checkpointing` (strategy and `n`, normalised from the aliases), `attrs.document`,
+//! `attrs.state_schema`. Semantics (the plan's `semantics`): a workflow state whose reducers
+//! are every property's (`overwrite` by default), collected jq outputs, `null` a value,
+//! `switch` decisions, assignment state updates; a retrying node's backoff is its
+//! `retry`'s (`Backoff::awp`).
 //!
 //! Cycles (AWP allows loops through a switch, with no bound) become `Back` edges without a
 //! bound: the edge that closes a cycle in a depth-first walk from the entry, in document
@@ -32,8 +35,9 @@ use super::values::duration_ms;
 use crate::analysis::grouped::Grouped;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Edge, EdgeKind, ExprLang, Graph, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeId,
-    NodeKind, Outcome, Outcomes, Region, RegionKind, Retry,
+    Backoff, Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, Input, InputSource,
+    IrExpr, Join, JqOutputs, Node, NodeExtra, NodeId, NodeKind, Outcome, Outcomes, Reducer, Region,
+    RegionKind, Retry, Semantics, StateModel, StateUpdates, SubgraphSource,
 };
 use crate::source::value::map::key_hash;
 use crate::source::{Document, Span};
@@ -157,13 +161,23 @@ impl Lowerer<'_, '_> {
                     .get("reducer")
                     .and_then(Value::as_str)
                     .unwrap_or("overwrite");
-                reducers.push((k.clone(), Value::from(reducer)));
+                reducers.push((k.to_string(), Reducer::named(reducer)));
             }
         }
         self.g.params = super::ports::params(v);
-        self.g
-            .attrs
-            .insert("reducers", Value::Object(Map::from_entries(reducers)));
+        // The workflow state, read by jq (collected outputs, `null` a value), updated by
+        // `set_state` assignments and routed by `switch`es; no expression error policy.
+        self.g.semantics = Semantics {
+            state: StateModel::Workflow {
+                reducers: reducers.into_iter().collect(),
+            },
+            jq_outputs: JqOutputs::Collected,
+            null_is_value: true,
+            expression_errors: ExpressionErrors::Reading,
+            decisions: Decisions::Switch,
+            state_updates: StateUpdates::Assignments,
+            ..Semantics::default()
+        };
         // The state schema as upstream validates the state with it: top-level `reducer`
         // keys stripped (from the IR's copy).
         let mut state_schema = schema.to_json();
@@ -256,19 +270,23 @@ impl Lowerer<'_, '_> {
             .and_then(|md| md.get("title").or_else(|| md.get("name")))
             .and_then(Value::as_str)
             .map(Box::from);
+        let max_attempts = n.value.get("retry").map_or(1, |r| {
+            r.get("max_attempts")
+                .and_then(Value::as_u64)
+                .map_or(1, |a| a.min(u64::from(u32::MAX)) as u32)
+        });
         node.extra = NodeExtra {
             retry: Retry {
-                max_attempts: n.value.get("retry").map_or(1, |r| {
-                    r.get("max_attempts")
-                        .and_then(Value::as_u64)
-                        .map_or(1, |a| a.min(u64::from(u32::MAX)) as u32)
-                }),
+                max_attempts,
                 timeout_seconds: n
                     .value
                     .get("timeout")
                     .and_then(Value::as_str)
                     .and_then(duration_ms)
                     .map(|ms| ms as f64 / 1000.0),
+                // AWP's backoff (`Backoff::awp`), for a node that may retry.
+                backoff: (max_attempts > 1)
+                    .then(|| Backoff::awp(n.value.get("retry").map(Value::to_json).as_ref())),
             },
             ..NodeExtra::NONE
         }
@@ -415,7 +433,9 @@ impl Lowerer<'_, '_> {
                 .collect();
             let region = Region {
                 kind: RegionKind::Subgraph {
-                    source: format!("ref:{}", n.config_str("workflow_ref").unwrap_or_default()),
+                    source: SubgraphSource::Ref(
+                        n.config_str("workflow_ref").unwrap_or_default().to_string(),
+                    ),
                     params,
                     outputs: Vec::new(),
                     inherit_context: false,

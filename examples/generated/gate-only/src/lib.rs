@@ -29,7 +29,7 @@ pub use types::*;
 use serde_json::{Map, Value};
 use std::sync::Arc;
 
-/// The plan this crate runs (format `agc.plan/v2`), byte for byte as `agc build` writes it.
+/// The plan this crate runs (format `agc.plan/v3`), byte for byte as `agc build` writes it.
 pub const PLAN_JSON: &str = include_str!("plan.json");
 
 /// The id of the graph.

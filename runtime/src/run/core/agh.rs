@@ -27,7 +27,7 @@
 //! `done` is also `AGC329` in the record's diagnostics, saying why.
 
 use super::State;
-use crate::plan::RegionKind;
+use crate::plan::{LoopRules, RegionKind};
 use crate::run::handler::GateOutcome;
 use crate::run::record::{LoopTerminal, NodeStatus};
 use serde_json::Value;
@@ -38,8 +38,9 @@ const DEFAULT_MAX_REVISIONS: u64 = 10;
 const MAX_REVISIONS_CEILING: u64 = 64;
 
 impl State {
+    /// Whether the plan follows agh's loop rules (`LoopRules::Generations`).
     fn is_agh(&self) -> bool {
-        self.plan.source.dialect == "agh"
+        self.plan.semantics.loop_rules == LoopRules::Generations
     }
 
     /// Whether loop run `r` is an agh Loop's generations.

@@ -52,7 +52,7 @@ fn review_plan(bound: Option<u32>) -> Arc<Plan> {
         "regions": [], "links": [],
         "bounds": {"max_node_executions": 0.0, "projected_cost_usd": 0.0, "projected_wall_clock_seconds": 0.0, "unestimated_nodes": 0}
     });
-    Arc::new(serde_json::from_value(plan).expect("plan"))
+    Arc::new(Plan::from_value(plan).expect("plan"))
 }
 
 /// Runs `plan`, answering each call with `outcome(path)` as the `outcome` output (or no

@@ -33,7 +33,7 @@ fn param_cmp(op: &str, n: i64) -> Value {
 
 fn plan(node: Value, params: Value) -> Arc<Plan> {
     Arc::new(
-        serde_json::from_value(json!({
+        Plan::from_value(json!({
             "format": "agc.plan/v1",
             "source": {"dialect": "ags", "path": "t.yaml"},
             "graph": {"id": "t", "title": null},

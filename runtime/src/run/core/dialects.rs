@@ -22,7 +22,7 @@
 //!   (`crate::facts`).
 
 use super::State;
-use crate::plan::NodeKind;
+use crate::plan::{JqOutputs, NodeKind, Reducer, StateModel, StateUpdates, SubgraphSource};
 
 #[path = "transform.rs"]
 mod transform;
@@ -49,7 +49,7 @@ impl State {
                 ))
                 }
                 crate::plan::NodeKind::StateUpdate
-                    if plan.source.dialect != "awp"
+                    if plan.semantics.state_updates != StateUpdates::Assignments
                         && !n.attributes.contains_key("input_ref")
                         && !self.is_transform(i) =>
                 {
@@ -65,15 +65,13 @@ impl State {
                     .map(|&r| &plan.regions[r])
                     .filter(|r| r.nodes.is_empty())
                     .and_then(|r| match &r.kind {
-                        crate::plan::RegionKind::Subgraph { source, .. }
-                            if source.starts_with("ref:") =>
-                        {
-                            Some(format!(
-                                "`{}` runs `{}`, which the plan does not hold: its instance has no body and no outputs",
-                                n.id,
-                                &source[4..]
-                            ))
-                        }
+                        crate::plan::RegionKind::Subgraph {
+                            source: SubgraphSource::Ref(uri),
+                            ..
+                        } => Some(format!(
+                            "`{}` runs `{uri}`, which the plan does not hold: its instance has no body and no outputs",
+                            n.id
+                        )),
                         _ => None,
                     }),
                 _ => None,
@@ -86,19 +84,19 @@ impl State {
 
     /// Starts the dialect state (at `Started`).
     pub(super) fn init_dialect_state(&mut self) {
-        match self.plan.source.dialect.as_str() {
-            "awp" => {
+        match self.plan.semantics.state {
+            StateModel::Workflow { .. } => {
                 self.dialect_state = Some(self.params.clone());
                 self.compile_state_schema();
             }
-            "agent-graph" => {
+            StateModel::Facts => {
                 let facts = match self.params.get("facts") {
                     Some(Value::Object(m)) => m.clone(),
                     _ => Map::new(),
                 };
                 self.dialect_state = Some(facts);
             }
-            _ => {}
+            StateModel::None => {}
         }
     }
 
@@ -132,28 +130,24 @@ impl State {
         let Some(outputs) = self.runs[r].outputs.clone() else {
             return Ok(());
         };
-        let dialect = self.plan.source.dialect.clone();
+        let plan = std::sync::Arc::clone(&self.plan);
         // An interrupt's resume payload overwrites (see `signals`); other outputs reduce.
-        let reducers = match self.resume_overwrites(r) {
-            true => None,
-            false => self.plan.attrs.get("reducers").cloned(),
-        };
+        let overwrite = self.resume_overwrites(r);
         let node = &self.plan.nodes[self.runs[r].node];
         let (id, terminal) = (node.local_id.clone(), node.kind == NodeKind::Terminal);
         let validator = self.state_validator.clone();
         let Some(state) = self.dialect_state.as_mut() else {
             return Ok(());
         };
-        match dialect.as_str() {
-            "awp" if terminal => {}
-            "awp" => {
+        match &plan.semantics.state {
+            StateModel::Workflow { .. } if terminal => {}
+            StateModel::Workflow { .. } => {
                 let mut next = state.clone();
                 for (k, v) in outputs {
-                    let reducer = reducers
-                        .as_ref()
-                        .and_then(|m| m.get(&k))
-                        .and_then(Value::as_str)
-                        .unwrap_or("overwrite");
+                    let reducer = match overwrite {
+                        true => Reducer::Overwrite,
+                        false => plan.semantics.state.reducer(&k),
+                    };
                     reduce(&mut next, k, v, reducer);
                 }
                 let next = Value::Object(next);
@@ -168,14 +162,14 @@ impl State {
                     *state = next;
                 }
             }
-            "agent-graph" => {
+            StateModel::Facts => {
                 if let Some(Value::Object(f)) = outputs.get("facts") {
                     for (k, v) in f {
                         state.insert(k.clone(), v.clone());
                     }
                 }
             }
-            _ => {}
+            StateModel::None => {}
         }
         Ok(())
     }
@@ -184,9 +178,9 @@ impl State {
     /// `json()`): no output gives `null`, one output that value, several outputs the array of
     /// them. (Other dialects, should they run jq, get the first output, `null` when none.)
     pub(super) fn eval_jq(&self, source: &str) -> Result<Value, String> {
-        let awp = self.plan.source.dialect == "awp";
+        let collected = self.plan.semantics.jq_outputs == JqOutputs::Collected;
         self.jq_outputs(source).map(|outs| match outs.len() {
-            _ if !awp => outs.into_iter().next().unwrap_or(Value::Null),
+            _ if !collected => outs.into_iter().next().unwrap_or(Value::Null),
             0 => Value::Null,
             1 => outs.into_iter().next().unwrap_or(Value::Null),
             _ => Value::Array(outs),
@@ -253,9 +247,9 @@ impl State {
 /// any other value; `merge` treats a missing or non-object value as `{}`, merges an object
 /// into it recursively ([`deep_merge`]) and ignores any other value; anything else
 /// (`overwrite`) replaces.
-fn reduce(state: &mut Map<String, Value>, k: String, v: Value, reducer: &str) {
+fn reduce(state: &mut Map<String, Value>, k: String, v: Value, reducer: Reducer) {
     match reducer {
-        "append" => {
+        Reducer::Append => {
             let slot = state.entry(k).or_insert(Value::Null);
             if !slot.is_array() {
                 *slot = Value::Array(Vec::new());
@@ -267,7 +261,7 @@ fn reduce(state: &mut Map<String, Value>, k: String, v: Value, reducer: &str) {
                 }
             }
         }
-        "merge" => {
+        Reducer::Merge => {
             let slot = state.entry(k).or_insert(Value::Null);
             if !slot.is_object() {
                 *slot = Value::Object(Map::new());
@@ -276,7 +270,7 @@ fn reduce(state: &mut Map<String, Value>, k: String, v: Value, reducer: &str) {
                 deep_merge(have, more);
             }
         }
-        _ => {
+        Reducer::Overwrite => {
             state.insert(k, v);
         }
     }
@@ -298,17 +292,18 @@ fn deep_merge(have: &mut Map<String, Value>, more: Map<String, Value>) {
 #[cfg(test)]
 mod tests {
     use super::reduce;
+    use crate::plan::Reducer;
     use serde_json::{Map, json};
 
     #[test]
     fn reducers_overwrite_append_and_merge() {
         let mut s = Map::new();
-        reduce(&mut s, "a".into(), json!([1]), "append");
-        reduce(&mut s, "a".into(), json!([2, 3]), "append");
-        reduce(&mut s, "m".into(), json!({"x": 1}), "merge");
-        reduce(&mut s, "m".into(), json!({"y": 2}), "merge");
-        reduce(&mut s, "o".into(), json!(1), "overwrite");
-        reduce(&mut s, "o".into(), json!(2), "overwrite");
+        reduce(&mut s, "a".into(), json!([1]), Reducer::Append);
+        reduce(&mut s, "a".into(), json!([2, 3]), Reducer::Append);
+        reduce(&mut s, "m".into(), json!({"x": 1}), Reducer::Merge);
+        reduce(&mut s, "m".into(), json!({"y": 2}), Reducer::Merge);
+        reduce(&mut s, "o".into(), json!(1), Reducer::Overwrite);
+        reduce(&mut s, "o".into(), json!(2), Reducer::Overwrite);
         assert_eq!(
             serde_json::Value::Object(s),
             json!({"a": [1, 2, 3], "m": {"x": 1, "y": 2}, "o": 2})
@@ -320,11 +315,11 @@ mod tests {
     #[test]
     fn append_starts_from_an_empty_array() {
         let mut s = Map::new();
-        reduce(&mut s, "a".into(), json!("first"), "append");
-        reduce(&mut s, "a".into(), json!("second"), "append");
+        reduce(&mut s, "a".into(), json!("first"), Reducer::Append);
+        reduce(&mut s, "a".into(), json!("second"), Reducer::Append);
         s.insert("b".into(), json!("was a string"));
-        reduce(&mut s, "b".into(), json!([1, 2]), "append");
-        reduce(&mut s, "b".into(), json!(null), "append");
+        reduce(&mut s, "b".into(), json!([1, 2]), Reducer::Append);
+        reduce(&mut s, "b".into(), json!(null), Reducer::Append);
         assert_eq!(
             serde_json::Value::Object(s),
             json!({"a": ["first", "second"], "b": [1, 2, null]})
@@ -340,17 +335,17 @@ mod tests {
             &mut s,
             "m".into(),
             json!({"x": {"p": 1, "l": [1]}}),
-            "merge",
+            Reducer::Merge,
         );
         reduce(
             &mut s,
             "m".into(),
             json!({"x": {"q": 2, "l": [2]}, "y": 3}),
-            "merge",
+            Reducer::Merge,
         );
-        reduce(&mut s, "m".into(), json!("not an object"), "merge");
+        reduce(&mut s, "m".into(), json!("not an object"), Reducer::Merge);
         s.insert("n".into(), json!(5));
-        reduce(&mut s, "n".into(), json!({"z": {"w": 1}}), "merge");
+        reduce(&mut s, "n".into(), json!({"z": {"w": 1}}), Reducer::Merge);
         assert_eq!(
             serde_json::Value::Object(s),
             json!({"m": {"x": {"p": 1, "q": 2, "l": [2]}, "y": 3}, "n": {"z": {"w": 1}}})

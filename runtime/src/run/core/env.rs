@@ -7,7 +7,7 @@
 use super::State;
 use crate::expr::eval::{Env, eval_with};
 use crate::expr::{Expr as CoreExpr, ExprKind, Lang, TemplatePart};
-use crate::plan::{Expr, ExprLang};
+use crate::plan::{Expr, ExprLang, Namespace};
 use crate::value::Value as RtValue;
 use serde_json::{Map, Value};
 
@@ -159,7 +159,7 @@ impl State {
             roots.insert("self".into(), Value::Object(me));
         }
         roots.insert("nodes".into(), Value::Object(nodes));
-        if self.plan.source.dialect == "agh" {
+        if self.plan.semantics.namespace == Namespace::Loop {
             // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled; a
             // sub-loop sees its Loop's), and `generation` is the number of the generation
             // running: 1-based, as upstream's (research §4.2: never below 1).
@@ -209,7 +209,7 @@ impl State {
         );
         m.insert("attempts".into(), Value::from(r.attempts.len() as u64));
         // agh reads a node's result as `.nodes.<id>.output`: its one output, `output`.
-        if self.plan.source.dialect == "agh" {
+        if self.plan.semantics.namespace == Namespace::Loop {
             let out = r.outputs.as_ref().and_then(|o| o.get("output")).cloned();
             m.insert("output".into(), out.unwrap_or(Value::Null));
         }

@@ -13,21 +13,14 @@
 //! reading (their own codes and statuses are unchanged).
 
 use super::State;
-use serde_json::Value;
+use crate::plan::ExpressionErrors;
 use std::fmt::Display;
 
 impl State {
     /// Whether an expression error stops the run (AGS, unless `policy.on_expression_error`
     /// is `false`).
     fn expression_errors_stop_the_run(&self) -> bool {
-        self.plan.source.dialect == "ags"
-            && self
-                .plan
-                .attrs
-                .get("policy")
-                .and_then(|p| p.get("on_expression_error"))
-                .and_then(Value::as_str)
-                != Some("false")
+        self.plan.semantics.expression_errors == ExpressionErrors::Stop
     }
 
     /// Records that `what` failed with `err` at run `r` (RT062): a warning that says the

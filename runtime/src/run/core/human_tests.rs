@@ -391,7 +391,7 @@ fn a_cancelled_run_takes_no_decision() {
     let mut owner = task("mp", json!({}), json!({}), 1);
     owner["kind"] = json!("map");
     owner["outputs"] = json!([]);
-    let p: crate::plan::Plan = serde_json::from_value(json!({
+    let p = crate::plan::Plan::from_value(json!({
         "format": "agc.plan/v2",
         "source": {"dialect": "ags", "path": "t.yaml"},
         "graph": {"id": "t", "title": null},

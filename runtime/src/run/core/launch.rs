@@ -3,7 +3,7 @@
 
 use super::env::Anchor;
 use super::{State, check};
-use crate::plan::{InputSource, NodeKind};
+use crate::plan::{Decisions, InputSource, NodeKind, StateUpdates};
 use crate::run::event::CallResult;
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{Attempt, AttemptStatus, HumanEvent, NodeStatus};
@@ -48,21 +48,23 @@ impl State {
                 self.start_parallel(r)
             }
             NodeKind::Decision if self.decide_by_expression(r) => {}
-            // An AWP switch routes now, on the state as it is (`switch`).
-            NodeKind::Decision if self.plan.source.dialect == "awp" => match self.route_switch(r) {
-                Ok(order) => {
-                    self.runs[r].route = Some(order);
-                    self.runs[r].outputs = Some(Map::new());
-                    self.terminate(r, NodeStatus::Succeeded);
+            // A switch (AWP) routes now, on the state as it is (`switch`).
+            NodeKind::Decision if self.plan.semantics.decisions == Decisions::Switch => {
+                match self.route_switch(r) {
+                    Ok(order) => {
+                        self.runs[r].route = Some(order);
+                        self.runs[r].outputs = Some(Map::new());
+                        self.terminate(r, NodeStatus::Succeeded);
+                    }
+                    Err(msg) => {
+                        self.diag("AGC327", "error", msg, Some(r));
+                        self.terminate(r, NodeStatus::Failed);
+                    }
                 }
-                Err(msg) => {
-                    self.diag("AGC327", "error", msg, Some(r));
-                    self.terminate(r, NodeStatus::Failed);
-                }
-            },
-            // Other dialects' branches (agh `branch`, AWP `switch`) carry their conditions on
-            // their outgoing edges (guards, first-match order): the node itself makes no call.
-            NodeKind::Decision if self.plan.source.dialect != "ags" => {
+            }
+            // Decisions by edges (agh `branch`, Agent Graph) carry their conditions on their
+            // outgoing edges (guards, first-match order): the node itself makes no call.
+            NodeKind::Decision if self.plan.semantics.decisions == Decisions::Edges => {
                 self.runs[r].outputs = Some(Map::new());
                 self.terminate(r, NodeStatus::Succeeded);
             }
@@ -73,7 +75,9 @@ impl State {
             // `output`, which is also the run's output).
             NodeKind::StateUpdate | NodeKind::Terminal => {
                 let node = &self.plan.nodes[node];
-                let outputs = if kind == NodeKind::Terminal || self.plan.source.dialect == "awp" {
+                let outputs = if kind == NodeKind::Terminal
+                    || self.plan.semantics.state_updates == StateUpdates::Assignments
+                {
                     self.runs[r].inputs.clone().unwrap_or_default()
                 } else if self.is_transform(self.runs[r].node) {
                     // agh `transform`: its output is the evaluated map (`transform.rs`).
@@ -171,7 +175,7 @@ impl State {
         };
         // AWP: `null` is a value like any other (a jq result, an unset state key), not an
         // absent one.
-        let null_is_value = self.plan.source.dialect == "awp";
+        let null_is_value = self.plan.semantics.null_is_value;
         for input in &node.inputs {
             let anchor = Anchor {
                 run: Some(r),

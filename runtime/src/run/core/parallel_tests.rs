@@ -37,7 +37,7 @@ fn plan(join: Value) -> Arc<Plan> {
     let mut join_node = node("research/join", "join", None, join);
     join_node["attributes"] = json!({"fork": "research"});
     Arc::new(
-        serde_json::from_value(json!({
+        Plan::from_value(json!({
             "format": "agc.plan/v1",
             "source": {"dialect": "awp", "path": "t.yaml"},
             "graph": {"id": "t", "title": null},

@@ -16,7 +16,7 @@
 
 use super::State;
 use super::env::Anchor;
-use crate::plan::{LoopMode, RegionKind};
+use crate::plan::{LoopMode, OnItemFailure, RegionKind};
 use crate::run::record::NodeStatus;
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -408,17 +408,14 @@ impl State {
         } else if self.scopes[s].failed {
             let c = self.runs[r].container.as_mut().expect("map state");
             c.failed += 1;
-            let policy = self
-                .region_opt(r, "map", "on_item_failure")
-                .and_then(|v| v.as_str().map(str::to_string));
-            let policy =
-                policy.unwrap_or_else(|| match &self.plan.regions[self.region_of(r)].kind {
-                    RegionKind::Map {
-                        on_item_failure, ..
-                    } => on_item_failure.clone(),
-                    _ => "fail_fast".into(),
-                });
-            if policy == "fail_fast" {
+            let fail_fast = matches!(
+                self.plan.regions[self.region_of(r)].kind,
+                RegionKind::Map {
+                    on_item_failure: OnItemFailure::FailFast,
+                    ..
+                }
+            );
+            if fail_fast {
                 self.runs[r].container.as_mut().expect("map state").stopped = true;
                 self.cancel_items(r);
             }
@@ -465,6 +462,7 @@ impl State {
         let RegionKind::Map {
             collect,
             on_item_failure,
+            min_successes,
             ..
         } = &plan.regions[self.region_of(r)].kind
         else {
@@ -492,20 +490,13 @@ impl State {
                 a.resize(c.items.len(), Value::Null);
             }
         }
-        let policy = self
-            .region_opt(r, "map", "on_item_failure")
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| on_item_failure.clone());
-        let ok = match policy.as_str() {
-            "continue" => true,
-            "threshold" => {
-                let min = self
-                    .region_opt(r, "map", "min_successes")
-                    .and_then(|v| v.as_u64())
-                    .unwrap_or(c.items.len() as u64);
+        let ok = match on_item_failure {
+            OnItemFailure::Continue => true,
+            OnItemFailure::Threshold => {
+                let min = min_successes.map_or(c.items.len() as u64, u64::from);
                 c.succeeded as u64 >= min
             }
-            _ => c.failed == 0,
+            OnItemFailure::FailFast | OnItemFailure::Fail => c.failed == 0,
         };
         self.runs[r].outputs = Some(lists);
         self.runs[r].container = Some(c);

@@ -26,7 +26,7 @@
 //!   `config.timeout` is not enforced (as upstream). The human event is at stage `interrupt`.
 
 use super::State;
-use crate::plan::Declared;
+use crate::plan::{Declared, StateModel};
 use crate::run::handler::{GateOutcome, GateResponse, Usage};
 use crate::run::record::{AttemptStatus, HumanEvent, NodeStatus};
 use serde_json::{Map, Value};
@@ -44,7 +44,7 @@ impl State {
     /// Run `r` is an AWP interrupt (its resume payload overwrites the state).
     pub(crate) fn resume_overwrites(&self, r: usize) -> bool {
         let node = &self.plan.nodes[self.runs[r].node];
-        self.plan.source.dialect == "awp"
+        matches!(self.plan.semantics.state, StateModel::Workflow { .. })
             && node.kind == crate::plan::NodeKind::Gate
             && node.origin_kind == "interrupt"
     }

@@ -24,7 +24,7 @@ fn plan() -> Arc<Plan> {
     let resume_schema = json!({"type": "object", "required": ["intent"],
         "properties": {"intent": {"type": "string"}, "notes": {"type": "array"}}});
     Arc::new(
-        serde_json::from_value(json!({
+        Plan::from_value(json!({
             "format": "agc.plan/v2",
             "source": {"dialect": "awp", "path": "t.yaml"},
             "graph": {"id": "t", "title": null},

@@ -50,7 +50,7 @@ pub(super) fn plan(
     max_parallel: u32,
 ) -> Arc<Plan> {
     Arc::new(
-        serde_json::from_value(json!({
+        Plan::from_value(json!({
             "format": "agc.plan/v2",
             "source": {"dialect": "ags", "path": "t.yaml"},
             "graph": {"id": "t", "title": null},

@@ -48,7 +48,7 @@ pub(super) fn plan(
             p[k] = v;
         }
     }
-    Arc::new(serde_json::from_value(p).expect("plan"))
+    Arc::new(Plan::from_value(p).expect("plan"))
 }
 
 /// A run driven by hand: every event is kept, so a replay can be checked.

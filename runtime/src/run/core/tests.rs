@@ -152,7 +152,7 @@ fn plan_of(
         "links": [],
         "bounds": {"max_node_executions": 0.0, "projected_cost_usd": 0.0, "projected_wall_clock_seconds": 0.0, "unestimated_nodes": 0}
     });
-    serde_json::from_value(plan).expect("generated plan")
+    Plan::from_value(plan).expect("generated plan")
 }
 
 /// The scripted outcome of one call: fails when the hash of (path, attempt, seed) says so.

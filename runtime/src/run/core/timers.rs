@@ -19,15 +19,12 @@
 //!   pause resumes the run like a decision does.
 //! - On resume, every pending timer is handed to the driver again with its `fire_at`
 //!   unchanged: a timer armed before a crash falls due when it would have.
-//! - Retry backoff, AGS `failure.retry`: `backoff` `none|fixed|linear|exponential` (default
-//!   `exponential`), `initial_delay_seconds` (default 2), `max_delay_seconds` (default 60);
-//!   the delay after attempt k is 0, initial, initial × k or initial × 2^(k−1), capped.
-//!   `jitter` (default true) scales it by a factor in [0.5, 1) taken from a hash of (run id,
-//!   scope path, k): deterministic, so a replay arms the same timer, yet runs with different
-//!   ids spread out as jitter is meant to. AWP `retry`: `initial_interval` ×
-//!   `backoff_coefficient`^(k−1), capped by `max_interval` (defaults 0 and 1: no delay), no
-//!   jitter. Other dialects retry at once. Delays are whole milliseconds, at most a year; a
-//!   zero delay retries at once, with no timer.
+//! - Retry backoff: the node's `retry.backoff` ([`crate::plan::Backoff`], which the compiler
+//!   fills from AGS `failure.retry` or AWP `retry`): the delay after attempt k, capped; with
+//!   `jitter` scaled by a factor in [0.5, 1) taken from a hash of (run id, scope path, k):
+//!   deterministic, so a replay arms the same timer, yet runs with different ids spread out
+//!   as jitter is meant to. A node without one retries at once. Delays are whole
+//!   milliseconds, at most a year; a zero delay retries at once, with no timer.
 //! - A retry whose backoff is over waits for a free slot (`max_parallel_nodes`) like a
 //!   ready call; due retries start before new ready calls.
 //! - Wait nodes: AWP `wait` with a duration (`duration_ms`, else `duration`) or an `until`
@@ -324,56 +321,15 @@ impl State {
         let run = &self.runs[r];
         let node = &self.plan.nodes[run.node];
         let k = run.attempt.max(1);
-        let ms = match self.plan.source.dialect.as_str() {
-            "ags" => {
-                let retry = node.attributes.get("failure").and_then(|f| f.get("retry"));
-                let num = |key: &str, default: f64| {
-                    retry
-                        .and_then(|r| r.get(key))
-                        .and_then(Value::as_f64)
-                        .unwrap_or(default)
-                        .max(0.0)
-                };
-                let initial = num("initial_delay_seconds", 2.0);
-                let max = num("max_delay_seconds", 60.0);
-                let backoff = retry
-                    .and_then(|r| r.get("backoff"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("exponential");
-                let base = match backoff {
-                    "none" => 0.0,
-                    "fixed" => initial,
-                    "linear" => initial * f64::from(k),
-                    _ => initial * 2f64.powi((k - 1).min(64) as i32),
-                }
-                .min(max);
-                let jitter = retry
-                    .and_then(|r| r.get("jitter"))
-                    .and_then(Value::as_bool)
-                    .unwrap_or(true);
-                let factor = if jitter {
-                    0.5 + 0.5 * unit_hash(&self.run_id, &run.path, k)
-                } else {
-                    1.0
-                };
-                base * factor * 1000.0
-            }
-            "awp" => {
-                let retry = node.attributes.get("retry");
-                let field = |key: &str| retry.and_then(|r| r.get(key));
-                let initial = field("initial_interval").and_then(awp_ms).unwrap_or(0) as f64;
-                let coef = field("backoff_coefficient")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(1.0)
-                    .max(0.0);
-                let d = initial * coef.powi((k - 1).min(1000) as i32);
-                match field("max_interval").and_then(awp_ms) {
-                    Some(m) => d.min(m as f64),
-                    None => d,
-                }
-            }
-            _ => 0.0,
+        let Some(backoff) = &node.retry.backoff else {
+            return 0;
         };
+        let factor = if backoff.jitter {
+            0.5 + 0.5 * unit_hash(&self.run_id, &run.path, k)
+        } else {
+            1.0
+        };
+        let ms = backoff.base_ms(k) * factor;
         if ms.is_finite() {
             (ms.round() as u64).min(MAX_DELAY_MS)
         } else {
@@ -556,25 +512,6 @@ fn unit_hash(run_id: &str, path: &str, attempt: u32) -> f64 {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
     }
     (h >> 11) as f64 / (1u64 << 53) as f64
-}
-
-/// An AWP duration: a number of milliseconds, or `^\d+\s*(ms|s|m|h)?$` (a bare number is
-/// milliseconds), the reference engine's grammar.
-pub(crate) fn awp_ms(v: &Value) -> Option<u64> {
-    if let Some(n) = v.as_u64() {
-        return Some(n);
-    }
-    let s = v.as_str()?.trim().to_ascii_lowercase();
-    let digits = s.bytes().take_while(u8::is_ascii_digit).count();
-    let n: u64 = s[..digits].parse().ok()?;
-    let unit = match s[digits..].trim() {
-        "" | "ms" => 1,
-        "s" => 1000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        _ => return None,
-    };
-    n.checked_mul(unit)
 }
 
 /// A wait node's delay from `now`: AWP `wait` with a duration (`attributes.wait.ms`) or an

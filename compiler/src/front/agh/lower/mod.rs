@@ -33,8 +33,9 @@ use super::Unit;
 use super::model::{NodeView, Scope, Version, scopes};
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Declared, Edge, EdgeKind, ExprLang, Graph, IrExpr, LoopMode, Node, NodeId, NodeKind, Outcome,
-    Outcomes, Param, Region, RegionId, RegionKind,
+    Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, IrExpr, LoopMode,
+    LoopRules, Namespace, Node, NodeId, NodeKind, OnItemFailure, Outcome, Outcomes, Param, Region,
+    RegionId, RegionKind, Semantics, SubgraphSource,
 };
 use crate::source::{Map as DocMap, Value as Doc};
 use node::continue_verdicts;
@@ -74,7 +75,18 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
         .unwrap_or("loop");
     let mut l = Lowerer {
         unit,
-        g: Graph::new("agh", name.to_string()),
+        g: Graph {
+            // agh's namespace (`.inputs`, `generation`, `nodes.<id>.output`) and loop rules;
+            // branches decide by their edges; no expression error policy.
+            semantics: Semantics {
+                expression_errors: ExpressionErrors::Reading,
+                decisions: Decisions::Edges,
+                namespace: Namespace::Loop,
+                loop_rules: LoopRules::Generations,
+                ..Semantics::default()
+            },
+            ..Graph::new("agh", name.to_string())
+        },
         ids: HashMap::new(),
         region_of: Vec::new(),
         used: BTreeSet::new(),
@@ -117,7 +129,7 @@ pub fn lower(unit: &Unit) -> (Graph, Vec<Diagnostic>) {
             };
             let r = l.region(
                 RegionKind::Subgraph {
-                    source: "inline".into(),
+                    source: SubgraphSource::Inline,
                     params: Vec::new(),
                     outputs: Vec::new(),
                     inherit_context: true,
@@ -404,7 +416,8 @@ impl<'u> Lowerer<'u> {
                 index_as: "index".into(),
                 max_items: f.int("max_fan_out").clamp(0, super::FAN_OUT_CEILING) as u32,
                 max_parallel: parallel,
-                on_item_failure: "fail".into(),
+                on_item_failure: OnItemFailure::Fail,
+                min_successes: None,
                 collect: Vec::new(),
             },
             owner,

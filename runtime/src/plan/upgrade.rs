@@ -1,0 +1,115 @@
+//! The reader of plans written before `agc.plan/v3`: it derives the typed semantics those
+//! plans leave to the dialect, exactly as the runtime read them while running before, and
+//! gives the plan the current format. This (with the compiler's lowering) is the only place
+//! that reads `source.dialect` to decide how a plan runs.
+//!
+//! - `semantics` from the dialect: AWP a workflow state whose reducers were `attrs.reducers`
+//!   (moved out of `attrs`), collected jq outputs, `null` as a value, switch decisions and
+//!   assignment state updates; Agent Graph a fact store; agh the loop namespace and
+//!   generations; AGS's expression errors stop the run unless `policy.on_expression_error` is
+//!   `false`; every dialect but AGS decides by its edges and takes an expression error's
+//!   reading.
+//! - A node that may retry gets the backoff of its dialect's attributes: AGS
+//!   `attributes.failure.retry`, AWP `attributes.retry` ([`Backoff::ags`], [`Backoff::awp`]);
+//!   the others retried at once.
+//! - A map's `min_successes` moves from its owner's `attributes.map`. (The subgraph source
+//!   strings and the map policy strings are read by their types.)
+
+use super::{
+    Backoff, Decisions, ExpressionErrors, JqOutputs, LoopRules, Namespace, Plan, Reducer,
+    RegionKind, Semantics, StateModel, StateUpdates,
+};
+use serde_json::Value;
+
+/// Reads an `agc.plan/v1` or `agc.plan/v2` plan into the current form.
+pub(super) fn upgrade(plan: &mut Plan) {
+    let dialect = plan.source.dialect.clone();
+    plan.semantics = semantics_of(&dialect, plan);
+    for n in &mut plan.nodes {
+        if n.retry.max_attempts > 1 {
+            n.retry.backoff = match dialect.as_str() {
+                "ags" => Some(Backoff::ags(
+                    n.attributes.get("failure").and_then(|f| f.get("retry")),
+                )),
+                "awp" => Some(Backoff::awp(n.attributes.get("retry"))),
+                _ => None,
+            };
+        }
+    }
+    let mut owners = std::collections::HashMap::new();
+    for (i, n) in plan.nodes.iter().enumerate() {
+        owners.insert(n.id.clone(), i);
+    }
+    for r in &mut plan.regions {
+        let RegionKind::Map { min_successes, .. } = &mut r.kind else {
+            continue;
+        };
+        let Some(&owner) = owners.get(&r.owner) else {
+            continue;
+        };
+        let attrs = &mut plan.nodes[owner].attributes;
+        let Some(Value::Object(map)) = attrs.get_mut("map") else {
+            continue;
+        };
+        if let Some(v) = map.shift_remove("min_successes") {
+            *min_successes = v.as_u64().map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        }
+        if map.is_empty() {
+            attrs.shift_remove("map");
+        }
+    }
+    plan.format = super::FORMAT.to_string();
+}
+
+/// The semantics the runtime gave a plan of `dialect` before they were written down.
+fn semantics_of(dialect: &str, plan: &mut Plan) -> Semantics {
+    let plain = Semantics {
+        expression_errors: ExpressionErrors::Reading,
+        decisions: Decisions::Edges,
+        ..Semantics::default()
+    };
+    match dialect {
+        "ags" => {
+            let policy = plan
+                .attrs
+                .get("policy")
+                .and_then(|p| p.get("on_expression_error"))
+                .and_then(Value::as_str);
+            Semantics {
+                expression_errors: match policy {
+                    Some("false") => ExpressionErrors::Reading,
+                    _ => ExpressionErrors::Stop,
+                },
+                decisions: Decisions::Handler,
+                ..Semantics::default()
+            }
+        }
+        "awp" => {
+            let reducers = match plan.attrs.shift_remove("reducers") {
+                Some(Value::Object(m)) => m
+                    .into_iter()
+                    .map(|(k, v)| (k, Reducer::named(v.as_str().unwrap_or(""))))
+                    .collect(),
+                _ => Default::default(),
+            };
+            Semantics {
+                state: StateModel::Workflow { reducers },
+                jq_outputs: JqOutputs::Collected,
+                null_is_value: true,
+                decisions: Decisions::Switch,
+                state_updates: StateUpdates::Assignments,
+                ..plain
+            }
+        }
+        "agent-graph" => Semantics {
+            state: StateModel::Facts,
+            ..plain
+        },
+        "agh" => Semantics {
+            namespace: Namespace::Loop,
+            loop_rules: LoopRules::Generations,
+            ..plain
+        },
+        _ => plain,
+    }
+}
