@@ -43,7 +43,7 @@ handle!(RegionId);
 // The kinds and policies the plan spells are the runtime's own types (the plan's contract),
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
-    Backoff, Decisions, EdgeKind, ExpressionErrors, Join, JqOutputs, LoopMode, LoopRules,
+    Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Join, JqOutputs, LoopMode, LoopRules,
     Namespace, NodeKind, OnItemFailure, Outcome, Reducer, Retry, Semantics, StateModel,
     StateUpdates, SubgraphSource,
 };

@@ -17,7 +17,7 @@
 //! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect.
 //! `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1` plans (also the object forms,
 //! every field written) still load: the reader accepts both forms of every changed field and
-//! derives the typed semantics from the dialect (`upgrade`), giving the plan the current
+//! derives the typed semantics from the dialect (`read`), giving the plan the current
 //! format. Any other format tag is refused with an error naming it.
 //!
 //! Stability: within a format, fields are only ever added (optional, skipped when absent),
@@ -33,8 +33,8 @@ use serde_json::{Map, Value};
 
 mod index;
 pub mod layout;
+mod read;
 mod semantics;
-mod upgrade;
 pub use index::PlanIndex;
 pub use semantics::{
     Backoff, Curve, Decisions, ExpressionErrors, JqOutputs, LoopRules, Namespace, OnItemFailure,
@@ -78,39 +78,6 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// Reads a plan from JSON text, checking the format tag; a plan of an older format is
-    /// read into the current one (`upgrade`).
-    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
-        // The tag first, so that a plan of another format is refused by name rather than by
-        // the first field this runtime does not understand.
-        #[derive(Deserialize)]
-        struct Tag {
-            format: Option<String>,
-        }
-        if let Ok(Tag { format: Some(f) }) = serde_json::from_str::<Tag>(text) {
-            check_format(&f)?;
-        }
-        let plan: Plan = serde_json::from_str(text).map_err(|e| PlanError(e.to_string()))?;
-        Ok(plan.current())
-    }
-
-    /// [`Plan::from_json`] for a plan already parsed into a JSON value.
-    pub fn from_value(value: Value) -> Result<Plan, PlanError> {
-        if let Some(f) = value.get("format").and_then(Value::as_str) {
-            check_format(f)?;
-        }
-        let plan: Plan = serde_json::from_value(value).map_err(|e| PlanError(e.to_string()))?;
-        Ok(plan.current())
-    }
-
-    /// The plan in the current format: an older one upgraded.
-    fn current(mut self) -> Plan {
-        if self.format != FORMAT {
-            upgrade::upgrade(&mut self);
-        }
-        self
-    }
-
     /// The plan as the compiler writes it: the line layout of [`layout`] with a trailing
     /// newline.
     pub fn to_pretty_string(&self) -> String {
@@ -138,19 +105,6 @@ impl Plan {
     pub fn index(&self) -> Result<PlanIndex, PlanError> {
         PlanIndex::new(self)
     }
-}
-
-/// Refuses a format tag this runtime does not read, naming it.
-fn check_format(f: &str) -> Result<(), PlanError> {
-    if FORMATS_READ.contains(&f) {
-        return Ok(());
-    }
-    let (last, rest) = FORMATS_READ.split_last().expect("formats");
-    let rest = rest.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>();
-    Err(PlanError(format!(
-        "unsupported plan format `{f}` (this runtime reads {} and `{last}`)",
-        rest.join(", ")
-    )))
 }
 
 /// Reads `nodes`, filling in the `local_id` and `origin_kind` a plan leaves out when they equal

@@ -12,7 +12,7 @@
 //!   instead of strings.
 //!
 //! Plans of the formats before `agc.plan/v3` carry none of these: their reader
-//! (`super::upgrade`) derives them from the dialect and the attributes, as the runtime did
+//! (`super::read`) derives them from the dialect and the attributes, as the runtime did
 //! while running before.
 
 use indexmap::IndexMap;

@@ -1,7 +1,8 @@
-//! The reader of plans written before `agc.plan/v3`: it derives the typed semantics those
-//! plans leave to the dialect, exactly as the runtime read them while running before, and
-//! gives the plan the current format. This (with the compiler's lowering) is the only place
-//! that reads `source.dialect` to decide how a plan runs.
+//! Reading plans: the format tag checked first ([`Plan::from_json`], [`Plan::from_value`]),
+//! and plans written before `agc.plan/v3` upgraded: the typed semantics those plans leave to
+//! the dialect are derived exactly as the runtime decided them while running before, and the
+//! plan gets the current format. This (with the compiler's lowering) is the only place that
+//! reads `source.dialect` to decide how a plan runs.
 //!
 //! - `semantics` from the dialect: AWP a workflow state whose reducers were `attrs.reducers`
 //!   (moved out of `attrs`), collected jq outputs, `null` as a value, switch decisions and
@@ -16,13 +17,62 @@
 //!   strings and the map policy strings are read by their types.)
 
 use super::{
-    Backoff, Decisions, ExpressionErrors, JqOutputs, LoopRules, Namespace, Plan, Reducer,
-    RegionKind, Semantics, StateModel, StateUpdates,
+    Backoff, Decisions, ExpressionErrors, FORMAT, FORMATS_READ, JqOutputs, LoopRules, Namespace,
+    Plan, PlanError, Reducer, RegionKind, Semantics, StateModel, StateUpdates,
 };
+use serde::Deserialize;
 use serde_json::Value;
 
+impl Plan {
+    /// Reads a plan from JSON text, checking the format tag; a plan of an older format is
+    /// read into the current one (`upgrade`).
+    pub fn from_json(text: &str) -> Result<Plan, PlanError> {
+        // The tag first, so that a plan of another format is refused by name rather than by
+        // the first field this runtime does not understand.
+        #[derive(Deserialize)]
+        struct Tag {
+            format: Option<String>,
+        }
+        if let Ok(Tag { format: Some(f) }) = serde_json::from_str::<Tag>(text) {
+            check_format(&f)?;
+        }
+        let plan: Plan = serde_json::from_str(text).map_err(|e| PlanError(e.to_string()))?;
+        Ok(plan.current())
+    }
+
+    /// [`Plan::from_json`] for a plan already parsed into a JSON value.
+    pub fn from_value(value: Value) -> Result<Plan, PlanError> {
+        if let Some(f) = value.get("format").and_then(Value::as_str) {
+            check_format(f)?;
+        }
+        let plan: Plan = serde_json::from_value(value).map_err(|e| PlanError(e.to_string()))?;
+        Ok(plan.current())
+    }
+
+    /// The plan in the current format: an older one upgraded.
+    fn current(mut self) -> Plan {
+        if self.format != FORMAT {
+            upgrade(&mut self);
+        }
+        self
+    }
+}
+
+/// Refuses a format tag this runtime does not read, naming it.
+fn check_format(f: &str) -> Result<(), PlanError> {
+    if FORMATS_READ.contains(&f) {
+        return Ok(());
+    }
+    let (last, rest) = FORMATS_READ.split_last().expect("formats");
+    let rest = rest.iter().map(|f| format!("`{f}`")).collect::<Vec<_>>();
+    Err(PlanError(format!(
+        "unsupported plan format `{f}` (this runtime reads {} and `{last}`)",
+        rest.join(", ")
+    )))
+}
+
 /// Reads an `agc.plan/v1` or `agc.plan/v2` plan into the current form.
-pub(super) fn upgrade(plan: &mut Plan) {
+fn upgrade(plan: &mut Plan) {
     let dialect = plan.source.dialect.clone();
     plan.semantics = semantics_of(&dialect, plan);
     for n in &mut plan.nodes {
@@ -58,7 +108,7 @@ pub(super) fn upgrade(plan: &mut Plan) {
             attrs.shift_remove("map");
         }
     }
-    plan.format = super::FORMAT.to_string();
+    plan.format = FORMAT.to_string();
 }
 
 /// The semantics the runtime gave a plan of `dialect` before they were written down.
