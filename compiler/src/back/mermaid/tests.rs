@@ -601,7 +601,7 @@ fn a_loop_holding_a_box_reads_top_down_and_repeats_around_its_box() {
     let rv = b.region(
         verify,
         RegionKind::Subgraph {
-            source: "inline".into(),
+            source: crate::ir::SubgraphSource::Inline,
             params: Vec::new(),
             outputs: Vec::new(),
             inherit_context: false,
