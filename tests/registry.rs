@@ -110,6 +110,8 @@ const COVERED_ELSEWHERE: &[(&str, &str)] = &[
     ("AGC302", "tests/run_cli.rs"),
     ("AGC303", "tests/run_cli.rs"),
     ("AGC304", "tests/run_cli.rs"),
+    ("AGC309", "tests/run_dir_lock.rs"),
+    ("AGC310", "tests/run_journal_damage.rs"),
     // `agc run --engine restate` / `agc restate register` codes need a Restate server:
     // restate/tests/restate.rs triggers each against one started from the npm package.
     ("AGC360", "restate/tests/restate.rs cli_errors_*"),

@@ -54,6 +54,56 @@ fn the_example_runs_and_reports_progress() {
     assert_eq!(record["run_id"], "run-1");
 }
 
+/// Issue 47 item 8: a failed run says why: the failure class and message on the node's
+/// progress line, and after the run a summary of the failed nodes with their errors (also
+/// with `--quiet`, which drops only the progress lines).
+#[test]
+fn a_failed_run_says_why() {
+    let dir = tmp("failed");
+    let script = write(
+        &dir,
+        "fail.yaml",
+        "nodes:\n  draft_notes:\n    fail: { class: tool_error, message: \"the model provider refused: rate limited\" }\n",
+    );
+    let o = agc(&[
+        "run",
+        EXAMPLE,
+        "--params",
+        PARAMS,
+        "--script",
+        &script,
+        "--fixed-clock",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(
+            "finished draft_notes: failed (tool_error: the model provider refused: rate limited)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "1 node run failed:\n  draft_notes: tool_error: the model provider refused: rate limited"
+        ),
+        "{err}"
+    );
+    let quiet = agc(&[
+        "run",
+        EXAMPLE,
+        "--params",
+        PARAMS,
+        "--script",
+        &script,
+        "--fixed-clock",
+        "-q",
+    ]);
+    assert_eq!(
+        stderr(&quiet),
+        "1 node run failed:\n  draft_notes: tool_error: the model provider refused: rate limited\n"
+    );
+}
+
 #[test]
 fn a_plan_file_runs_like_its_document() {
     let dir = tmp("plan");

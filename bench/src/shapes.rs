@@ -9,7 +9,7 @@
 //!   all run into one shared chain of `N / 2` nodes before the join target (branch walks that
 //!   share a tail).
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 fn run_agent(id: &str, prompt: String) -> Value {
     json!({
@@ -100,4 +100,50 @@ pub fn awp_wide(n: usize) -> Value {
         "nodes": nodes,
         "edges": edges,
     })
+}
+
+/// An AGS graph of `n` tasks in one chain (`c0 → c1 → ...`, each reading the one before's
+/// `result`), and a run script answering every one of them (`gen-dialect ags-chain N` and
+/// `ags-chain-script N`): the shape of `agc run` with the journal on, where every node is a
+/// call, a script entry, a journal batch and a node run of the record (`bench/run.sh`).
+pub fn ags_chain(n: usize) -> Value {
+    let n = n.max(1);
+    let s = |d: &str| json!({ "type": "string", "description": d });
+    let mut nodes = Map::new();
+    for i in 0..n {
+        let mut node = json!({
+            "title": "Step",
+            "description": "One step of the chain.",
+            "outputs": { "result": s("The step's result.") },
+        });
+        if i > 0 {
+            node["depends_on"] = json!([format!("c{}", i - 1)]);
+            node["inputs"] = json!({ "previous": { "type": "string", "description": "The step before's result.", "from": format!("nodes.c{}.outputs.result", i - 1) } });
+        }
+        nodes.insert(format!("c{i}"), node);
+    }
+    json!({
+        "ags_version": "1.0",
+        "kind": "AgenticGraph",
+        "id": "bench/chain",
+        "title": "A chain of tasks",
+        "objective": "Run one task after another.",
+        "constraints": { "max_cost_usd": 5.0 },
+        "entrypoints": ["c0"],
+        "nodes": nodes,
+        "outputs": { "result": { "type": "string", "description": "The last result.", "from": format!("nodes.c{}.outputs.result", n - 1) } },
+    })
+}
+
+/// The run script for [`ags_chain`]: every node answers its `result`.
+pub fn ags_chain_script(n: usize) -> Value {
+    let nodes: Map<String, Value> = (0..n.max(1))
+        .map(|i| {
+            (
+                format!("c{i}"),
+                json!({ "outputs": { "result": format!("r{i}") } }),
+            )
+        })
+        .collect();
+    json!({ "format": "agc.script/v1", "nodes": nodes })
 }

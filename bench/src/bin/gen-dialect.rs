@@ -1,16 +1,18 @@
-//! `gen-dialect agent-graph|agh|ags-composite|ags-wide|agh-wide|awp-wide N [--seed S]`: writes
-//! a layered Agent Graph v1 graph, agh.loop/v1 Loop, AGS graph of composite nodes, or a wide
-//! AGS, agh or AWP document, of N nodes, to stdout as YAML (see `agc_bench::dialects`, `agc_bench::composite`
+//! `gen-dialect agent-graph|agh|ags-composite|ags-wide|agh-wide|awp-wide|ags-chain|ags-chain-script
+//! N [--seed S]`: writes a layered Agent Graph v1 graph, agh.loop/v1 Loop, AGS graph of
+//! composite nodes, a wide AGS, agh or AWP document, or a chain of AGS tasks and its run
+//! script, of N nodes, to stdout as YAML (see `agc_bench::dialects`, `agc_bench::composite`
 //! and `agc_bench::shapes`).
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: gen-dialect agent-graph|agh|ags-composite|ags-wide|agh-wide|awp-wide N [--seed S]\n\
+const USAGE: &str = "usage: gen-dialect agent-graph|agh|ags-composite|ags-wide|agh-wide|awp-wide|ags-chain|ags-chain-script N [--seed S]\n\
     Writes a valid, layered Agent Graph v1 graph, agh.loop/v1 Loop or AGS graph of loops, maps\n\
     and subgraphs, or a wide AGS graph (one node's outputs read by all, one node reading all),\n\
     agh Loop (one node fed and read by all) or AWP workflow (a parallel whose branches share a\n\
-    tail), of N nodes, to stdout (YAML).";
+    tail), or a chain of AGS tasks (ags-chain) and its run script (ags-chain-script), of N\n\
+    nodes, to stdout (YAML).";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,6 +38,8 @@ fn main() -> ExitCode {
         "ags-wide" => agc_bench::composite::ags_wide(n),
         "agh-wide" => agc_bench::shapes::agh_wide(n),
         "awp-wide" => agc_bench::shapes::awp_wide(n),
+        "ags-chain" => agc_bench::shapes::ags_chain(n),
+        "ags-chain-script" => agc_bench::shapes::ags_chain_script(n),
         _ => return usage(),
     };
     let text = agc_bench::yaml::to_yaml(&doc);

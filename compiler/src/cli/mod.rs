@@ -12,6 +12,8 @@ mod graph;
 mod restate;
 mod run;
 mod run_answers;
+mod run_dir;
+mod run_progress;
 mod run_restate;
 mod walk;
 
@@ -25,7 +27,7 @@ use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
 Examples:
-  agc check examples/ags/release.agraph.yaml      check one document
+  agc check examples/ags/changelog-release.agraph.yaml   check one document
   agc check examples/                              check every workflow document under a folder
   agc check --format json wf.yaml                  machine-readable diagnostics
   agc check --format sarif . > agc.sarif           for code-scanning uploads

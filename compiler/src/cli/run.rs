@@ -15,14 +15,14 @@
 //! Exit status: 0 succeeded; 1 failed, partial or cancelled; 2 usage or input errors;
 //! 4 paused awaiting a human.
 
+use super::run_dir;
 use super::{ColorArg, FormatArg, Stream};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use agc_runtime::plan::Plan;
 use agc_runtime::run::script::{Script, ScriptHandler};
 use agc_runtime::run::{
-    FixedClock, FixedIds, Journal, JsonlJournal, MemoryJournal, Observer, Progress, RunOptions,
-    RunRecord, RunStatus, SystemClock, SystemIds,
+    FixedClock, FixedIds, MemoryJournal, RunOptions, RunRecord, RunStatus, SystemClock, SystemIds,
 };
 use serde_json::Map;
 use std::path::{Path, PathBuf};
@@ -103,34 +103,6 @@ impl RunArgs {
     }
 }
 
-/// Options kept in the run directory for `--resume`.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct Kept {
-    fixed_clock: bool,
-    #[serde(default = "jsonl")]
-    journal: String,
-}
-
-fn jsonl() -> String {
-    "jsonl".into()
-}
-
-/// Opens the run directory's journal of `kind`.
-fn open_journal(dir: &Path, kind: &str) -> Result<Box<dyn Journal>, String> {
-    match kind {
-        "jsonl" => JsonlJournal::open(&dir.join("journal.jsonl"))
-            .map(|j| Box::new(j) as Box<dyn Journal>)
-            .map_err(|e| e.to_string()),
-        #[cfg(feature = "sqlite")]
-        "sqlite" => agc_runtime::run::SqliteJournal::open(&dir.join("journal.sqlite"))
-            .map(|j| Box::new(j) as Box<dyn Journal>)
-            .map_err(|e| e.to_string()),
-        #[cfg(not(feature = "sqlite"))]
-        "sqlite" => Err("this agc was built without the `sqlite` feature".into()),
-        other => Err(format!("unknown journal kind `{other}` (jsonl or sqlite)")),
-    }
-}
-
 pub(crate) fn run(args: RunArgs) -> i32 {
     let limits = args.eval_limits.limits(agc_runtime::jq::run_limits());
     agc_runtime::jq::set_run_limits(limits);
@@ -195,7 +167,19 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     let opts = options(args, args.fixed_clock, None);
     let outcome = match &args.run_dir {
         Some(dir) => {
-            if let Err(e) = prepare_dir(dir, &plan, &script, args.fixed_clock, &args.journal) {
+            if let Err(d) = run_dir::create(dir) {
+                diags.push(d);
+                return 2;
+            }
+            // Held until the record is written (the end of this function).
+            let _held = match run_dir::hold(dir) {
+                Ok(h) => h,
+                Err(d) => {
+                    diags.push(d);
+                    return 2;
+                }
+            };
+            if let Err(e) = run_dir::prepare(dir, &plan, &script, args.fixed_clock, &args.journal) {
                 diags.push(Diagnostic::error("AGC001", e));
                 return 2;
             }
@@ -210,14 +194,16 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
                     return 2;
                 }
             };
-            let mut journal = match open_journal(dir, &args.journal) {
+            let mut opened = match run_dir::open_journal(dir, &args.journal) {
                 Ok(j) => j,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    diags.push(Diagnostic::error("AGC001", e));
                     return 2;
                 }
             };
-            agc_runtime::run::run(plan, params, handler, &mut *journal, &opts)
+            let outcome = agc_runtime::run::run(plan, params, handler, &mut *opened.journal, &opts);
+            drop(opened);
+            return finish(args, outcome, diags, "AGC301");
         }
         None => {
             let handler = Arc::new(ScriptHandler::new(script));
@@ -229,6 +215,22 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
 }
 
 fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> i32 {
+    if !dir.join("plan.json").is_file() {
+        diags.push(Diagnostic::error(
+            "AGC001",
+            format!("`{}` holds no run to resume (no plan.json)", dir.display()),
+        ));
+        return 2;
+    }
+    // Before anything is read, and held until the record is written: one process per run
+    // directory (a second one would issue the call in flight again).
+    let _held = match run_dir::hold(dir) {
+        Ok(h) => h,
+        Err(d) => {
+            diags.push(d);
+            return 2;
+        }
+    };
     // Bounded: a FIFO or a device planted in the run dir is refused, not waited on.
     let read = |name: &str| {
         let path = dir.join(name);
@@ -267,13 +269,10 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
             .and_then(|t| serde_json::from_str(&t).ok())
             .unwrap_or_default(),
     };
-    let kept: Kept = read("options.json")
+    let kept: run_dir::Kept = read("options.json")
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or(Kept {
-            fixed_clock: false,
-            journal: jsonl(),
-        });
+        .unwrap_or_default();
     let decisions =
         match super::run_answers::parse(&args.decide, &args.outputs, args.root.limit.bytes) {
             Ok(d) => d,
@@ -282,17 +281,36 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
                 return 2;
             }
         };
-    let mut journal = match open_journal(dir, &kept.journal) {
+    // A run directory without its journal holds no run (and opening would create one).
+    if !run_dir::journal_file(dir, &kept.journal).is_file() {
+        diags.push(Diagnostic::error(
+            "AGC303",
+            format!(
+                "`{}` has no journal: the run cannot be resumed",
+                run_dir::journal_file(dir, &kept.journal).display()
+            ),
+        ));
+        return 2;
+    }
+    let mut opened = match run_dir::open_journal(dir, &kept.journal) {
         Ok(j) => j,
         Err(e) => {
             diags.push(Diagnostic::error("AGC303", e));
             return 2;
         }
     };
-    let last_at = journal
-        .load()
-        .ok()
-        .and_then(|evs| evs.last().map(|e| e.at().to_string()));
+    let events = match opened.journal.load() {
+        Ok(evs) => evs,
+        Err(e) => {
+            diags.push(Diagnostic::error("AGC303", e.to_string()));
+            return 2;
+        }
+    };
+    if let Some(bytes) = opened.torn {
+        diags.push(run_dir::torn_note(dir, bytes));
+    }
+    let last_at = events.last().map(|e| e.at().to_string());
+    drop(events);
     let handler = match ScriptHandler::new(script).with_log(&dir.join("invocations.jsonl")) {
         Ok(h) => Arc::new(h),
         Err(e) => {
@@ -307,10 +325,11 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
     let outcome = agc_runtime::run::resume_answering(
         Arc::new(plan),
         handler,
-        &mut *journal,
+        &mut *opened.journal,
         &decisions,
         &opts,
     );
+    drop(opened);
     let mut args_dir = RunArgsView::from(args);
     args_dir.run_dir = Some(dir.to_path_buf());
     finish_with(&args_dir, outcome, diags, "AGC303")
@@ -411,7 +430,14 @@ fn finish_with(
             }
             4
         }
-        _ => 1,
+        _ => {
+            // Why it failed, once more at the end (issue 47): the progress lines scroll by,
+            // and `--quiet` has none.
+            for line in super::run_progress::failure_summary(&record) {
+                eprintln!("{line}");
+            }
+            1
+        }
     }
 }
 
@@ -431,139 +457,12 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
     if !args.quiet {
         use std::io::IsTerminal;
         opts.observer = if std::io::stderr().is_terminal() {
-            Some(Arc::new(Bar::default()))
+            Some(Arc::new(super::run_progress::Bar::default()))
         } else {
-            Some(Arc::new(Lines))
+            Some(Arc::new(super::run_progress::Lines))
         };
     }
     opts
-}
-
-/// What a timer waits for, in a progress line.
-fn waiting_for(kind: agc_runtime::run::core::TimerKind) -> &'static str {
-    use agc_runtime::run::core::TimerKind;
-    match kind {
-        TimerKind::Backoff => "retry backoff",
-        TimerKind::Wait => "wait",
-        TimerKind::HumanTimeout => "the human's timeout",
-    }
-}
-
-/// Progress lines on stderr.
-struct Lines;
-
-/// A call's result that leaves its node running (a retry follows, a checkpoint was
-/// answered) is not news: progress shows terminal statuses and pauses only.
-fn settled(p: &Progress) -> bool {
-    match p {
-        Progress::Finished { status, .. } => {
-            status.is_terminal() || *status == agc_runtime::run::NodeStatus::AwaitingHuman
-        }
-        _ => true,
-    }
-}
-
-impl Observer for Lines {
-    fn report(&self, p: &Progress) {
-        if !settled(p) {
-            return;
-        }
-        match p {
-            Progress::Started {
-                path,
-                attempt,
-                resumed,
-            } => {
-                let again = if *resumed {
-                    ", again after a resume"
-                } else {
-                    ""
-                };
-                if *attempt > 1 {
-                    eprintln!("  started  {path} (attempt {attempt}{again})");
-                } else {
-                    eprintln!("  started  {path}{again}");
-                }
-            }
-            Progress::Finished { path, status } => {
-                eprintln!("  finished {path}: {}", status.as_str());
-            }
-            Progress::Waiting { path, until, kind } => {
-                eprintln!("  waiting  {path} until {until} ({})", waiting_for(*kind));
-            }
-            Progress::Run { status } => eprintln!("run {}", status.as_str()),
-        }
-    }
-}
-
-/// A one-line progress bar on stderr, for terminals: node runs finished, calls running, and the
-/// latest event, redrawn in place (values never appear, only scope paths and statuses).
-#[derive(Default)]
-struct Bar {
-    counts: std::sync::Mutex<BarCounts>,
-}
-
-#[derive(Default)]
-struct BarCounts {
-    started: u64,
-    finished: u64,
-    failed: u64,
-}
-
-impl Observer for Bar {
-    fn report(&self, p: &Progress) {
-        use std::io::Write;
-        if !settled(p) {
-            return;
-        }
-        let mut c = self.counts.lock().unwrap_or_else(|e| e.into_inner());
-        let last = match p {
-            Progress::Started { path, .. } => {
-                c.started += 1;
-                format!("started {path}")
-            }
-            Progress::Finished { path, status } => {
-                c.finished += 1;
-                if status.as_str() == "failed" {
-                    c.failed += 1;
-                }
-                format!("{path}: {}", status.as_str())
-            }
-            Progress::Waiting { path, until, kind } => {
-                format!("{path} waits until {until} ({})", waiting_for(*kind))
-            }
-            Progress::Run { status } => {
-                eprintln!(
-                    "\r\x1b[2K{} node runs finished, {} failed: run {}",
-                    c.finished,
-                    c.failed,
-                    status.as_str()
-                );
-                return;
-            }
-        };
-        let line = bar_line(&c, &last);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{line}");
-        let _ = err.flush();
-    }
-}
-
-/// The bar's line: a 20-cell bar (node runs finished out of calls started), the counts, the
-/// latest event; at most 120 bytes.
-fn bar_line(c: &BarCounts, last: &str) -> String {
-    let running = c.started.saturating_sub(c.finished);
-    let width = 20usize;
-    let done = (c.finished.min(c.started) * width as u64)
-        .checked_div(c.started)
-        .unwrap_or(0) as usize;
-    let bar = format!("{}{}", "#".repeat(done), ".".repeat(width - done));
-    let mut line = format!(
-        "[{bar}] {} finished, {running} running, {} failed  {last}",
-        c.finished, c.failed
-    );
-    line.truncate(line.floor_char_boundary(120));
-    line
 }
 
 /// Compiles `file`, or reads it as a plan when it is one.
@@ -696,14 +595,25 @@ pub(super) fn load_script(
 
 /// AGC304: a script key that names no node of the plan, or a checkpoint answer that names
 /// no checkpoint of those nodes (a typo would silently never match).
+/// The plan's nodes are indexed once by id and local id (in plan order), so the check is
+/// linear in the script and the plan (scanning the plan per entry made a run of a 40k-node
+/// chain quadratic, issue 41).
 pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
+    if script.nodes.is_empty() {
+        return;
+    }
+    let mut by_name: std::collections::HashMap<&str, Vec<&agc_runtime::plan::Node>> =
+        std::collections::HashMap::with_capacity(plan.nodes.len() * 2);
+    for n in &plan.nodes {
+        by_name.entry(n.id.as_str()).or_default().push(n);
+        if n.local_id != n.id {
+            by_name.entry(n.local_id.as_str()).or_default().push(n);
+        }
+    }
     for (key, entry) in &script.nodes {
         let plain = agc_runtime::run::strip_indices(key);
-        let nodes: Vec<_> = plan
-            .nodes
-            .iter()
-            .filter(|n| n.id == plain || n.local_id == plain)
-            .collect();
+        let nodes: &[&agc_runtime::plan::Node] =
+            by_name.get(plain.as_str()).map_or(&[], Vec::as_slice);
         if nodes.is_empty() {
             diags.push(Diagnostic::warning(
                 "AGC304",
@@ -715,7 +625,7 @@ pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Di
             continue;
         }
         let mut ids: Vec<String> = vec!["escalation".into(), "takeover".into()];
-        for n in &nodes {
+        for n in nodes {
             ids.extend(agc_runtime::run::core::checkpoint_ids(n));
         }
         let answered = entry.checkpoints.iter().flatten().chain(
@@ -736,67 +646,5 @@ pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Di
                 ));
             }
         }
-    }
-}
-
-fn prepare_dir(
-    dir: &Path,
-    plan: &Plan,
-    script: &Script,
-    fixed: bool,
-    journal: &str,
-) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create `{}`: {e}", dir.display()))?;
-    let used = ["journal.jsonl", "journal.sqlite"]
-        .iter()
-        .any(|j| dir.join(j).metadata().is_ok_and(|m| m.len() > 0));
-    if used {
-        return Err(format!(
-            "`{}` already holds a run; resume it with `agc run --resume {}` or pick another directory",
-            dir.display(),
-            dir.display()
-        ));
-    }
-    let write = |name: &str, text: String| {
-        let path = dir.join(name);
-        crate::fsio::write::write(&path, &[], text.as_bytes())
-            .map_err(|e| e.message(&path.to_string_lossy()))
-    };
-    write("plan.json", plan.to_pretty_string())?;
-    write(
-        "script.json",
-        serde_json::to_string_pretty(script).unwrap_or_default(),
-    )?;
-    write(
-        "options.json",
-        serde_json::to_string(&Kept {
-            fixed_clock: fixed,
-            journal: journal.to_string(),
-        })
-        .unwrap_or_default(),
-    )?;
-    let _ = std::fs::remove_file(dir.join("invocations.jsonl"));
-    Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{BarCounts, bar_line};
-
-    #[test]
-    fn the_bar_fills_with_finished_runs_and_stays_short() {
-        let c = BarCounts {
-            started: 4,
-            finished: 1,
-            failed: 0,
-        };
-        assert_eq!(
-            bar_line(&c, "started b"),
-            "[#####...............] 1 finished, 3 running, 0 failed  started b"
-        );
-        let empty = BarCounts::default();
-        assert!(bar_line(&empty, "").starts_with("[....................] 0 finished"));
-        let long = "é".repeat(200);
-        assert!(bar_line(&c, &long).len() <= 120);
     }
 }

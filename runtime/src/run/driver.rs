@@ -22,8 +22,14 @@ pub enum Progress {
         attempt: u32,
         resumed: bool,
     },
-    /// A node run reached a terminal status (or started waiting for a human).
-    Finished { path: String, status: NodeStatus },
+    /// A node run reached a terminal status (or started waiting for a human). A failed one
+    /// says why: its last attempt's error, the failure class and message (`tool_error:
+    /// rate limited`), when it has one.
+    Finished {
+        path: String,
+        status: NodeStatus,
+        error: Option<String>,
+    },
     /// A node run waits for a timer (a retry's backoff, a timed wait, a human's timeout).
     Waiting {
         path: String,

@@ -10,8 +10,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// One state change, stamped with the injected clock's time (`at`, RFC 3339 UTC).
+///
+/// A field the event does not have is refused when read (`deny_unknown_fields`): in a
+/// journal it means a damaged line (a field name changed), which must not be read as an
+/// event with that field absent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "event", rename_all = "snake_case")]
+#[serde(tag = "event", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Event {
     /// The run begins. Always the journal's first line.
     Started {
@@ -68,7 +72,7 @@ impl Event {
 
 /// A call's result as journaled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "snake_case")]
+#[serde(tag = "result", rename_all = "snake_case", deny_unknown_fields)]
 pub enum CallResult {
     /// A task or decision succeeded (outputs not yet checked; the core checks them).
     Completed(Completion),

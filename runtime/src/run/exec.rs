@@ -300,7 +300,14 @@ fn drive(
                 && let Some(status) = state.node_status(&path)
                 && !(timer && status == NodeStatus::Running)
             {
-                obs.report(&Progress::Finished { path, status });
+                let error = (status == NodeStatus::Failed)
+                    .then(|| state.node_error(&path).map(str::to_string))
+                    .flatten();
+                obs.report(&Progress::Finished {
+                    path,
+                    status,
+                    error,
+                });
             }
             for cmd in cmds {
                 match cmd {

@@ -45,7 +45,12 @@ impl CallContext {
 }
 
 /// Tokens, cost and tool calls one attempt used (all optional; summed into the run's usage).
+///
+/// This type and the other results a handler returns ([`Completion`], [`GateResponse`],
+/// [`HandlerError`]) refuse fields they do not have when read: they are journaled, and a
+/// damaged field name must not be read as that field absent (issue 47).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Usage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input_tokens: Option<u64>,
@@ -91,6 +96,7 @@ impl Usage {
 /// A successful task or decision call: the node's outputs (checked against the declared
 /// outputs by the driver) and what it used. A decision puts its label in `outputs.decision`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Completion {
     pub outputs: Map<String, Value>,
     #[serde(default, skip_serializing_if = "Usage::is_empty")]
@@ -126,6 +132,7 @@ impl GateOutcome {
 /// What a gate call returns: a decision now, or `None` to pause the run as
 /// `awaiting_human` until a decision is supplied on resume.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct GateResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<GateOutcome>,
@@ -225,6 +232,7 @@ impl FailureClass {
 
 /// A failed call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct HandlerError {
     pub class: FailureClass,
     pub message: String,

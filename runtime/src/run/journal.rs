@@ -7,8 +7,20 @@
 //!
 //! - [`JsonlJournal`]: the default, one JSON event per line in a file. Appends collect in a
 //!   buffer; `flush` writes them to the operating system in one write, so a `kill -9` after
-//!   `flush` loses nothing (set `sync` to also `fsync`, for power loss). A last line cut short
-//!   by a crash is ignored on load; a damaged line anywhere else is an error.
+//!   `flush` loses nothing (set `sync` to also `fsync`, for power loss). The file is held
+//!   with an OS advisory lock while the journal is open, so a second process cannot append
+//!   to it (the lock goes with the process, `kill -9` included).
+//!
+//!   **Torn tail and damage.** A write cut short by a crash leaves a last line without its
+//!   newline: a *torn tail*, an event whose batch was never flushed and so never acted on.
+//!   [`JsonlJournal::open`] finds it and leaves the file as it is; [`Journal::load`] reads
+//!   every complete line and ignores the tail; the first [`Journal::flush`] that writes cuts
+//!   the tail away before appending, so a command that only reads (or refuses) changes
+//!   nothing. [`JsonlJournal::torn_tail`] says how many bytes were (or will be) dropped, for
+//!   the host to say so. A *complete* line (it ends with its newline) that does not parse,
+//!   the last one included, is damage, not a torn write: `load` refuses it, naming the line,
+//!   and nothing is dropped or appended after it (issue 47). An event with a field name the
+//!   journal does not know is damage too (events deny unknown fields).
 //! - [`MemoryJournal`]: in memory (tests, embedding hosts that persist elsewhere).
 //! - [`NullJournal`]: keeps nothing (benchmarks with the journal off; such a run cannot be
 //!   resumed).
@@ -17,7 +29,7 @@
 
 use super::event::Event;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A journal could not be read or written.
@@ -56,41 +68,89 @@ pub struct JsonlJournal {
     pub sync: bool,
     /// Lines appended since the last flush.
     pending: Vec<u8>,
+    /// The end of the file's last complete line when it was opened.
+    whole: u64,
+    /// The bytes after `whole` when the file was opened (a torn write), until cut away.
+    torn: u64,
+    /// Whether the torn tail has been cut away (by the first flush that wrote).
+    cut: bool,
 }
 
 impl JsonlJournal {
-    /// Opens (creating if needed) the journal at `path` for appending. A last line cut short
-    /// by a crash is cut off first, so that the next event starts a line of its own.
+    /// Opens (creating if needed) the journal at `path` for appending, and locks it against
+    /// other processes (refused with a [`JournalError`] saying so while another holds it).
+    /// Nothing in the file changes here: a last line cut short by a crash (no newline) is
+    /// found and left in place until the first flush that writes cuts it away, so that the
+    /// next event starts a line of its own.
     pub fn open(path: &Path) -> Result<JsonlJournal, JournalError> {
-        if let Ok(bytes) = std::fs::read(path)
-            && !bytes.is_empty()
-            && bytes.last() != Some(&b'\n')
-        {
-            let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-            let f = OpenOptions::new().write(true).open(path).map_err(|e| {
-                JournalError(format!("cannot repair journal {}: {e}", path.display()))
-            })?;
-            f.set_len(keep as u64).map_err(|e| {
-                JournalError(format!("cannot repair journal {}: {e}", path.display()))
-            })?;
-        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .read(true)
             .open(path)
             .map_err(|e| JournalError(format!("cannot open journal {}: {e}", path.display())))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(JournalError(format!(
+                    "journal {} is in use by another process",
+                    path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(JournalError(format!(
+                    "cannot lock journal {}: {e}",
+                    path.display()
+                )));
+            }
+        }
+        let whole = whole_lines(&file)
+            .map_err(|e| JournalError(format!("cannot read journal {}: {e}", path.display())))?;
+        let len = file
+            .metadata()
+            .map_err(|e| JournalError(format!("cannot read journal {}: {e}", path.display())))?
+            .len();
         Ok(JsonlJournal {
             path: path.to_path_buf(),
             file,
             sync: false,
             pending: Vec::with_capacity(4096),
+            whole,
+            torn: len - whole,
+            cut: false,
         })
     }
 
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// The length in bytes of the torn last line found when the journal was opened (a write
+    /// cut short by a crash, without its newline), if there was one: [`Journal::load`]
+    /// ignores it and the first flush that writes cuts it away.
+    pub fn torn_tail(&self) -> Option<u64> {
+        (self.torn > 0).then_some(self.torn)
+    }
+}
+
+/// The end of the last complete line of `file` (0 when there is none): the file is read
+/// backwards from its end, a block at a time, up to its last newline.
+fn whole_lines(file: &File) -> std::io::Result<u64> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = file;
+    let mut end = f.metadata()?.len();
+    let mut block = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let start = end.saturating_sub(block.len() as u64);
+        let n = (end - start) as usize;
+        f.seek(SeekFrom::Start(start))?;
+        f.read_exact(&mut block[..n])?;
+        if let Some(i) = block[..n].iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
 }
 
 impl Drop for JsonlJournal {
@@ -116,6 +176,12 @@ impl Journal for JsonlJournal {
         let err = |e: std::io::Error| {
             JournalError(format!("cannot write journal {}: {e}", self.path.display()))
         };
+        if self.torn > 0 && !self.cut {
+            // The torn tail goes before the first new line: appended after it, the new
+            // event would be glued to it and both lost.
+            self.file.set_len(self.whole).map_err(err)?;
+            self.cut = true;
+        }
         // One write for the batch: a crash inside it leaves whole lines and at most one
         // line cut short, which `open` and `load` drop.
         self.file.write_all(&self.pending).map_err(err)?;
@@ -128,28 +194,31 @@ impl Journal for JsonlJournal {
 
     fn load(&mut self) -> Result<Vec<Event>, JournalError> {
         self.flush()?;
-        let f = File::open(&self.path).map_err(|e| {
+        let read_err = |e: std::io::Error| {
             JournalError(format!("cannot read journal {}: {e}", self.path.display()))
-        })?;
-        let lines: Vec<String> = BufReader::new(f)
-            .lines()
-            .collect::<Result<_, _>>()
-            .map_err(|e| {
-                JournalError(format!("cannot read journal {}: {e}", self.path.display()))
-            })?;
-        let mut events = Vec::with_capacity(lines.len());
-        let last = lines.len().saturating_sub(1);
-        for (i, line) in lines.iter().enumerate() {
-            if line.trim().is_empty() {
+        };
+        let mut bytes = Vec::new();
+        {
+            use std::io::{Read, Seek, SeekFrom};
+            let mut f = &self.file;
+            f.seek(SeekFrom::Start(0)).map_err(read_err)?;
+            f.read_to_end(&mut bytes).map_err(read_err)?;
+        }
+        // A crash mid-write leaves a last line without its newline: that event never
+        // happened (its batch was never flushed, so nothing acted on it).
+        let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        bytes.truncate(whole);
+        let mut events = Vec::new();
+        for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+            if line.iter().all(u8::is_ascii_whitespace) {
                 continue;
             }
-            match serde_json::from_str::<Event>(line) {
+            match serde_json::from_slice::<Event>(line) {
                 Ok(ev) => events.push(ev),
-                // A crash mid-write leaves a partial last line: that event never happened.
-                Err(_) if i == last => break,
+                // A complete line that does not parse is damage, wherever it is.
                 Err(e) => {
                     return Err(JournalError(format!(
-                        "journal {} line {}: {e}",
+                        "journal {} line {} is damaged (a complete line that is not an event: {e}); nothing was changed",
                         self.path.display(),
                         i + 1
                     )));
@@ -192,56 +261,5 @@ impl Journal for NullJournal {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_torn_last_line_is_dropped_and_appends_stay_readable() {
-        let dir = tempfile::Builder::new()
-            .prefix("agc-jsonl-")
-            .tempdir()
-            .unwrap();
-        let path = dir.path().join("journal.jsonl");
-        let ev = Event::Resumed {
-            at: "2026-01-01T00:00:00Z".into(),
-        };
-        let mut j = JsonlJournal::open(&path).unwrap();
-        j.append(&ev).unwrap();
-        drop(j);
-        // A crash in the middle of the second line.
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"event\":\"resu").unwrap();
-        drop(f);
-        let mut j = JsonlJournal::open(&path).unwrap();
-        assert_eq!(j.load().unwrap(), vec![ev.clone()]);
-        j.append(&ev).unwrap();
-        assert_eq!(j.load().unwrap(), vec![ev.clone(), ev]);
-        // A damaged line in the middle is an error, not silently skipped.
-        std::fs::write(&path, "garbage\n{\"event\":\"resumed\",\"at\":\"x\"}\n").unwrap();
-        let mut j = JsonlJournal::open(&path).unwrap();
-        assert!(j.load().unwrap_err().0.contains("line 1"));
-    }
-
-    /// Appends reach the file at `flush`, all of the batch at once.
-    #[test]
-    fn appends_reach_the_file_when_flushed() {
-        let dir = tempfile::Builder::new()
-            .prefix("agc-jsonl-batch-")
-            .tempdir()
-            .unwrap();
-        let path = dir.path().join("journal.jsonl");
-        let ev = Event::Resumed {
-            at: "2026-01-01T00:00:00Z".into(),
-        };
-        let mut j = JsonlJournal::open(&path).unwrap();
-        j.append(&ev).unwrap();
-        j.append(&ev).unwrap();
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "");
-        j.flush().unwrap();
-        let text = std::fs::read_to_string(&path).unwrap();
-        assert_eq!(text.lines().count(), 2);
-        j.append(&ev).unwrap();
-        // What is loaded includes what was appended, flushed or not.
-        assert_eq!(j.load().unwrap().len(), 3);
-    }
-}
+#[path = "journal_tests.rs"]
+mod tests;

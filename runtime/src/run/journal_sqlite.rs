@@ -1,6 +1,14 @@
 //! A journal in a SQLite database (cargo feature `sqlite`, SQLite bundled through
 //! `rusqlite`): one row per event in table `agc_events`. The events appended between two
 //! flushes go in one transaction, committed by `flush` (the driver flushes before it acts).
+//!
+//! The database is held by one connection at a time: it is opened in SQLite's `EXCLUSIVE`
+//! locking mode and its lock taken at once, so a second process (another `agc run`, a host)
+//! is refused while the first has it open, and the OS releases the lock when the holder dies
+//! (`kill -9` included). A transaction cut short by a crash (the write-ahead log's last frames
+//! torn at any byte) is rolled back by SQLite on the next open: the journal holds the batches
+//! flushed before it, as the JSON Lines journal holds its complete lines. A row whose body is
+//! not an event is damage and refused by `load`, wherever it is.
 
 use super::event::Event;
 use super::journal::{Journal, JournalError};
@@ -19,18 +27,35 @@ fn err(e: rusqlite::Error) -> JournalError {
 }
 
 impl SqliteJournal {
-    /// Opens (creating if needed) the database at `path`.
+    /// Opens (creating if needed) the database at `path`, and holds it against other
+    /// connections until dropped (refused with a [`JournalError`] while another holds it).
     pub fn open(path: &Path) -> Result<SqliteJournal, JournalError> {
         let conn = Connection::open(path).map_err(err)?;
+        // No waiting for a holder: a second process is told at once.
+        conn.busy_timeout(std::time::Duration::ZERO).map_err(err)?;
+        let busy = |e: rusqlite::Error| match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => {
+                JournalError(format!(
+                    "sqlite journal {} is in use by another process",
+                    path.display()
+                ))
+            }
+            _ => err(e),
+        };
+        // The exclusive lock is taken by the first write and kept until the connection
+        // closes; `BEGIN EXCLUSIVE` takes it now, before anything is read.
         conn.execute_batch(
-            "PRAGMA journal_mode = WAL;
+            "PRAGMA locking_mode = EXCLUSIVE;
+             PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
+             BEGIN EXCLUSIVE;
              CREATE TABLE IF NOT EXISTS agc_events (
                  seq INTEGER PRIMARY KEY AUTOINCREMENT,
                  body TEXT NOT NULL
-             );",
+             );
+             COMMIT;",
         )
-        .map_err(err)?;
+        .map_err(busy)?;
         Ok(SqliteJournal { conn, open: false })
     }
 }
@@ -79,8 +104,11 @@ impl Journal for SqliteJournal {
         let mut events = Vec::new();
         for row in rows {
             let (seq, body) = row.map_err(err)?;
-            let ev = serde_json::from_str(&body)
-                .map_err(|e| JournalError(format!("sqlite journal row {seq}: {e}")))?;
+            let ev = serde_json::from_str(&body).map_err(|e| {
+                JournalError(format!(
+                    "sqlite journal row {seq} is damaged (not an event: {e}); nothing was changed"
+                ))
+            })?;
             events.push(ev);
         }
         Ok(events)
@@ -88,26 +116,5 @@ impl Journal for SqliteJournal {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn events_survive_reopening() {
-        let dir = tempfile::Builder::new()
-            .prefix("agc-sqlite-")
-            .tempdir()
-            .expect("dir");
-        let path = dir.path().join("journal.sqlite");
-        let ev = Event::Resumed {
-            at: "2026-01-01T00:00:00Z".into(),
-        };
-        {
-            let mut j = SqliteJournal::open(&path).expect("open");
-            j.append(&ev).expect("append");
-            j.flush().expect("flush");
-            j.append(&ev).expect("append");
-        }
-        let mut j = SqliteJournal::open(&path).expect("reopen");
-        assert_eq!(j.load().expect("load"), vec![ev.clone(), ev]);
-    }
-}
+#[path = "journal_sqlite_tests.rs"]
+mod tests;

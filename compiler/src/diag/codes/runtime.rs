@@ -228,6 +228,35 @@ the limit, route the verdict elsewhere in `on_result`, or script the run as the 
 would go.",
     },
     CodeInfo {
+        code: "AGC309",
+        origin: "agc",
+        severity: Error,
+        summary: "the run directory is in use by another process",
+        explanation: "A run directory (`agc run --run-dir D`, `--resume D`) is held by one \
+process at a time: two processes on one run would both replay its journal and both issue the \
+call that was in flight (a side effect done twice), and interleave their events in one \
+journal. `agc run` locks the directory with an OS advisory lock (`flock`) before it reads \
+anything in it and holds it until the run ends or pauses; a second `agc run` on the same \
+directory is refused at once with this error, naming the holder's process id when the system \
+tells it (Linux), and reads or writes nothing there. The lock goes with the process: when the \
+holder ends, however it ends (`kill -9` included), the directory is free again, with nothing \
+to clean up by hand. Wait for the other process, or stop it, then resume.",
+    },
+    CodeInfo {
+        code: "AGC310",
+        origin: "agc",
+        severity: Warning,
+        summary: "the journal's last line was a torn write and is left out",
+        explanation: "The JSON Lines journal (`D/journal.jsonl`) ends every event with a newline, \
+and the driver writes each batch of events in one write before it acts on any of them. A \
+process that dies in the middle of that write leaves a last line without its newline: a torn \
+write, whose events nothing acted on. `agc run --resume D` leaves that tail out, says so with \
+this warning, and cuts it away just before it appends the next event (a resume that is refused \
+changes nothing). A complete line that is not an event (it has its newline but does not parse, \
+or has a field an event does not have) is not a torn write but damage: the resume is refused \
+(AGC303) and the journal left as it is, never appended after.",
+    },
+    CodeInfo {
         code: "AGC315",
         origin: "agc",
         severity: Warning,

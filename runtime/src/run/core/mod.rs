@@ -224,6 +224,13 @@ impl State {
         self.by_path.get(path).map(|&r| self.runs[r].status)
     }
 
+    /// Why node run `path` failed, as its last attempt's error says (`tool_error: rate
+    /// limited`), if it has one (progress lines).
+    pub fn node_error(&self, path: &str) -> Option<&str> {
+        let &r = self.by_path.get(path)?;
+        self.runs[r].attempts.last()?.error.as_deref()
+    }
+
     /// What waits for a human, in run order: gates by scope path, checkpoints by name
     /// (`publish.pre_upload`). A decision names one of these.
     pub fn awaiting_gates(&self) -> Vec<String> {

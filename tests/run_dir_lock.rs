@@ -1,0 +1,249 @@
+//! One process per run directory (issue 41 item 1, AGC309): a run paused at a gate is resumed
+//! with a decision while a second `agc run --resume` starts; the second is refused at once
+//! (exit 2, naming the first's pid), reads and writes nothing, and the call in flight in the
+//! first is made once. Started at the same moment, one of two resumes runs and the other is
+//! refused. A holder killed with SIGKILL leaves nothing to clean up. With the JSON Lines
+//! journal, and with the SQLite journal when built with `--features sqlite`.
+
+mod common;
+
+use common::TempDir;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// A gate, then a call the script makes slow.
+const GRAPH: &str = r#"ags_version: "1.0"
+kind: AgenticGraph
+id: agc-tests/run-dir-lock
+title: A gate, then a slow call
+version: 0.1.0
+objective: Exercise one process per run directory.
+constraints:
+  max_cost_usd: 1.0
+entrypoints: [approve]
+nodes:
+  approve:
+    type: gate
+    title: Approve
+    description: A human approves the shipping.
+    gate:
+      mode: approve
+      prompt: Ship it?
+      on_reject: fail
+  ship:
+    type: task
+    title: Ship
+    description: The slow call after the gate, with a side effect.
+    depends_on: [approve]
+    outputs:
+      url:
+        type: string
+        description: Where it shipped.
+"#;
+
+const SCRIPT: &str = "format: agc.script/v1
+nodes:
+  ship:
+    delay_ms: 2500
+    outputs: { url: \"https://example.invalid/1\" }
+";
+
+fn agc() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_agc"))
+}
+
+/// A run of GRAPH paused at its gate in `tmp/run`.
+fn paused(tmp: &TempDir, journal: &str) -> std::path::PathBuf {
+    std::fs::write(tmp.join("g.agraph.yaml"), GRAPH).unwrap();
+    std::fs::write(tmp.join("s.yaml"), SCRIPT).unwrap();
+    let dir = tmp.join("run");
+    let out = agc()
+        .arg("run")
+        .arg(tmp.join("g.agraph.yaml"))
+        .arg("--script")
+        .arg(tmp.join("s.yaml"))
+        .args(["--journal", journal, "-q", "--run-dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+fn resume(dir: &Path, decide: bool) -> Command {
+    let mut c = agc();
+    c.args(["run", "-q", "--resume"]).arg(dir);
+    if decide {
+        c.args(["--decide", "approve=approved"]);
+    }
+    c.stdout(Stdio::null()).stderr(Stdio::piped());
+    c
+}
+
+/// The calls the scripted handler made to `path`.
+fn calls(dir: &Path, path: &str) -> usize {
+    std::fs::read_to_string(dir.join("invocations.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|i| i["path"] == path)
+        .count()
+}
+
+/// Every file of the run directory with its bytes.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Waits until the slow call of the resumed run is being made.
+fn wait_for_ship(dir: &Path, child: &mut std::process::Child) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while calls(dir, "ship") == 0 {
+        assert!(Instant::now() < deadline, "the slow call never started");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the resume ended early"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// The issue's race: a resume with a decision, then a crash-recovery resume while the first
+/// makes its slow call. The second is refused (exit 2, AGC309 with the first's pid) and
+/// changes nothing in the directory; the call is made once; the first succeeds.
+fn a_second_process_is_refused(journal: &str) {
+    let tmp = TempDir::new(&format!("agc-lock-{journal}-"));
+    let dir = paused(&tmp, journal);
+    let mut first = resume(&dir, true).spawn().unwrap();
+    wait_for_ship(&dir, &mut first);
+    let before = snapshot(&dir);
+    let second = resume(&dir, false).output().unwrap();
+    let err = stderr(&second);
+    assert_eq!(second.status.code(), Some(2), "{err}");
+    assert!(err.contains("AGC309") && err.contains("in use"), "{err}");
+    if cfg!(target_os = "linux") {
+        assert!(
+            err.contains(&format!("process {}", first.id())),
+            "the holder's pid: {err}"
+        );
+    }
+    // The slow call is still in flight: the directory is as the first process has it.
+    assert_eq!(snapshot(&dir), before, "the refused process wrote nothing");
+    let out = first.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(calls(&dir, "ship"), 1, "the call in flight was made once");
+    // Free again once the holder ended: the run has ended, the resume says so and exits 0.
+    let again = resume(&dir, false).output().unwrap();
+    assert_eq!(again.status.code(), Some(0), "{}", stderr(&again));
+    assert_eq!(calls(&dir, "ship"), 1);
+}
+
+/// Two resumes at the same moment: one runs, the other is refused; one `resumed` and one
+/// decision reach the journal.
+fn two_at_once(journal: &str) {
+    let tmp = TempDir::new(&format!("agc-lock-once-{journal}-"));
+    let dir = paused(&tmp, journal);
+    let a = resume(&dir, true).spawn().unwrap();
+    let b = resume(&dir, true).spawn().unwrap();
+    let (a, b) = (a.wait_with_output().unwrap(), b.wait_with_output().unwrap());
+    let mut codes = [a.status.code(), b.status.code()];
+    codes.sort();
+    assert_eq!(codes, [Some(0), Some(2)], "{}\n{}", stderr(&a), stderr(&b));
+    let refused = if a.status.code() == Some(2) { &a } else { &b };
+    assert!(stderr(refused).contains("AGC309"), "{}", stderr(refused));
+    assert_eq!(calls(&dir, "ship"), 1);
+    let events = events(&dir, journal);
+    let count = |kind: &str| events.iter().filter(|e| e["event"] == kind).count();
+    assert_eq!((count("resumed"), count("decided")), (1, 1), "{events:?}");
+}
+
+/// A holder killed with SIGKILL mid-call: the next resume takes the directory without any
+/// cleanup, and makes the call in flight again (it was never answered).
+fn a_killed_holder_leaves_nothing_to_clean(journal: &str) {
+    let tmp = TempDir::new(&format!("agc-lock-kill-{journal}-"));
+    let dir = paused(&tmp, journal);
+    let mut first = resume(&dir, true).spawn().unwrap();
+    wait_for_ship(&dir, &mut first);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let out = resume(&dir, false).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(calls(&dir, "ship"), 2, "issued again after the crash");
+}
+
+/// The journal's events as JSON values.
+fn events(dir: &Path, journal: &str) -> Vec<serde_json::Value> {
+    match journal {
+        "jsonl" => std::fs::read_to_string(dir.join("journal.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+        #[cfg(feature = "sqlite")]
+        "sqlite" => {
+            use agc_runtime::run::Journal;
+            agc_runtime::run::SqliteJournal::open(&dir.join("journal.sqlite"))
+                .unwrap()
+                .load()
+                .unwrap()
+                .iter()
+                .map(|e| serde_json::to_value(e).unwrap())
+                .collect()
+        }
+        other => panic!("no journal {other}"),
+    }
+}
+
+#[test]
+fn jsonl_a_second_process_is_refused() {
+    a_second_process_is_refused("jsonl");
+}
+
+#[test]
+fn jsonl_two_at_once() {
+    two_at_once("jsonl");
+}
+
+#[test]
+fn jsonl_a_killed_holder_leaves_nothing_to_clean() {
+    a_killed_holder_leaves_nothing_to_clean("jsonl");
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn sqlite_a_second_process_is_refused() {
+    a_second_process_is_refused("sqlite");
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn sqlite_two_at_once() {
+    two_at_once("sqlite");
+}
+
+#[cfg(feature = "sqlite")]
+#[test]
+fn sqlite_a_killed_holder_leaves_nothing_to_clean() {
+    a_killed_holder_leaves_nothing_to_clean("sqlite");
+}
