@@ -89,7 +89,8 @@ in compozy.loop/v1), needs a positive Go-duration `window`, and its `content_rul
 `goal`) or a tool id. agh resolves tool ids through a snapshot of the daemon's tool registry; \
 agc reads the static source of that registry, the extension manifests: the \
 `extension.json`/`extension.toml` beside the Loop (its folder or up to three above, inside \
-`--root`) and every `--extension FILE`. `resources.tools.<tool>` of extension `<ext>` is the \
+`--root`; and, wherever the root is, the folder of the extension that owns the Loop by the \
+daemon's layout `<ext>/loops/<name>/loop.yaml`) and every `--extension FILE`. `resources.tools.<tool>` of extension `<ext>` is the \
 tool id `ext__<ext, - as _>__<tool>`. An `ext__` id no loaded manifest declares is refused, as \
 upstream refuses ids its snapshot lacks (so a Loop that calls extension tools needs its \
 manifest). Deliberate difference: native (`agh__…`, `compozy__…` per version) and MCP \
@@ -296,7 +297,12 @@ tool) instead.",
         summary: "an extension manifest cannot be read or used",
         explanation: "A manifest named with `--extension`, or found beside the Loop, could not \
 be read, is not valid JSON (`extension.json`) or TOML (`extension.toml`), or has no \
-`extension.name`. Tool ids of that extension then cannot resolve (`unknown_action_kind`).",
+`extension.name`. Tool ids of that extension then cannot resolve (`unknown_action_kind`). A \
+manifest found beside the Loop must also lie inside the folder that allowed it once symbolic \
+links are resolved: the workspace root, or the extension's own folder when it was found by the \
+daemon's layout (`<ext>/loops/<name>/loop.yaml`) outside the root. One that is a link leading \
+out is refused and not read, so a document cannot make agc read (and quote) a file of its \
+choosing; name a manifest elsewhere with `--extension FILE`.",
     },
     CodeInfo {
         code: "AGC224",

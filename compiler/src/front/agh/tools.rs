@@ -9,10 +9,20 @@
 //! Where manifests come from:
 //! - every `--extension FILE` given on the command line (an unreadable or malformed one is
 //!   `AGC222`);
-//! - the manifest found beside the Loop: the Loop's folder and up to three folders above it
-//!   (the daemon's layout is `extensions/<ext>/loops/<name>/loop.yaml`), nearest first, as long
-//!   as the folder is inside the workspace root; an unparsable discovered manifest is
-//!   `AGC222` too.
+//! - the manifest found beside the Loop ([`beside`]): the Loop's folder and up to three
+//!   folders above it, nearest first, each as long as it is inside the workspace root; and,
+//!   whatever the root, the folder of the extension that owns the Loop by the daemon's layout
+//!   `<ext>/loops/<name>/loop.yaml` (usually under `extensions/`). The extension a Loop
+//!   belongs to is part of the Loop's meaning (its `ext__` tools are declared there), so its
+//!   manifest is read even when the root is the Loop's own folder: a copy outside any VCS
+//!   checkout, an unpacked release, a read-only mount (issue 41). Reading that one manifest
+//!   is not following a reference: references stay contained in the root.
+//!
+//!   Either way the manifest must lie, symbolic links resolved, inside the folder that
+//!   allowed it (the root, or the extension's folder for the layout): an `extension.json`
+//!   that is a link leading out is refused with `AGC222` and not read (issue 47), so a
+//!   document cannot make agc read a file of its choosing. An unparsable discovered manifest
+//!   is `AGC222` too. `--extension FILE` is the user's own choice and is read wherever it is.
 //!
 //! Resolution (see [`Tools::resolve`]): `ext__…` ids must be declared by a loaded manifest,
 //! else `unknown_action_kind` (as upstream with a snapshot that lacks them). Native tool ids
@@ -108,11 +118,15 @@ pub fn load(cx: &mut Context<'_>) -> (Tools, Vec<Diagnostic>) {
         let display = p.to_string_lossy().replace('\\', "/");
         load_one(cx, p, &display, &mut tools, &mut diags);
     }
-    if let Some(found) = beside(cx) {
-        let display = found.to_string_lossy().replace('\\', "/");
-        if !named.iter().any(|n| same_file(n, &found)) {
-            load_one(cx, &found, &display, &mut tools, &mut diags);
+    match beside(cx) {
+        Some(Ok(found)) => {
+            let display = found.to_string_lossy().replace('\\', "/");
+            if !named.iter().any(|n| same_file(n, &found)) {
+                load_one(cx, &found, &display, &mut tools, &mut diags);
+            }
         }
+        Some(Err(d)) => diags.push(d),
+        None => {}
     }
     (tools, diags)
 }
@@ -124,28 +138,62 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// The nearest `extension.json`/`extension.toml` in the Loop's folder or up to three above it,
-/// inside the workspace root.
-fn beside(cx: &Context<'_>) -> Option<PathBuf> {
-    let root = cx.workspace_root();
-    let mut dir = cx.path?.parent()?.to_path_buf();
-    for _ in 0..4 {
-        let here = if dir.as_os_str().is_empty() {
-            PathBuf::from(".")
+/// The manifest of the extension the Loop belongs to (see the module docs): the nearest
+/// `extension.json`/`extension.toml` in the Loop's folder or up to three above it, each
+/// folder inside the workspace root or the extension's folder by the daemon's layout
+/// (`<ext>/loops/<name>/loop.yaml`). `Err` when the one found leads out of the folder that
+/// allowed it through a symbolic link (it is not read).
+fn beside(cx: &Context<'_>) -> Option<Result<PathBuf, Diagnostic>> {
+    let root = cx.workspace_root().canonicalize().ok();
+    let parent = cx.path?.parent()?;
+    let here = if parent.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        parent
+    };
+    // Real folders decide (the Loop's own path may be relative, or reached through links);
+    // shown paths stay as the user wrote them (`..` appended where they run out).
+    let real = here.canonicalize().ok()?;
+    let layout = real
+        .parent()
+        .filter(|loops| loops.file_name().is_some_and(|n| n == "loops"))
+        .and_then(Path::parent);
+    let mut shown = parent.to_path_buf();
+    for (level, folder) in real.ancestors().take(4).enumerate() {
+        // Up one: drop the last name, or climb with `..` once none is left to drop.
+        if level > 0 && (shown.file_name().is_none() || !shown.pop()) {
+            shown.push("..");
+        }
+        let allowed = if root.as_deref().is_some_and(|r| folder.starts_with(r)) {
+            root.as_deref()?
+        } else if Some(folder) == layout {
+            folder
         } else {
-            dir.clone()
+            continue;
         };
-        if !crate::front::contained(&root, &here) {
-            return None;
-        }
         for name in ["extension.json", "extension.toml"] {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
+            if !folder.join(name).is_file() {
+                continue;
             }
-        }
-        if !dir.pop() {
-            return None;
+            let found = shown.join(name);
+            let inside = folder
+                .join(name)
+                .canonicalize()
+                .is_ok_and(|p| p.starts_with(allowed));
+            if !inside {
+                let display = found.to_string_lossy().replace('\\', "/");
+                return Some(Err(Diagnostic::error(
+                    "AGC222",
+                    format!(
+                        "the extension manifest `{display}` is a symbolic link that leads out of `{}`: it is not read",
+                        allowed.display()
+                    ),
+                )
+                .with_help(
+                    "a manifest found beside the Loop must lie inside the root (or its extension's folder); name one elsewhere with `--extension FILE`",
+                )));
+            }
+            return Some(Ok(found));
         }
     }
     None
