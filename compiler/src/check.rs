@@ -1,57 +1,44 @@
-//! The check driver: load → detect → schema-validate, every diagnostic of one file, sorted.
+//! The check driver: load → detect → schema-validate → the dialect's front end, every
+//! diagnostic of one file, sorted. [`Session::check`] is its entry point; [`check_path`],
+//! [`check_text`] and [`check_source`] are the same for callers without a session.
 //!
 //! - A file that does not load (syntax error, bad UTF-8, too deep) stops after loading; one that
 //!   loads with errors (duplicate keys, custom tags, ...) is still detected and schema-checked, so
 //!   every error is reported at once.
-//! - In AGS documents the loader's duplicate-key AGC004 becomes AG005, the spec's own code.
+//! - Loading and detection are the session's ([`crate::session`]): the same steps, with the
+//!   same dialect codes, as for every file a document pulls in.
 //! - After the schema, the detected dialect's front end ([`crate::front::FrontEnd`]) checks
-//!   the document and the files it pulls in, then lowers it when error-free; [`check_source`]
-//!   is that one generic driver, and also hands back the document, dialect and graphs. On
-//!   documents of 64 KiB or more (`EARLY_FROM`) the schema is validated on a second thread
-//!   while the front end does its early work ([`crate::front::FrontEnd::early`]), whose
-//!   result counts only when the schema passed: the diagnostics are the same either way.
+//!   the document and the files it pulls in, then lowers it when error-free and the analyses
+//!   run ([`crate::analysis::analyse`]); [`check_source`] is that one generic driver, and also
+//!   hands back the front end's unit, the dialect and graphs. On documents of 64 KiB or more
+//!   (`EARLY_FROM`) the schema is validated on a second thread while the front end does its
+//!   early work ([`crate::front::FrontEnd::early`]), whose result counts only when the schema
+//!   passed: the diagnostics are the same either way.
+//! - When compiling ([`crate::compile`]), a document that lowers to no graph is asked where it
+//!   is compiled instead ([`crate::front::FrontEnd::compiled_with`]).
 //!
-//! Which files a directory walk picks up ([`is_candidate`]) is decided by file name only,
-//! from the names the four formats use in their own repositories (see the function docs);
-//! a file named on the command line is checked whatever its name.
+//! Which files a directory walk picks up ([`is_candidate`]) is decided by file name only
+//! ([`crate::dialect`]); a file named on the command line is checked whatever its name.
 
+use crate::analysis::Compiled;
 use crate::diag::{self, Diagnostic};
-use crate::dialect::{self, Dialect};
-use crate::front::{self, Context, FrontEnd};
+use crate::dialect::{AgentGraphKind, Dialect};
+use crate::front::agent_graph::LoadedProvider;
+use crate::front::{self, CompiledWith, Context, FrontEnd};
 use crate::schema;
+use crate::session::{Files, Session, detect, detect_and_validate};
 use crate::source::yaml::Loaded;
-use crate::source::{Document, FileId, Limits, SourceMap, load};
-use std::path::Path;
+use crate::source::{Document, FileId, SourceMap, load};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// What the driver needs to know besides the file.
-#[derive(Clone, Debug, Default)]
-pub struct CheckOptions {
-    pub limits: Limits,
-    /// `--dialect`: skip detection (an Agent Graph document's kind still comes from `schema:`).
-    pub dialect: Option<Dialect>,
-    /// The workspace root that referenced files may not leave (`--root`). `None`: found from
-    /// the root document's path ([`crate::front::detect_root`]: the nearest ancestor folder
-    /// holding `.git`, `.hg`, `.jj` or `.agc-root`, else the document's own folder); the
-    /// current folder for in-memory input.
-    pub root: Option<std::path::PathBuf>,
-    /// `--extension`: agh extension manifests that declare the tool schemas of a Loop's
-    /// tool-id actions (besides the one found next to the Loop).
-    pub extensions: Vec<std::path::PathBuf>,
-    /// `agc check`: the graphs' digests (a pass over each whole document) are not computed,
-    /// since no plan is written. [`crate::compile::Compiled::digest`] is then `None`.
-    pub no_digest: bool,
-    /// `--graph ID` of `build` and `graph`: the one graph they take from a document holding
-    /// several (an Agent Graph Provider).
-    pub graph: Option<String>,
-}
+pub use crate::dialect::is_candidate;
+pub use crate::session::CheckOptions;
 
 /// One file after the checks so far.
 #[derive(Debug)]
 pub struct Checked {
     pub file: FileId,
-    /// The loaded document, when it could be built.
-    pub doc: Option<Document>,
     /// The dialect, when it was detected (or forced).
     pub dialect: Option<Dialect>,
     /// Every diagnostic, sorted with [`diag::sort`].
@@ -59,12 +46,180 @@ pub struct Checked {
     /// The lowered and analysed graphs, when the document is error-free and its dialect
     /// lowers (the static bounds are part of checking). One per graph: an Agent Graph
     /// Provider holds several, the other dialects one.
-    pub compiled: Vec<crate::compile::Compiled>,
+    pub compiled: Vec<Compiled>,
+    /// The front end's checked unit (the root document and what it pulled in), when the
+    /// document loaded and its dialect is known.
+    pub unit: Option<Unit>,
+    /// Every file the check read (through the session), each once, the document's own first:
+    /// the files whose change can change this result. Empty for in-memory text and standard
+    /// input, which have no path, unless they pull files in.
+    pub files: Vec<PathBuf>,
+    /// When compiling: where a document that lowered to no graph is compiled instead
+    /// ([`FrontEnd::compiled_with`]).
+    pub compiled_with: Option<Result<CompiledWith, Diagnostic>>,
 }
 
 impl Checked {
     pub fn has_errors(&self) -> bool {
         self.diags.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// A front end's checked unit ([`FrontEnd::Unit`]), by dialect. One per check, so the
+/// variants' sizes do not matter.
+#[allow(clippy::large_enum_variant)]
+pub enum Unit {
+    Ags(front::ags::refs::Workspace),
+    AgentGraph(front::agent_graph::Unit),
+    Awp(Document),
+    Agh(front::agh::Unit),
+}
+
+impl std::fmt::Debug for Unit {
+    /// The variant only: the units hold whole documents.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let name = match self {
+            Unit::Ags(_) => "Ags",
+            Unit::AgentGraph(_) => "AgentGraph",
+            Unit::Awp(_) => "Awp",
+            Unit::Agh(_) => "Agh",
+        };
+        write!(f, "Unit::{name}(..)")
+    }
+}
+
+impl Unit {
+    /// Gives back the root document.
+    pub fn into_root(self) -> Document {
+        match self {
+            Unit::Ags(u) => front::ags::Ags::into_root(u),
+            Unit::AgentGraph(u) => front::agent_graph::AgentGraph::into_root(u),
+            Unit::Awp(u) => front::awp::Awp::into_root(u),
+            Unit::Agh(u) => front::agh::Agh::into_root(u),
+        }
+    }
+}
+
+impl Session {
+    /// Checks the document at `path` (standard input for `-`), shown to users as `display`,
+    /// with the session's options and overlays. An unreadable file gives one AGC001
+    /// diagnostic at the start of an empty file of that name.
+    pub fn check(&mut self, path: &Path, display: &str) -> Checked {
+        let opts = self.options.clone();
+        self.check_with(path, display, &opts, How::check())
+    }
+
+    /// Checks `text` as an in-memory document named `name` (no path: references resolve from
+    /// the workspace root option, else the current folder).
+    pub fn check_text(&mut self, name: &str, text: String) -> Checked {
+        let mark = self.files.mark();
+        let (file, loaded) = load::load_str(&mut self.sources, name, text, self.options.limits);
+        let how = How {
+            early: early_for(&self.sources, file),
+            compiling: false,
+        };
+        let (sources, files) = (&mut self.sources, &mut self.files);
+        let mut checked = drive_source(sources, files, file, loaded, &self.options, None, how);
+        checked.files = self.files.read_since(mark);
+        checked
+    }
+
+    /// [`Session::check`] with other options and, when compiling, the
+    /// [`FrontEnd::compiled_with`] hook.
+    pub(crate) fn check_with(
+        &mut self,
+        path: &Path,
+        display: &str,
+        opts: &CheckOptions,
+        how: How,
+    ) -> Checked {
+        let mark = self.files.mark();
+        let (sources, files) = (&mut self.sources, &mut self.files);
+        let mut checked = match files.load_input(sources, path, display, opts.limits) {
+            Ok((file, loaded)) => {
+                // Standard input is checked as text without a file: references resolve from
+                // the current folder (or `--root`), as for any in-memory document.
+                let path = (!load::is_stdin(path)).then_some(path);
+                let how = How {
+                    early: early_for(sources, file),
+                    ..how
+                };
+                drive_source(sources, files, file, loaded, opts, path, how)
+            }
+            Err(d) => Checked {
+                file: d.span.map(|s| s.file).unwrap_or_default(),
+                dialect: None,
+                diags: vec![d],
+                compiled: Vec::new(),
+                unit: None,
+                files: Vec::new(),
+                compiled_with: None,
+            },
+        };
+        checked.files = self.files.read_since(mark);
+        checked
+    }
+}
+
+impl Session {
+    /// Checks the Agent Graph Provider (or built bundle) whose manifest is at `path`, shown as
+    /// `display`, for the commands that evaluate it (`evaluate`, `route`, `test`): read as a
+    /// Provider whatever it declares (anything else is `schema-invalid`), checked, not
+    /// lowered. The model is `Some` only when no error was found.
+    pub fn check_provider(&mut self, path: &Path, display: &str) -> LoadedProvider {
+        let fail = |diags| LoadedProvider {
+            provider: None,
+            graphs: Vec::new(),
+            diags,
+            inventory: None,
+        };
+        let (sources, files) = (&mut self.sources, &mut self.files);
+        let (file, loaded) = match files.load(sources, path, display, self.options.limits) {
+            Ok(x) => x,
+            Err(d) => return fail(vec![d]),
+        };
+        // A built bundle's `manifest.json` stands for the Provider it carries.
+        let kind = if loaded.doc.as_ref().is_some_and(|d| {
+            d.value.get("schema").and_then(crate::source::Value::as_str)
+                == Some("agent-graph.bundle.v1")
+        }) {
+            AgentGraphKind::Bundle
+        } else {
+            AgentGraphKind::Provider
+        };
+        let opts = CheckOptions {
+            dialect: Some(Dialect::AgentGraph(kind)),
+            ..self.options.clone()
+        };
+        let (doc, dialect, schema_ok, mut diags) = detect_and_validate(loaded, &opts);
+        let Some(doc) = doc else {
+            return fail(diags);
+        };
+        if dialect != Some(Dialect::AgentGraph(kind)) {
+            diags.push(
+                Diagnostic::error(
+                    "schema-invalid",
+                    format!("`{display}` is not an `agent-graph.provider.v1` manifest"),
+                )
+                .at(front::agent_graph::span_at(&doc, "/schema")),
+            );
+            return fail(diags);
+        }
+        let mut cx = Context {
+            sources,
+            files,
+            file,
+            path: Some(path),
+            opts: &opts,
+            schema_ok,
+            dialect: Dialect::AgentGraph(kind),
+        };
+        let (unit, more) = front::agent_graph::AgentGraph.check(&mut cx, doc, None);
+        diags.extend(more);
+        let mut loaded = unit.provider.unwrap_or_else(|| fail(Vec::new()));
+        diag::sort(&mut diags);
+        loaded.diags = diags;
+        loaded
     }
 }
 
@@ -99,21 +254,19 @@ pub fn check_path(
     display: &str,
     opts: &CheckOptions,
 ) -> Vec<Diagnostic> {
-    match load::load_input(sources, path, display, opts.limits) {
-        Ok((file, loaded)) => {
-            // Standard input is checked as text without a file: references resolve from the
-            // current folder (or `--root`), as for any in-memory document.
-            let path = (!load::is_stdin(path)).then_some(path);
-            let checked = check_source(sources, file, loaded, opts, path);
-            crate::discard::discard((checked.doc, checked.compiled));
-            checked.diags
-        }
-        Err(d) => vec![d],
-    }
+    let mut session = Session {
+        sources: std::mem::take(sources),
+        ..Session::default()
+    };
+    let checked = session.check_with(path, display, opts, How::check());
+    *sources = session.sources;
+    crate::discard::discard((checked.unit, checked.compiled));
+    checked.diags
 }
 
 /// Checks a loaded file: detection and schema, then the dialect's front end (semantic checks,
-/// the files it pulls in, resolved relative to `path`), lowering and static bounds.
+/// the files it pulls in, resolved relative to `path`, read from disk), lowering and static
+/// bounds.
 pub fn check_source(
     sources: &mut SourceMap,
     file: FileId,
@@ -121,12 +274,17 @@ pub fn check_source(
     opts: &CheckOptions,
     path: Option<&Path>,
 ) -> Checked {
-    let early = if sources.get(file).text.len() >= EARLY_FROM {
+    let early = early_for(sources, file);
+    check_source_with(sources, file, loaded, opts, path, early)
+}
+
+/// How the schema and the early work run, by the document's size ([`EARLY_FROM`]).
+fn early_for(sources: &SourceMap, file: FileId) -> Early {
+    if sources.get(file).text.len() >= EARLY_FROM {
         Early::Beside
     } else {
         Early::After
-    };
-    check_source_with(sources, file, loaded, opts, path, early)
+    }
 }
 
 /// Documents from this many bytes on have their schema validated on a second thread while
@@ -143,6 +301,23 @@ pub(crate) enum Early {
     After,
 }
 
+/// How the driver runs: the early work, and whether it compiles (then a document that lowers
+/// to no graph is asked [`FrontEnd::compiled_with`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct How {
+    pub early: Early,
+    pub compiling: bool,
+}
+
+impl How {
+    fn check() -> How {
+        How {
+            early: Early::After,
+            compiling: false,
+        }
+    }
+}
+
 /// [`check_source`], with how the schema and the early work run (the tests choose).
 pub(crate) fn check_source_with(
     sources: &mut SourceMap,
@@ -152,50 +327,74 @@ pub(crate) fn check_source_with(
     path: Option<&Path>,
     early: Early,
 ) -> Checked {
-    let (doc, dialect, mut diags) = detect(loaded, opts);
-    let (doc, compiled) = match (doc, dialect) {
-        (Some(doc), Some(dialect)) => {
-            let mut cx = Context {
-                sources,
-                file,
-                path,
-                opts,
-                schema_ok: false,
-                dialect,
-            };
-            let cx = &mut cx;
-            let d = &mut diags;
-            let (doc, compiled) = match dialect {
-                Dialect::Ags => drive(&front::ags::Ags, cx, doc, d, early),
-                Dialect::AgentGraph(_) => drive(&front::agent_graph::AgentGraph, cx, doc, d, early),
-                Dialect::Awp => drive(&front::awp::Awp, cx, doc, d, early),
-                Dialect::Agh => drive(&front::agh::Agh, cx, doc, d, early),
-            };
-            (Some(doc), compiled)
-        }
-        (doc, _) => (doc, Vec::new()),
+    let how = How {
+        early,
+        compiling: false,
     };
-    diag::sort(&mut diags);
-    Checked {
+    let mut files = Files::new();
+    let mut checked = drive_source(sources, &mut files, file, loaded, opts, path, how);
+    checked.files = files.read_since(0);
+    checked
+}
+
+/// The one generic driver: detection, then the detected dialect's front end.
+fn drive_source(
+    sources: &mut SourceMap,
+    files: &mut Files,
+    file: FileId,
+    loaded: Loaded,
+    opts: &CheckOptions,
+    path: Option<&Path>,
+    how: How,
+) -> Checked {
+    let (doc, dialect, mut diags) = detect(loaded, opts);
+    let mut checked = Checked {
         file,
-        doc,
         dialect,
-        diags,
-        compiled,
+        diags: Vec::new(),
+        compiled: Vec::new(),
+        unit: None,
+        files: Vec::new(),
+        compiled_with: None,
+    };
+    if let (Some(doc), Some(dialect)) = (doc, dialect) {
+        let mut cx = Context {
+            sources,
+            files,
+            file,
+            path,
+            opts,
+            schema_ok: false,
+            dialect,
+        };
+        let (cx, d, c) = (&mut cx, &mut diags, &mut checked);
+        checked.unit = Some(match dialect {
+            Dialect::Ags => Unit::Ags(drive(&front::ags::Ags, cx, doc, d, how, c)),
+            Dialect::AgentGraph(_) => {
+                Unit::AgentGraph(drive(&front::agent_graph::AgentGraph, cx, doc, d, how, c))
+            }
+            Dialect::Awp => Unit::Awp(drive(&front::awp::Awp, cx, doc, d, how, c)),
+            Dialect::Agh => Unit::Agh(drive(&front::agh::Agh, cx, doc, d, how, c)),
+        });
     }
+    diag::sort(&mut diags);
+    checked.diags = diags;
+    checked
 }
 
 /// One front end, generically: the schema (beside the front end's early work), check, then
-/// (when error-free) lower and analyse.
+/// (when error-free) lower and analyse into `out.compiled`; when compiling a document that
+/// gave no graph, where it is compiled instead (`out.compiled_with`).
 fn drive<F: FrontEnd>(
     fe: &F,
     cx: &mut Context<'_>,
     doc: Document,
     diags: &mut Vec<Diagnostic>,
-    early: Early,
-) -> (Document, Vec<crate::compile::Compiled>) {
+    how: How,
+    out: &mut Checked,
+) -> F::Unit {
     let text = &cx.sources.get(cx.file).text;
-    let (schema_diags, early) = validate_with_early(fe, cx.dialect, &doc, text, early);
+    let (schema_diags, early) = validate_with_early(fe, cx.dialect, &doc, text, how.early);
     cx.schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
     // A number the loader could not represent (AGC011: `1e400`, `.inf`) is null in the
     // document; the schema's "must be a number, found null" at the same place only repeats it.
@@ -211,19 +410,21 @@ fn drive<F: FrontEnd>(
     );
     let (unit, more) = fe.check(cx, doc, early);
     diags.extend(more);
-    let mut compiled = Vec::new();
     if !diags.iter().any(Diagnostic::is_error) {
         let (lowered, more) = fe.lower(cx.sources, &unit, !cx.opts.no_digest);
         diags.extend(more);
         if !diags.iter().any(Diagnostic::is_error) {
             for l in lowered {
-                let (c, more) = crate::compile::analyse(l);
+                let (c, more) = crate::analysis::analyse(l);
                 diags.extend(more);
-                compiled.extend(c);
+                out.compiled.extend(c);
             }
         }
     }
-    (F::into_root(unit), compiled)
+    if how.compiling && out.compiled.is_empty() && !diags.iter().any(Diagnostic::is_error) {
+        out.compiled_with = fe.compiled_with(cx, &unit);
+    }
+    unit
 }
 
 /// The schema diagnostics of the root document, and the front end's early work on it when
@@ -276,135 +477,6 @@ fn validate_with_early<F: FrontEnd>(
         };
         (schema_diags, work)
     })
-}
-
-/// Detection of one loaded file: the document (when it loaded), its dialect (when detected or
-/// forced), and the diagnostics of loading and detection. In AGS documents the loader's
-/// duplicate-key AGC004 becomes AG005, the spec's own code.
-fn detect(
-    loaded: Loaded,
-    opts: &CheckOptions,
-) -> (Option<Document>, Option<Dialect>, Vec<Diagnostic>) {
-    let Loaded { doc, mut diags } = loaded;
-    let mut dialect = None;
-    if let Some(doc) = &doc {
-        match dialect::resolve(doc, opts.dialect) {
-            Ok(d) => {
-                dialect = Some(d);
-                if d == Dialect::Ags {
-                    for diag in &mut diags {
-                        if diag.code == "AGC004" {
-                            diag.code = "AG005";
-                        }
-                    }
-                }
-                if let Dialect::AgentGraph(_) = d {
-                    crate::front::agent_graph::remap_parse_codes(&mut diags);
-                }
-            }
-            Err(d) => diags.push(d),
-        }
-    }
-    (doc, dialect, diags)
-}
-
-/// Detection and schema validation of one loaded file: the document (when it loaded), its
-/// dialect (when detected or forced), whether the schema passed, and the diagnostics of
-/// loading, detection and schema (detection as `detect` does it).
-pub fn detect_and_validate(
-    loaded: Loaded,
-    opts: &CheckOptions,
-) -> (Option<Document>, Option<Dialect>, bool, Vec<Diagnostic>) {
-    let (doc, dialect, mut diags) = detect(loaded, opts);
-    let mut schema_ok = false;
-    if let (Some(doc), Some(d)) = (&doc, dialect) {
-        let schema_diags = schema::validate(d, doc);
-        schema_ok = !schema_diags.iter().any(Diagnostic::is_error);
-        diags.extend(schema_diags);
-    }
-    (doc, dialect, schema_ok, diags)
-}
-
-/// Whether a directory walk should check this file, by name:
-///
-/// - AGS: `*.agraph.yaml`, `*.agraph.yml`, `*.agraph.json` (the spec's extensions);
-/// - AWP: `*.workflow.json` (every published example), `*.workflow.yaml`/`.yml`,
-///   `workflow.json`, and `workflow*.yaml|yml` (not `workflow*.json`: the AWP repository names
-///   its JSON Schemas `workflow-definition*.json`);
-/// - agh: `loop.yaml`/`loop.yml` (the daemon's layout, `loops/<name>/loop.yaml`) and
-///   `*.loop.yaml`/`.yml`;
-/// - Agent Graph: `provider.yaml|yml|json`, `codes.yaml|yml|json`, and any YAML/JSON file
-///   under a directory named `graphs`, `actions`, `tests` or `resources` **of a Provider**: a
-///   folder whose parent holds a `provider.yaml|yml|json` manifest (the provider layout).
-///
-/// A folder argument means "every workflow document below it, by these names". The layout
-/// folder names count only inside a Provider, because `tests/` and `resources/` are common
-/// folder names in any repository: a project's `tests/ci.yaml` or `resources/config.json` is
-/// not a workflow document. (Inside a Provider, the manifest's check covers those files, except
-/// the route tests under `tests/`, which a folder walk checks one by one; a walk started inside
-/// a Provider's `graphs/` checks them one by one.) This is the one rule that looks at the disk
-/// (a manifest beside the folder) rather than the name alone.
-///
-/// `*.schema.json` and `*-schema.json` files (JSON Schemas) are never candidates.
-pub fn is_candidate(path: &Path) -> bool {
-    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
-        return false;
-    };
-    let lower = name.to_ascii_lowercase();
-    let Some((stem, ext)) = lower.rsplit_once('.') else {
-        return false;
-    };
-    if !matches!(ext, "yaml" | "yml" | "json")
-        || lower.ends_with(".schema.json")
-        || lower.ends_with("-schema.json")
-    {
-        return false;
-    }
-    let yaml = ext != "json";
-    if stem.ends_with(".agraph")
-        || stem.ends_with(".workflow")
-        || stem == "workflow"
-        || (yaml && stem.starts_with("workflow"))
-        || stem == "loop"
-        || stem.ends_with(".loop")
-        || stem == "provider"
-        || stem == "codes"
-    {
-        return true;
-    }
-    path.ancestors().skip(1).any(|dir| {
-        matches!(
-            dir.file_name().and_then(|n| n.to_str()),
-            Some("graphs" | "actions" | "tests" | "resources")
-        ) && dir.parent().is_some_and(has_provider_manifest)
-    })
-}
-
-/// Whether `dir` holds an Agent Graph Provider manifest.
-fn has_provider_manifest(dir: &Path) -> bool {
-    ["provider.yaml", "provider.yml", "provider.json"]
-        .iter()
-        .any(|m| dir.join(m).is_file())
-}
-
-/// Whether a walk picks `path` for a dialect other than Agent Graph (AGS, AWP or agh names).
-pub fn is_candidate_outside_agent_graph(path: &Path) -> bool {
-    let lower = path
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let Some((stem, ext)) = lower.rsplit_once('.') else {
-        return false;
-    };
-    let yaml = ext != "json";
-    matches!(ext, "yaml" | "yml" | "json")
-        && (stem.ends_with(".agraph")
-            || stem.ends_with(".workflow")
-            || stem == "workflow"
-            || (yaml && stem.starts_with("workflow"))
-            || stem == "loop"
-            || stem.ends_with(".loop"))
 }
 
 #[cfg(test)]
@@ -488,50 +560,5 @@ graph: {nodes: [{id: A, class: action, kind: run-agent}]}\nconcurrency: sometime
         assert_eq!((span.start, span.end), (0, 0));
         assert_eq!(sources.get(span.file).name, "x.agraph.yaml");
         assert_eq!(sources.get(span.file).text, "");
-    }
-
-    #[test]
-    fn candidates_by_name() {
-        for yes in [
-            "x/minimal.agraph.yaml",
-            "a.agraph.json",
-            "examples/r2.workflow.json",
-            "workflow.yaml",
-            "loops/review/loop.yaml",
-            "p/provider.yaml",
-            "p/codes.yaml",
-        ] {
-            assert!(is_candidate(Path::new(yes)), "{yes}");
-        }
-        // The provider layout folders count only beside a manifest.
-        let tmp = tempfile::Builder::new()
-            .prefix("agc-candidates-")
-            .tempdir()
-            .unwrap();
-        let dir = tmp.path();
-        let p = dir.join("p");
-        std::fs::create_dir_all(p.join("graphs")).unwrap();
-        std::fs::write(p.join("provider.yaml"), "name: p\n").unwrap();
-        for yes in ["graphs/main.yaml", "resources/views/a.yaml", "tests/t.json"] {
-            assert!(is_candidate(&p.join(yes)), "{yes}");
-        }
-        for no in ["tests/ci.yaml", "resources/config.json", "graphs/main.yaml"] {
-            assert!(!is_candidate(&dir.join("project").join(no)), "{no}");
-        }
-        tmp.close().unwrap();
-        for no in [
-            "package.json",
-            "p/schemas/input.schema.json",
-            "p/graphs/a.schema.json",
-            "README.md",
-            "p/graphs/notes.md",
-            "config.toml",
-            "registry.yaml",
-            "schemas/workflow-definition.json",
-            "assets/workflow-definition-schema.json",
-            "loop",
-        ] {
-            assert!(!is_candidate(Path::new(no)), "{no}");
-        }
     }
 }

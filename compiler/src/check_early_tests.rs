@@ -3,6 +3,8 @@
 //! fails.
 
 use super::*;
+use crate::dialect;
+use crate::source::Limits;
 use std::path::PathBuf;
 
 /// Every YAML and JSON file below `dir`, sorted.

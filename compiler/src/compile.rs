@@ -1,88 +1,14 @@
-//! From a checked document to outputs: lower, analyse, and build the plan.
+//! The compile driver: from a document to its compiled graphs ([`Session::compile`], on top
+//! of the check driver, [`crate::check`]), and from a compiled graph to its plan.
 
-use crate::analysis::{bounds, order};
 use crate::back::plan::{self, PlanInput};
+use crate::check::{CheckOptions, Early, How, Unit};
 use crate::diag::Diagnostic;
-use crate::dialect::{AgentGraphKind, Dialect};
-use crate::front::Lowered;
-use crate::ir::Graph;
+use crate::session::Session;
 use crate::source::SourceMap;
-use serde_json::Value;
+use std::path::{Path, PathBuf};
 
-/// A lowered and analysed graph.
-#[derive(Debug)]
-pub struct Compiled {
-    pub graph: Graph,
-    pub order: Vec<crate::ir::NodeId>,
-    pub bounds: bounds::Bounds,
-    /// The source document's `sha256-` digest of its RFC 8785 canonical form (AGS
-    /// `graph_digest`).
-    pub digest: Option<String>,
-    /// The file the graph comes from, as shown to users.
-    pub display: String,
-}
-
-/// Runs the analyses on a lowered graph (order, static bounds) with the bound warnings.
-pub fn analyse(l: Lowered) -> (Option<Compiled>, Vec<Diagnostic>) {
-    let mut diags = Vec::new();
-    let Some(order) = order::topological(&l.graph) else {
-        // Checked graphs are acyclic but for bounded back edges; reaching here is a bug,
-        // reported, not a panic.
-        diags.push(Diagnostic::error(
-            "AGC080",
-            "internal: the lowered graph has a cycle",
-        ));
-        return (None, diags);
-    };
-    let b = bounds::compute(&l.graph, &order);
-    diags.extend(bound_warnings(&l.graph, &b));
-    (
-        Some(Compiled {
-            graph: l.graph,
-            order,
-            bounds: b,
-            digest: l.digest,
-            display: l.display,
-        }),
-        diags,
-    )
-}
-
-fn bound_warnings(g: &Graph, b: &bounds::Bounds) -> Vec<Diagnostic> {
-    let mut out = Vec::new();
-    let limit = |k: &str| g.constraints.get(k).and_then(Value::as_f64);
-    let mut check = |code: &'static str, key: &str, figure: f64, what: &str| {
-        if let Some(max) = limit(key)
-            && figure > max
-        {
-            let mut d =
-                Diagnostic::warning(code, format!("{what} is {figure}, above `{key}: {max}`"));
-            if let Some(&span) = g.spans.constraints.get(key) {
-                d = d.at(span);
-            }
-            out.push(d.with_pointer(format!("/constraints/{key}")));
-        }
-    };
-    check(
-        "AGC090",
-        "max_node_executions",
-        b.max_node_executions,
-        "the worst-case number of node executions",
-    );
-    check(
-        "AGC091",
-        "max_cost_usd",
-        b.projected_cost_usd,
-        "the projected worst-case cost (USD)",
-    );
-    check(
-        "AGC092",
-        "max_wall_clock_seconds",
-        b.projected_wall_clock_seconds,
-        "the projected worst-case time (s)",
-    );
-    out
-}
+pub use crate::analysis::{Compiled, analyse};
 
 /// What the plan back end needs to render a compiled graph. The plan's `source.path` is the
 /// graph's own file (`c.display`: an Agent Graph Provider's graphs each have theirs), `path`
@@ -118,156 +44,147 @@ pub fn write_plan(
     plan::write(&plan_input(c, sources, path), out)
 }
 
-/// Loads, checks and compiles one file: its graphs (one for most dialects, one per graph of an
-/// Agent Graph Provider), none when any error was found.
-pub fn compile_file(
-    sources: &mut SourceMap,
-    path: &std::path::Path,
-    display: &str,
-    opts: &crate::check::CheckOptions,
-) -> (Vec<Compiled>, Vec<Diagnostic>) {
-    // A folder holding an Agent Graph manifest stands for its Provider.
-    let manifest = provider_manifest(path);
-    let manifest_display = manifest.as_ref().map(|m| {
-        let name = m
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
-        format!("{}/{name}", display.trim_end_matches('/'))
-    });
-    let (path, display) = match (&manifest, &manifest_display) {
-        (Some(m), Some(d)) => (m.as_path(), d.as_str()),
-        _ => (path, display),
-    };
-    use crate::source::load;
-    let (file, loaded) = match load::load_input(sources, path, display, opts.limits) {
-        Ok(x) => x,
-        Err(d) => return (Vec::new(), vec![d]),
-    };
-    let stdin = load::is_stdin(path);
-    let checked = crate::check::check_source(sources, file, loaded, opts, (!stdin).then_some(path));
-    let mut diags = checked.diags;
-    let (Some(doc), Some(dialect)) = (checked.doc, checked.dialect) else {
-        return (Vec::new(), diags);
-    };
-    if diags.iter().any(Diagnostic::is_error) {
-        return (Vec::new(), diags);
-    }
-    // An Agent Graph graph file is compiled with the Provider that lists it.
-    let lone_graph = (dialect == Dialect::AgentGraph(AgentGraphKind::Graph))
-        .then(|| {
-            doc.value
-                .get("id")
-                .and_then(crate::source::Value::as_str)
-                .map(str::to_string)
-        })
-        .flatten();
-    crate::discard::discard(doc);
-    if let (true, Some(id)) = (checked.compiled.is_empty(), lone_graph) {
-        if stdin {
-            let d = Diagnostic::error(
-                "AGC084",
-                format!(
-                    "graph `{id}` read from standard input has no Provider to be compiled with"
-                ),
-            )
-            .at(crate::source::Span::point(file, 0))
-            .with_help("give the graph's file or its Provider's folder instead of `-`");
-            return (Vec::new(), vec![d]);
-        }
-        return through_provider(sources, path, display, file, &id, opts);
-    }
-    if checked.compiled.is_empty() {
-        // An error-free document that holds no graph (an Agent Graph action, resource, ...).
-        diags.push(
-            Diagnostic::error(
-                "AGC084",
-                format!(
-                    "this {} document describes no graph to compile; give the workflow itself (for Agent Graph, the Provider or one of its graph files)",
-                    dialect.title()
-                ),
-            )
-            .at(crate::source::Span::point(file, 0)),
-        );
-    }
-    let compiled = match &opts.graph {
-        None => checked.compiled,
-        Some(id) => {
-            let ids: Vec<String> = checked
-                .compiled
-                .iter()
-                .map(|c| c.graph.id.clone())
-                .collect();
-            let picked: Vec<Compiled> = checked
-                .compiled
-                .into_iter()
-                .filter(|c| &c.graph.id == id)
-                .collect();
-            if picked.is_empty() && !ids.is_empty() {
-                diags.push(
-                    Diagnostic::error(
-                        "AGC206",
-                        format!(
-                            "`{display}` has no graph `{id}` (it has {})",
-                            ids.join(", ")
-                        ),
-                    )
-                    .at(crate::source::Span::point(file, 0)),
-                );
-            }
-            picked
-        }
-    };
-    (compiled, diags)
+/// What compiling one document gives ([`Session::compile`]).
+#[derive(Debug)]
+pub struct Output {
+    /// The graphs (one for most dialects, one per graph of an Agent Graph Provider, the one
+    /// `--graph` names when given), none when any error was found.
+    pub compiled: Vec<Compiled>,
+    /// Every diagnostic.
+    pub diags: Vec<Diagnostic>,
+    /// The checked unit of the document compiled (for a graph file compiled through its
+    /// Provider, the Provider's), when it loaded and its dialect is known.
+    pub unit: Option<Unit>,
+    /// Every file read (see [`crate::check::Checked::files`]).
+    pub files: Vec<PathBuf>,
 }
 
-/// Compiles the Agent Graph graph file `path` (graph `id`, error-free on its own) with the
-/// Provider that lists it, taking that graph; AGC084 when no Provider up to the workspace root
-/// lists it. The Provider's check covers the graph again, so the lone check's warnings are not
-/// repeated.
-fn through_provider(
-    sources: &mut SourceMap,
-    path: &std::path::Path,
-    display: &str,
-    file: crate::source::FileId,
-    id: &str,
-    opts: &crate::check::CheckOptions,
-) -> (Vec<Compiled>, Vec<Diagnostic>) {
-    use crate::front::agent_graph::enclosing;
-    let at = crate::source::Span::point(file, 0);
-    if let Some(want) = opts.graph.as_deref().filter(|w| *w != id) {
-        let msg = format!("`{display}` has no graph `{want}` (it has {id})");
-        return (Vec::new(), vec![Diagnostic::error("AGC206", msg).at(at)]);
+impl Session {
+    /// Loads, checks and compiles the document at `path` (standard input for `-`; a folder
+    /// holding an Agent Graph manifest stands for its Provider), shown as `display`, with the
+    /// session's options and overlays.
+    pub fn compile(&mut self, path: &Path, display: &str) -> Output {
+        let opts = self.options.clone();
+        self.compile_with(path, display, &opts)
     }
-    // Without `--root` or a root marker the default root would be the graph's own folder,
-    // which never holds its Provider: the search then goes up without a bound.
-    let root = opts
-        .root
-        .clone()
-        .or_else(|| crate::front::marked_root(path));
-    let Some((manifest, up)) = enclosing::enclosing_provider(path, root.as_deref()) else {
-        let d = Diagnostic::error(
-            "AGC084",
-            format!(
-                "graph `{id}` is compiled with the Provider that lists it, and no Provider up to the workspace root lists `{display}`"
-            ),
-        )
-        .at(at)
-        .with_help(
-            "list the file under `graphs` in its Provider's `provider.yaml` and give the command the \
-             Provider's folder or this file; `agc check` checks the graph on its own",
-        );
-        return (Vec::new(), vec![d]);
+
+    /// [`Session::compile`] with other options.
+    pub fn compile_with(&mut self, path: &Path, display: &str, opts: &CheckOptions) -> Output {
+        // A folder holding an Agent Graph manifest stands for its Provider.
+        let manifest = provider_manifest(path);
+        let manifest_display = manifest.as_ref().map(|m| {
+            let name = m
+                .file_name()
+                .map(|n| n.to_string_lossy())
+                .unwrap_or_default();
+            format!("{}/{name}", display.trim_end_matches('/'))
+        });
+        let (path, display) = match (&manifest, &manifest_display) {
+            (Some(m), Some(d)) => (m.as_path(), d.as_str()),
+            _ => (path, display),
+        };
+        let how = How {
+            early: Early::After,
+            compiling: true,
+        };
+        let checked = self.check_with(path, display, opts, how);
+        let mut out = Output {
+            compiled: Vec::new(),
+            diags: checked.diags,
+            unit: checked.unit,
+            files: checked.files,
+        };
+        let Some(dialect) = checked.dialect.filter(|_| out.unit.is_some()) else {
+            return out;
+        };
+        if out.diags.iter().any(Diagnostic::is_error) {
+            return out;
+        }
+        match checked.compiled_with {
+            // The document is compiled through another (an Agent Graph graph file through its
+            // Provider), whose check covers it again: its own warnings are not repeated.
+            Some(Err(d)) => {
+                out.diags = vec![d];
+                return out;
+            }
+            Some(Ok(with)) => {
+                crate::discard::discard(out.unit.take());
+                let mut o = opts.clone();
+                o.graph = Some(with.graph);
+                let mut inner = self.compile_with(&with.path, &with.display, &o);
+                out.files.append(&mut inner.files);
+                inner.files = out.files;
+                return inner;
+            }
+            None => {}
+        }
+        let file = checked.file;
+        if checked.compiled.is_empty() {
+            // An error-free document that holds no graph (an Agent Graph action, resource, ...).
+            out.diags.push(
+                Diagnostic::error(
+                    "AGC084",
+                    format!(
+                        "this {} document describes no graph to compile; give the workflow itself (for Agent Graph, the Provider or one of its graph files)",
+                        dialect.title()
+                    ),
+                )
+                .at(crate::source::Span::point(file, 0)),
+            );
+        }
+        out.compiled = match &opts.graph {
+            None => checked.compiled,
+            Some(id) => {
+                let ids: Vec<String> = checked
+                    .compiled
+                    .iter()
+                    .map(|c| c.graph.id.clone())
+                    .collect();
+                let picked: Vec<Compiled> = checked
+                    .compiled
+                    .into_iter()
+                    .filter(|c| &c.graph.id == id)
+                    .collect();
+                if picked.is_empty() && !ids.is_empty() {
+                    out.diags.push(
+                        Diagnostic::error(
+                            "AGC206",
+                            format!(
+                                "`{display}` has no graph `{id}` (it has {})",
+                                ids.join(", ")
+                            ),
+                        )
+                        .at(crate::source::Span::point(file, 0)),
+                    );
+                }
+                picked
+            }
+        };
+        out
+    }
+}
+
+/// Loads, checks and compiles one file: [`Session::compile`] for a caller without a session
+/// (its files are added to `sources`; the checked unit is dropped).
+pub fn compile_file(
+    sources: &mut SourceMap,
+    path: &Path,
+    display: &str,
+    opts: &CheckOptions,
+) -> (Vec<Compiled>, Vec<Diagnostic>) {
+    let mut session = Session {
+        sources: std::mem::take(sources),
+        ..Session::default()
     };
-    let shown = enclosing::manifest_display(display, up, &manifest);
-    let mut o = opts.clone();
-    o.graph = Some(id.to_string());
-    compile_file(sources, &manifest, &shown, &o)
+    let out = session.compile_with(path, display, opts);
+    *sources = session.sources;
+    crate::discard::discard(out.unit);
+    (out.compiled, out.diags)
 }
 
 /// `DIR/provider.yaml` (or `.yml`, `.json`) when `path` is a folder holding one; a built
 /// bundle's `DIR/manifest.json` first, so that the bundle is verified.
-pub fn provider_manifest(path: &std::path::Path) -> Option<std::path::PathBuf> {
+pub fn provider_manifest(path: &Path) -> Option<PathBuf> {
     if !path.is_dir() {
         return None;
     }
@@ -309,9 +226,9 @@ pub fn single(mut compiled: Vec<Compiled>, display: &str) -> Result<Option<Compi
 /// found.
 pub fn build_file(
     sources: &mut SourceMap,
-    path: &std::path::Path,
+    path: &Path,
     display: &str,
-    opts: &crate::check::CheckOptions,
+    opts: &CheckOptions,
 ) -> (Option<String>, Vec<Diagnostic>) {
     let (compiled, mut diags) = compile_file(sources, path, display, opts);
     let compiled = match single(compiled, display) {
@@ -332,6 +249,8 @@ pub fn build_file(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::front::Lowered;
+    use crate::ir::Graph;
 
     fn compiled(id: &str) -> Compiled {
         let l = Lowered {

@@ -2,7 +2,9 @@
 //!
 //! Data flows one way: [`source`] loads files into spanned trees, [`dialect`] detects the
 //! format, [`schema`] validates against the official JSON Schemas, the front ends check and
-//! lower, and the back ends emit. Every phase reports [`diag::Diagnostic`]s.
+//! lower, and the back ends emit. Every phase reports [`diag::Diagnostic`]s. A [`session`]
+//! (files with unsaved overlays, options) is what the front ends read through, and what the
+//! drivers ([`check`], [`compile`]) and the command line ([`cli`]) run on.
 
 // Diagnostics are the error type of every phase; they are built once per finding, off the hot
 // path, so their size does not matter.
@@ -29,4 +31,5 @@ pub mod hash;
 pub mod ir;
 pub mod memory;
 pub mod schema;
+pub mod session;
 pub mod source;

@@ -4,8 +4,10 @@
 
 use super::{ColorArg, FormatArg};
 use crate::back::plan;
-use crate::compile::{Compiled, compile_file, plan_input};
+use crate::check::{CheckOptions, Unit};
+use crate::compile::{Compiled, plan_input};
 use crate::diag::Diagnostic;
+use crate::session::Session;
 use crate::source::SourceMap;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -29,12 +31,8 @@ pub(crate) struct BuildArgs {
     /// The graph to take from a document holding several (an Agent Graph Provider).
     #[arg(long, value_name = "ID")]
     graph: Option<String>,
-    /// Output format of the diagnostics.
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    format: FormatArg,
-    /// When to colour human output.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    color: ColorArg,
+    #[command(flatten)]
+    diag: super::DiagArgs,
     /// Treat warnings as errors.
     #[arg(long)]
     strict: bool,
@@ -71,17 +69,21 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
         }
         args.output = None;
     }
-    let mut sources = SourceMap::new();
     let display = super::walk::shown(&args.file);
-    let (compiled, mut diags) = compile_file(
-        &mut sources,
-        &args.file,
-        &display,
-        &crate::check::CheckOptions {
-            graph: args.graph.clone(),
-            ..args.root.options()
-        },
-    );
+    let mut session = Session::new(CheckOptions {
+        graph: args.graph.clone(),
+        ..args.root.options()
+    });
+    let out = session.compile(&args.file, &display);
+    let sources = session.sources;
+    let (compiled, mut diags) = (out.compiled, out.diags);
+    // The checked unit is kept only for `--agh-resolved`, which renders it.
+    let unit = if args.agh_resolved {
+        out.unit
+    } else {
+        crate::discard::discard(out.unit);
+        None
+    };
     let compiled = match crate::compile::single(compiled, &display) {
         Ok(c) => c,
         Err(d) => {
@@ -99,7 +101,7 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
     let to_file = args.output.is_some() && !args.check;
     let to_stdout = args.output.is_none() && separate_streams();
     let beside = !failed && compiled.is_some() && !args.agh_resolved && (to_file || to_stdout);
-    let (format, color, strict) = (args.format, args.color, args.strict);
+    let (format, color, strict) = (args.diag.format, args.diag.color, args.strict);
     let mut print = Some(|| {
         diags_to_stderr(&mut diags, &sources, format, color, strict);
     });
@@ -113,14 +115,7 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
         return 1;
     }
     if args.agh_resolved {
-        let opts = args.root.options();
-        return crate::front::agh::resolved::print(
-            &args.file,
-            &display,
-            &opts,
-            args.output.as_deref(),
-            &args.inputs(),
-        );
+        return write_resolved(unit, &display, args.output.as_deref(), &args.inputs());
     }
     let code = match (&args.output, args.check) {
         (None, _) => {
@@ -177,6 +172,31 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
     // text) is freed off the main thread, as the plan is, rather than before the exit.
     crate::discard::discard((compiled, diags, sources));
     code
+}
+
+/// `--agh-resolved`: agh's own resolved form of the checked Loop
+/// ([`crate::front::agh::resolved`]) to `out`, or stdout. Returns the exit status.
+fn write_resolved(unit: Option<Unit>, display: &str, out: Option<&Path>, inputs: &[&Path]) -> i32 {
+    let Some(Unit::Agh(unit)) = unit else {
+        eprintln!(
+            "error[AGC223]: `--agh-resolved` needs an agh.loop/v1 Loop; `{display}` is not one"
+        );
+        return 1;
+    };
+    let text = crate::front::agh::resolved::render(&unit);
+    match out {
+        Some(p) => match crate::fsio::write::write(p, inputs, text.as_bytes()) {
+            Ok(()) => 0,
+            Err(e) => {
+                eprintln!("{}", e.line(&p.to_string_lossy()));
+                2
+            }
+        },
+        None => {
+            crate::fsio::stdout::write(text.as_bytes());
+            0
+        }
+    }
 }
 
 /// Whether the diagnostics fail the command: errors, or warnings under `--strict` (what

@@ -11,10 +11,9 @@
 //! folder (a user's own crate) is refused with AGC019 unless `--force`. Each file is written
 //! by the one writer ([`crate::fsio::write`]): atomically, and never over the document read.
 
-use super::{ColorArg, FormatArg};
 use crate::back::rust::{self, GenFile, Runtime};
-use crate::compile::{compile_file, plan_text};
-use crate::source::SourceMap;
+use crate::compile::plan_text;
+use crate::session::Session;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
@@ -53,12 +52,8 @@ struct RustArgs {
     force: bool,
     #[command(flatten)]
     root: super::RootArg,
-    /// Output format of the diagnostics.
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    format: FormatArg,
-    /// When to colour human output.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    color: ColorArg,
+    #[command(flatten)]
+    diag: super::DiagArgs,
     /// Treat warnings as errors.
     #[arg(long)]
     strict: bool,
@@ -144,10 +139,11 @@ fn run_rust(args: RustArgs) -> i32 {
         );
         return 2;
     }
-    let mut sources = SourceMap::new();
     let display = super::walk::shown(&args.file);
-    let (compiled, mut diags) =
-        compile_file(&mut sources, &args.file, &display, &args.root.options());
+    let mut session = Session::new(args.root.options());
+    let out = session.compile(&args.file, &display);
+    crate::discard::discard(out.unit);
+    let (compiled, mut diags, sources) = (out.compiled, out.diags, session.sources);
     let compiled = match crate::compile::single(compiled, &display) {
         Ok(c) => c,
         Err(d) => {
@@ -155,8 +151,13 @@ fn run_rust(args: RustArgs) -> i32 {
             None
         }
     };
-    let failed =
-        super::build::diags_to_stderr(&mut diags, &sources, args.format, args.color, args.strict);
+    let failed = super::build::diags_to_stderr(
+        &mut diags,
+        &sources,
+        args.diag.format,
+        args.diag.color,
+        args.strict,
+    );
     let io = diags.iter().any(crate::fsio::is_refusal);
     let Some(compiled) = compiled else {
         return if io { 2 } else { 1 };

@@ -1,10 +1,9 @@
 //! `agc graph FILE` (Mermaid or DOT) and `agc graph --inject FILE.md [--check]`.
 
-use super::{ColorArg, FormatArg};
 use crate::back::mermaid::{self, Direction, inject};
-use crate::compile::compile_file;
+use crate::check::CheckOptions;
 use crate::diag::Diagnostic;
-use crate::source::SourceMap;
+use crate::session::Session;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, clap::ValueEnum, PartialEq, Eq)]
@@ -52,12 +51,8 @@ pub(crate) struct GraphArgs {
     /// The graph to take from a document holding several (an Agent Graph Provider).
     #[arg(long, value_name = "ID")]
     graph: Option<String>,
-    /// Output format of the diagnostics.
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    format: FormatArg,
-    /// When to colour human output.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    color: ColorArg,
+    #[command(flatten)]
+    diag: super::DiagArgs,
 }
 
 impl GraphArgs {
@@ -68,10 +63,13 @@ impl GraphArgs {
 }
 
 pub(crate) fn run(args: GraphArgs) -> i32 {
-    let mut sources = SourceMap::new();
+    let mut session = Session::new(CheckOptions {
+        graph: args.graph.clone(),
+        ..args.root.options()
+    });
     let mut diags = Vec::new();
     let status = match (&args.inject, &args.file) {
-        (Some(md), _) => run_inject(&args, md, &mut sources, &mut diags),
+        (Some(md), _) => run_inject(&args, md, &mut session, &mut diags),
         (None, Some(file)) => {
             let opts = mermaid::Options {
                 direction: match args.direction {
@@ -83,16 +81,14 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
             };
             let display = super::walk::shown(file);
             let format = args.graph_format;
+            let opts_check = session.options.clone();
             match diagram(
+                &mut session,
                 file,
                 &display,
                 opts,
                 format,
-                &crate::check::CheckOptions {
-                    graph: args.graph.clone(),
-                    ..args.root.options()
-                },
-                &mut sources,
+                &opts_check,
                 &mut diags,
             ) {
                 Some(text) => write_out(args.output.as_deref(), &text, &[file.as_path()]),
@@ -101,7 +97,14 @@ pub(crate) fn run(args: GraphArgs) -> i32 {
         }
         (None, None) => 2,
     };
-    super::build::diags_to_stderr(&mut diags, &sources, args.format, args.color, false);
+    let sources = &session.sources;
+    super::build::diags_to_stderr(
+        &mut diags,
+        sources,
+        args.diag.format,
+        args.diag.color,
+        false,
+    );
     if diags.iter().any(crate::fsio::is_refusal) {
         2
     } else {
@@ -122,15 +125,17 @@ fn too_big_help(graph: &crate::ir::Graph, collapsed: bool) -> &'static str {
 
 /// Draws one document; `None` (with diagnostics) when it does not compile or is too large.
 fn diagram(
+    session: &mut Session,
     file: &Path,
     display: &str,
     opts: mermaid::Options,
     format: GraphFormat,
-    opts_check: &crate::check::CheckOptions,
-    sources: &mut SourceMap,
+    opts_check: &CheckOptions,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let (compiled, mut found) = compile_file(sources, file, display, opts_check);
+    let out = session.compile_with(file, display, opts_check);
+    crate::discard::discard(out.unit);
+    let (compiled, mut found) = (out.compiled, out.diags);
     let failed = found.iter().any(Diagnostic::is_error);
     diags.append(&mut found);
     let compiled = match crate::compile::single(compiled, display) {
@@ -177,7 +182,7 @@ fn diagram(
 fn run_inject(
     args: &GraphArgs,
     md: &Path,
-    sources: &mut SourceMap,
+    session: &mut Session,
     diags: &mut Vec<Diagnostic>,
 ) -> i32 {
     let md_display = md.to_string_lossy().replace('\\', "/");
@@ -257,19 +262,13 @@ fn run_inject(
             );
             return 2;
         }
-        match diagram(
-            &path,
-            &display,
-            opts,
-            GraphFormat::Mermaid,
-            &crate::check::CheckOptions {
-                graph: args.graph.clone(),
-                root: Some(root.clone()),
-                ..args.root.options()
-            },
-            sources,
-            diags,
-        ) {
+        let opts_check = CheckOptions {
+            graph: args.graph.clone(),
+            root: Some(root.clone()),
+            ..args.root.options()
+        };
+        let mermaid = GraphFormat::Mermaid;
+        match diagram(session, &path, &display, opts, mermaid, &opts_check, diags) {
             Some(t) => fresh.push(t),
             None => return 1,
         }

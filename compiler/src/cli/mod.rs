@@ -17,9 +17,10 @@ mod run_progress;
 mod run_restate;
 mod walk;
 
-use crate::check::{self, CheckOptions};
+use crate::check::CheckOptions;
 use crate::diag::render::{self, Format};
 use crate::diag::{self, Diagnostic};
+use crate::session::Session;
 use crate::source::SourceMap;
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
@@ -100,12 +101,8 @@ struct CheckArgs {
     /// standard input (shown as `<stdin>`; its references resolve from the current folder).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
-    /// Output format of the diagnostics.
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    format: FormatArg,
-    /// When to colour human output.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    color: ColorArg,
+    #[command(flatten)]
+    diag: DiagArgs,
     /// Treat warnings as errors (exit 1 when any is reported).
     #[arg(long)]
     strict: bool,
@@ -163,6 +160,18 @@ impl RootArg {
         opts.limits.max_file_bytes = self.limit.bytes;
         opts
     }
+}
+
+/// How the commands that report diagnostics show them (`check`, `build`, `graph`, `gen`):
+/// one definition of the two flags, flattened into each command's arguments.
+#[derive(clap::Args, Clone, Copy, Debug)]
+pub(crate) struct DiagArgs {
+    /// Output format of the diagnostics.
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub(crate) format: FormatArg,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub(crate) color: ColorArg,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -272,29 +281,39 @@ fn run_check(args: CheckArgs) -> i32 {
         eprintln!("error: `-` (standard input) is given {stdin_args} times; it can be read once");
         return 2;
     }
-    let mut sources = SourceMap::new();
+    let mut session = Session::new(opts);
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut io_error = false;
     for path in &args.paths {
         match walk::documents(path) {
             Ok(files) => {
                 for (file, display) in files {
-                    let mut found = check::check_path(&mut sources, &file, &display, &opts);
-                    io_error |= found.iter().any(crate::fsio::is_refusal);
-                    diags.append(&mut found);
+                    let mut checked = session.check(&file, &display);
+                    crate::discard::discard((checked.unit, checked.compiled));
+                    io_error |= checked.diags.iter().any(crate::fsio::is_refusal);
+                    diags.append(&mut checked.diags);
                 }
             }
             Err(mut d) => {
                 io_error = true;
                 // The path named on the command line is the location (SARIF needs one).
                 let name = path.to_string_lossy().replace('\\', "/");
-                let file = sources.add(crate::source::SourceFile::new(name, String::new()));
+                let file = session
+                    .sources
+                    .add(crate::source::SourceFile::new(name, String::new()));
                 d.span = Some(crate::source::Span::point(file, 0));
                 diags.push(d);
             }
         }
     }
-    let code = emit(&mut diags, &sources, args.format, args.color, args.strict);
+    let sources = session.sources;
+    let code = emit(
+        &mut diags,
+        &sources,
+        args.diag.format,
+        args.diag.color,
+        args.strict,
+    );
     // The process exits next: the diagnostics and sources are freed off the main thread.
     crate::discard::discard((diags, sources));
     if io_error { 2 } else { code }

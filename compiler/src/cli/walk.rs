@@ -13,8 +13,8 @@
 //! checked: upstream's loader never reads them either (graphs are an explicit list, actions and
 //! resources are followed from nodes).
 
-use crate::check::is_candidate;
 use crate::diag::Diagnostic;
+use crate::dialect::is_candidate;
 use std::path::{Path, PathBuf};
 
 /// How a path given on the command line is shown: `/` between its parts, and `<stdin>` for
@@ -114,7 +114,7 @@ fn providers_as_units(found: Vec<PathBuf>) -> Vec<PathBuf> {
             is_unit(p)
                 || !roots.iter().any(|r| p.starts_with(r))
                 || roots.iter().any(|r| p.starts_with(r.join("tests")))
-                || crate::check::is_candidate_outside_agent_graph(p)
+                || crate::dialect::is_candidate_outside_agent_graph(p)
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Which of the four input formats a document is written in.
 //!
 //! Detection reads only the document's own markers, never its file name (file names decide
-//! only which files a directory walk picks up, see [`crate::check::is_candidate`]):
+//! only which files a directory walk picks up, see [`is_candidate`]):
 //!
 //! | dialect | marker |
 //! | --- | --- |
@@ -18,6 +18,10 @@
 //! still comes from its `schema:` value (the flag cannot say which of the fifteen schemas
 //! applies); without a usable `schema:` the document is treated as a graph
 //! (`agent-graph.graph.v1`) and the schema check reports the marker.
+
+mod candidate;
+
+pub use candidate::{is_candidate, is_candidate_outside_agent_graph};
 
 use crate::diag::Diagnostic;
 use crate::source::Value;

@@ -1,7 +1,7 @@
 //! Dialect front ends: semantic checks with native codes, then lowering into the IR.
 //!
-//! Every dialect offers the same two entry points, the [`FrontEnd`] trait, so that the driver
-//! ([`crate::check::check_source`]) dispatches on the detected dialect and never grows a copy
+//! Every dialect offers the same entry points, the [`FrontEnd`] trait, so that the driver
+//! (`check_source` in `check.rs`) dispatches on the detected dialect and never grows a copy
 //! of itself per dialect:
 //!
 //! 1. [`FrontEnd::check`] takes the root document (already loaded, detected and validated
@@ -11,32 +11,40 @@
 //!    AWP sub-workflows). It returns the front end's checked unit and every diagnostic.
 //! 2. [`FrontEnd::lower`] turns an error-free unit into one or more IR graphs (an Agent Graph
 //!    Provider holds several; the other dialects give one), each with its digest.
+//! 3. [`FrontEnd::compiled_with`] (compiling only): where a document that stands for no graph
+//!    of its own is compiled instead (an Agent Graph graph file: with its Provider).
 //!
 //! A front end may also do part of its check early ([`FrontEnd::early`]: work on the root
 //! document alone, which the driver runs beside the schema validation on large documents and
 //! hands to `check` only when the schema passed). AGS does its semantic checks there.
 //!
-//! What the front ends share lives below them: file loading with limits and containment
-//! ([`Context`], [`contained`]), schema reporting ([`crate::schema`]), and the analyses of the
-//! lowered graph (order, bounds: [`crate::compile`]).
+//! Front ends never call the drivers: what they read comes through the session below them
+//! ([`crate::session`]: overlays, load → detect → schema, via [`Context`]). What they share
+//! lives below them too: containment ([`contained`]), schema reporting ([`crate::schema`]),
+//! and the analyses of the lowered graph ([`crate::analysis`]).
 
 pub mod agent_graph;
 pub mod agh;
 pub mod ags;
 pub mod awp;
 
-use crate::check::CheckOptions;
 use crate::diag::Diagnostic;
 use crate::dialect::Dialect;
 use crate::ir::Graph;
-use crate::source::{Document, FileId, SourceMap, Span, load};
+use crate::session::{CheckOptions, Files};
+use crate::source::{Document, FileId, SourceMap, Span};
 use std::path::{Component, Path, PathBuf};
+
+pub use crate::session::LoadedDocument;
 use std::sync::atomic::AtomicBool;
 
-/// What a front end may use while checking: the sources (to load more files), the root file
-/// and its path, and the options.
+/// What a front end may use while checking: the sources and the session's files (to load
+/// more files), the root file and its path, and the options.
 pub struct Context<'a> {
     pub sources: &'a mut SourceMap,
+    /// How files are read (overlays in front of the disk): every file a front end reads goes
+    /// through here or [`Context::load_document`].
+    pub files: &'a mut Files,
     /// The root document's file.
     pub file: FileId,
     /// The root document's path on disk (`None` for in-memory input).
@@ -70,52 +78,17 @@ impl Context<'_> {
         }
     }
 
-    /// Loads another file of the same compilation, detects its dialect (`expect` forces one,
-    /// as `--dialect` does) and validates it against its schema. Returns the document when it
-    /// loaded, its dialect when detected, whether the schema passed, and every diagnostic of
-    /// those phases. Semantic checks are the caller's.
+    /// Loads another file of the same compilation through the session (so overlays apply),
+    /// detects its dialect (`expect` forces one, as `--dialect` does) and validates it against
+    /// its schema ([`crate::session::load_document`]). Semantic checks are the caller's.
     pub fn load_document(
         &mut self,
         path: &Path,
         display: &str,
         expect: Option<Dialect>,
     ) -> LoadedDocument {
-        match load::load_path(self.sources, path, display, self.opts.limits) {
-            Ok((file, loaded)) => {
-                let opts = CheckOptions {
-                    dialect: expect,
-                    ..self.opts.clone()
-                };
-                let (doc, dialect, schema_ok, diags) =
-                    crate::check::detect_and_validate(loaded, &opts);
-                LoadedDocument {
-                    file: Some(file),
-                    doc,
-                    dialect,
-                    schema_ok,
-                    diags,
-                }
-            }
-            Err(d) => LoadedDocument {
-                file: None,
-                doc: None,
-                dialect: None,
-                schema_ok: false,
-                diags: vec![d],
-            },
-        }
+        crate::session::load_document(self.sources, self.files, self.opts, path, display, expect)
     }
-}
-
-/// One file loaded through [`Context::load_document`].
-#[derive(Debug)]
-pub struct LoadedDocument {
-    /// `None` when the file could not be read (the diagnostic says why).
-    pub file: Option<FileId>,
-    pub doc: Option<Document>,
-    pub dialect: Option<Dialect>,
-    pub schema_ok: bool,
-    pub diags: Vec<Diagnostic>,
 }
 
 /// `lower()` with, when `digest` is set, the digest of `value` computed beside it on a second
@@ -185,8 +158,31 @@ pub trait FrontEnd {
         digest: bool,
     ) -> (Vec<Lowered>, Vec<Diagnostic>);
 
-    /// Gives back the root document (the driver returns it to the caller).
+    /// Gives back the root document.
     fn into_root(unit: Self::Unit) -> Document;
+
+    /// Where a document that checked clean but lowered to no graph is compiled instead: the
+    /// file and the graph to take from it (Agent Graph: a graph file is compiled with the
+    /// Provider that lists it), or the error saying why it cannot be. Asked only when
+    /// compiling (`build`, `graph`, `gen`, `run`), never by `check`. `None` (the default): the
+    /// document is compiled as itself.
+    fn compiled_with(
+        &self,
+        cx: &mut Context<'_>,
+        unit: &Self::Unit,
+    ) -> Option<Result<CompiledWith, Diagnostic>> {
+        let _ = (cx, unit);
+        None
+    }
+}
+
+/// What [`FrontEnd::compiled_with`] names: compile `path` (shown as `display`) and take its
+/// graph `graph`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledWith {
+    pub path: PathBuf,
+    pub display: String,
+    pub graph: String,
 }
 
 /// Files whose presence in a folder makes it a workspace root: version-control roots (`.git`,

@@ -22,9 +22,21 @@ pub fn load_path(
         Ok(b) => b,
         Err(e) => return refused(sources, display, &e),
     };
+    Ok(load_bytes_at(sources, path, display, bytes, limits))
+}
+
+/// Loads the bytes of the file at `path` (read from disk or given by an editor), shown as
+/// `display`, as [`load_path`] does once it has read them.
+pub fn load_bytes_at(
+    sources: &mut SourceMap,
+    path: &Path,
+    display: &str,
+    bytes: Vec<u8>,
+    limits: Limits,
+) -> (FileId, Loaded) {
     let (id, mut loaded) = load_bytes(sources, display, bytes, limits);
     markdown_is_no_workflow(path, id, &mut loaded);
-    Ok((id, loaded))
+    (id, loaded)
 }
 
 /// A file the bounded reader refused: too large is a finding about the file (`Ok`, AGC012 in

@@ -18,10 +18,9 @@
 //!   upstream's summary line; exit 1 when any case fails.
 
 use super::{ColorArg, FormatArg, Stream, print_diagnostics};
-use crate::check::CheckOptions;
 use crate::diag::Diagnostic;
-use crate::front::agent_graph::{Inventory, load_provider};
-use crate::source::SourceMap;
+use crate::front::agent_graph::Inventory;
+use crate::session::Session;
 use agc_runtime::agent_graph::model::Provider;
 use agc_runtime::agent_graph::{Error, eval, route};
 use indexmap::IndexMap;
@@ -176,8 +175,9 @@ pub(crate) fn provider(path: &Path, format: AgFormat) -> Result<Provider, i32> {
 pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory), i32> {
     let manifest = manifest_path(path);
     let display = manifest.to_string_lossy().replace('\\', "/");
-    let mut sources = SourceMap::new();
-    let mut loaded = load_provider(&mut sources, &manifest, &display, &CheckOptions::default());
+    let mut session = Session::default();
+    let mut loaded = session.check_provider(&manifest, &display);
+    let sources = &session.sources;
     if let Some(p) = loaded.provider
         && let Some(inventory) = loaded.inventory
         && !loaded.diags.iter().any(Diagnostic::is_error)
@@ -188,7 +188,7 @@ pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory
             if !warnings.is_empty() {
                 print_diagnostics(
                     &mut warnings,
-                    &sources,
+                    sources,
                     FormatArg::Human,
                     ColorArg::Auto,
                     Stream::Stderr,
@@ -235,7 +235,7 @@ pub(crate) fn load(path: &Path, format: AgFormat) -> Result<(Provider, Inventory
         AgFormat::Human => {
             print_diagnostics(
                 &mut loaded.diags,
-                &sources,
+                sources,
                 FormatArg::Human,
                 ColorArg::Auto,
                 Stream::Stderr,
@@ -253,7 +253,7 @@ pub(crate) fn structured(text: &str, name: &str) -> Result<Value, Error> {
         return serde_json::from_str(text)
             .map_err(|e| Error::new("parse-failed", format!("Cannot parse {name}: {e}")));
     }
-    let mut scratch = SourceMap::new();
+    let mut scratch = crate::source::SourceMap::new();
     let (_, loaded) = crate::source::load::load_str(
         &mut scratch,
         name,

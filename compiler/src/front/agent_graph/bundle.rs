@@ -114,7 +114,7 @@ pub(super) fn check(
         match paths::contained_file(&dir, p) {
             Err((code, message)) => diags.push(Diagnostic::error(code, message).at(at)),
             Ok((_, abs)) => {
-                let bytes = crate::fsio::read::read_file(&abs, crate::fsio::DEFAULT_MAX_BYTES);
+                let bytes = cx.files.read(&abs, crate::fsio::DEFAULT_MAX_BYTES);
                 let actual = digest_bytes(&bytes.unwrap_or_default());
                 if actual != listed {
                     diags.push(
@@ -175,7 +175,7 @@ pub(super) fn check(
     let display = format!("{base}{rel}");
     let expect = Dialect::AgentGraph(AgentGraphKind::Provider);
     let mut loaded = cx.load_document(&abs, &display, Some(expect));
-    super::remap_parse_codes(&mut loaded.diags);
+    crate::session::agent_graph_parse_codes(&mut loaded.diags);
     diags.extend(loaded.diags);
     let Some(pdoc) = loaded.doc else {
         return (None, diags);

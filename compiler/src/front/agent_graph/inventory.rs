@@ -2,7 +2,7 @@
 //! `LoadedProvider.files`, and the graphs, actions, resources, schemas and graph dependencies
 //! that `buildProviderBundle` writes and the bundle checks compare against.
 
-use super::provider::{GraphDoc, Loader};
+use super::loader::{GraphDoc, Loader};
 use crate::source::Span;
 use crate::source::Value;
 use indexmap::{IndexMap, IndexSet};

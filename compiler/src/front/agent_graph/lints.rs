@@ -5,7 +5,7 @@
 //! source with disjoint outcomes); and the fact path lints of [`crate::expr::facts`] (AGC071,
 //! AGC072) on every `requiresFacts` / `satisfiedBy` path.
 
-use super::provider::GraphDoc;
+use super::loader::GraphDoc;
 use super::span_at;
 use crate::diag::Diagnostic;
 use crate::source::Document;

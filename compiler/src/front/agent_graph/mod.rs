@@ -26,6 +26,7 @@ mod frontmatter;
 mod graph;
 mod inventory;
 mod lints;
+mod loader;
 mod lower;
 mod paths;
 pub mod provider;
@@ -33,17 +34,17 @@ mod recursion;
 mod resources;
 pub mod skill;
 
-use super::{Context, FrontEnd, Lowered};
-use crate::check::CheckOptions;
+use super::{CompiledWith, Context, FrontEnd, Lowered};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
-use crate::source::{Document, SourceMap, Span, load};
+use crate::source::{Document, SourceMap, Span, Value};
 use std::path::Path;
 
 pub use inventory::Inventory;
+pub use loader::GraphDoc;
 pub use lower::MAX_NODES;
 pub(crate) use paths::{absolute, files_below};
-pub use provider::{GraphDoc, LoadedProvider};
+pub use provider::LoadedProvider;
 
 /// Whether `path` is a built bundle's `manifest.json` (JSON whose `schema` is
 /// `agent-graph.bundle.v1`). A folder holding one stands for the bundle, which is verified,
@@ -68,17 +69,6 @@ pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
         match p.rfind('/') {
             Some(i) => p = &p[..i],
             None => return doc.spans.span,
-        }
-    }
-}
-
-/// Agent Graph's own code for a file that does not parse: upstream parses with the npm `yaml`
-/// package and reports syntax errors, duplicate keys and several documents in one file all as
-/// `parse-failed`; agc's loader codes for those (AGC003, AGC004, AGC008) become it.
-pub fn remap_parse_codes(diags: &mut [Diagnostic]) {
-    for d in diags {
-        if matches!(d.code, "AGC003" | "AGC004" | "AGC008") {
-            d.code = "parse-failed";
         }
     }
 }
@@ -176,70 +166,15 @@ impl FrontEnd for AgentGraph {
     fn into_root(unit: Unit) -> Document {
         unit.root
     }
-}
 
-/// Loads and checks the Provider whose manifest is at `path` (shown as `display`), for the
-/// commands that evaluate it. The model is `Some` only when no error was found.
-pub fn load_provider(
-    sources: &mut SourceMap,
-    path: &Path,
-    display: &str,
-    opts: &CheckOptions,
-) -> LoadedProvider {
-    let fail = |diags| LoadedProvider {
-        provider: None,
-        graphs: Vec::new(),
-        diags,
-        inventory: None,
-    };
-    let (file, loaded) = match load::load_path(sources, path, display, opts.limits) {
-        Ok(x) => x,
-        Err(d) => return fail(vec![d]),
-    };
-    // A built bundle's `manifest.json` stands for the Provider it carries.
-    let kind = if loaded.doc.as_ref().is_some_and(|d| {
-        d.value.get("schema").and_then(crate::source::Value::as_str)
-            == Some("agent-graph.bundle.v1")
-    }) {
-        AgentGraphKind::Bundle
-    } else {
-        AgentGraphKind::Provider
-    };
-    let opts = CheckOptions {
-        dialect: Some(Dialect::AgentGraph(kind)),
-        ..opts.clone()
-    };
-    let (doc, dialect, schema_ok, mut diags) = crate::check::detect_and_validate(loaded, &opts);
-    let Some(doc) = doc else {
-        return fail(diags);
-    };
-    if dialect != Some(Dialect::AgentGraph(kind)) {
-        diags.push(
-            Diagnostic::error(
-                "schema-invalid",
-                format!("`{display}` is not an `agent-graph.provider.v1` manifest"),
-            )
-            .at(span_at(&doc, "/schema")),
-        );
-        return fail(diags);
+    /// A graph file checked on its own is compiled with the Provider that lists it.
+    fn compiled_with(
+        &self,
+        cx: &mut Context<'_>,
+        unit: &Unit,
+    ) -> Option<Result<CompiledWith, Diagnostic>> {
+        unit.lone_graph.as_ref()?;
+        let id = unit.root.value.get("id").and_then(Value::as_str)?;
+        Some(enclosing::compiled_with(cx, id))
     }
-    let mut cx = Context {
-        sources,
-        file,
-        path: Some(path),
-        opts: &opts,
-        schema_ok,
-        dialect: Dialect::AgentGraph(kind),
-    };
-    let (unit, more) = AgentGraph.check(&mut cx, doc, None);
-    diags.extend(more);
-    let mut loaded = unit.provider.unwrap_or(LoadedProvider {
-        provider: None,
-        graphs: Vec::new(),
-        diags: Vec::new(),
-        inventory: None,
-    });
-    crate::diag::sort(&mut diags);
-    loaded.diags = diags;
-    loaded
 }

@@ -4,6 +4,7 @@
 //! nothing failed, with the per-graph closure digests that revisions are built from.
 
 use super::inventory::Inventory;
+use super::loader::{ActionEntry, GraphDoc, Loader};
 use super::paths::{self, Refusal};
 use super::{convert, frontmatter, graph, key_span_at, span_at};
 use crate::diag::Diagnostic;
@@ -17,33 +18,6 @@ use serde_json::json;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// One graph file of the Provider, kept for lowering.
-#[derive(Debug)]
-pub struct GraphDoc {
-    pub doc: Document,
-    pub display: String,
-    /// Whether the graph passed its schema and semantic rules.
-    pub ok: bool,
-}
-
-pub(super) struct ActionEntry {
-    pub(super) id: String,
-    effect: String,
-    runner: String,
-    model: Option<model::Action>,
-    pub(super) files: Vec<String>,
-    /// `inputSchema` and `outputSchema` as written (a bundle lists them so).
-    pub(super) schemas: Vec<String>,
-}
-
-pub(super) struct ResourceEntry {
-    pub(super) id: String,
-    pub(super) model: Option<model::Resource>,
-    pub(super) files: Vec<String>,
-    /// Dynamic resources: the materializer reference and where it is written.
-    pub(super) materializer: Option<(String, Span)>,
-}
-
 /// What loading gives: the model (when error-free), the graph documents and the findings.
 pub struct LoadedProvider {
     pub provider: Option<model::Provider>,
@@ -51,18 +25,6 @@ pub struct LoadedProvider {
     pub diags: Vec<Diagnostic>,
     /// What a bundle of the Provider holds (when error-free).
     pub inventory: Option<Inventory>,
-}
-
-pub(super) struct Loader<'x, 'a> {
-    pub(super) cx: &'x mut Context<'a>,
-    pub(super) root: PathBuf,
-    pub(super) display_base: String,
-    pub(super) diags: Vec<Diagnostic>,
-    digests: HashMap<String, String>,
-    pub(super) actions: IndexMap<String, ActionEntry>,
-    action_ids: HashMap<String, String>,
-    pub(super) resources: IndexMap<String, ResourceEntry>,
-    pub(super) resource_ids: HashMap<String, String>,
 }
 
 fn str_at<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
@@ -93,8 +55,8 @@ impl<'x, 'a> Loader<'x, 'a> {
         if let Some(d) = self.digests.get(rel) {
             return d.clone();
         }
-        let bytes =
-            crate::fsio::read::read_file(&self.root.join(rel), self.cx.opts.limits.max_file_bytes);
+        let limit = self.cx.opts.limits.max_file_bytes;
+        let bytes = self.cx.files.read(&self.root.join(rel), limit);
         let d = digest_bytes(&bytes.unwrap_or_default());
         self.digests.insert(rel.to_string(), d.clone());
         d
@@ -124,7 +86,7 @@ impl<'x, 'a> Loader<'x, 'a> {
         let display = self.display(rel);
         let expect = Dialect::AgentGraph(kind);
         let mut loaded = self.cx.load_document(abs, &display, Some(expect));
-        super::remap_parse_codes(&mut loaded.diags);
+        crate::session::agent_graph_parse_codes(&mut loaded.diags);
         self.diags.extend(loaded.diags);
         let doc = loaded.doc?;
         if loaded.dialect != Some(expect) {
@@ -218,7 +180,7 @@ impl<'x, 'a> Loader<'x, 'a> {
                         }
                     }
                     let limit = self.cx.opts.limits.max_file_bytes;
-                    let name = crate::fsio::read_text(&sabs, limit).ok().and_then(|text| {
+                    let name = self.cx.files.read_text(&sabs, limit).ok().and_then(|text| {
                         let mut scratch = crate::source::SourceMap::new();
                         frontmatter::parse(&mut scratch, "", &text, self.cx.opts.limits)
                             .ok()

@@ -3,7 +3,7 @@
 //! (upstream `loadResource`), each loaded once, with `resource-id-duplicate` across files.
 
 use super::frontmatter;
-use super::provider::{Loader, ResourceEntry};
+use super::loader::{Loader, ResourceEntry};
 use super::span_at;
 use crate::diag::Diagnostic;
 use crate::dialect::AgentGraphKind;
@@ -54,8 +54,8 @@ impl Loader<'_, '_> {
     fn load_resource(&mut self, rel: &str, abs: &Path) -> Option<ResourceEntry> {
         let ext = rel.rsplit_once('.').map(|(_, e)| e.to_ascii_lowercase());
         let display = self.display(rel);
-        let text =
-            crate::fsio::read_text(abs, self.cx.opts.limits.max_file_bytes).unwrap_or_default();
+        let limit = self.cx.opts.limits.max_file_bytes;
+        let text = self.cx.files.read_text(abs, limit).unwrap_or_default();
         if matches!(ext.as_deref(), Some("yaml" | "yml" | "json"))
             && is_resource_descriptor(&text, self.cx.opts.limits)
         {

@@ -284,57 +284,6 @@ fn sorted(v: Value) -> Value {
     }
 }
 
-/// `agc build --agh-resolved`: checks the Loop at `path` again (the plan's checks have passed)
-/// and writes its resolved form to `out` or stdout. Returns the exit status.
-pub fn print(
-    path: &std::path::Path,
-    display: &str,
-    opts: &crate::check::CheckOptions,
-    out: Option<&std::path::Path>,
-    inputs: &[&std::path::Path],
-) -> i32 {
-    use crate::front::FrontEnd;
-    let mut sources = crate::source::SourceMap::new();
-    let loaded = crate::source::load::load_path(&mut sources, path, display, opts.limits);
-    let Ok((file, loaded)) = loaded else {
-        eprintln!("error[AGC001]: cannot read `{display}`");
-        return 2;
-    };
-    let (doc, dialect, schema_ok, _) = crate::check::detect_and_validate(loaded, opts);
-    let (Some(doc), Some(crate::dialect::Dialect::Agh)) = (doc, dialect) else {
-        eprintln!(
-            "error[AGC223]: `--agh-resolved` needs an agh.loop/v1 Loop; `{display}` is not one"
-        );
-        return 1;
-    };
-    let mut cx = crate::front::Context {
-        sources: &mut sources,
-        file,
-        path: Some(path),
-        opts,
-        schema_ok,
-        dialect: crate::dialect::Dialect::Agh,
-    };
-    let (unit, diags) = super::Agh.check(&mut cx, doc, None);
-    if diags.iter().any(crate::diag::Diagnostic::is_error) {
-        return 1;
-    }
-    let text = render(&unit);
-    match out {
-        Some(p) => match crate::fsio::write::write(p, inputs, text.as_bytes()) {
-            Ok(()) => 0,
-            Err(e) => {
-                eprintln!("{}", e.line(&p.to_string_lossy()));
-                2
-            }
-        },
-        None => {
-            crate::fsio::stdout::write(text.as_bytes());
-            0
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -206,7 +206,7 @@ fn load_one(
     tools: &mut Tools,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let text = match crate::fsio::read_text(path, cx.opts.limits.max_file_bytes) {
+    let text = match cx.files.read_text(path, cx.opts.limits.max_file_bytes) {
         Ok(t) => t,
         Err(e) => {
             diags.push(
