@@ -11,6 +11,7 @@ pub mod field;
 pub mod json;
 pub mod limits;
 pub mod load;
+pub mod pointer;
 pub mod scalar;
 pub mod tree;
 pub mod value;

@@ -13,8 +13,10 @@
 pub mod walk;
 
 use super::value::Value;
+
+pub(crate) use super::pointer::unescape;
+pub use super::pointer::{escape_token, unescape_token};
 use super::{FileId, Span};
-use std::borrow::Cow;
 
 /// How a scalar was written; expression spans inside strings need it (escapes, folding).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -228,24 +230,6 @@ impl<'d> Cursor<'d> {
             node: self.doc.arena(&self.node).get(i)?.view(self.doc.file),
         })
     }
-}
-
-/// Decodes one RFC 6901 reference token.
-pub fn unescape_token(token: &str) -> String {
-    unescape(token).into_owned()
-}
-
-pub(crate) fn unescape(token: &str) -> Cow<'_, str> {
-    if token.contains('~') {
-        Cow::Owned(token.replace("~1", "/").replace("~0", "~"))
-    } else {
-        Cow::Borrowed(token)
-    }
-}
-
-/// Encodes one RFC 6901 reference token.
-pub fn escape_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
 }
 
 impl Document {

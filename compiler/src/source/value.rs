@@ -133,7 +133,7 @@ impl Value {
         }
         let mut v = self;
         for raw in pointer.strip_prefix('/')?.split('/') {
-            let token = super::tree::unescape(raw);
+            let token = super::pointer::unescape(raw);
             v = match v {
                 Value::Object(map) => map.get(&token)?,
                 Value::Array(items) => items.get(token.parse::<usize>().ok()?)?,

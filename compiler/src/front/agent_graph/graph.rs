@@ -148,56 +148,28 @@ pub(super) fn check(doc: &Document) -> Vec<Diagnostic> {
     for (&id, &(_, k)) in &kinds {
         names[k as usize] = id;
     }
-    // Implicit flow cycles: an iterative DFS over non-repeat edges, in node order; each cycle
-    // is reported once, at the edge that closes it.
-    // A node being visited holds its place on the trail (the DFS path), so a cycle's start
-    // is found without searching the trail; a finished node holds `DONE`, an unseen one `NEW`.
-    const DONE: usize = usize::MAX;
-    const NEW: usize = usize::MAX - 1;
-    let mut state: Vec<usize> = vec![NEW; kinds.len()];
-    for n in nodes {
-        let start = kinds[s(&n["id"])].1 as usize;
-        if state[start] != NEW {
-            continue;
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(start, flow.range(start).start)];
-        let mut trail: Vec<&str> = vec![names[start]];
-        state[start] = 0;
-        while let Some(&mut (node, ref mut next)) = stack.last_mut() {
-            if *next < flow.range(node).end {
-                let (to, edge) = flow.items()[*next];
-                let to = to as usize;
-                *next += 1;
-                match state[to] {
-                    NEW => {
-                        state[to] = trail.len();
-                        stack.push((to, flow.range(to).start));
-                        trail.push(names[to]);
-                    }
-                    DONE => {}
-                    from => {
-                        diags.push(
-                            Diagnostic::error(
-                                "graph-flow-cycle",
-                                format!(
-                                    "graph `{gid}` contains an implicit flow cycle: {}",
-                                    cycle_text(&trail[from..], names[to])
-                                ),
-                            )
-                            .at(span_at(doc, &format!("/edges/{edge}")))
-                            .with_help(
-                                "loops must be explicit: make the closing edge `kind: repeat`",
-                            ),
-                        );
-                    }
-                }
-            } else {
-                state[node] = DONE;
-                stack.pop();
-                trail.pop();
-            }
-        }
-    }
+    // Implicit flow cycles: a depth-first search over non-repeat edges, in node order; each
+    // cycle is reported once, at the edge that closes it.
+    let starts = nodes.iter().map(|n| kinds[s(&n["id"])].1 as usize);
+    let succ = |v: usize| {
+        flow.items()[flow.range(v)]
+            .iter()
+            .map(|&(to, edge)| (to as usize, edge))
+    };
+    crate::analysis::cycles::back_edges(kinds.len(), starts, succ, |path, edge| {
+        let trail: Vec<&str> = path.iter().map(|&v| names[v]).collect();
+        diags.push(
+            Diagnostic::error(
+                "graph-flow-cycle",
+                format!(
+                    "graph `{gid}` contains an implicit flow cycle: {}",
+                    cycle_text(&trail, names[path[0]])
+                ),
+            )
+            .at(span_at(doc, &format!("/edges/{edge}")))
+            .with_help("loops must be explicit: make the closing edge `kind: repeat`"),
+        );
+    });
     diags
 }
 

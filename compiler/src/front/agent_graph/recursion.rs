@@ -7,35 +7,12 @@ use crate::source::Span;
 /// subgraph call that closes it.
 pub(super) fn cycles(deps: &[Vec<(usize, Span)>]) -> Vec<(Vec<usize>, Span)> {
     let mut out = Vec::new();
-    let mut state = vec![0u8; deps.len()]; // 0 new, 1 on the stack, 2 done
-    for start in 0..deps.len() {
-        if state[start] != 0 {
-            continue;
-        }
-        let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-        state[start] = 1;
-        while let Some(&mut (g, ref mut next)) = stack.last_mut() {
-            if let Some(&(c, at)) = deps[g].get(*next) {
-                *next += 1;
-                match state[c] {
-                    1 => {
-                        let from = stack.iter().position(|(x, _)| *x == c).unwrap_or(0);
-                        let mut cycle: Vec<usize> = stack[from..].iter().map(|(x, _)| *x).collect();
-                        cycle.push(c);
-                        out.push((cycle, at));
-                    }
-                    0 => {
-                        state[c] = 1;
-                        stack.push((c, 0));
-                    }
-                    _ => {}
-                }
-            } else {
-                state[g] = 2;
-                stack.pop();
-            }
-        }
-    }
+    let succ = |g: usize| deps[g].iter().copied();
+    crate::analysis::cycles::back_edges(deps.len(), 0..deps.len(), succ, |path, at| {
+        let mut cycle = path.to_vec();
+        cycle.push(path[0]);
+        out.push((cycle, at));
+    });
     out
 }
 

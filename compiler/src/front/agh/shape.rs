@@ -31,47 +31,27 @@ impl Linter<'_> {
             .map(|i| scope.index.get(scope.nodes[i].id) == Some(&i))
             .collect();
 
-        // Cycles: 0 = new, 1 = on the stack, 2 = done.
-        let mut state = vec![0u8; n];
+        // Cycles: each node where a back edge closes one, once.
         let mut reported = vec![false; n];
         let mut has_cycle = false;
-        for start in (0..n).filter(|&i| live[i]) {
-            if state[start] != 0 {
-                continue;
-            }
-            let mut stack: Vec<(usize, usize)> = vec![(start, 0)];
-            state[start] = 1;
-            while let Some(&mut (v, ref mut next)) = stack.last_mut() {
-                if let Some(&w) = out[v].get(*next) {
-                    *next += 1;
-                    match state[w] {
-                        0 => {
-                            state[w] = 1;
-                            stack.push((w, 0));
-                        }
-                        1 => {
-                            has_cycle = true;
-                            if !std::mem::replace(&mut reported[w], true) {
-                                let d = self.error(
-                                    "cycle",
-                                    &scope.nodes[w].field("id"),
-                                    format!("cycle detected at node `{}`", scope.nodes[w].id),
-                                );
-                                d.help = Some(format!(
-                                    "the edge from `{}` leads back to it; agh graphs are DAGs \
+        let starts = (0..n).filter(|&i| live[i]);
+        let succ = |v: usize| out[v].iter().map(|&w| (w, ()));
+        crate::analysis::cycles::back_edges(n, starts, succ, |path, ()| {
+            let (w, v) = (path[0], path[path.len() - 1]);
+            has_cycle = true;
+            if !std::mem::replace(&mut reported[w], true) {
+                let d = self.error(
+                    "cycle",
+                    &scope.nodes[w].field("id"),
+                    format!("cycle detected at node `{}`", scope.nodes[w].id),
+                );
+                d.help = Some(format!(
+                    "the edge from `{}` leads back to it; agh graphs are DAGs \
 and repeat through generations (`iteration_cap`) instead",
-                                    scope.nodes[v].id
-                                ));
-                            }
-                        }
-                        _ => {}
-                    }
-                } else {
-                    state[v] = 2;
-                    stack.pop();
-                }
+                    scope.nodes[v].id
+                ));
             }
-        }
+        });
 
         // Reachability from the roots.
         let sources: Vec<usize> = (0..n)
@@ -85,14 +65,7 @@ and repeat through generations (`iteration_cap`) instead",
             (0..n).filter(|&i| live[i] && inc[i].is_empty()).collect()
         };
         let has_sources = scope.nodes.iter().any(|m| m.class == "source");
-        let mut seen = vec![false; n];
-        let mut queue = roots;
-        while let Some(v) = queue.pop() {
-            if std::mem::replace(&mut seen[v], true) {
-                continue;
-            }
-            queue.extend(out[v].iter().copied().filter(|&w| !seen[w]));
-        }
+        let seen = crate::analysis::cycles::reachable(n, roots, |v| out[v].iter().copied());
         for i in (0..n).filter(|&i| live[i] && !seen[i]) {
             let why = if has_sources {
                 "from the graph's source nodes"

@@ -140,22 +140,9 @@ impl Checker<'_> {
         for e in edges {
             out[index[e.from]].push(index[e.to]);
         }
-        let mut seen = vec![false; index.len()];
-        let mut stack: Vec<usize> = s
-            .entrypoints()
-            .filter_map(|(_, ep)| index.get(ep).copied())
-            .collect();
-        for &i in &stack {
-            seen[i] = true;
-        }
-        while let Some(n) = stack.pop() {
-            for &m in &out[n] {
-                if !seen[m] {
-                    seen[m] = true;
-                    stack.push(m);
-                }
-            }
-        }
+        let starts = s.entrypoints().filter_map(|(_, ep)| index.get(ep).copied());
+        let seen =
+            crate::analysis::cycles::reachable(index.len(), starts, |n| out[n].iter().copied());
         // A compensation node runs only to undo what another node did (agc-runtime runs it
         // when the run fails): nothing needs to reach it.
         let compensating: Vec<&str> = s.compensations().map(|(_, c)| c).collect();

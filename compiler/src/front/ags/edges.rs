@@ -2,59 +2,21 @@
 //! deduplicated by `(from, to, kind, when)`; edges with unknown endpoints are left out (they
 //! are reported as AG113/AG114).
 //!
-//! A scope computes its node index and effective edges once ([`Scope::graph`]); every pass
+//! A scope computes its node index and effective edges once ([`Scope::graph`], defined here;
+//! the types it fills are the scope's, in [`super::scope`]); every pass
 //! (structure, expressions, advisories, lowering) reads that one copy. Pointers to an edge's
 //! declaration are built only when a diagnostic or a span needs them ([`EffEdge::ptr`]).
 
-use super::scope::{Scope, strings};
+use super::scope::{EffEdge, NodeIndex, Origin, Scope, ScopeGraph, strings};
+use crate::hash::FastState;
 use crate::source::Field;
 use crate::source::Value;
-use crate::source::tree::escape_token;
-use indexmap::IndexMap;
 
-pub use crate::hash::FastState;
-
-/// Node ids of a scope in declaration order, with their index.
-pub type NodeIndex<'a> = IndexMap<&'a str, usize, FastState>;
-
-/// Where an effective edge was declared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Origin<'a> {
-    /// `edges[i]`.
-    Edge(usize),
-    /// `nodes.<node>.depends_on[i]`.
-    DependsOn(&'a str, usize),
-}
-
-#[derive(Clone, Debug)]
-pub struct EffEdge<'a> {
-    pub from: &'a str,
-    pub to: &'a str,
-    /// `sequence`, `conditional` or `on_failure`.
-    pub kind: &'a str,
-    pub when: Option<&'a str>,
-    pub label: Option<&'a str>,
-    pub origin: Origin<'a>,
-    pub implicit: bool,
-}
-
-impl EffEdge<'_> {
-    /// Pointer to the explicit edge, or to the `depends_on` item, in `scope`.
-    pub fn ptr(&self, scope: &Scope<'_>) -> String {
-        match self.origin {
-            Origin::Edge(i) => format!("{}/edges/{i}", scope.ptr),
-            Origin::DependsOn(id, i) => {
-                format!("{}/nodes/{}/depends_on/{i}", scope.ptr, escape_token(id))
-            }
-        }
+impl<'a> Scope<'a> {
+    /// The scope's node index and effective edges (computed once).
+    pub fn graph(&self) -> &ScopeGraph<'a> {
+        self.graph.get_or_init(|| scope_graph(self))
     }
-}
-
-/// A scope's node index and effective edges, computed once per scope.
-#[derive(Debug, Default)]
-pub struct ScopeGraph<'a> {
-    pub index: NodeIndex<'a>,
-    pub edges: Vec<EffEdge<'a>>,
 }
 
 /// Node ids of a scope in declaration order, with their index.

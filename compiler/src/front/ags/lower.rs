@@ -15,8 +15,8 @@ mod exprs;
 mod links;
 #[path = "lower_node.rs"]
 mod node;
-use super::edges::EffEdge;
 use super::refs::Workspace;
+use super::scope::EffEdge;
 use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// `${{ }}` template (an aliased scalar can sit in both kinds of field): the checks parse
 /// every expression and template once, lowering reuses them instead of parsing again.
 pub type ExprCache =
-    std::collections::HashMap<(FileId, u32, bool), agc_runtime::expr::Expr, edges::FastState>;
+    std::collections::HashMap<(FileId, u32, bool), agc_runtime::expr::Expr, crate::hash::FastState>;
 
 /// Runs every semantic check on a schema-valid AGS document; `text` is its file's text (for
 /// spans inside expressions).

@@ -19,8 +19,6 @@ use crate::diag::Diagnostic;
 use crate::source::Document;
 use crate::source::Field;
 use crate::source::Value;
-use petgraph::algo::kosaraju_scc;
-use petgraph::graph::DiGraph;
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -329,23 +327,12 @@ fn display_root(root: &Path) -> String {
 
 /// AG131 for every reference on a cycle of files.
 fn cycles(ws: &Workspace, edges: &[(usize, String, usize)]) -> Vec<Diagnostic> {
-    let mut g: DiGraph<(), (), u32> = DiGraph::new();
-    for _ in &ws.docs {
-        g.add_node(());
-    }
-    for (a, _, b) in edges {
-        g.add_edge((*a as u32).into(), (*b as u32).into(), ());
-    }
+    let pairs: Vec<(usize, usize)> = edges.iter().map(|(a, _, b)| (*a, *b)).collect();
     let mut comp_of = vec![usize::MAX; ws.docs.len()];
-    for (ci, comp) in kosaraju_scc(&g).into_iter().enumerate() {
-        let cyclic = comp.len() > 1
-            || edges
-                .iter()
-                .any(|(a, _, b)| *a == comp[0].index() && *b == comp[0].index());
-        if cyclic {
-            for n in comp {
-                comp_of[n.index()] = ci;
-            }
+    let comps = crate::analysis::cycles::cyclic_components(ws.docs.len(), &pairs);
+    for (ci, comp) in comps.into_iter().enumerate() {
+        for n in comp {
+            comp_of[n] = ci;
         }
     }
     let mut out = Vec::new();

@@ -1,11 +1,56 @@
 //! Scopes of an AGS document: the root graph, named fragments (`subgraphs`), and the bodies of
 //! loop, map and inline-subgraph nodes. Each scope has its own node namespace and edge set.
 
-use super::edges::{ScopeGraph, scope_graph};
 use crate::source::Field;
 use crate::source::tree::escape_token;
 use crate::source::{Map, Str, Value};
+use indexmap::IndexMap;
 use std::sync::OnceLock;
+
+use crate::hash::FastState;
+
+/// Node ids of a scope in declaration order, with their index.
+pub type NodeIndex<'a> = IndexMap<&'a str, usize, FastState>;
+
+/// Where an effective edge was declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin<'a> {
+    /// `edges[i]`.
+    Edge(usize),
+    /// `nodes.<node>.depends_on[i]`.
+    DependsOn(&'a str, usize),
+}
+
+#[derive(Clone, Debug)]
+pub struct EffEdge<'a> {
+    pub from: &'a str,
+    pub to: &'a str,
+    /// `sequence`, `conditional` or `on_failure`.
+    pub kind: &'a str,
+    pub when: Option<&'a str>,
+    pub label: Option<&'a str>,
+    pub origin: Origin<'a>,
+    pub implicit: bool,
+}
+
+impl EffEdge<'_> {
+    /// Pointer to the explicit edge, or to the `depends_on` item, in `scope`.
+    pub fn ptr(&self, scope: &Scope<'_>) -> String {
+        match self.origin {
+            Origin::Edge(i) => format!("{}/edges/{i}", scope.ptr),
+            Origin::DependsOn(id, i) => {
+                format!("{}/nodes/{}/depends_on/{i}", scope.ptr, escape_token(id))
+            }
+        }
+    }
+}
+
+/// A scope's node index and effective edges, computed once per scope.
+#[derive(Debug, Default)]
+pub struct ScopeGraph<'a> {
+    pub index: NodeIndex<'a>,
+    pub edges: Vec<EffEdge<'a>>,
+}
 
 /// Where a scope comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,8 +72,9 @@ pub struct Scope<'a> {
     /// JSON pointer of the scope object (`""` for the root).
     pub ptr: String,
     pub obj: &'a Map,
-    /// The node index and effective edges, computed on first use ([`Scope::graph`]).
-    graph: OnceLock<ScopeGraph<'a>>,
+    /// The node index and effective edges, computed on first use ([`Scope::graph`], in
+    /// [`super::edges`]).
+    pub(super) graph: OnceLock<ScopeGraph<'a>>,
 }
 
 /// A clone starts without the computed graph (it is recomputed on demand).
@@ -46,11 +92,6 @@ impl<'a> Scope<'a> {
             obj,
             graph: OnceLock::new(),
         }
-    }
-
-    /// The scope's node index and effective edges (computed once).
-    pub fn graph(&self) -> &ScopeGraph<'a> {
-        self.graph.get_or_init(|| scope_graph(self))
     }
 
     /// The `nodes` mapping (empty when absent or malformed).

@@ -2,14 +2,12 @@
 //! AG151–AG153. One pass per scope; every finding is reported.
 
 use super::Checker;
-use super::edges::EffEdge;
+use super::scope::EffEdge;
 use super::scope::{Scope, ScopeKind, strings};
 use crate::diag::Diagnostic;
 use crate::hash::{HashMap, HashSet};
 use crate::source::Field;
 use crate::source::{Map, Str, Value};
-use petgraph::algo::kosaraju_scc;
-use petgraph::graph::DiGraph;
 
 /// Names no binding may take (SPEC Appendix B): the AGX namespace roots, and `item`,
 /// reserved for a future default `map.as`.
@@ -232,32 +230,9 @@ impl Checker<'_> {
     /// AG111: every cycle of the effective edge set, once per strongly connected component.
     fn check_cycles(&mut self, scope: &Scope<'_>, edges: &[EffEdge<'_>]) {
         let index = &scope.graph().index;
-        let mut g: DiGraph<(), usize, u32> = DiGraph::with_capacity(index.len(), edges.len());
-        for _ in 0..index.len() {
-            g.add_node(());
-        }
-        for (i, e) in edges.iter().enumerate() {
-            g.add_edge(
-                (index[e.from] as u32).into(),
-                (index[e.to] as u32).into(),
-                i,
-            );
-        }
-        let self_loops: HashSet<usize> = edges
-            .iter()
-            .filter(|e| e.from == e.to)
-            .map(|e| index[e.from])
-            .collect();
-        let mut sccs: Vec<Vec<usize>> = kosaraju_scc(&g)
-            .into_iter()
-            .map(|c| {
-                let mut c: Vec<usize> = c.into_iter().map(|n| n.index()).collect();
-                c.sort_unstable();
-                c
-            })
-            .filter(|c| c.len() > 1 || self_loops.contains(&c[0]))
-            .collect();
-        sccs.sort();
+        let pairs: Vec<(usize, usize)> =
+            edges.iter().map(|e| (index[e.from], index[e.to])).collect();
+        let sccs = crate::analysis::cycles::cyclic_components(index.len(), &pairs);
         let mut out: Vec<Vec<usize>> = vec![Vec::new(); index.len()];
         for (i, e) in edges.iter().enumerate() {
             out[index[e.from]].push(i);

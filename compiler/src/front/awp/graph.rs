@@ -394,16 +394,7 @@ parallel node's edge",
         let Some(entry) = m.entry() else {
             return;
         };
-        let mut seen = vec![false; m.nodes.len()];
-        seen[entry] = true;
-        let mut stack = vec![entry];
-        while let Some(u) = stack.pop() {
-            for v in m.successors(u) {
-                if !std::mem::replace(&mut seen[v], true) {
-                    stack.push(v);
-                }
-            }
-        }
+        let seen = crate::analysis::cycles::reachable(m.nodes.len(), [entry], |u| m.successors(u));
         for (i, n) in m.nodes.iter().enumerate() {
             if !seen[i] && m.node(n.id) == Some(i) && n.id != START {
                 let d = self.diag(
