@@ -192,7 +192,22 @@ pub(super) fn graph(doc: &Document) -> Vec<Diagnostic> {
 
 #[cfg(test)]
 mod tests {
-    use crate::check::check_test_text;
+    use crate::diag::Diagnostic;
+
+    /// The graph rules' and the lints' findings on `text`, as the front end runs them on a
+    /// graph checked alone, sorted as the driver sorts them.
+    fn check_test_text(name: &str, text: String) -> Vec<Diagnostic> {
+        let mut sources = crate::source::SourceMap::new();
+        let limits = crate::source::Limits::default();
+        let (_, loaded) = crate::source::load::load_str(&mut sources, name, text, limits);
+        let doc = loaded.doc.expect("the graph loads");
+        let mut diags = crate::front::agent_graph::graph::check(&doc);
+        if !diags.iter().any(Diagnostic::is_error) {
+            diags.extend(super::graph(&doc));
+        }
+        crate::diag::sort(&mut diags);
+        diags
+    }
 
     /// The AGC204 messages of a graph whose node `b` has the given outcome lists on its edges
     /// from `a`.
