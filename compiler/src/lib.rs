@@ -29,6 +29,7 @@ pub mod front;
 pub mod fsio;
 pub mod hash;
 pub mod ir;
+pub mod lsp;
 pub mod memory;
 pub mod schema;
 pub mod session;

@@ -85,6 +85,9 @@ enum Command {
     Run(run::RunArgs),
     /// Restate operations: `agc restate register URL` registers an agc worker.
     Restate(restate::RestateArgs),
+    /// Serve the Language Server Protocol on standard input and output, for editors
+    /// (docs/editors.md): diagnostics as you type, outline, definitions, references, hover.
+    Lsp(LspArgs),
     /// Explain a diagnostic code (`agc explain AG003`), or list all codes (`agc explain --list`).
     Explain {
         /// The code, e.g. AG003 or AGC013.
@@ -109,6 +112,16 @@ struct CheckArgs {
     /// Force a dialect instead of detecting it: ags, agent-graph, awp, agh.
     #[arg(long, value_name = "DIALECT")]
     dialect: Option<String>,
+    #[command(flatten)]
+    root: RootArg,
+}
+
+#[derive(clap::Args, Debug)]
+struct LspArgs {
+    /// Accepted and ignored: standard input and output is the only transport (editors' LSP
+    /// clients pass it).
+    #[arg(long)]
+    stdio: bool,
     #[command(flatten)]
     root: RootArg,
 }
@@ -255,6 +268,10 @@ fn dispatch(cli: Cli) -> i32 {
         Command::AgentGraph(cmd) => agent_graph::tools(cmd),
         Command::Run(args) => run::run(args),
         Command::Restate(args) => restate::run(args),
+        Command::Lsp(args) => {
+            let _ = args.stdio;
+            crate::lsp::run_stdio(args.root.options())
+        }
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
     }
 }

@@ -1,0 +1,55 @@
+//! `agc lsp`: a Language Server Protocol server over standard input and output, for every
+//! dialect agc reads.
+//!
+//! It is a thin layer over the [`crate::session`]: each open document is an overlay (the
+//! editor's unsaved text), and a check is [`Session::check`], the very driver `agc check`
+//! runs, so the server reports the same codes, severities, messages and spans. Which files a
+//! check read ([`crate::check::Checked::files`]) says which documents to check again when
+//! another one changes (an AGS fragment, an Agent Graph action, an agh extension manifest).
+//!
+//! The protocol is [`lsp_server`] (rust-analyzer's scaffold: framing, the handshake, a
+//! synchronous loop over crossbeam channels) with the types of [`lsp_types`]. agc's session
+//! is synchronous and a check is one call, so an async runtime (tower-lsp, async-lsp) would
+//! add a dependency tree and a scheduler with nothing to schedule; with `lsp-server` the loop
+//! is ours to write, which is also what lets it coalesce a burst of edits into one check
+//! ([`server`]).
+//!
+//! - [`server`]: the loop, the document notifications, re-checks and publishing.
+//! - [`text`]: the open documents and positions (UTF-16, or UTF-8 when the client offers it).
+//! - [`uri`]: `file:` URIs and paths.
+//! - [`diagnostics`]: agc's diagnostics as LSP's.
+//! - [`handlers`]: the requests.
+//!
+//! [`Session::check`]: crate::session::Session::check
+
+mod diagnostics;
+mod handlers;
+pub mod server;
+mod text;
+mod uri;
+
+pub use server::Server;
+pub use text::Encoding;
+
+use crate::check::CheckOptions;
+use lsp_server::Connection;
+
+/// Serves over standard input and output until the client exits; the exit status.
+pub fn run_stdio(options: CheckOptions) -> i32 {
+    let (conn, io) = Connection::stdio();
+    let status = match server::serve(&conn, options) {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("agc lsp: {e}");
+            1
+        }
+    };
+    drop(conn);
+    match io.join() {
+        Ok(()) => status,
+        Err(e) => {
+            eprintln!("agc lsp: {e}");
+            1
+        }
+    }
+}

@@ -1,0 +1,327 @@
+//! The protocol loop: the handshake, then messages in order until `exit`.
+//!
+//! Notifications that change text (open, change, close, save, watched files) only mark paths
+//! dirty; once the queue of messages already received is empty, and before any request is
+//! answered, the dirty paths are checked ([`Server::flush`]). A burst of keystrokes is thus
+//! one check, and an answer always sees the text the editor sent before asking.
+//!
+//! Every handler is total: a request it cannot answer (unknown method, parameters that do
+//! not parse, a document that is not open or not a workflow) gets an error response or an
+//! empty result; nothing is unwrapped on what a client sends.
+
+use super::diagnostics::{self, ByFile};
+use super::text::{Doc, Encoding};
+use super::uri;
+use crate::check::CheckOptions;
+use crate::session::Session;
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types as lsp;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+/// What the server knows: the session (with the open documents as overlays), the open
+/// documents, and the last check of each.
+pub struct Server {
+    session: Session,
+    pub(super) enc: Encoding,
+    pub(super) docs: BTreeMap<PathBuf, Doc>,
+    pub(super) checks: BTreeMap<PathBuf, Check>,
+    dirty: BTreeSet<PathBuf>,
+    /// Messages to send, in order.
+    out: Vec<Message>,
+}
+
+/// The last check of one open document.
+pub struct Check {
+    /// Its diagnostics, by file (the document's own and those of the files it pulls in).
+    pub diags: ByFile,
+    /// Every file the check read, normalised: a change to any of them re-checks the document.
+    pub files: Vec<PathBuf>,
+}
+
+/// Runs the server on `conn` until the client says `exit` (or goes away).
+pub fn serve(conn: &Connection, options: CheckOptions) -> Result<(), String> {
+    let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
+    let init: lsp::InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let enc = negotiate(&init);
+    let result = serde_json::json!({
+        "capabilities": capabilities(enc),
+        "serverInfo": { "name": "agc", "version": env!("CARGO_PKG_VERSION") },
+    });
+    conn.initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
+    let mut server = Server::new(options, enc);
+    while let Ok(first) = conn.receiver.recv() {
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            match msg {
+                Message::Request(req) => {
+                    if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                        return Ok(());
+                    }
+                    server.flush();
+                    let resp = server.request(req);
+                    server.out.push(resp.into());
+                }
+                Message::Notification(n) if n.method == "exit" => return Ok(()),
+                Message::Notification(n) => server.notification(n),
+                Message::Response(_) => {}
+            }
+            for m in server.out.drain(..) {
+                conn.sender.send(m).map_err(|e| e.to_string())?;
+            }
+            next = conn.receiver.try_recv().ok();
+        }
+        server.flush();
+        for m in server.out.drain(..) {
+            conn.sender.send(m).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+/// UTF-8 when the client offers it (no conversion), else the protocol's default UTF-16.
+fn negotiate(init: &lsp::InitializeParams) -> Encoding {
+    let offered = init
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref());
+    match offered {
+        Some(list) if list.contains(&lsp::PositionEncodingKind::UTF8) => Encoding::Utf8,
+        _ => Encoding::Utf16,
+    }
+}
+
+fn capabilities(enc: Encoding) -> lsp::ServerCapabilities {
+    lsp::ServerCapabilities {
+        position_encoding: Some(match enc {
+            Encoding::Utf8 => lsp::PositionEncodingKind::UTF8,
+            Encoding::Utf16 => lsp::PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(lsp::TextDocumentSyncCapability::Options(
+            lsp::TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(lsp::TextDocumentSyncKind::INCREMENTAL),
+                save: Some(lsp::TextDocumentSyncSaveOptions::Supported(true)),
+                ..Default::default()
+            },
+        )),
+        ..Default::default()
+    }
+}
+
+impl Server {
+    pub fn new(options: CheckOptions, enc: Encoding) -> Server {
+        let options = CheckOptions {
+            // As `agc check`: no plan is written, so no digest is computed.
+            no_digest: true,
+            ..options
+        };
+        Server {
+            session: Session::new(options),
+            enc,
+            docs: BTreeMap::new(),
+            checks: BTreeMap::new(),
+            dirty: BTreeSet::new(),
+            out: Vec::new(),
+        }
+    }
+
+    /// The messages queued for the client, taken (tests and the fuzz target drive the server
+    /// without a connection).
+    pub fn take_output(&mut self) -> Vec<Message> {
+        std::mem::take(&mut self.out)
+    }
+
+    /// Handles one notification (total: unknown ones and bad parameters are ignored).
+    pub fn notification(&mut self, n: Notification) {
+        let params = n.params;
+        match n.method.as_str() {
+            "textDocument/didOpen" => {
+                if let Some(p) = parse::<lsp::DidOpenTextDocumentParams>(params) {
+                    let doc = p.text_document;
+                    self.open(doc.uri, doc.text, doc.version);
+                }
+            }
+            "textDocument/didChange" => {
+                if let Some(p) = parse::<lsp::DidChangeTextDocumentParams>(params) {
+                    self.change(p);
+                }
+            }
+            "textDocument/didClose" => {
+                if let Some(p) = parse::<lsp::DidCloseTextDocumentParams>(params) {
+                    self.close(&p.text_document.uri);
+                }
+            }
+            "textDocument/didSave" => {
+                if let Some(p) = parse::<lsp::DidSaveTextDocumentParams>(params)
+                    && let Some(path) = uri::to_path(&p.text_document.uri)
+                {
+                    self.dirty.insert(path);
+                }
+            }
+            "workspace/didChangeWatchedFiles" => {
+                if let Some(p) = parse::<lsp::DidChangeWatchedFilesParams>(params) {
+                    for change in p.changes {
+                        if let Some(path) = uri::to_path(&change.uri) {
+                            self.dirty.insert(path);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn open(&mut self, uri: lsp::Uri, text: String, version: i32) {
+        let Some(path) = uri::to_path(&uri) else {
+            return;
+        };
+        self.session.set_overlay(&path, text.clone());
+        self.docs.insert(path.clone(), Doc { uri, text, version });
+        self.dirty.insert(path);
+    }
+
+    pub fn change(&mut self, p: lsp::DidChangeTextDocumentParams) {
+        let Some(path) = uri::to_path(&p.text_document.uri) else {
+            return;
+        };
+        let Some(doc) = self.docs.get_mut(&path) else {
+            return;
+        };
+        doc.apply(p.content_changes, self.enc);
+        doc.version = p.text_document.version;
+        self.session.set_overlay(&path, doc.text.clone());
+        self.dirty.insert(path);
+    }
+
+    fn close(&mut self, uri: &lsp::Uri) {
+        let Some(path) = uri::to_path(uri) else {
+            return;
+        };
+        if self.docs.remove(&path).is_some() {
+            self.session.remove_overlay(&path);
+            self.dirty.insert(path);
+        }
+    }
+
+    /// Checks every open document that a dirty path may change (the path itself, or one its
+    /// last check read), then publishes the diagnostics of every file whose set changed.
+    pub fn flush(&mut self) {
+        if self.dirty.is_empty() {
+            return;
+        }
+        let dirty = std::mem::take(&mut self.dirty);
+        let mut touched: BTreeSet<PathBuf> = BTreeSet::new();
+        // Closed documents: their diagnostics go.
+        let closed: Vec<PathBuf> = self
+            .checks
+            .keys()
+            .filter(|p| !self.docs.contains_key(*p))
+            .cloned()
+            .collect();
+        for p in closed {
+            if let Some(old) = self.checks.remove(&p) {
+                touched.extend(old.diags.into_keys());
+            }
+        }
+        let targets: Vec<PathBuf> = self
+            .docs
+            .keys()
+            .filter(|p| {
+                dirty.contains(*p)
+                    || self
+                        .checks
+                        .get(*p)
+                        .is_some_and(|c| c.files.iter().any(|f| dirty.contains(f)))
+            })
+            .cloned()
+            .collect();
+        for path in targets {
+            let check = self.check(&path);
+            touched.extend(check.diags.keys().cloned());
+            if let Some(old) = self.checks.insert(path, check) {
+                touched.extend(old.diags.into_keys());
+            }
+        }
+        for path in touched {
+            self.publish(&path);
+        }
+    }
+
+    /// Checks one open document as `agc check` would, its unsaved text and the unsaved
+    /// texts of the files it pulls in included.
+    fn check(&mut self, path: &Path) -> Check {
+        self.session.clear_sources();
+        let display = path.to_string_lossy().into_owned();
+        let checked = self.session.check(path, &display);
+        let workflow = checked.dialect.is_some() || crate::check::is_candidate(path);
+        let diags = if workflow {
+            diagnostics::convert(&self.session.sources, &checked.diags, path, self.enc)
+        } else {
+            // Not a workflow document (a YAML file the editor sent along): nothing to say.
+            ByFile::new()
+        };
+        let mut files: Vec<PathBuf> = checked.files.iter().map(|p| uri::normal(p)).collect();
+        files.sort();
+        files.dedup();
+        Check { diags, files }
+    }
+
+    /// Publishes the diagnostics of `path`: those every open document's check found in it,
+    /// each once.
+    fn publish(&mut self, path: &Path) {
+        let Some(uri) = self
+            .docs
+            .get(path)
+            .map(|d| d.uri.clone())
+            .or_else(|| uri::from_path(path))
+        else {
+            return;
+        };
+        let mut seen = HashSet::new();
+        let mut diagnostics = Vec::new();
+        for c in self.checks.values() {
+            for d in c.diags.get(path).into_iter().flatten() {
+                let r = d.range;
+                let key = (
+                    (r.start.line, r.start.character, r.end.line, r.end.character),
+                    d.code.clone().map(|c| format!("{c:?}")),
+                    d.message.clone(),
+                );
+                if seen.insert(key) {
+                    diagnostics.push(d.clone());
+                }
+            }
+        }
+        let version = self.docs.get(path).map(|d| d.version);
+        let params = lsp::PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version,
+        };
+        self.out
+            .push(Notification::new("textDocument/publishDiagnostics".into(), params).into());
+    }
+
+    /// Answers one request (total: an error response for what it cannot answer).
+    pub fn request(&mut self, req: Request) -> Response {
+        let Request { id, method, params } = req;
+        match super::handlers::handle(self, &method, params) {
+            Some(Ok(value)) => Response::new_ok(id, value),
+            Some(Err(message)) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+            None => Response::new_err(
+                id,
+                ErrorCode::MethodNotFound as i32,
+                format!("agc lsp does not handle `{method}`"),
+            ),
+        }
+    }
+}
+
+/// Parameters of type `T`, or `None` when they do not parse.
+pub fn parse<T: serde::de::DeserializeOwned>(params: Value) -> Option<T> {
+    serde_json::from_value(params).ok()
+}
