@@ -271,3 +271,97 @@ fn a_raw_content_length_frame_gets_a_framed_answer() {
     drop(stdin);
     assert!(child.wait().unwrap().code().is_some());
 }
+
+/// The line and character of the first `needle` after the first `after` in `text` (ASCII).
+fn at(text: &str, after: &str, needle: &str) -> Value {
+    let from = text.find(after).unwrap();
+    let i = from + text[from..].find(needle).unwrap();
+    let line = text[..i].matches('\n').count();
+    let character = i - text[..i].rfind('\n').map_or(0, |n| n + 1);
+    json!({ "line": line, "character": character })
+}
+
+#[test]
+fn outline_hover_and_definition_of_nodes() {
+    let ws = workspace("nodes");
+    let text = std::fs::read_to_string("examples/ags/changelog-release.agraph.yaml").unwrap();
+    let path = ws.join("wf.agraph.yaml");
+    let u = uri(&path);
+    let mut c = Client::start(&ws, false);
+    c.open(&u, &text);
+    let doc = json!({ "textDocument": { "uri": u } });
+    let symbols = c.request("textDocument/documentSymbol", doc.clone());
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "collect_changes",
+            "draft_notes",
+            "review_length",
+            "trim_notes",
+            "approve"
+        ]
+    );
+    // Go to definition from the `depends_on` entry and from inside an expression.
+    let draft = at(&text, "\n  draft_notes:", "draft_notes");
+    for (after, needle) in [
+        ("depends_on: [draft_notes]", "draft_notes"),
+        ("from: nodes.draft_notes", "draft_notes"),
+    ] {
+        let mut pos = at(&text, after, needle);
+        pos["character"] = json!(pos["character"].as_u64().unwrap() + 3);
+        let defs = c.request(
+            "textDocument/definition",
+            json!({ "textDocument": { "uri": u }, "position": pos }),
+        );
+        let defs = defs.as_array().unwrap();
+        assert_eq!(defs.len(), 1, "{after}: {defs:?}");
+        assert_eq!(defs[0]["uri"], u.as_str());
+        // The node's place starts at its id.
+        assert_eq!(defs[0]["range"]["start"], draft);
+    }
+    // Hover on a node: kind, title, outputs with types.
+    let pos = at(&text, "\n  collect_changes:", "changes");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": pos }),
+    );
+    let md = hover["contents"]["value"].as_str().unwrap();
+    assert!(md.starts_with("`collect_changes`: "), "{md}");
+    assert!(
+        md.contains("outputs:") && md.contains("`entries`: array"),
+        "{md}"
+    );
+    assert_eq!(c.shutdown(), 0);
+}
+
+#[test]
+fn hover_on_a_diagnostic_explains_its_code() {
+    let ws = workspace("explain");
+    let text = std::fs::read_to_string(FIXTURES[0]).unwrap();
+    let path = ws.join("wf.agraph.yaml");
+    let u = uri(&path);
+    let mut c = Client::start(&ws, false);
+    c.open(&u, &text);
+    let pos = at(&text, "depends_on: [", "fecth");
+    let hover = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": pos }),
+    );
+    let md = hover["contents"]["value"].as_str().unwrap();
+    let info = agc::diag::lookup("AG114").unwrap();
+    assert!(md.starts_with("**AG114** (ags, error)"), "{md}");
+    assert!(md.contains(info.explanation), "{md}");
+    // Nowhere near a diagnostic or a node (the document has errors: no IR): no hover.
+    let none = c.request(
+        "textDocument/hover",
+        json!({ "textDocument": { "uri": u }, "position": { "line": 0, "character": 0 } }),
+    );
+    assert_eq!(none, Value::Null);
+    assert_eq!(c.shutdown(), 0);
+}

@@ -12,18 +12,22 @@
 //! is synchronous and a check is one call, so an async runtime (tower-lsp, async-lsp) would
 //! add a dependency tree and a scheduler with nothing to schedule; with `lsp-server` the loop
 //! is ours to write, which is also what lets it coalesce a burst of edits into one check
-//! ([`server`]).
+//! ([`protocol`]).
 //!
-//! - [`server`]: the loop, the document notifications, re-checks and publishing.
+//! - [`protocol`]: the loop.
+//! - [`server`]: the state, the document notifications, re-checks and publishing.
 //! - [`text`]: the open documents and positions (UTF-16, or UTF-8 when the client offers it).
 //! - [`uri`]: `file:` URIs and paths.
 //! - [`diagnostics`]: agc's diagnostics as LSP's.
-//! - [`handlers`]: the requests.
+//! - [`index`]: the nodes of a checked document.
+//! - [`handlers`]: the requests (outline, hover, definition).
 //!
 //! [`Session::check`]: crate::session::Session::check
 
 mod diagnostics;
 mod handlers;
+mod index;
+mod protocol;
 pub mod server;
 mod text;
 mod uri;
@@ -37,7 +41,7 @@ use lsp_server::Connection;
 /// Serves over standard input and output until the client exits; the exit status.
 pub fn run_stdio(options: CheckOptions) -> i32 {
     let (conn, io) = Connection::stdio();
-    let status = match server::serve(&conn, options) {
+    let status = match protocol::serve(&conn, options) {
         Ok(()) => 0,
         Err(e) => {
             eprintln!("agc lsp: {e}");

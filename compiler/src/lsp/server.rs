@@ -1,20 +1,20 @@
-//! The protocol loop: the handshake, then messages in order until `exit`.
+//! The server's state: the session with the open documents as overlays, the last check of
+//! each, and the document notifications.
 //!
 //! Notifications that change text (open, change, close, save, watched files) only mark paths
-//! dirty; once the queue of messages already received is empty, and before any request is
-//! answered, the dirty paths are checked ([`Server::flush`]). A burst of keystrokes is thus
-//! one check, and an answer always sees the text the editor sent before asking.
-//!
-//! Every handler is total: a request it cannot answer (unknown method, parameters that do
-//! not parse, a document that is not open or not a workflow) gets an error response or an
-//! empty result; nothing is unwrapped on what a client sends.
+//! dirty; [`Server::flush`] checks them, which the loop ([`super::protocol`]) calls once the
+//! queue of messages already received is empty and before any request is answered. A burst
+//! of keystrokes is thus one check, and an answer always sees the text the editor sent
+//! before asking. Every handler is total: parameters that do not parse, a document that is
+//! not open or not a workflow are ignored; nothing is unwrapped on what a client sends.
 
 use super::diagnostics::{self, ByFile};
+use super::index::Index;
 use super::text::{Doc, Encoding};
 use super::uri;
 use crate::check::CheckOptions;
 use crate::session::Session;
-use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_server::{Message, Notification};
 use lsp_types as lsp;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -23,13 +23,13 @@ use std::path::{Path, PathBuf};
 /// What the server knows: the session (with the open documents as overlays), the open
 /// documents, and the last check of each.
 pub struct Server {
-    session: Session,
+    pub(super) session: Session,
     pub(super) enc: Encoding,
     pub(super) docs: BTreeMap<PathBuf, Doc>,
     pub(super) checks: BTreeMap<PathBuf, Check>,
     dirty: BTreeSet<PathBuf>,
     /// Messages to send, in order.
-    out: Vec<Message>,
+    pub(super) out: Vec<Message>,
 }
 
 /// The last check of one open document.
@@ -38,78 +38,8 @@ pub struct Check {
     pub diags: ByFile,
     /// Every file the check read, normalised: a change to any of them re-checks the document.
     pub files: Vec<PathBuf>,
-}
-
-/// Runs the server on `conn` until the client says `exit` (or goes away).
-pub fn serve(conn: &Connection, options: CheckOptions) -> Result<(), String> {
-    let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
-    let init: lsp::InitializeParams = serde_json::from_value(params).unwrap_or_default();
-    let enc = negotiate(&init);
-    let result = serde_json::json!({
-        "capabilities": capabilities(enc),
-        "serverInfo": { "name": "agc", "version": env!("CARGO_PKG_VERSION") },
-    });
-    conn.initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
-    let mut server = Server::new(options, enc);
-    while let Ok(first) = conn.receiver.recv() {
-        let mut next = Some(first);
-        while let Some(msg) = next.take() {
-            match msg {
-                Message::Request(req) => {
-                    if conn.handle_shutdown(&req).map_err(|e| e.to_string())? {
-                        return Ok(());
-                    }
-                    server.flush();
-                    let resp = server.request(req);
-                    server.out.push(resp.into());
-                }
-                Message::Notification(n) if n.method == "exit" => return Ok(()),
-                Message::Notification(n) => server.notification(n),
-                Message::Response(_) => {}
-            }
-            for m in server.out.drain(..) {
-                conn.sender.send(m).map_err(|e| e.to_string())?;
-            }
-            next = conn.receiver.try_recv().ok();
-        }
-        server.flush();
-        for m in server.out.drain(..) {
-            conn.sender.send(m).map_err(|e| e.to_string())?;
-        }
-    }
-    Ok(())
-}
-
-/// UTF-8 when the client offers it (no conversion), else the protocol's default UTF-16.
-fn negotiate(init: &lsp::InitializeParams) -> Encoding {
-    let offered = init
-        .capabilities
-        .general
-        .as_ref()
-        .and_then(|g| g.position_encodings.as_ref());
-    match offered {
-        Some(list) if list.contains(&lsp::PositionEncodingKind::UTF8) => Encoding::Utf8,
-        _ => Encoding::Utf16,
-    }
-}
-
-fn capabilities(enc: Encoding) -> lsp::ServerCapabilities {
-    lsp::ServerCapabilities {
-        position_encoding: Some(match enc {
-            Encoding::Utf8 => lsp::PositionEncodingKind::UTF8,
-            Encoding::Utf16 => lsp::PositionEncodingKind::UTF16,
-        }),
-        text_document_sync: Some(lsp::TextDocumentSyncCapability::Options(
-            lsp::TextDocumentSyncOptions {
-                open_close: Some(true),
-                change: Some(lsp::TextDocumentSyncKind::INCREMENTAL),
-                save: Some(lsp::TextDocumentSyncSaveOptions::Supported(true)),
-                ..Default::default()
-            },
-        )),
-        ..Default::default()
-    }
+    /// The document's nodes, when it lowered.
+    pub index: Index,
 }
 
 impl Server {
@@ -264,10 +194,15 @@ impl Server {
             // Not a workflow document (a YAML file the editor sent along): nothing to say.
             ByFile::new()
         };
+        let index = Index::new(checked.compiled.iter().map(|c| &c.graph), checked.file);
         let mut files: Vec<PathBuf> = checked.files.iter().map(|p| uri::normal(p)).collect();
         files.sort();
         files.dedup();
-        Check { diags, files }
+        Check {
+            diags,
+            files,
+            index,
+        }
     }
 
     /// Publishes the diagnostics of `path`: those every open document's check found in it,
@@ -304,20 +239,6 @@ impl Server {
         };
         self.out
             .push(Notification::new("textDocument/publishDiagnostics".into(), params).into());
-    }
-
-    /// Answers one request (total: an error response for what it cannot answer).
-    pub fn request(&mut self, req: Request) -> Response {
-        let Request { id, method, params } = req;
-        match super::handlers::handle(self, &method, params) {
-            Some(Ok(value)) => Response::new_ok(id, value),
-            Some(Err(message)) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
-            None => Response::new_err(
-                id,
-                ErrorCode::MethodNotFound as i32,
-                format!("agc lsp does not handle `{method}`"),
-            ),
-        }
     }
 }
 
