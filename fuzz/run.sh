@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SECONDS_PER_TARGET=${1:-60}
-TARGETS=${TARGETS:-"load split check mutate template agx cel gotmpl jq jq_eval expr_eval"}
+TARGETS=${TARGETS:-"load split check mutate template agx cel gotmpl jq jq_eval expr_eval lsp_change"}
 JOBS=${JOBS:-1}
 # libFuzzer's -timeout is wall-clock: on a loaded machine (or under `nice`) a starved process
 # reports 5-byte inputs as "timeouts". TIMEOUT raises the limit for such runs; then replay any

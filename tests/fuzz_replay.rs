@@ -11,7 +11,7 @@ use std::path::Path;
 
 type Target = (&'static str, fn(&[u8]));
 
-const TARGETS: [Target; 11] = [
+const TARGETS: [Target; 12] = [
     ("load", harness::load),
     ("split", harness::split),
     ("check", harness::check),
@@ -23,6 +23,7 @@ const TARGETS: [Target; 11] = [
     ("jq", harness::jq),
     ("jq_eval", harness::jq_eval),
     ("expr_eval", harness::expr_eval),
+    ("lsp_change", harness::lsp_change),
 ];
 
 #[test]
@@ -50,6 +51,15 @@ fn every_saved_finding_passes_its_target() {
 fn the_harness_accepts_ordinary_inputs() {
     // Each target on a few plain inputs, so that a broken harness shows on stable too.
     let doc = std::fs::read("examples/ags/changelog-release.agraph.yaml").unwrap();
+    // The change handler: the document opened, then cut, edited mid-line in both encodings,
+    // with ranges past the end and backwards, and replaced whole.
+    for first in [0u8, 1] {
+        let mut edits = vec![first];
+        edits.extend_from_slice(&doc);
+        edits.extend_from_slice(b"\0\x01\x05\x03\x05\x09n\xc3\xa9w: [\0\x03\x1f\xff\x00\x00}");
+        edits.extend_from_slice(b"\0nodes: {a: {depends_on: [b]}}\0\x01\x00\x04\x00\x02");
+        harness::lsp_change(&edits);
+    }
     harness::load(&doc);
     harness::split(&doc);
     harness::check(&doc);

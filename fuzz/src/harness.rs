@@ -607,3 +607,78 @@ pub fn expr_eval(data: &[u8]) {
     let env = agc_runtime::expr::eval::Env::from_json(&roots).with_max_steps(100_000);
     let _ = agc_runtime::expr::eval::eval_with(&expr, lang, &env);
 }
+
+/// Target `lsp_change`: the language server's change handler. A document is opened in the
+/// workspace root of [`options`] and edited by the input: chunks split at `0x00`, each a
+/// ranged edit (first byte odd: then four bytes of positions, the rest the new text) or a
+/// whole new text, in UTF-16 or UTF-8 positions (the first byte's lowest bit). After every
+/// edit the server must publish the diagnostics of that version, each range inside the text.
+pub fn lsp_change(data: &[u8]) {
+    use agc::lsp::{Encoding, Server};
+    let enc = if data.first().is_some_and(|b| b & 1 == 1) {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    };
+    let names = ["fuzz.agraph.yaml", "workflow.yaml", "loop.yaml"];
+    let name = names[data.first().map_or(0, |b| *b as usize / 2) % names.len()];
+    let opts = options();
+    let path = opts.root.clone().unwrap_or_default().join(name);
+    let uri = format!("file://{}", path.display());
+    let mut server = Server::new(opts, enc);
+    let mut chunks = data.get(1..).unwrap_or_default().split(|b| *b == 0);
+    let first = String::from_utf8_lossy(chunks.next().unwrap_or_default());
+    server.notify(
+        "textDocument/didOpen",
+        serde_json::json!({ "textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": first } }),
+    );
+    let mut version = 1;
+    assert_published(&mut server, &uri, version);
+    for chunk in chunks.take(64) {
+        version += 1;
+        let change = match chunk {
+            [op, l1, c1, l2, c2, rest @ ..] if op & 1 == 1 => serde_json::json!({
+                "range": {
+                    "start": { "line": l1 % 32, "character": c1 },
+                    "end": { "line": l2 % 32, "character": c2 } },
+                "text": String::from_utf8_lossy(rest) }),
+            _ => serde_json::json!({ "text": String::from_utf8_lossy(chunk) }),
+        };
+        server.notify(
+            "textDocument/didChange",
+            serde_json::json!({ "textDocument": { "uri": uri, "version": version },
+                                "contentChanges": [change] }),
+        );
+        assert_published(&mut server, &uri, version);
+    }
+}
+
+/// The diagnostics of `version` were published once, with registered codes, inside the
+/// lines of the text the server holds.
+fn assert_published(server: &mut agc::lsp::Server, uri: &str, version: i32) {
+    let out = server.take_output();
+    let mine: Vec<&Value> = out
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+        .collect();
+    assert_eq!(mine.len(), 1, "one publish per change: {out:?}");
+    let params = &mine[0]["params"];
+    assert_eq!(params["version"], version);
+    let lines = server
+        .text(uri)
+        .expect("the document is open")
+        .matches('\n')
+        .count();
+    for d in params["diagnostics"].as_array().into_iter().flatten() {
+        for end in ["start", "end"] {
+            let line = d["range"][end]["line"].as_u64().unwrap_or(u64::MAX);
+            assert!(line as usize <= lines, "{d} past line {lines}");
+        }
+        let code = d["code"].as_str().unwrap_or_default();
+        assert!(
+            agc::diag::lookup(code).is_some(),
+            "unregistered code {code}"
+        );
+    }
+}

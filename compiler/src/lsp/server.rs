@@ -59,10 +59,25 @@ impl Server {
         }
     }
 
-    /// The messages queued for the client, taken (tests and the fuzz target drive the server
-    /// without a connection).
-    pub fn take_output(&mut self) -> Vec<Message> {
+    /// Handles the notification `method` with `params`, then checks what it made dirty: the
+    /// server without a connection (the fuzz target of the change handler drives it so).
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.notification(Notification::new(method.into(), params));
+        self.flush();
+    }
+
+    /// The text of the open document at `uri` (`file:` URIs).
+    pub fn text(&self, uri: &str) -> Option<&str> {
+        let path = uri::to_path(&uri.parse().ok()?)?;
+        self.docs.get(&path).map(|d| d.text.as_str())
+    }
+
+    /// The messages queued for the client as JSON, taken.
+    pub fn take_output(&mut self) -> Vec<Value> {
         std::mem::take(&mut self.out)
+            .into_iter()
+            .filter_map(|m| serde_json::to_value(m).ok())
+            .collect()
     }
 
     /// Handles one notification (total: unknown ones and bad parameters are ignored).
