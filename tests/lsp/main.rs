@@ -365,3 +365,52 @@ fn hover_on_a_diagnostic_explains_its_code() {
     assert_eq!(none, Value::Null);
     assert_eq!(c.shutdown(), 0);
 }
+
+/// A real editor's client: Neovim's built-in LSP client, headless, opens a document and reads
+/// its diagnostics (`tests/lsp/neovim.lua`). Skipped with a notice when `nvim` is absent (CI
+/// installs Debian's package in `.ci/run`).
+#[test]
+fn neovim_reads_the_diagnostics() {
+    if Command::new("nvim").arg("--version").output().is_err() {
+        eprintln!("note: nvim is not installed; the Neovim client test is skipped");
+        return;
+    }
+    let ws = workspace("neovim");
+    let path = ws.join("wf.agraph.yaml");
+    std::fs::copy(FIXTURES[0], &path).unwrap();
+    let out = ws.join("diagnostics.txt");
+    let script = std::fs::canonicalize("tests/lsp/neovim.lua").unwrap();
+    let mut nvim = Command::new("nvim")
+        .args(["--headless", "--clean", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("AGC_BIN", env!("CARGO_BIN_EXE_agc"))
+        .env("AGC_DIR", &*ws)
+        .env("AGC_FILE", &path)
+        .env("AGC_OUT", &out)
+        .current_dir(&*ws)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Neovim's own wait gives up after a minute; this one only keeps a stuck editor from
+    // hanging the test.
+    let start = std::time::Instant::now();
+    while nvim.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(120) {
+            let _ = nvim.kill();
+            panic!("nvim did not finish");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let got = std::fs::read_to_string(&out).expect("the script wrote the diagnostics");
+    let mut lines: Vec<&str> = got.lines().collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "AG114 13 75 `depends_on` names `fecth`, which is not a node of this scope",
+            "AG903 13 2 no path from an entrypoint reaches `parse`",
+        ],
+        "{got}"
+    );
+}
