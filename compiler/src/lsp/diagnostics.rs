@@ -6,7 +6,7 @@
 //! information at their own places (in any file), and the help becomes related information at
 //! the diagnostic's own place, `help: …`, as LSP has no field of its own for it. The code
 //! links to `agc-explain:CODE` (the explanation `agc explain CODE` prints; the VS Code
-//! extension opens it, and hover shows it in every editor: [`super::hover`]).
+//! extension opens it, and hover shows it in every editor: [`super::handlers`]).
 //!
 //! A check of one document also reports on the files it pulls in (a `subgraph.ref` fragment,
 //! an Agent Graph graph file): those diagnostics are published on those files.
