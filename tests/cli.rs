@@ -443,9 +443,13 @@ fn dash_as_the_output_is_standard_output() {
 fn eval_gives_up_on_a_jq_filter_that_never_ends() {
     // `def f: f; f` loops without producing an output; jaq has no step limit.
     let o = agc(&["eval", "--lang", "jq", "def f: f; f", "--timeout", "0.5"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "an exceeded limit exits 2 (issue 47)"
+    );
     assert!(
-        stderr(&o).contains("did not finish within 0.5 s"),
+        stderr(&o).contains("ran longer than 0.5 s"),
         "{}",
         stderr(&o)
     );

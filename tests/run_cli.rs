@@ -63,7 +63,7 @@ fn a_failed_run_says_why() {
     let script = write(
         &dir,
         "fail.yaml",
-        "nodes:\n  draft_notes:\n    fail: { class: tool_error, message: \"the model provider refused: rate limited\" }\n",
+        "nodes:\n  collect_changes:\n    outputs: { entries: [{ title: x, kind: fix }], entry_count: 1 }\n  draft_notes:\n    fail: { class: tool_error, message: \"the model provider refused: rate limited\" }\n",
     );
     let o = agc(&[
         "run",

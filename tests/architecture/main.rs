@@ -255,7 +255,7 @@ const COMPILER_CIRCLES: &[&[&str]] = &[
 ];
 const RUNTIME_CIRCLES: &[&[&str]] = &[
     &["expr/eval/builtins.rs", "expr/eval.rs"],
-    &["jq/check.rs", "jq/mod.rs"],
+    &["jq/check.rs", "jq/instrument.rs", "jq/mod.rs"],
     &["plan/index.rs", "plan/mod.rs"],
     &[
         "run/core/back.rs",

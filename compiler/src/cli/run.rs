@@ -215,7 +215,9 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
 }
 
 fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -> i32 {
-    if !dir.join("plan.json").is_file() {
+    // `exists`, not `is_file`: a FIFO or a device named plan.json is refused by the bounded
+    // reader below (AGC017), with the lock held.
+    if !dir.join("plan.json").exists() {
         diags.push(Diagnostic::error(
             "AGC001",
             format!("`{}` holds no run to resume (no plan.json)", dir.display()),

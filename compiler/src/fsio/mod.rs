@@ -3,7 +3,7 @@
 //!
 //! - [`read`]: the bounded reader (regular files or `-`, a size limit, never blocking on a
 //!   FIFO or a device).
-//! - [`write`]: the one file writer (never over an input, atomic, checked).
+//! - [`write`](mod@write): the one file writer (never over an input, atomic, checked).
 //! - [`folder`]: output folders (a bundle, a generated crate): refused unless empty or agc's
 //!   own, built beside and swapped in.
 //! - [`stdout`]: standard output with every write checked, a closed pipe quiet.

@@ -1,5 +1,5 @@
 //! Standard output, checked: every command writes its output (a plan, a diagram, a value, a
-//! record, diagnostics for `check`) through [`write`] or [`Stdout`], and the process ends
+//! record, diagnostics for `check`) through [`write`](fn@write) or [`Stdout`], and the process ends
 //! through [`finish`], which flushes and turns a failed write into exit status 2.
 //!
 //! - A write that fails (`agc build x > /dev/full`: no space) prints one diagnostic (AGC025)

@@ -1,6 +1,6 @@
 //! The one file writer: every file a command writes on the user's behalf (a plan, a diagram,
 //! a refreshed Markdown file, a run record, agh's resolved form, a generated crate's files)
-//! goes through [`write`] or [`write_with`], which
+//! goes through [`write`](fn@write) or [`write_with`], which
 //!
 //! - refuses an output that is one of the command's inputs (AGC018): the same file after
 //!   symbolic links, compared by device and inode, so `agc build wf.yaml -o wf.yaml` (or

@@ -2,7 +2,7 @@
 //!
 //! jaq has no step hook, fuel or depth counter, and its evaluator recurses; a program such as
 //! `def f: [f]; f` overflows any stack, and `[range(1e9)]` allocates until the process dies.
-//! agc therefore puts its own checks into the program: [`super::instrument`] rewrites every
+//! agc therefore puts its own checks into the program: `instrument` rewrites every
 //! program (and jaq's library, once) so that a native filter, `!tick`, runs
 //!
 //! - at the start of every `def` body (every call of a jq function: all recursion passes here),

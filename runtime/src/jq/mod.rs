@@ -16,7 +16,7 @@
 //! - **Nesting**: the filter text is pre-scanned ([`nesting`]) and rejected above
 //!   [`nesting::MAX_NESTING`], because jaq's parser and compiler recurse.
 //! - **Recursion, memory, time**: every evaluation runs under [`Limits`] (stack used by
-//!   recursion, bytes held, wall-clock time), checked by ticks that [`instrument`] puts into
+//!   recursion, bytes held, wall-clock time), checked by ticks that `instrument` puts into
 //!   the program and the library ([`meter`] says where and why that covers every loop). An
 //!   exceeded limit is [`JqError::Limit`], never a stack overflow or an out-of-memory abort:
 //!   `def f: [f]; f`, `[range(1e9)]`, `last(range(1e18))` and `"x" * 1e10` all end so.
@@ -138,7 +138,7 @@ pub struct JqFilter {
 
 impl JqFilter {
     /// Compiles `src` with jaq's core, standard and JSON definitions, with the checks of
-    /// [`meter`] put in (see [`instrument`]).
+    /// [`meter`] put in (see `instrument`).
     pub fn compile(src: &str) -> Result<JqFilter, JqError> {
         if let Err(e) = nesting::check_nesting(src, nesting::MAX_NESTING) {
             return Err(JqError::TooDeep {
