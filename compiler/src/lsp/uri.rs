@@ -6,7 +6,7 @@
 //! them, `dir/./frag.yaml`) match the documents the editor opened.
 
 use lsp_types::Uri;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// The path a `file:` URI names, normalised; `None` for other schemes or a URI whose path
 /// does not decode to UTF-8.
@@ -47,22 +47,8 @@ pub fn from_path(path: &Path) -> Option<Uri> {
     out.parse().ok()
 }
 
-/// `path` made absolute (from the current folder) with `.` dropped and `..` applied
-/// lexically: the key of a file in the server's maps.
-pub fn normal(path: &Path) -> PathBuf {
-    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut out = PathBuf::new();
-    for c in abs.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
+/// The key of a file in the server's maps: the session's (one normalisation for both).
+pub use crate::session::normal;
 
 #[cfg(test)]
 mod tests {

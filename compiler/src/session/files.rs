@@ -156,8 +156,9 @@ impl Files {
     }
 }
 
-/// `path` made absolute (from the current folder) with `.` dropped and `..` applied lexically.
-fn normal(path: &Path) -> PathBuf {
+/// `path` made absolute (from the current folder) with `.` dropped and `..` applied lexically:
+/// the key of a file in the session's overlays (and in the language server's maps).
+pub fn normal(path: &Path) -> PathBuf {
     let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
     let mut out = PathBuf::new();
     for c in abs.components() {

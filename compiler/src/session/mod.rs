@@ -47,7 +47,7 @@ mod options;
 pub use detect::{
     LoadedDocument, agent_graph_parse_codes, detect, detect_and_validate, load_document,
 };
-pub use files::Files;
+pub use files::{Files, normal};
 pub use options::CheckOptions;
 
 use crate::source::SourceMap;
