@@ -17,7 +17,7 @@
 
 use crate::inflight::{InFlight, Outcome};
 use crate::wire::{GateDecision, RunInput, StatusView, TASK_SERVICE, TaskAnswer, TaskSpec};
-use agc_runtime::plan::{FORMAT, Plan};
+use agc_runtime::plan::Plan;
 use agc_runtime::run::core::{Command, State};
 use agc_runtime::run::record::Harness;
 use agc_runtime::run::timer_queue::{later, until};
@@ -178,14 +178,10 @@ async fn drive(
             ),
         ));
     }
+    // `from_value` reads every format in `FORMATS_READ` and upgrades it to the current one,
+    // refusing any other with the formats it knows.
     let plan = Plan::from_value(input.plan)
-        .map_err(|e| terminal(400, format!("not an agc.plan/v1 plan: {e}")))?;
-    if plan.format != FORMAT {
-        return Err(terminal(
-            400,
-            format!("unsupported plan format `{}`", plan.format),
-        ));
-    }
+        .map_err(|e| terminal(400, format!("not a usable agc plan: {e}")))?;
     let params = bind_params(&plan, input.params).map_err(|e| terminal(400, e.to_string()))?;
     let plan = Arc::new(plan);
     let mut state =

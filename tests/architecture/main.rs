@@ -275,4 +275,4 @@ const RUNTIME_CIRCLES: &[&[&str]] = &[
     ],
     &["run/driver.rs", "run/exec.rs"],
 ];
-const RUNTIME_LONG_FILES: &[&str] = &["agent_graph/eval.rs"];
+const RUNTIME_LONG_FILES: &[&str] = &[];

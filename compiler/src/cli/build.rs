@@ -28,9 +28,8 @@ pub(crate) struct BuildArgs {
     compact: bool,
     #[command(flatten)]
     root: super::RootArg,
-    /// The graph to take from a document holding several (an Agent Graph Provider).
-    #[arg(long, value_name = "ID")]
-    graph: Option<String>,
+    #[command(flatten)]
+    graph: super::GraphPick,
     #[command(flatten)]
     diag: super::DiagArgs,
     /// Treat warnings as errors.
@@ -71,7 +70,7 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
     }
     let display = super::walk::shown(&args.file);
     let mut session = Session::new(CheckOptions {
-        graph: args.graph.clone(),
+        graph: args.graph.id.clone(),
         ..args.root.options()
     });
     let out = session.compile(&args.file, &display);

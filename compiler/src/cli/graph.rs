@@ -48,9 +48,8 @@ pub(crate) struct GraphArgs {
     check: bool,
     #[command(flatten)]
     root: super::RootArg,
-    /// The graph to take from a document holding several (an Agent Graph Provider).
-    #[arg(long, value_name = "ID")]
-    graph: Option<String>,
+    #[command(flatten)]
+    graph: super::GraphPick,
     #[command(flatten)]
     diag: super::DiagArgs,
 }
@@ -64,7 +63,7 @@ impl GraphArgs {
 
 pub(crate) fn run(args: GraphArgs) -> i32 {
     let mut session = Session::new(CheckOptions {
-        graph: args.graph.clone(),
+        graph: args.graph.id.clone(),
         ..args.root.options()
     });
     let mut diags = Vec::new();
@@ -263,7 +262,7 @@ fn run_inject(
             return 2;
         }
         let opts_check = CheckOptions {
-            graph: args.graph.clone(),
+            graph: args.graph.id.clone(),
             root: Some(root.clone()),
             ..args.root.options()
         };

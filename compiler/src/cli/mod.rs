@@ -142,6 +142,15 @@ pub(crate) struct RootArg {
     pub(crate) limit: LimitArg,
 }
 
+/// `--graph ID`: which graph of a document holding several (an Agent Graph Provider) the
+/// command takes; shared by `build` and `graph`.
+#[derive(clap::Args, Debug, Clone)]
+pub(crate) struct GraphPick {
+    /// The graph to take from a document holding several (an Agent Graph Provider).
+    #[arg(long = "graph", value_name = "ID")]
+    pub(crate) id: Option<String>,
+}
+
 /// `--max-file-size`: the size limit of every file a command reads (documents, the files
 /// they reference, params, scripts, outputs, inputs), and of standard input.
 #[derive(clap::Args, Debug, Clone, Copy)]

@@ -47,6 +47,25 @@ pub const FORMAT: &str = "agc.plan/v3";
 /// Every format tag this runtime reads.
 pub const FORMATS_READ: [&str; 3] = ["agc.plan/v1", "agc.plan/v2", FORMAT];
 
+/// Permissions whose grant means a call has side effects (AGS AG902's list: `fs:write`,
+/// `fs:delete`, `git:commit`, `git:push`, `shell:exec`, each also as a prefix such as
+/// `git:push:origin`). The compiler warns on them and the ladder checkpoints before such a
+/// call; both read this one list.
+pub const SIDE_EFFECT_PERMISSIONS: [&str; 5] = [
+    "fs:write",
+    "fs:delete",
+    "git:commit",
+    "git:push",
+    "shell:exec",
+];
+
+/// True when `permission` is (or starts with) one of [`SIDE_EFFECT_PERMISSIONS`].
+pub fn has_side_effects(permission: &str) -> bool {
+    SIDE_EFFECT_PERMISSIONS
+        .iter()
+        .any(|w| permission.starts_with(w))
+}
+
 /// A whole plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {

@@ -10,14 +10,6 @@ use crate::hash::HashSet;
 use crate::source::Field;
 use crate::source::{Map, Value};
 
-const SIDE_EFFECTS: [&str; 5] = [
-    "fs:write",
-    "fs:delete",
-    "git:commit",
-    "git:push",
-    "shell:exec",
-];
-
 impl Checker<'_> {
     pub(super) fn check_advisories(&mut self, scopes: &[Scope<'_>]) {
         let mut any_estimate = false;
@@ -58,7 +50,7 @@ impl Checker<'_> {
                     let req = |key| defaults::field(s, node, "requirements", key);
                     let writes = req("workspace").and_then(Value::as_str) == Some("read_write")
                         || strings(req("permissions"))
-                            .any(|(_, p)| SIDE_EFFECTS.iter().any(|se| p.starts_with(se)));
+                            .any(|(_, p)| agc_runtime::plan::has_side_effects(p));
                     if writes {
                         self.warn_key(
                             "AG902",

@@ -194,17 +194,7 @@ impl State {
         req.get("workspace").and_then(Value::as_str) == Some("read_write")
             || super::human::strings(req.get("permissions"))
                 .iter()
-                .any(|p| {
-                    [
-                        "fs:write",
-                        "fs:delete",
-                        "git:commit",
-                        "git:push",
-                        "shell:exec",
-                    ]
-                    .iter()
-                    .any(|w| p.starts_with(w))
-                })
+                .any(|p| crate::plan::has_side_effects(p))
     }
 
     /// A completed call: outputs checked, then reviewed, then judged.
