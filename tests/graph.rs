@@ -322,9 +322,10 @@ fn check_opts(path: &Path) -> CheckOptions {
     }
 }
 
-/// A graph of many unconnected, long-titled nodes: few edges, but more text than Mermaid's
-/// `maxTextSize`; agc refuses with AGC103 rather than write a diagram Mermaid replaces with an
-/// error, says what to do instead, and the same graph drawn smaller passes.
+/// A graph of many unconnected nodes with long ids and titles: fewer edges than Mermaid's
+/// `maxEdges` (each lone node's one arrow to `end`), but more text than its `maxTextSize`; agc
+/// refuses with AGC103 rather than write a diagram Mermaid replaces with an error, says what
+/// to do instead, and the same graph drawn smaller passes.
 #[test]
 fn diagrams_over_mermaids_text_limit_say_what_to_do() {
     let doc = |n: usize| {
@@ -332,13 +333,13 @@ fn diagrams_over_mermaids_text_limit_say_what_to_do() {
             "ags_version: \"1.0\"\nkind: AgenticGraph\nid: t/long\ntitle: Long\nobjective: Much text.\nconstraints:\n  max_cost_usd: 1\nentrypoints: [",
         );
         s += &(0..n)
-            .map(|i| format!("node_{i:04}"))
+            .map(|i| format!("summarize_quarterly_report_{i:04}"))
             .collect::<Vec<_>>()
             .join(", ");
         s += "]\nnodes:\n";
         for i in 0..n {
             s += &format!(
-                "  node_{i:04}:\n    type: task\n    title: Summarize the quarterly report for region {i}\n    description: One of many.\n"
+                "  summarize_quarterly_report_{i:04}:\n    type: task\n    title: Summarize the quarterly report for region {i}\n    description: One of many.\n"
             );
         }
         s
@@ -353,7 +354,7 @@ fn diagrams_over_mermaids_text_limit_say_what_to_do() {
             .output()
             .expect("agc runs")
     };
-    let big = run(700);
+    let big = run(480);
     let err = String::from_utf8_lossy(&big.stderr);
     assert_eq!(big.status.code(), Some(1), "{err}");
     // Nothing to collapse in a graph of plain tasks: the help points at DOT instead.

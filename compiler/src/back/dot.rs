@@ -3,13 +3,17 @@
 //! id, title and header, holding the body, and the owner is the cluster itself: edges into the
 //! owner end at the cluster's border (`lhead`, meeting the body's first node) and edges out of
 //! it leave from the border (`ltail`), so the main flow runs straight through. A loop's body
-//! leads back from its last node to its first. Node kinds become shapes and fills; conditional
-//! edges are dashed, failure edges red, back edges bold. Only the graph's own entry nodes (or
-//! clusters) get a thick border. Strings are always quoted, with `"` and `\` escaped and
+//! leads back from its last node to its first. Nodes take the Mermaid diagram's looks, in its
+//! palette (one table, [`style::LOOKS`], with each look's nearest Graphviz shape), clusters the
+//! colours of their frames, and the same end nodes mark where a run ends ([`exits`]);
+//! conditional edges are dashed, failure edges red, back edges bold. Only the graph's own entry
+//! nodes (or clusters) get a thick border. Strings are always quoted, with `"` and `\` escaped and
 //! newlines written as `\n`, so any text is safe.
 
+use super::mermaid::exits::{self, Ends};
+use super::mermaid::style::{self, RED};
 use super::mermaid::{Layout, Visit, container_title, node_words, repetition, text, walk};
-use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
+use crate::ir::{EdgeKind, Graph, NodeId, RegionId, RegionKind};
 use std::fmt::Write;
 
 fn quote(s: &str) -> String {
@@ -26,38 +30,6 @@ fn quote(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-fn shape(k: NodeKind) -> &'static str {
-    match k {
-        NodeKind::Task => "box",
-        NodeKind::Decision => "diamond",
-        NodeKind::Gate => "hexagon",
-        NodeKind::Loop | NodeKind::Map | NodeKind::Subgraph => "box3d",
-        NodeKind::Wait => "circle",
-        NodeKind::StateUpdate => "parallelogram",
-        NodeKind::External => "cylinder",
-        NodeKind::Fork | NodeKind::Join => "trapezium",
-        NodeKind::Terminal => "oval",
-    }
-}
-
-fn fill(k: NodeKind) -> &'static str {
-    match k {
-        NodeKind::Decision => "#fff6d8",
-        NodeKind::Gate => "#e9f1ff",
-        NodeKind::Terminal => "#eceff1",
-        _ => "#f4f6fa",
-    }
-}
-
-fn cluster_fill(k: &RegionKind) -> &'static str {
-    match k {
-        RegionKind::Loop { .. } => "#f1f8ec",
-        RegionKind::Map { .. } => "#eef6ff",
-        RegionKind::Subgraph { .. } => "#f7f4fb",
-        RegionKind::Parallel => "#fdf3ea",
-    }
 }
 
 /// The (last, first) nodes of a region's body.
@@ -98,11 +70,12 @@ pub fn render(g: &Graph, collapse: bool) -> String {
         "    graph [fontname=\"Helvetica\"];\n    node [fontname=\"Helvetica\", style=filled];\n    edge [fontname=\"Helvetica\"];\n",
     );
     let layout = Layout::new(g, collapse);
-    let ends: Vec<Option<(NodeId, NodeId)>> = (0..g.regions.len())
+    let body: Vec<Option<(NodeId, NodeId)>> = (0..g.regions.len())
         .map(|r| body_ends(&layout, g, RegionId(r as u32)))
         .collect();
     let entry: std::collections::HashSet<NodeId> = g.entrypoints.iter().copied().collect();
-    write_nodes(&mut out, g, &layout, &entry);
+    let ends = exits::exits(g, &layout);
+    write_nodes(&mut out, g, &layout, &entry, &ends);
     for e in &g.edges {
         let (Some(&a), Some(&b)) = (
             layout.visible.get(e.from.index()),
@@ -120,10 +93,12 @@ pub fn render(g: &Graph, collapse: bool) -> String {
         match e.kind {
             EdgeKind::Sequence => {}
             EdgeKind::Conditional => attrs.push("style=dashed".into()),
-            EdgeKind::Failure => attrs.push("style=dashed, color=\"#c62828\"".into()),
+            EdgeKind::Failure => attrs.push(format!(
+                "style=dashed, color=\"{RED}\", fontcolor=\"{RED}\""
+            )),
             EdgeKind::Back => attrs.push("style=bold".into()),
         }
-        write_edge(&mut out, &layout, &ends, (e.from, e.to), attrs);
+        write_edge(&mut out, &layout, &body, (e.from, Head::Node(e.to)), attrs);
     }
     // A drawn loop repeats: its body's last node leads back to its first.
     for (i, r) in g.regions.iter().enumerate() {
@@ -136,22 +111,52 @@ pub fn render(g: &Graph, collapse: bool) -> String {
                 format!("label={}", quote(super::mermaid::REPEAT)),
                 "style=bold".into(),
             ];
-            write_edge(&mut out, &layout, &ends, (last, first), attrs);
+            write_edge(&mut out, &layout, &body, (last, Head::Node(first)), attrs);
+        }
+    }
+    // Where the run ends (see [`exits`]): labelled ends are taken on a verdict or a branch's
+    // false side (dashed), failures are red.
+    for (i, x) in ends.list.iter().enumerate() {
+        for (from, words, failure) in &x.from {
+            let mut attrs = Vec::new();
+            if let Some(w) = words {
+                attrs.push(format!("label={}", quote(w)));
+            }
+            if *failure {
+                attrs.push(format!(
+                    "style=dashed, color=\"{RED}\", fontcolor=\"{RED}\""
+                ));
+            } else if words.is_some() {
+                attrs.push("style=dashed".into());
+            }
+            write_edge(&mut out, &layout, &body, (*from, Head::End(i)), attrs);
         }
     }
     out.push_str("}\n");
     out
 }
 
+/// Where an edge goes: a node of the graph, or end node `t<i>`.
+enum Head {
+    Node(NodeId),
+    End(usize),
+}
+
 fn write_edge(
     out: &mut String,
     layout: &Layout,
     ends: &[Option<(NodeId, NodeId)>],
-    (from, to): (NodeId, NodeId),
+    (from, to): (NodeId, Head),
     mut attrs: Vec<String>,
 ) {
     let (a, tail) = anchor(layout, ends, from, false);
-    let (b, head) = anchor(layout, ends, to, true);
+    let (b, head) = match to {
+        Head::Node(to) => {
+            let (b, head) = anchor(layout, ends, to, true);
+            (format!("n{}", b.0), head)
+        }
+        Head::End(i) => (format!("t{i}"), None),
+    };
     if let Some(t) = tail {
         attrs.push(format!("ltail=cluster_n{}", t.0));
     }
@@ -163,15 +168,17 @@ fn write_edge(
     } else {
         format!(" [{}]", attrs.join(", "))
     };
-    let _ = writeln!(out, "    n{} -> n{}{attrs};", a.0, b.0);
+    let _ = writeln!(out, "    n{} -> {b}{attrs};", a.0);
 }
 
-/// Nodes and clusters, in the shared walk (see [`walk`]).
+/// Nodes and clusters, in the shared walk (see [`walk`]), and the end nodes (inside the box
+/// [`Ends::inside`] names, else at the root).
 fn write_nodes(
     out: &mut String,
     g: &Graph,
     layout: &Layout,
     entry: &std::collections::HashSet<NodeId>,
+    ends: &Ends,
 ) {
     let pen = |n: NodeId| {
         if entry.contains(&n) {
@@ -180,35 +187,57 @@ fn write_nodes(
             ""
         }
     };
+    let write_ends = |out: &mut String, depth: usize| {
+        for (i, x) in ends.list.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "{}t{i} [label={}, {}];",
+                "    ".repeat(depth),
+                quote(&x.words),
+                style::dot(style::Look::End)
+            );
+        }
+    };
+    // The box the ends are drawn in, once opened: its depth.
+    let mut inside: Option<usize> = None;
     walk(g, layout, |v| match v {
         Visit::Close(depth) => {
+            if inside == Some(depth) {
+                write_ends(out, depth + 1);
+                inside = None;
+            }
             let _ = writeln!(out, "{}}}", "    ".repeat(depth));
         }
         Visit::Open(n, r, depth) => {
+            if ends.inside == Some(n) {
+                inside = Some(depth);
+            }
             let indent = "    ".repeat(depth);
+            let (_, _, class, _) = style::style(style::look(g, layout, n));
+            let (fill, stroke, _) = style::colours(class);
             let _ = writeln!(out, "{indent}subgraph cluster_n{} {{", n.0);
             let _ = writeln!(
                 out,
-                "{indent}    graph [label={}, style=\"rounded,filled\", fillcolor=\"{}\"{}];",
+                "{indent}    graph [label={}, style=\"rounded,filled\", fillcolor=\"{fill}\", color=\"{stroke}\"{}];",
                 quote(&container_title(g, n, r)),
-                cluster_fill(&g.region(r).kind),
                 pen(n)
             );
         }
         Visit::Node(n, depth) => {
-            let node = g.node(n);
             let _ = writeln!(
                 out,
-                "{}n{} [label={}, shape={}, fillcolor=\"{}\"{}];",
+                "{}n{} [label={}, {}{}];",
                 "    ".repeat(depth),
                 n.0,
                 quote(&node_words(g, n)),
-                shape(node.kind),
-                fill(node.kind),
+                style::dot(style::look(g, layout, n)),
                 pen(n)
             );
         }
     });
+    if ends.inside.is_none() {
+        write_ends(out, 1);
+    }
 }
 
 #[cfg(test)]

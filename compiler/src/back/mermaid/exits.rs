@@ -1,19 +1,27 @@
 //! Where a run ends, drawn as end nodes (stadiums, as LangGraph draws `__end__`) so that every
-//! path visibly ends, for graphs that do not draw their own (AWP `end` nodes, Agent Graph
-//! terminals):
+//! path visibly ends, in every dialect (shared by the Mermaid and DOT writers):
 //!
-//! - an agh Loop ends `done` when a generation ends clean (an arrow from the body's last step,
-//!   and one labelled `else` from each branch, whose false side skips what follows it),
+//! - an agh Loop ends `done` when a generation ends clean (an arrow from the body's last step),
 //!   and a gate whose written `on_result` routes a verdict to `halt` or `escalate` ends it with
 //!   that route's `terminal_status` (a red dashed arrow from the gate, labelled with the
 //!   verdict: `error` to `failed`). These ends are drawn inside the generations' box: an arrow
 //!   leaving the box would make Mermaid lay the box out with the rest of the graph, anchor its
 //!   repeat arrow at its first step and draw it across the title;
-//! - any other graph ends where its root flow stops: every root node with no arrow out on
-//!   success (a failure or back edge does not count), and some arrow in, leads to one `end`.
+//! - any other graph ends where its root flow stops: every root node that is not a terminal of
+//!   the document's own, with no arrow out on success (a failure or back edge does not count),
+//!   leads to one `end`, a lone node too;
+//! - the false side of a branch is drawn where the document names it and nothing follows it
+//!   (see [`false_side`]): an AGS decision's branch or `default_branch` (or a routed gate's
+//!   `approved` / `rejected`) that no edge takes, labelled with its name, to the clean end
+//!   (when every edge out names the branch it is taken on); an
+//!   agh branch or any other decision whose every way out is guarded, labelled `else`; an AWP
+//!   `switch` without a `default`, `no match` to `failed` (the engine fails the run); an Agent
+//!   Graph gate with no edge on `failed`, `failed` to `blocked` (nothing is reached, the
+//!   evaluation blocks). Inside a loop, map or subgraph body (but an agh Loop's generations) a
+//!   false side only ends the iteration and is not drawn.
 
-use super::Layout;
-use crate::ir::{EdgeKind, Graph, NodeId, NodeKind};
+use super::{Layout, text};
+use crate::ir::{Edge, EdgeKind, Graph, NodeId, NodeKind};
 use crate::source::Value;
 
 /// One end node: its words, and the arrows into it (source, label, failure).
@@ -31,9 +39,6 @@ pub(crate) struct Ends {
 
 /// The end nodes to draw, in a fixed order (`done` or `end` first, then by first use).
 pub(crate) fn exits(g: &Graph, layout: &Layout) -> Ends {
-    if g.nodes.iter().any(|n| n.kind == NodeKind::Terminal) {
-        return Ends::default();
-    }
     let root = &layout.members[g.regions.len()];
     let mut out: Vec<Exit> = Vec::new();
     let add = |out: &mut Vec<Exit>, words: &str, arrow: (NodeId, Option<String>, bool)| match out
@@ -68,22 +73,12 @@ pub(crate) fn exits(g: &Graph, layout: &Layout) -> Ends {
             add(&mut out, "done", (last, None, false));
         }
         // A branch's false side skips what follows it: the generation ends there.
-        for (i, n) in g.nodes.iter().enumerate() {
-            let guarded = |e: &&crate::ir::Edge| e.from.index() == i;
-            let mut outs = g.edges.iter().filter(guarded);
-            let all_guarded = outs
-                .clone()
-                .all(|e| e.kind == crate::ir::EdgeKind::Conditional && e.guard.is_some());
-            if n.kind == NodeKind::Decision
-                && layout.visible[i]
-                && outs.next().is_some()
-                && all_guarded
-            {
-                add(
-                    &mut out,
-                    "done",
-                    (NodeId(i as u32), Some("else".into()), false),
-                );
+        for i in 0..g.nodes.len() {
+            let n = NodeId(i as u32);
+            if layout.visible[i] {
+                for (words, end, failure) in false_side(g, n, "done") {
+                    add(&mut out, end, (n, Some(words), failure));
+                }
             }
         }
         for (i, n) in g.nodes.iter().enumerate() {
@@ -113,12 +108,6 @@ pub(crate) fn exits(g: &Graph, layout: &Layout) -> Ends {
         return Ends { list: out, inside };
     }
     let mut has_out = vec![false; g.nodes.len()];
-    let mut has_in = vec![false; g.nodes.len()];
-    for e in &g.edges {
-        if let Some(x) = has_in.get_mut(e.to.index()) {
-            *x = true;
-        }
-    }
     // Failure and back edges are not where a successful run goes next.
     for e in &g.edges {
         if e.from != e.to
@@ -129,14 +118,97 @@ pub(crate) fn exits(g: &Graph, layout: &Layout) -> Ends {
         }
     }
     for &n in root {
-        // A node with no arrow at all stands alone: an arrow to `end` would only add noise
-        // (and edges: a graph of many lone steps would pass Mermaid's edge limit).
-        if layout.visible[n.index()] && has_in[n.index()] && !has_out[n.index()] {
+        let i = n.index();
+        if layout.visible[i] && !has_out[i] && g.node(n).kind != NodeKind::Terminal {
             add(&mut out, "end", (n, None, false));
+        }
+    }
+    for &n in root {
+        if layout.visible[n.index()] {
+            for (words, end, failure) in false_side(g, n, "end") {
+                add(&mut out, end, (n, Some(words), failure));
+            }
         }
     }
     Ends {
         list: out,
         inside: None,
     }
+}
+
+/// The false sides of node `n` that the document names and no edge takes: (label, end words,
+/// failure), `clean` being the words of the end a run reaches when nothing fails.
+fn false_side(g: &Graph, n: NodeId, clean: &'static str) -> Vec<(String, &'static str, bool)> {
+    let node = g.node(n);
+    let outs: Vec<&Edge> = g
+        .edges
+        .iter()
+        .filter(|e| e.from == n && e.to != n && e.kind != EdgeKind::Back)
+        .collect();
+    // What each way out is taken on: its authored label, the branch its guard compares
+    // with, its named outcomes.
+    let taken = |name: &str| {
+        outs.iter().any(|e| {
+            e.label.as_deref() == Some(name)
+                || e.on.iter().any(|o| o == name)
+                || e.guard
+                    .as_ref()
+                    .and_then(|x| text::branch_name(&x.source))
+                    .as_deref()
+                    == Some(name)
+        })
+    };
+    let named = |e: &Edge| match (&e.guard, e.kind) {
+        (_, EdgeKind::Failure) => true,
+        (Some(x), _) => text::branch_name(&x.source).is_some(),
+        (None, kind) => kind == EdgeKind::Conditional && (e.label.is_some() || !e.on.is_empty()),
+    };
+    let mut sides = Vec::new();
+    let guarded = !outs.is_empty() && outs.iter().all(|e| e.guard.is_some());
+    match (g.dialect, node.kind) {
+        ("awp", NodeKind::Decision) if guarded => {
+            sides.push(("no match".to_string(), "failed", true));
+        }
+        ("awp", NodeKind::Decision) => {}
+        ("agent-graph", NodeKind::Gate) if !taken("failed") => {
+            sides.push(("failed".to_string(), "blocked", true));
+        }
+        // Only where every way out says which branch it takes: an edge taken on any branch, or
+        // on a condition that is not one branch, leaves the false side unknown.
+        ("ags", NodeKind::Decision | NodeKind::Gate) if outs.iter().all(|e| named(e)) => {
+            let decision = node.attrs.get("decision");
+            let mut names: Vec<&str> = decision
+                .and_then(|d| d.get("branches"))
+                .and_then(Value::as_array)
+                .unwrap_or_default()
+                .iter()
+                .filter_map(|b| b.get("label").and_then(Value::as_str))
+                .chain(
+                    decision
+                        .and_then(|d| d.get("default_branch"))
+                        .and_then(Value::as_str),
+                )
+                .collect();
+            // A routed gate decides `approved` or `rejected`: drawn once an edge takes either.
+            if node.kind == NodeKind::Gate && (taken("approved") || taken("rejected")) {
+                names.extend(["approved", "rejected"]);
+            }
+            let mut seen = std::collections::HashSet::new();
+            for name in names {
+                if seen.insert(name) && !taken(name) {
+                    sides.push((name.to_string(), clean, false));
+                }
+            }
+        }
+        (_, NodeKind::Decision) => {
+            let guarded = outs
+                .iter()
+                .all(|e| e.kind == EdgeKind::Conditional && e.guard.is_some());
+            if !outs.is_empty() && guarded {
+                sides.push(("else".to_string(), clean, false));
+            }
+        }
+        _ => {}
+    }
+    sides
 }

@@ -29,7 +29,8 @@ pub(super) fn write(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Ed
     }
     let boxes = |l: Look| matches!(l, Look::Loop | Look::Map | Look::Subgraph | Look::Parallel);
     let mut entries: Vec<String> = Vec::new();
-    for ((look, open, close, class, words), _) in style::LOOKS.iter().zip(&used).filter(|x| *x.1) {
+    for ((look, open, close, class, words, _), _) in style::LOOKS.iter().zip(&used).filter(|x| *x.1)
+    {
         // A box drawn as a frame says so; folded, it is a node like the others.
         let frame = boxes(*look)
             && g.nodes.iter().enumerate().any(|(i, _)| {

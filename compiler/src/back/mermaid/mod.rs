@@ -22,11 +22,11 @@
 //!   function of the IR: the same graph gives the same bytes.
 
 pub mod escape;
-mod exits;
+pub(crate) mod exits;
 pub mod inject;
 pub(crate) mod layout;
 mod legend;
-mod style;
+pub(crate) mod style;
 pub mod text;
 
 pub(crate) use layout::{Layout, Repeat, Visit, repeat, repetition, walk};
@@ -69,9 +69,6 @@ const CONTAINER_CONFIG: &str =
 
 /// The label of a loop's repeat arrow (the loop's box says until when, and how often).
 pub(crate) const REPEAT: &str = "repeat";
-
-/// Red, for failure edges (stroke and label).
-const FAILURE: &str = "stroke:#c62828,color:#c62828";
 
 /// The flowchart text, and how many edges it has (for the caller's limit check).
 pub fn render(g: &Graph, opts: Options) -> (String, usize) {
@@ -320,9 +317,16 @@ fn write_classes(out: &mut String, g: &Graph, layout: &Layout, edges: &Edges) {
     }
     if !edges.failure.is_empty() {
         let ids: Vec<String> = edges.failure.iter().map(usize::to_string).collect();
-        let _ = writeln!(out, "    linkStyle {} {FAILURE}", ids.join(","));
+        let red = style::RED;
+        let _ = writeln!(
+            out,
+            "    linkStyle {} stroke:{red},color:{red}",
+            ids.join(",")
+        );
     }
 }
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_ends;

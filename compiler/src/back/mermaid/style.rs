@@ -33,25 +33,127 @@ pub(crate) enum Look {
     Parallel,
 }
 
-/// Each look: shape (opening and closing brackets), class, legend words, in legend order.
-pub(crate) const LOOKS: [(Look, &str, &str, &str, &str); 16] = [
-    (Look::Task, "[\"", "\"]", "task", "task"),
-    (Look::Decision, "{\"", "\"}", "decision", "decision"),
-    (Look::Approval, "{{\"", "\"}}", "gate", "approval or review"),
-    (Look::Input, "[/\"", "\"\\]", "gate", "input from a person"),
-    (Look::Notify, ">\"", "\"]", "gate", "notice (no wait)"),
-    (Look::Check, "{{\"", "\"}}", "check", "automatic check"),
-    (Look::Wait, "((\"", "\"))", "wait", "wait"),
-    (Look::State, "[/\"", "\"/]", "state", "state update"),
-    (Look::Call, "(\"", "\")", "outside", "call outside"),
-    (Look::Source, "[(\"", "\")]", "outside", "data source"),
-    (Look::Flow, "[\\\"", "\"/]", "flow", "fork or join"),
-    (Look::End, "([\"", "\"])", "terminal", "end"),
-    (Look::Loop, "[[\"", "\"]]", "loopbox", "loop"),
-    (Look::Map, "[[\"", "\"]]", "mapbox", "map"),
-    (Look::Subgraph, "[[\"", "\"]]", "subbox", "subgraph"),
-    (Look::Parallel, "[[\"", "\"]]", "parbox", "in parallel"),
+/// Each look: Mermaid shape (opening and closing brackets), class, legend words, and the
+/// nearest Graphviz shape (DOT attributes), in legend order.
+pub(crate) const LOOKS: [(Look, &str, &str, &str, &str, &str); 16] = [
+    (Look::Task, "[\"", "\"]", "task", "task", "shape=box"),
+    (
+        Look::Decision,
+        "{\"",
+        "\"}",
+        "decision",
+        "decision",
+        "shape=diamond",
+    ),
+    (
+        Look::Approval,
+        "{{\"",
+        "\"}}",
+        "gate",
+        "approval or review",
+        "shape=hexagon",
+    ),
+    (
+        Look::Input,
+        "[/\"",
+        "\"\\]",
+        "gate",
+        "input from a person",
+        "shape=trapezium",
+    ),
+    (
+        Look::Notify,
+        ">\"",
+        "\"]",
+        "gate",
+        "notice (no wait)",
+        "shape=cds",
+    ),
+    (
+        Look::Check,
+        "{{\"",
+        "\"}}",
+        "check",
+        "automatic check",
+        "shape=hexagon",
+    ),
+    (Look::Wait, "((\"", "\"))", "wait", "wait", "shape=circle"),
+    (
+        Look::State,
+        "[/\"",
+        "\"/]",
+        "state",
+        "state update",
+        "shape=parallelogram",
+    ),
+    (
+        Look::Call,
+        "(\"",
+        "\")",
+        "outside",
+        "call outside",
+        "shape=box, style=\"rounded,filled\"",
+    ),
+    (
+        Look::Source,
+        "[(\"",
+        "\")]",
+        "outside",
+        "data source",
+        "shape=cylinder",
+    ),
+    (
+        Look::Flow,
+        "[\\\"",
+        "\"/]",
+        "flow",
+        "fork or join",
+        "shape=invtrapezium",
+    ),
+    (
+        Look::End,
+        "([\"",
+        "\"])",
+        "terminal",
+        "end",
+        "shape=box, style=\"rounded,filled\"",
+    ),
+    (
+        Look::Loop,
+        "[[\"",
+        "\"]]",
+        "loopbox",
+        "loop",
+        "shape=box, peripheries=2",
+    ),
+    (
+        Look::Map,
+        "[[\"",
+        "\"]]",
+        "mapbox",
+        "map",
+        "shape=box, peripheries=2",
+    ),
+    (
+        Look::Subgraph,
+        "[[\"",
+        "\"]]",
+        "subbox",
+        "subgraph",
+        "shape=box, peripheries=2",
+    ),
+    (
+        Look::Parallel,
+        "[[\"",
+        "\"]]",
+        "parbox",
+        "in parallel",
+        "shape=box, peripheries=2",
+    ),
 ];
+
+/// Red, for failure edges (stroke and label) in both writers.
+pub(crate) const RED: &str = "#c62828";
 
 /// The classes and their styles, in the order they are defined.
 pub(crate) const CLASSES: [(&str, &str); 14] = [
@@ -80,8 +182,39 @@ pub(crate) const CLASSES: [(&str, &str); 14] = [
 
 /// The shape, class and legend words of `look`.
 pub(crate) fn style(look: Look) -> (&'static str, &'static str, &'static str, &'static str) {
-    let (_, open, close, class, words) = LOOKS[LOOKS.iter().position(|l| l.0 == look).unwrap_or(0)];
+    let (_, open, close, class, words, _) = row(look);
     (open, close, class, words)
+}
+
+fn row(
+    look: Look,
+) -> (
+    Look,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+) {
+    LOOKS[LOOKS.iter().position(|l| l.0 == look).unwrap_or(0)]
+}
+
+/// The DOT attributes of `look`: its shape, and its class's fill, stroke and text colours.
+pub(crate) fn dot(look: Look) -> String {
+    let (_, _, _, class, _, shape) = row(look);
+    let (fill, stroke, text) = colours(class);
+    format!("{shape}, fillcolor=\"{fill}\", color=\"{stroke}\", fontcolor=\"{text}\"")
+}
+
+/// A class's fill, stroke and text colours, read from its style in [`CLASSES`].
+pub(crate) fn colours(class: &str) -> (&'static str, &'static str, &'static str) {
+    let css = CLASSES.iter().find(|c| c.0 == class).map_or("", |c| c.1);
+    let get = |key: &str| {
+        css.split(',')
+            .find_map(|kv| kv.strip_prefix(key)?.strip_prefix(':'))
+            .unwrap_or("#000000")
+    };
+    (get("fill"), get("stroke"), get("color"))
 }
 
 /// How node `id` looks: a box (drawn as a container, or folded) by its region's kind, a gate by

@@ -10,7 +10,7 @@ fn sp() -> Span {
     Span::point(FileId(0), 0)
 }
 
-fn x(source: &str) -> IrExpr {
+pub(super) fn x(source: &str) -> IrExpr {
     IrExpr {
         lang: ExprLang::Agx,
         source: source.into(),
@@ -19,13 +19,13 @@ fn x(source: &str) -> IrExpr {
     }
 }
 
-struct B(Graph);
+pub(super) struct B(pub(super) Graph);
 
 impl B {
-    fn new() -> B {
+    pub(super) fn new() -> B {
         B(Graph::new("test", "g".into()))
     }
-    fn node(&mut self, id: &str, kind: NodeKind, region: Option<u32>) -> u32 {
+    pub(super) fn node(&mut self, id: &str, kind: NodeKind, region: Option<u32>) -> u32 {
         let mut n = Node::bare(id, id, kind, "task");
         n.region = region.map(RegionId);
         self.0.add_node(n, sp()).0
@@ -33,7 +33,7 @@ impl B {
     fn titled(&mut self, n: u32, title: &str) {
         self.0.nodes[n as usize].title = Some(title.into());
     }
-    fn edge(&mut self, from: u32, to: u32, kind: EdgeKind) -> usize {
+    pub(super) fn edge(&mut self, from: u32, to: u32, kind: EdgeKind) -> usize {
         self.0.add_edge(
             Edge {
                 from: NodeId(from),
@@ -51,7 +51,7 @@ impl B {
         );
         self.0.edges.len() - 1
     }
-    fn region(&mut self, owner: u32, kind: RegionKind, parent: Option<u32>) -> u32 {
+    pub(super) fn region(&mut self, owner: u32, kind: RegionKind, parent: Option<u32>) -> u32 {
         let r = self.0.add_region(
             Region {
                 kind,
@@ -65,7 +65,7 @@ impl B {
         self.0.nodes[owner as usize].owns = Some(r);
         r.0
     }
-    fn entry(&mut self, region: Option<u32>, n: u32) {
+    pub(super) fn entry(&mut self, region: Option<u32>, n: u32) {
         match region {
             None => self.0.entrypoints.push(NodeId(n)),
             Some(r) => self.0.regions[r as usize].entrypoints.push(NodeId(n)),
@@ -73,7 +73,7 @@ impl B {
     }
 }
 
-fn until(cond: &str, max: u32) -> RegionKind {
+pub(super) fn until(cond: &str, max: u32) -> RegionKind {
     RegionKind::Loop {
         mode: LoopMode::Until,
         condition: Some(x(cond)),
@@ -96,14 +96,14 @@ fn map(over: &str, item: &str) -> RegionKind {
     }
 }
 
-fn draw(g: &Graph) -> String {
+pub(super) fn draw(g: &Graph) -> String {
     let text = render(g, Options::default()).0;
     assert_eq!(text, render(g, Options::default()).0, "not deterministic");
     text
 }
 
 /// The edge lines, in Mermaid's link order.
-fn edge_lines(text: &str) -> Vec<&str> {
+pub(super) fn edge_lines(text: &str) -> Vec<&str> {
     text.lines()
         .map(str::trim)
         .filter(|l| {
@@ -656,104 +656,4 @@ fn collapse_keeps_a_loop_that_is_the_whole_graph_open() {
     );
     assert!(!text.contains(&format!("n{work}[")), "{text}");
     assert!(!text.contains(&format!("subgraph n{fan}[")), "{text}");
-}
-
-/// Every path visibly ends (issue 45): an agh Loop's generations end `done` after the body's
-/// last step and on a branch's false side, and a gate's written `halt` route ends `failed`,
-/// drawn inside the generations' box; another graph's root sinks lead to one `end`; a graph
-/// that draws its own ends gets none.
-#[test]
-fn every_path_ends_at_a_drawn_end() {
-    use crate::source::{Map, Value};
-    let obj = |pairs: &[(&str, Value)]| {
-        let mut m = Map::new();
-        for (k, v) in pairs {
-            m.insert(*k, v.clone());
-        }
-        Value::Object(m)
-    };
-    let s = |x: &str| Value::String(x.into());
-    let mut b = B::new();
-    b.0.dialect = "agh";
-    let owner = b.node("generations", NodeKind::Loop, None);
-    b.0.nodes[owner as usize]
-        .attrs
-        .insert("generations", obj(&[("watch", Value::Bool(false))]));
-    let r = b.region(owner, until("done", 5), None);
-    let plan = b.node("plan", NodeKind::Task, Some(r));
-    let gate = b.node("review", NodeKind::Gate, Some(r));
-    let branch = b.node("strict", NodeKind::Decision, Some(r));
-    let verify = b.node("verify", NodeKind::Task, Some(r));
-    let attrs = &mut b.0.nodes[gate as usize].attrs;
-    attrs.insert(
-        "on_result",
-        obj(&[("pass", s("done")), ("error", s("halt"))]),
-    );
-    attrs.insert(
-        "routes",
-        obj(&[
-            ("pass", obj(&[("route", s("continue"))])),
-            ("fail", obj(&[("route", s("revise"))])),
-            (
-                "error",
-                obj(&[("route", s("halt")), ("terminal_status", s("failed"))]),
-            ),
-            (
-                "blocked",
-                obj(&[("route", s("halt")), ("terminal_status", s("blocked"))]),
-            ),
-        ]),
-    );
-    b.entry(None, owner);
-    b.edge(plan, gate, EdgeKind::Sequence);
-    b.edge(gate, branch, EdgeKind::Sequence);
-    let e = b.edge(branch, verify, EdgeKind::Conditional);
-    b.0.edges[e].guard = Some(Box::new(x("inputs.strict")));
-    let text = draw(&b.0);
-    // Inside the box: declared before its `end`.
-    let close = text.find("\n    end\n").unwrap();
-    assert!(
-        text.find("        t0([\"done\"])").unwrap() < close,
-        "{text}"
-    );
-    assert!(
-        text.find("        t1([\"failed\"])").unwrap() < close,
-        "{text}"
-    );
-    assert!(text.contains(&format!("n{verify} --> t0\n")), "{text}");
-    assert!(
-        text.contains(&format!("n{branch} -.->|\"else\"| t0\n")),
-        "{text}"
-    );
-    assert!(
-        text.contains(&format!("n{gate} -.->|\"error\"| t1\n")),
-        "{text}"
-    );
-    // Only the routes the document wrote: `blocked` is a default, not drawn.
-    assert!(!text.contains("blocked"), "{text}");
-    assert!(text.contains("class t0,t1 terminal"), "{text}");
-    let edges = edge_lines(&text);
-    let red = edges.iter().position(|l| l.contains("error")).unwrap();
-    assert!(
-        text.contains(&format!("linkStyle {red} stroke:#c62828")),
-        "{text}"
-    );
-
-    // Elsewhere: the root's sinks lead to one `end`.
-    let mut b = B::new();
-    let a = b.node("a", NodeKind::Task, None);
-    let c = b.node("c", NodeKind::Task, None);
-    let d = b.node("d", NodeKind::Task, None);
-    b.edge(a, c, EdgeKind::Sequence);
-    b.edge(a, d, EdgeKind::Sequence);
-    let text = draw(&b.0);
-    assert!(text.contains("    t0([\"end\"])\n"), "{text}");
-    assert!(
-        text.contains("n1 --> t0\n") && text.contains("n2 --> t0\n"),
-        "{text}"
-    );
-    assert!(!text.contains("n0 --> t0"), "{text}");
-    // A graph with its own ends: none added.
-    b.node("stop", NodeKind::Terminal, None);
-    assert!(!draw(&b.0).contains("t0"));
 }

@@ -71,7 +71,7 @@ pub fn edge_label(g: &Graph, e: &Edge) -> Option<String> {
 
 /// `x == "value"` (or `'value'`, or `"value" == x`): the value, when the guard is one
 /// comparison of something with one string literal. Decisions route on such comparisons.
-fn branch_name(guard: &str) -> Option<String> {
+pub(crate) fn branch_name(guard: &str) -> Option<String> {
     let toks: Vec<Tok> = tokens(guard)
         .into_iter()
         .filter(|t| t.kind != Kind::Space)
