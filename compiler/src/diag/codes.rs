@@ -4,8 +4,6 @@
 //! `agc explain CODE` prints [`CodeInfo::explanation`]. A test checks that every code emitted
 //! anywhere in the sources is registered here and has at least one fixture.
 
-use super::Severity;
-
 mod agc;
 mod agent_graph;
 mod agh;
@@ -16,24 +14,14 @@ mod cel;
 mod codegen;
 mod expr;
 mod facts;
+mod info;
 mod jq;
 mod restate;
 mod run_record;
 mod runtime;
 mod schema;
 
-/// A registered diagnostic code.
-#[derive(Debug)]
-pub struct CodeInfo {
-    pub code: &'static str,
-    /// Who defines the code: `agc`, `ags`, `agent-graph`, `awp`, `agh`.
-    pub origin: &'static str,
-    pub severity: Severity,
-    /// One line.
-    pub summary: &'static str,
-    /// Several paragraphs: what triggers it, why, how to fix it, decisions agc took.
-    pub explanation: &'static str,
-}
+pub use info::CodeInfo;
 
 /// All registered codes, group by group.
 pub fn all() -> impl Iterator<Item = &'static CodeInfo> {

@@ -36,6 +36,7 @@
 
 mod access;
 mod builtins;
+use builtins::RegexCache;
 mod ops;
 pub mod render;
 pub mod time;
@@ -158,9 +159,6 @@ pub fn eval_with(expr: &Expr, lang: Lang, env: &Env<'_>) -> Result<Value, EvalEr
     };
     ev.eval(expr)
 }
-
-/// Compiled regular expressions of one evaluation, by pattern.
-pub(crate) type RegexCache = HashMap<String, regex::Regex>;
 
 struct Evaluator<'a, 'e> {
     lang: Lang,

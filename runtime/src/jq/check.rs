@@ -9,7 +9,10 @@
 //! names, arities and variable scoping are decided exactly as in the real compile; only the
 //! bodies differ, and they are never run.
 
-use super::{JqError, definitions, functions, load_errors, nesting, undefined_errors};
+use super::error::{JqError, load_errors, undefined_errors};
+use super::library::definitions;
+use super::natives::functions;
+use super::nesting;
 use jaq_core::Bind;
 use jaq_core::compile::Compiler;
 use jaq_core::load::parse::{Def, Term};

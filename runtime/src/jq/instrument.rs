@@ -43,7 +43,7 @@ fn native(name: &str, arity: usize) -> bool {
     static NATIVES: OnceLock<HashSet<(&'static str, usize)>> = OnceLock::new();
     NATIVES
         .get_or_init(|| {
-            super::functions()
+            super::natives::functions()
                 .map(|(name, args, _)| (name, args.len()))
                 .filter(|(name, _)| !name.starts_with('!'))
                 .collect()

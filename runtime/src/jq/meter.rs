@@ -36,6 +36,9 @@ use std::cell::Cell;
 use std::fmt;
 use std::time::{Duration, Instant};
 
+/// Most outputs [`super::run_jq`] collects before failing with [`super::JqError::TooManyOutputs`].
+pub const MAX_OUTPUTS: usize = 10_000;
+
 /// The bounds of one jq evaluation (see the module docs for how each is measured).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {

@@ -1,5 +1,6 @@
 use super::*;
-use serde_json::json;
+use super::library::compat_definitions;
+use serde_json::{Value, json};
 
 #[test]
 fn all_outputs_in_order() {

@@ -3,6 +3,13 @@
 use super::{Plan, PlanError};
 use std::collections::HashMap;
 
+impl Plan {
+    /// Lookup tables over the plan (node ids to indices, edges per node, region bodies).
+    pub fn index(&self) -> Result<PlanIndex, PlanError> {
+        PlanIndex::new(self)
+    }
+}
+
 /// Indices into a plan's `nodes`, `edges` and `regions`.
 ///
 /// - `node_of`: scoped id → node index.

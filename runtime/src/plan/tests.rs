@@ -1,4 +1,5 @@
 use super::*;
+use serde_json::Value;
 use std::path::Path;
 
 /// Every golden plan the compiler wrote reads into these types and writes back to the same

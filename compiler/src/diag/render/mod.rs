@@ -14,25 +14,30 @@
 //!
 //! - Diagnostics are rendered in the order given; callers sort them with [`super::sort`] first.
 //! - Lines and columns are 1-based; columns count Unicode code points (as
-//!   [`SourceFile::line_col`] does); an end position is **exclusive**: it is the position just
+//!   [`SourceFile::line_col`](crate::source::SourceFile::line_col) does); an end position is **exclusive**: it is the position just
 //!   after the last character of the span (so a zero-width span has `end == start`). This is
 //!   SARIF's and LSP's convention, and ruff's for GitHub annotations.
-//! - Spans are made safe before use ([`locate`]): offsets past the end of the file are clamped to
+//! - Spans are made safe before use ([`locate()`]): offsets past the end of the file are clamped to
 //!   it, a start inside a multi-byte character moves back to the character's start and an end
-//!   inside one moves forward to its end. A span or label whose [`FileId`] is not in the
+//!   inside one moves forward to its end. A span or label whose [`FileId`](crate::source::FileId) is not in the
 //!   [`SourceMap`] is a bug in the caller; it is rendered as if it had no location (a label is
 //!   dropped) rather than panicking.
-//! - File names are [`SourceFile::name`], the path as the user gave it, never made absolute.
+//! - File names are [`SourceFile::name`](crate::source::SourceFile::name), the path as the user gave it, never made absolute.
 
 mod direct;
 mod excerpt;
 mod github;
 mod human;
 mod json;
+mod locate;
+mod options;
 mod sarif;
 
-use super::{Diagnostic, Severity};
-use crate::source::{FileId, LineCol, SourceFile, SourceMap, Span};
+use super::Diagnostic;
+use crate::source::SourceMap;
+
+pub(crate) use locate::{Counts, Located, file_of, locate, primary_label};
+pub use options::Options;
 
 /// Output format of diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,13 +50,6 @@ pub enum Format {
     Sarif,
     /// GitHub Actions workflow commands, one per line.
     Github,
-}
-
-/// Rendering options.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Options {
-    /// Use ANSI colours (human format only; the other formats never colour).
-    pub color: bool,
 }
 
 /// Renders all diagnostics in `format`.
@@ -87,70 +85,6 @@ pub fn summary(diags: &[Diagnostic]) -> String {
     } else {
         parts.join(", ")
     }
-}
-
-/// How many diagnostics of each severity.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Counts {
-    pub errors: usize,
-    pub warnings: usize,
-    pub notes: usize,
-}
-
-impl Counts {
-    pub(crate) fn of(diags: &[Diagnostic]) -> Counts {
-        let mut c = Counts::default();
-        for d in diags {
-            match d.severity {
-                Severity::Error => c.errors += 1,
-                Severity::Warning => c.warnings += 1,
-                Severity::Note => c.notes += 1,
-            }
-        }
-        c
-    }
-}
-
-/// A span resolved against its file: the safe byte range and its line/column positions.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Located<'a> {
-    pub file: &'a SourceFile,
-    /// The span after clamping and snapping to character boundaries.
-    pub span: Span,
-    pub start: LineCol,
-    /// Exclusive end.
-    pub end: LineCol,
-}
-
-/// Resolves `span`, or `None` when its file is not in `sources`.
-pub(crate) fn locate(sources: &SourceMap, span: Span) -> Option<Located<'_>> {
-    let file = file_of(sources, span.file)?;
-    let text = &file.text;
-    let mut start = (span.start as usize).min(text.len());
-    while !text.is_char_boundary(start) {
-        start -= 1;
-    }
-    let mut end = (span.end as usize).clamp(start, text.len());
-    while !text.is_char_boundary(end) {
-        end += 1;
-    }
-    let span = Span::new(span.file, start, end);
-    Some(Located {
-        file,
-        span,
-        start: file.line_col(span.start),
-        end: file.line_col(span.end),
-    })
-}
-
-/// The file with this id, if the map has it.
-pub(crate) fn file_of(sources: &SourceMap, id: FileId) -> Option<&SourceFile> {
-    ((id.0 as usize) < sources.len()).then(|| sources.get(id))
-}
-
-/// The text at the primary span: the diagnostic's own label, else its message.
-pub(crate) fn primary_label(d: &Diagnostic) -> &str {
-    d.label.as_deref().unwrap_or(&d.message)
 }
 
 #[cfg(test)]

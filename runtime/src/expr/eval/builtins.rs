@@ -22,9 +22,11 @@ use regex::{Regex, RegexBuilder};
 
 use super::super::Lang;
 use super::super::functions::Style;
-use super::RegexCache;
 use super::render::{agx_text, cel_string, go_json, go_text};
 use super::time;
+
+/// Compiled regular expressions of one evaluation, by pattern.
+pub(crate) type RegexCache = std::collections::HashMap<String, regex::Regex>;
 use crate::value::{Key, Value, map_get};
 
 type R = Result<Value, String>;

@@ -7,6 +7,7 @@ mod json;
 mod sarif;
 
 use super::*;
+use crate::diag::Severity;
 use crate::source::{FileId, SourceFile, SourceMap, Span};
 
 /// A source map holding the given `(name, text)` files, in order.
