@@ -207,7 +207,10 @@ fn the_typed_checkpoint_hook_answers_or_leaves_pending() {
     let inputs = serde_json::Map::new();
     let ask = |decide: bool| {
         let h = runner::Typed(Typed { decide });
-        match dispatch(&h, &cx, node, node.kind, Some(&cp), &inputs) {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        match rt.block_on(dispatch(&h, &cx, node, node.kind, Some(&cp), &inputs)) {
             Ok(CallResult::Gate(r)) => r,
             other => panic!("a checkpoint answers a gate response, not {other:?}"),
         }

@@ -1,5 +1,5 @@
-//! The `AgcTask` service: runs one handler call on a blocking thread and answers its
-//! [`CallResult`] (a failure is data for the scheduler core, never a Restate error, so
+//! The `AgcTask` service: runs one handler call (a future, cancelled at its deadline) and
+//! answers its [`CallResult`] (a failure is data for the scheduler core, never a Restate error, so
 //! Restate retries only calls that never answered: a worker killed mid-call).
 
 use crate::handlers::Handlers;
@@ -39,7 +39,9 @@ fn failed(class: FailureClass, message: String) -> CallResult {
     CallResult::Failed(agc_runtime::run::HandlerError::new(class, message))
 }
 
-/// Calls the handler on a blocking thread, with the node's deadline.
+/// Calls the handler, with the node's deadline: the call is a future on this worker's tokio
+/// runtime (its own task, so a panic fails the call instead of the worker), dropped at its
+/// deadline: a call past its deadline is cancelled, not left running.
 async fn call(handler: Arc<dyn agc_runtime::run::Handler>, spec: TaskSpec) -> CallResult {
     let timeout = spec
         .timeout_seconds
@@ -58,31 +60,32 @@ async fn call(handler: Arc<dyn agc_runtime::run::Handler>, spec: TaskSpec) -> Ca
         resumed: spec.resumed,
         deadline: timeout.map(|t| started + t),
     };
-    let job = tokio::task::spawn_blocking(move || {
-        dispatch(
+    let job = tokio::spawn(async move {
+        let call = dispatch(
             &*handler,
             &cx,
             &spec.node,
             spec.kind,
             spec.checkpoint.as_ref(),
             &spec.inputs,
-        )
-        .unwrap_or_else(CallResult::Failed)
+        );
+        let result = match timeout {
+            Some(t) => match tokio::time::timeout(t, call).await {
+                Ok(r) => r,
+                Err(_) => {
+                    let seconds = started.elapsed().as_secs_f64();
+                    return CallResult::TimedOut {
+                        seconds: (seconds * 1000.0).round() / 1000.0,
+                    };
+                }
+            },
+            None => call.await,
+        };
+        result.unwrap_or_else(CallResult::Failed)
     });
-    let joined = match timeout {
-        Some(t) => match tokio::time::timeout(t, job).await {
-            Ok(j) => j,
-            Err(_) => {
-                // The blocking thread cannot be stopped; its late answer is dropped.
-                let seconds = started.elapsed().as_secs_f64();
-                return CallResult::TimedOut {
-                    seconds: (seconds * 1000.0).round() / 1000.0,
-                };
-            }
-        },
-        None => job.await,
-    };
-    match joined {
+    // Restate dropping this invocation (the worker shutting down) aborts the call too.
+    let mut job = AbortOnDrop(job);
+    match (&mut job.0).await {
         Ok(r) => r,
         Err(e) => {
             let msg = match e.try_into_panic() {
@@ -98,5 +101,14 @@ async fn call(handler: Arc<dyn agc_runtime::run::Handler>, spec: TaskSpec) -> Ca
                 format!("the handler panicked: {msg}"),
             )
         }
+    }
+}
+
+/// Aborts its task when dropped.
+struct AbortOnDrop<T>(tokio::task::JoinHandle<T>);
+
+impl<T> Drop for AbortOnDrop<T> {
+    fn drop(&mut self) {
+        self.0.abort();
     }
 }

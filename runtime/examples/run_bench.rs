@@ -14,7 +14,7 @@
 use agc_runtime::plan::{Node, Plan};
 use agc_runtime::run::core::{Command, State};
 use agc_runtime::run::{
-    CallContext, CallResult, Clock, Completion, Event, FixedClock, FixedIds, Handler, HandlerError,
+    CallContext, CallFuture, CallResult, Clock, Completion, Event, FixedClock, FixedIds, Handler,
     Journal, JsonlJournal, NullJournal, RunOptions, SystemClock, run,
 };
 use serde_json::{Map, Value, json};
@@ -24,13 +24,13 @@ use std::time::Instant;
 struct Noop;
 
 impl Handler for Noop {
-    fn task(
-        &self,
-        _cx: &CallContext,
-        _node: &Node,
-        _inputs: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        Ok(Completion::default())
+    fn task<'a>(
+        &'a self,
+        _cx: &'a CallContext,
+        _node: &'a Node,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(std::future::ready(Ok(Completion::default())))
     }
 }
 

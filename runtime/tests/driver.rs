@@ -4,9 +4,9 @@
 use agc_runtime::plan::{Node, Plan};
 use agc_runtime::run::record::AttemptStatus;
 use agc_runtime::run::{
-    CallContext, Completion, Decision, Event, FailureClass, FixedClock, FixedIds, GateOutcome,
-    GateResponse, Handler, HandlerError, Journal, JournalError, MemoryJournal, NodeStatus,
-    RunOptions, RunStatus, resume, run,
+    CallContext, CallFuture, Completion, Decision, Event, FailureClass, FixedClock, FixedIds,
+    GateOutcome, GateResponse, Handler, HandlerError, Journal, JournalError, MemoryJournal,
+    NodeStatus, RunOptions, RunStatus, resume, run,
 };
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -104,24 +104,26 @@ struct Items {
 }
 
 impl Handler for Items {
-    fn task(
-        &self,
-        cx: &CallContext,
-        _n: &Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
-        self.peak.fetch_max(now, Ordering::SeqCst);
-        std::thread::sleep(self.sleep.unwrap_or(Duration::from_millis(2)));
-        self.now.fetch_sub(1, Ordering::SeqCst);
-        if self.fail.is_some() && cx.item == self.fail {
-            return Err(HandlerError::new(FailureClass::ToolError, "boom"));
-        }
-        let mut outputs = Map::new();
-        outputs.insert("n".into(), inputs["it"].clone());
-        Ok(Completion {
-            outputs,
-            usage: Default::default(),
+    fn task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        _n: &'a Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            let now = self.now.fetch_add(1, Ordering::SeqCst) + 1;
+            self.peak.fetch_max(now, Ordering::SeqCst);
+            std::thread::sleep(self.sleep.unwrap_or(Duration::from_millis(2)));
+            self.now.fetch_sub(1, Ordering::SeqCst);
+            if self.fail.is_some() && cx.item == self.fail {
+                return Err(HandlerError::new(FailureClass::ToolError, "boom"));
+            }
+            let mut outputs = Map::new();
+            outputs.insert("n".into(), inputs["it"].clone());
+            Ok(Completion {
+                outputs,
+                usage: Default::default(),
+            })
         })
     }
 }
@@ -196,20 +198,22 @@ fn a_call_past_its_deadline_times_out() {
 struct Wrong;
 
 impl Handler for Wrong {
-    fn task(
-        &self,
-        cx: &CallContext,
-        _n: &Node,
-        _i: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        if cx.item == Some(1) {
-            panic!("handler bug");
-        }
-        let mut outputs = Map::new();
-        outputs.insert("n".into(), json!("not a number"));
-        Ok(Completion {
-            outputs,
-            usage: Default::default(),
+    fn task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        _n: &'a Node,
+        _i: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            if cx.item == Some(1) {
+                panic!("handler bug");
+            }
+            let mut outputs = Map::new();
+            outputs.insert("n".into(), json!("not a number"));
+            Ok(Completion {
+                outputs,
+                usage: Default::default(),
+            })
         })
     }
 }
@@ -240,22 +244,25 @@ fn wrong_outputs_and_panics_fail_the_attempt_with_a_clear_error() {
 struct Pausing;
 
 impl Handler for Pausing {
-    fn task(
-        &self,
-        _cx: &CallContext,
-        _n: &Node,
-        _i: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        Ok(Completion::default())
+    fn task<'a>(
+        &'a self,
+        _cx: &'a CallContext,
+        _n: &'a Node,
+        _i: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move { Ok(Completion::default()) })
     }
 
-    fn gate(
-        &self,
-        _cx: &CallContext,
-        _n: &Node,
-        _i: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        Ok(GateResponse::pending())
+    fn gate<'a>(
+        &'a self,
+
+        _cx: &'a CallContext,
+
+        _n: &'a Node,
+
+        _i: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move { Ok(GateResponse::pending()) })
     }
 }
 
@@ -342,25 +349,27 @@ struct Durable {
 }
 
 impl Handler for Durable {
-    fn task(
-        &self,
-        cx: &CallContext,
-        _n: &Node,
-        _i: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        self.calls.fetch_add(1, Ordering::SeqCst);
-        let flushed = self.journal.0.lock().unwrap().1.iter().any(|e| {
-            matches!(e, Event::CallStarted { path, attempt, .. }
+    fn task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        _n: &'a Node,
+        _i: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let flushed = self.journal.0.lock().unwrap().1.iter().any(|e| {
+                matches!(e, Event::CallStarted { path, attempt, .. }
                 if *path == cx.scope_path && *attempt == cx.attempt)
-        });
-        if !flushed {
-            self.undurable.lock().unwrap().push(cx.scope_path.clone());
-        }
-        let mut outputs = Map::new();
-        outputs.insert("n".into(), json!(1));
-        Ok(Completion {
-            outputs,
-            usage: Default::default(),
+            });
+            if !flushed {
+                self.undurable.lock().unwrap().push(cx.scope_path.clone());
+            }
+            let mut outputs = Map::new();
+            outputs.insert("n".into(), json!(1));
+            Ok(Completion {
+                outputs,
+                usage: Default::default(),
+            })
         })
     }
 }

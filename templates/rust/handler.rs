@@ -10,9 +10,9 @@ pub use agc_runtime::run::{
     CallContext as Context, Checkpoint, FailureClass, GateResponse, HandlerError as Failure,
 };
 {%- if gates.is_empty() %}
-use agc_runtime::run::{Completion, Handler};
+use agc_runtime::run::{CallFuture, Completion, Handler};
 {%- else %}
-use agc_runtime::run::{Completion, GateOutcome, Handler};
+use agc_runtime::run::{CallFuture, Completion, GateOutcome, Handler};
 {%- endif %}
 {%- if !handlers.is_empty() %}
 use serde::Serialize;
@@ -89,91 +89,101 @@ pub struct Typed<H>(pub H);
 
 impl<H: Handlers> Handler for Typed<H> {
 {%- if tasks.is_empty() %}
-    fn task(
-        &self,
-        cx: &Context,
-        _node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, Failure> {
-        Ok(Completion {
-            outputs: self.0.untyped(cx, inputs)?,
-            ..Completion::default()
+    fn task<'a>(
+        &'a self,
+        cx: &'a Context,
+        _node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            Ok(Completion {
+                outputs: self.0.untyped(cx, inputs)?,
+                ..Completion::default()
+            })
         })
     }
 {%- else %}
-    fn task(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, Failure> {
-        match node.id.as_str() {
+    fn task<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            match node.id.as_str() {
 {%- for h in tasks %}
-            {{ h.id_lit }} => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::{{ h.method }}(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
+                {{ h.id_lit }} => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::{{ h.method }}(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
 {%- endfor %}
-            _ => Ok(Completion {
-                outputs: self.0.untyped(cx, inputs)?,
-                ..Completion::default()
-            }),
-        }
+                _ => Ok(Completion {
+                    outputs: self.0.untyped(cx, inputs)?,
+                    ..Completion::default()
+                }),
+            }
+        })
     }
 {%- endif %}
 {%- if !decisions.is_empty() %}
 
-    fn decision(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, Failure> {
-        match node.id.as_str() {
+    fn decision<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            match node.id.as_str() {
 {%- for h in decisions %}
-            {{ h.id_lit }} => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::{{ h.method }}(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
+                {{ h.id_lit }} => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::{{ h.method }}(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
 {%- endfor %}
-            _ => self.task(cx, node, inputs),
-        }
+                _ => self.task(cx, node, inputs).await,
+            }
+        })
     }
 {%- endif %}
 {%- if !gates.is_empty() %}
 
-    fn gate(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, Failure> {
-        match node.id.as_str() {
+    fn gate<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            match node.id.as_str() {
 {%- for h in gates %}
-            {{ h.id_lit }} => {
-                let inputs = decode(cx, inputs)?;
-                let answer = H::{{ h.method }}(&self.0, cx, inputs)?;
-                gate(answer)
-            }
+                {{ h.id_lit }} => {
+                    let inputs = decode(cx, inputs)?;
+                    let answer = H::{{ h.method }}(&self.0, cx, inputs)?;
+                    gate(answer)
+                }
 {%- endfor %}
-            _ => Ok(GateResponse::pending()),
-        }
+                _ => Ok(GateResponse::pending()),
+            }
+        })
     }
 {%- endif %}
 
-    fn checkpoint(
-        &self,
-        cx: &Context,
-        _node: &agc_runtime::plan::Node,
-        checkpoint: &Checkpoint,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, Failure> {
-        Ok(self
-            .0
-            .checkpoint(cx, checkpoint)?
-            .unwrap_or_else(GateResponse::pending))
+    fn checkpoint<'a>(
+        &'a self,
+        cx: &'a Context,
+        _node: &'a agc_runtime::plan::Node,
+        checkpoint: &'a Checkpoint,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            Ok(self
+                .0
+                .checkpoint(cx, checkpoint)?
+                .unwrap_or_else(GateResponse::pending))
+        })
     }
 }
 {%- if !handlers.is_empty() %}

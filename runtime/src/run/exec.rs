@@ -284,6 +284,7 @@ fn drive(
     // call without a deadline runs on this thread: the same order of events, the same
     // record, no hand-off. A call with a deadline goes to a worker, which can be abandoned.
     let inline = state.max_parallel() == 1;
+    let mut inline_rt_slot: Option<tokio::runtime::Runtime> = None;
     loop {
         while let Some(ev) = queue.pop_front() {
             journal.append(&ev)?;
@@ -360,7 +361,13 @@ fn drive(
             if inline && cx.deadline.is_none() {
                 // One call at a time and nothing to abandon: the driver's thread makes it,
                 // saving two thread hand-offs per call.
-                let result = invoke(&*pool.handler, &plan, &call, &cx);
+                let result = invoke_blocking(
+                    inline_rt(&mut inline_rt_slot),
+                    &*pool.handler,
+                    &plan,
+                    &call,
+                    &cx,
+                );
                 queue.push_back(Event::CallFinished {
                     path: call.path,
                     attempt: call.attempt,
@@ -503,13 +510,14 @@ impl Pool {
         let handler = Arc::clone(&self.handler);
         let plan = Arc::clone(&self.plan);
         std::thread::spawn(move || {
+            let Ok(rt) = call_runtime() else { return };
             loop {
                 let job = {
                     let guard = rx.lock().unwrap_or_else(|p| p.into_inner());
                     guard.recv()
                 };
                 let Ok((id, call, cx)) = job else { return };
-                let result = invoke(&*handler, &plan, &call, &cx);
+                let result = invoke_blocking(&rt, &*handler, &plan, &call, &cx);
                 if tx.send((id, result)).is_err() {
                     return;
                 }
@@ -641,18 +649,37 @@ fn spin_recv<T>(rx: &Receiver<T>) -> Option<T> {
     }
 }
 
-/// One handler call, with panics caught and turned into failures.
-fn invoke(handler: &dyn Handler, plan: &Plan, call: &Call, cx: &CallContext) -> CallResult {
+/// A current-thread tokio runtime (timers on) that a thread makes calls on, blocking on
+/// each: the bridge until the driver is async.
+fn call_runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+}
+
+fn inline_rt(slot: &mut Option<tokio::runtime::Runtime>) -> &tokio::runtime::Runtime {
+    slot.get_or_insert_with(|| call_runtime().expect("a tokio runtime for the driver's calls"))
+}
+
+/// One handler call, made on `rt` (blocking this thread until it answers), with panics
+/// caught and turned into failures.
+fn invoke_blocking(
+    rt: &tokio::runtime::Runtime,
+    handler: &dyn Handler,
+    plan: &Plan,
+    call: &Call,
+    cx: &CallContext,
+) -> CallResult {
     let node = &plan.nodes[call.node];
     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        super::handler::dispatch(
+        rt.block_on(super::handler::dispatch(
             handler,
             cx,
             node,
             call.kind,
             call.checkpoint.as_deref(),
             &call.inputs,
-        )
+        ))
     }));
     match r {
         Ok(Ok(res)) => res,

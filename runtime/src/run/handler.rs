@@ -1,4 +1,5 @@
-//! The [`Handler`] trait: what the driver calls for the work a plan describes.
+//! The [`Handler`] trait: what the driver calls for the work a plan describes (async: each
+//! call is a future).
 
 // `HandlerError` carries the failed attempt's usage (144 bytes); it is returned once per
 // call, never in a hot loop, so boxing it would only make handlers clumsier to write.
@@ -8,6 +9,8 @@ use super::event::CallResult;
 use crate::plan::{Node, NodeKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+use std::future::Future;
+use std::pin::Pin;
 use std::time::Instant;
 
 /// Everything a handler learns about one call besides the node and its inputs.
@@ -256,10 +259,25 @@ impl std::fmt::Display for HandlerError {
     }
 }
 
-/// The work behind a plan: one method per kind of call. Called from the driver's worker
-/// threads, so implementations are `Send + Sync`; a call gets the node's resolved,
-/// type-checked inputs and returns its outputs, which the driver checks against the node's
-/// declared outputs (a wrong shape fails the attempt with `validation_error`).
+/// What a [`Handler`] method returns: a boxed future of the call's result that borrows the
+/// handler, the context, the node and the inputs for `'a`.
+///
+/// Boxed (rather than `async fn` in the trait) so that the trait stays object-safe: drivers
+/// hold `Arc<dyn Handler>`, whatever the handler's concrete type (a generated runner's typed
+/// adapter, the scripted handler, a Restate worker's). One allocation per call is nothing
+/// beside a model or tool call. `Send`, so a call can run on any worker of a multi-threaded
+/// tokio runtime.
+pub type CallFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, HandlerError>> + Send + 'a>>;
+
+/// The work behind a plan: one method per kind of call, each returning a future
+/// ([`CallFuture`]). The driver runs many calls at once as futures on a tokio runtime (how
+/// many: the graph's own limits, never a thread count), so a call that waits (a model call, an
+/// HTTP request, a timer) should `.await`, not block; blocking code goes through [`blocking`].
+/// A call past its deadline is cancelled: its future is dropped at its next `.await`.
+///
+/// A call gets the node's resolved, type-checked inputs and returns its outputs, which the
+/// driver checks against the node's declared outputs (a wrong shape fails the attempt with
+/// `validation_error`). Write a method as `Box::pin(async move { ... })`.
 ///
 /// Contract:
 /// - `task` runs task-like nodes (`task`, `external`, and nodes of kinds the scheduler
@@ -268,66 +286,108 @@ impl std::fmt::Display for HandlerError {
 /// - `gate` defaults to pausing (no decision): the run ends `awaiting_human` and a later
 ///   `resume` supplies the decision. `signal` (AWP signal waits) likewise.
 /// - A call may be made again for the same `idempotency_key` (retries, and a call that was in
-///   flight when the process died); handlers that have side effects dedupe on it.
+///   flight when the process died or that was cancelled at its deadline); handlers that have
+///   side effects dedupe on it.
 pub trait Handler: Send + Sync {
-    fn task(
-        &self,
-        cx: &CallContext,
-        node: &Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError>;
+    fn task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        node: &'a Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion>;
 
-    fn decision(
-        &self,
-        cx: &CallContext,
-        node: &Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
+    fn decision<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        node: &'a Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
         self.task(cx, node, inputs)
     }
 
-    fn gate(
-        &self,
-        _cx: &CallContext,
-        _node: &Node,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        Ok(GateResponse::pending())
+    fn gate<'a>(
+        &'a self,
+        _cx: &'a CallContext,
+        _node: &'a Node,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(std::future::ready(Ok(GateResponse::pending())))
     }
 
     /// An AWP signal wait on `node` asks for the signal `signal` (`config.signal`). Answer
     /// approved with the signal's payload in `outputs` (merged into the workflow state through
     /// its reducers), rejected (the wait fails), or pending (the default): the run pauses
     /// `awaiting_human` until a decision names the wait by its scope path.
-    fn signal(
-        &self,
-        _cx: &CallContext,
-        _node: &Node,
-        _signal: &str,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        Ok(GateResponse::pending())
+    fn signal<'a>(
+        &'a self,
+        _cx: &'a CallContext,
+        _node: &'a Node,
+        _signal: &'a str,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(std::future::ready(Ok(GateResponse::pending())))
     }
 
     /// A human checkpoint or a ladder hand-off of `node` (see [`Checkpoint`]). Defaults to
     /// pending: a required checkpoint pauses the run until a decision is supplied on resume;
     /// an optional one is recorded and not waited for. `cx.attempt` is the attempt the
     /// checkpoint belongs to (the one about to start for `before_*`).
-    fn checkpoint(
-        &self,
-        _cx: &CallContext,
-        _node: &Node,
-        _checkpoint: &Checkpoint,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        Ok(GateResponse::pending())
+    fn checkpoint<'a>(
+        &'a self,
+        _cx: &'a CallContext,
+        _node: &'a Node,
+        _checkpoint: &'a Checkpoint,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(std::future::ready(Ok(GateResponse::pending())))
+    }
+}
+
+/// Runs blocking handler code (a synchronous client, heavy computation) on tokio's blocking
+/// thread pool, so it does not stall the runtime's workers that poll the other calls. A panic
+/// in `f` resumes as a panic of the awaiting future (the driver fails the attempt with it).
+///
+/// Cancellation cannot reach into `f`: a call cancelled at its deadline stops waiting, and `f`
+/// runs to its end on its thread, its answer dropped. Call it from within a tokio runtime.
+///
+/// ```no_run
+/// # use agc_runtime::run::{blocking, CallContext, CallFuture, Completion, Handler};
+/// # use agc_runtime::plan::Node;
+/// # use serde_json::{Map, Value};
+/// struct Legacy;
+/// impl Handler for Legacy {
+///     fn task<'a>(
+///         &'a self,
+///         cx: &'a CallContext,
+///         _node: &'a Node,
+///         inputs: &'a Map<String, Value>,
+///     ) -> CallFuture<'a, Completion> {
+///         let inputs = inputs.clone();
+///         Box::pin(blocking(move || Ok(Completion { outputs: inputs, ..Completion::default() })))
+///     }
+/// }
+/// ```
+pub async fn blocking<T, F>(f: F) -> Result<T, HandlerError>
+where
+    T: Send + 'static,
+    F: FnOnce() -> Result<T, HandlerError> + Send + 'static,
+{
+    match tokio::task::spawn_blocking(f).await {
+        Ok(r) => r,
+        Err(e) => match e.try_into_panic() {
+            Ok(p) => std::panic::resume_unwind(p),
+            Err(_) => Err(HandlerError::new(
+                FailureClass::Transient,
+                "the blocking call was cancelled (the runtime is shutting down)",
+            )),
+        },
     }
 }
 
 /// Makes one call on `handler`: the one dispatch every driver uses, so a call means the same
 /// everywhere. `checkpoint` set: [`Handler::checkpoint`]; else by `kind` (an AWP signal
 /// wait: [`Handler::signal`]).
-pub fn dispatch(
+pub async fn dispatch(
     handler: &dyn Handler,
     cx: &CallContext,
     node: &Node,
@@ -338,18 +398,27 @@ pub fn dispatch(
     match (checkpoint, kind) {
         (Some(c), _) => handler
             .checkpoint(cx, node, c, inputs)
+            .await
             .map(CallResult::Gate),
-        (None, NodeKind::Gate) => handler.gate(cx, node, inputs).map(CallResult::Gate),
+        (None, NodeKind::Gate) => handler.gate(cx, node, inputs).await.map(CallResult::Gate),
         (None, NodeKind::Wait) => match super::core::signal_name(node) {
             Some(signal) => handler
                 .signal(cx, node, signal, inputs)
+                .await
                 .map(CallResult::Gate),
             // The core calls no other wait (a timed wait is a timer).
-            None => handler.task(cx, node, inputs).map(CallResult::Completed),
+            None => handler
+                .task(cx, node, inputs)
+                .await
+                .map(CallResult::Completed),
         },
         (None, NodeKind::Decision) => handler
             .decision(cx, node, inputs)
+            .await
             .map(CallResult::Completed),
-        (None, _) => handler.task(cx, node, inputs).map(CallResult::Completed),
+        (None, _) => handler
+            .task(cx, node, inputs)
+            .await
+            .map(CallResult::Completed),
     }
 }

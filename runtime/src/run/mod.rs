@@ -48,8 +48,8 @@ pub use event::{CallResult, Decision, Event, HumanAnswer};
 pub use exec::bind_params;
 pub use exec::strip_indices;
 pub use handler::{
-    CallContext, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse, Handler,
-    HandlerError, Usage, dispatch,
+    CallContext, CallFuture, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse,
+    Handler, HandlerError, Usage, blocking, dispatch,
 };
 pub use journal::{Journal, JournalError, JsonlJournal, MemoryJournal, NullJournal};
 #[cfg(feature = "sqlite")]

@@ -33,8 +33,8 @@
 #![allow(clippy::result_large_err)]
 
 use super::handler::{
-    CallContext, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse, Handler,
-    HandlerError, Usage,
+    CallContext, CallFuture, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse,
+    Handler, HandlerError, Usage,
 };
 use crate::plan::{Node, NodeKind};
 use serde::{Deserialize, Serialize};
@@ -69,7 +69,7 @@ pub struct Entry {
     /// Fail the call.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fail: Option<Failure>,
-    /// Sleep this long before answering.
+    /// Wait this long before answering (a timer: the call holds no thread while it waits).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_ms: Option<u64>,
     /// Usage to report (cost drives `max_cost_usd`).
@@ -239,9 +239,10 @@ impl ScriptHandler {
         })
     }
 
-    fn common(&self, e: &Entry) -> Result<(), HandlerError> {
+    /// An entry's `delay_ms` (a timer: the call waits without holding a thread) and `fail`.
+    async fn common(&self, e: &Entry) -> Result<(), HandlerError> {
         if let Some(ms) = e.delay_ms {
-            std::thread::sleep(Duration::from_millis(ms));
+            tokio::time::sleep(Duration::from_millis(ms)).await;
         }
         if let Some(f) = &e.fail {
             let (class, message) = match f {
@@ -270,89 +271,97 @@ impl LogState {
 }
 
 impl Handler for ScriptHandler {
-    fn task(
-        &self,
-        cx: &CallContext,
-        node: &Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, HandlerError> {
-        let entry = self.pick(cx, node).unwrap_or_default();
-        self.common(&entry)?;
-        let scope = template_scope(cx, inputs);
-        let mut outputs = match &entry.outputs {
-            Some(o) => o
-                .iter()
-                .map(|(k, v)| (k.clone(), render(v, &scope)))
-                .collect(),
-            None => placeholders(node),
-        };
-        if let Some(d) = &entry.decision {
-            outputs.insert("decision".into(), Value::from(d.clone()));
-        }
-        if node.kind == NodeKind::Decision && !outputs.contains_key("decision") {
-            return Err(HandlerError::new(
-                FailureClass::ValidationError,
-                format!("the script gives decision node `{}` no `decision`", node.id),
-            ));
-        }
-        Ok(Completion {
-            outputs,
-            usage: entry.usage.clone().unwrap_or_default(),
+    fn task<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        node: &'a Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            let entry = self.pick(cx, node).unwrap_or_default();
+            self.common(&entry).await?;
+            let scope = template_scope(cx, inputs);
+            let mut outputs = match &entry.outputs {
+                Some(o) => o
+                    .iter()
+                    .map(|(k, v)| (k.clone(), render(v, &scope)))
+                    .collect(),
+                None => placeholders(node),
+            };
+            if let Some(d) = &entry.decision {
+                outputs.insert("decision".into(), Value::from(d.clone()));
+            }
+            if node.kind == NodeKind::Decision && !outputs.contains_key("decision") {
+                return Err(HandlerError::new(
+                    FailureClass::ValidationError,
+                    format!("the script gives decision node `{}` no `decision`", node.id),
+                ));
+            }
+            Ok(Completion {
+                outputs,
+                usage: entry.usage.clone().unwrap_or_default(),
+            })
         })
     }
 
-    fn gate(
-        &self,
-        cx: &CallContext,
-        node: &Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        let Some(entry) = self.pick(cx, node) else {
-            return Ok(GateResponse::pending());
-        };
-        answer(self.common(&entry).map(|()| entry), cx, inputs)
+    fn gate<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        node: &'a Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            let Some(entry) = self.pick(cx, node) else {
+                return Ok(GateResponse::pending());
+            };
+            answer(self.common(&entry).await.map(|()| entry), cx, inputs)
+        })
     }
 
     /// An AWP signal wait: the entry's `outputs` are the signal's payload (delivered, unless
     /// `decision` says `pending` or `rejected`); `decision: approved` alone delivers an empty
     /// payload. No entry: pending.
-    fn signal(
-        &self,
-        cx: &CallContext,
-        node: &Node,
-        _signal: &str,
-        inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        let Some(mut entry) = self.pick(cx, node) else {
-            return Ok(GateResponse::pending());
-        };
-        if entry.decision.is_none() && entry.outputs.is_some() {
-            entry.decision = Some("approved".into());
-        }
-        answer(self.common(&entry).map(|()| entry), cx, inputs)
+    fn signal<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        node: &'a Node,
+        _signal: &'a str,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            let Some(mut entry) = self.pick(cx, node) else {
+                return Ok(GateResponse::pending());
+            };
+            if entry.decision.is_none() && entry.outputs.is_some() {
+                entry.decision = Some("approved".into());
+            }
+            answer(self.common(&entry).await.map(|()| entry), cx, inputs)
+        })
     }
 
     /// The node entry's `checkpoints.<id>` answer; none: pending. Each time a checkpoint is
     /// asked counts as one call of `<entry>.<id>` (its `results` advance).
-    fn checkpoint(
-        &self,
-        cx: &CallContext,
-        node: &Node,
-        checkpoint: &Checkpoint,
-        inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, HandlerError> {
-        let found = self.entry(cx, node).and_then(|(k, e)| {
-            let a = e.checkpoints.as_ref()?.get(&checkpoint.id)?;
-            Some((format!("{k}.{}", checkpoint.id), a))
-        });
-        if found.is_none() {
-            return Ok(GateResponse::pending());
-        }
-        let key = format!("{}:{}", cx.run_id, checkpoint.name);
-        let Some(entry) = self.pick_from(cx, found, key) else {
-            return Ok(GateResponse::pending());
-        };
-        answer(self.common(&entry).map(|()| entry), cx, inputs)
+    fn checkpoint<'a>(
+        &'a self,
+        cx: &'a CallContext,
+        node: &'a Node,
+        checkpoint: &'a Checkpoint,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            let found = self.entry(cx, node).and_then(|(k, e)| {
+                let a = e.checkpoints.as_ref()?.get(&checkpoint.id)?;
+                Some((format!("{k}.{}", checkpoint.id), a))
+            });
+            if found.is_none() {
+                return Ok(GateResponse::pending());
+            }
+            let key = format!("{}:{}", cx.run_id, checkpoint.name);
+            let Some(entry) = self.pick_from(cx, found, key) else {
+                return Ok(GateResponse::pending());
+            };
+            answer(self.common(&entry).await.map(|()| entry), cx, inputs)
+        })
     }
 }
 

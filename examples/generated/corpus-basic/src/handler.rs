@@ -7,7 +7,7 @@ use crate::types::*;
 pub use agc_runtime::run::{
     CallContext as Context, Checkpoint, FailureClass, GateResponse, HandlerError as Failure,
 };
-use agc_runtime::run::{Completion, Handler};
+use agc_runtime::run::{CallFuture, Completion, Handler};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -77,36 +77,40 @@ impl<T> Answer<T> {
 pub struct Typed<H>(pub H);
 
 impl<H: Handlers> Handler for Typed<H> {
-    fn task(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, Failure> {
-        match node.id.as_str() {
-            "execute" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::execute(&self.0, cx, inputs)?;
-                complete(outputs)
+    fn task<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            match node.id.as_str() {
+                "execute" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::execute(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                _ => Ok(Completion {
+                    outputs: self.0.untyped(cx, inputs)?,
+                    ..Completion::default()
+                }),
             }
-            _ => Ok(Completion {
-                outputs: self.0.untyped(cx, inputs)?,
-                ..Completion::default()
-            }),
-        }
+        })
     }
 
-    fn checkpoint(
-        &self,
-        cx: &Context,
-        _node: &agc_runtime::plan::Node,
-        checkpoint: &Checkpoint,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, Failure> {
-        Ok(self
-            .0
-            .checkpoint(cx, checkpoint)?
-            .unwrap_or_else(GateResponse::pending))
+    fn checkpoint<'a>(
+        &'a self,
+        cx: &'a Context,
+        _node: &'a agc_runtime::plan::Node,
+        checkpoint: &'a Checkpoint,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            Ok(self
+                .0
+                .checkpoint(cx, checkpoint)?
+                .unwrap_or_else(GateResponse::pending))
+        })
     }
 }
 

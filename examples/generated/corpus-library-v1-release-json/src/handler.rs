@@ -7,7 +7,7 @@ use crate::types::*;
 pub use agc_runtime::run::{
     CallContext as Context, Checkpoint, FailureClass, GateResponse, HandlerError as Failure,
 };
-use agc_runtime::run::{Completion, GateOutcome, Handler};
+use agc_runtime::run::{CallFuture, Completion, GateOutcome, Handler};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -182,113 +182,121 @@ impl<T> Answer<T> {
 pub struct Typed<H>(pub H);
 
 impl<H: Handlers> Handler for Typed<H> {
-    fn task(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, Failure> {
-        match node.id.as_str() {
-            "audit_codebase" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::audit_codebase(&self.0, cx, inputs)?;
-                complete(outputs)
+    fn task<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            match node.id.as_str() {
+                "audit_codebase" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::audit_codebase(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "define_public_api" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::define_public_api(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "implement_api" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::implement_api(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "write_test_suite" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::write_test_suite(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "write_documentation" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::write_documentation(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "verify_quality" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::verify_quality(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "remediate_gaps" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::remediate_gaps(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "prepare_release" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::prepare_release(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                "publish" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::publish(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                _ => Ok(Completion {
+                    outputs: self.0.untyped(cx, inputs)?,
+                    ..Completion::default()
+                }),
             }
-            "define_public_api" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::define_public_api(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "implement_api" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::implement_api(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "write_test_suite" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::write_test_suite(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "write_documentation" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::write_documentation(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "verify_quality" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::verify_quality(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "remediate_gaps" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::remediate_gaps(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "prepare_release" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::prepare_release(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            "publish" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::publish(&self.0, cx, inputs)?;
-                complete(outputs)
-            }
-            _ => Ok(Completion {
-                outputs: self.0.untyped(cx, inputs)?,
-                ..Completion::default()
-            }),
-        }
+        })
     }
 
-    fn decision(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<Completion, Failure> {
-        match node.id.as_str() {
-            "release_readiness" => {
-                let inputs = decode(cx, inputs)?;
-                let outputs = H::release_readiness(&self.0, cx, inputs)?;
-                complete(outputs)
+    fn decision<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, Completion> {
+        Box::pin(async move {
+            match node.id.as_str() {
+                "release_readiness" => {
+                    let inputs = decode(cx, inputs)?;
+                    let outputs = H::release_readiness(&self.0, cx, inputs)?;
+                    complete(outputs)
+                }
+                _ => self.task(cx, node, inputs).await,
             }
-            _ => self.task(cx, node, inputs),
-        }
+        })
     }
 
-    fn gate(
-        &self,
-        cx: &Context,
-        node: &agc_runtime::plan::Node,
-        inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, Failure> {
-        match node.id.as_str() {
-            "api_design_review" => {
-                let inputs = decode(cx, inputs)?;
-                let answer = H::api_design_review(&self.0, cx, inputs)?;
-                gate(answer)
+    fn gate<'a>(
+        &'a self,
+        cx: &'a Context,
+        node: &'a agc_runtime::plan::Node,
+        inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            match node.id.as_str() {
+                "api_design_review" => {
+                    let inputs = decode(cx, inputs)?;
+                    let answer = H::api_design_review(&self.0, cx, inputs)?;
+                    gate(answer)
+                }
+                "publish_approval" => {
+                    let inputs = decode(cx, inputs)?;
+                    let answer = H::publish_approval(&self.0, cx, inputs)?;
+                    gate(answer)
+                }
+                _ => Ok(GateResponse::pending()),
             }
-            "publish_approval" => {
-                let inputs = decode(cx, inputs)?;
-                let answer = H::publish_approval(&self.0, cx, inputs)?;
-                gate(answer)
-            }
-            _ => Ok(GateResponse::pending()),
-        }
+        })
     }
 
-    fn checkpoint(
-        &self,
-        cx: &Context,
-        _node: &agc_runtime::plan::Node,
-        checkpoint: &Checkpoint,
-        _inputs: &Map<String, Value>,
-    ) -> Result<GateResponse, Failure> {
-        Ok(self
-            .0
-            .checkpoint(cx, checkpoint)?
-            .unwrap_or_else(GateResponse::pending))
+    fn checkpoint<'a>(
+        &'a self,
+        cx: &'a Context,
+        _node: &'a agc_runtime::plan::Node,
+        checkpoint: &'a Checkpoint,
+        _inputs: &'a Map<String, Value>,
+    ) -> CallFuture<'a, GateResponse> {
+        Box::pin(async move {
+            Ok(self
+                .0
+                .checkpoint(cx, checkpoint)?
+                .unwrap_or_else(GateResponse::pending))
+        })
     }
 }
 
