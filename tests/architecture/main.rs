@@ -149,7 +149,7 @@ fn no_file_is_too_long() {
 /// circle not inside one of these, and on an entry that no longer matches (shrink it).
 const COMPILER_CIRCLES: &[&[&str]] = &[
     &["back/mermaid/legend.rs", "back/mermaid/mod.rs"],
-    &["cli/agent_graph/bundle.rs", "cli/agent_graph/inputs.rs", "cli/agent_graph/mod.rs", "cli/agent_graph/select.rs", "cli/agent_graph/tests_cmd.rs", "cli/build.rs", "cli/eval.rs", "cli/explain.rs", "cli/gen.rs", "cli/graph.rs", "cli/mod.rs", "cli/restate.rs", "cli/run.rs", "cli/run_restate.rs"],
+    &["cli/run.rs", "cli/run_restate.rs"],
     &["expr/agx/ast.rs", "expr/agx/check.rs", "expr/agx/depth.rs", "expr/agx/error.rs", "expr/agx/lexer.rs", "expr/agx/lower.rs", "expr/agx/mod.rs", "expr/agx/parser.rs", "expr/agx/report.rs", "expr/cel/lower.rs", "expr/cel/mod.rs", "expr/gotmpl/lower.rs", "expr/gotmpl/mod.rs", "expr/mod.rs", "expr/template.rs"],
     &["front/agent_graph/bundle.rs", "front/agent_graph/graph.rs", "front/agent_graph/lints.rs", "front/agent_graph/lower.rs", "front/agent_graph/mod.rs", "front/agent_graph/provider.rs"],
     &["front/agh/lower/mod.rs", "front/agh/lower/node.rs", "front/agh/mod.rs"],

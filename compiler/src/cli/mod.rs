@@ -3,12 +3,14 @@
 //! Exit status: 0 clean (warnings allowed unless `--strict`), 1 errors, 2 usage or I/O.
 
 mod agent_graph;
+mod args;
 mod build;
 mod eval;
 mod eval_limits;
 mod explain;
 mod r#gen;
 mod graph;
+mod output;
 mod restate;
 mod run;
 mod run_answers;
@@ -17,13 +19,12 @@ mod run_progress;
 mod run_restate;
 mod walk;
 
-use crate::check::CheckOptions;
-use crate::diag::render::{self, Format};
-use crate::diag::{self, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::session::Session;
 use crate::source::SourceMap;
-use clap::{Parser, Subcommand, ValueEnum};
-use std::io::{IsTerminal, Write};
+pub(crate) use args::{ColorArg, DiagArgs, FormatArg, GraphPick, LimitArg, RootArg};
+use clap::{Parser, Subcommand};
+pub(crate) use output::{Stream, out, print_diagnostics};
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
@@ -124,91 +125,6 @@ struct LspArgs {
     stdio: bool,
     #[command(flatten)]
     root: RootArg,
-}
-
-/// The workspace root shared by the commands that follow references.
-#[derive(clap::Args, Debug, Clone)]
-pub(crate) struct RootArg {
-    /// Workspace root: referenced files are read only below it. Default: the nearest folder
-    /// above the document holding `.git`, `.hg`, `.jj` or `.agc-root`, else the document's
-    /// own folder.
-    #[arg(long, value_name = "DIR", value_parser = existing_folder)]
-    root: Option<std::path::PathBuf>,
-    /// agh: an extension manifest (`extension.json`/`.toml`) declaring tool schemas
-    /// (repeatable; the one beside the Loop is found without it).
-    #[arg(long = "extension", value_name = "MANIFEST")]
-    extensions: Vec<std::path::PathBuf>,
-    #[command(flatten)]
-    pub(crate) limit: LimitArg,
-}
-
-/// `--graph ID`: which graph of a document holding several (an Agent Graph Provider) the
-/// command takes; shared by `build` and `graph`.
-#[derive(clap::Args, Debug, Clone)]
-pub(crate) struct GraphPick {
-    /// The graph to take from a document holding several (an Agent Graph Provider).
-    #[arg(long = "graph", value_name = "ID")]
-    pub(crate) id: Option<String>,
-}
-
-/// `--max-file-size`: the size limit of every file a command reads (documents, the files
-/// they reference, params, scripts, outputs, inputs), and of standard input.
-#[derive(clap::Args, Debug, Clone, Copy)]
-pub(crate) struct LimitArg {
-    /// Largest file (or standard input) accepted, in bytes; anything larger is refused
-    /// (AGC012) before it is loaded.
-    #[arg(long = "max-file-size", value_name = "BYTES", default_value_t = crate::fsio::DEFAULT_MAX_BYTES)]
-    pub(crate) bytes: usize,
-}
-
-/// `--root`'s value: a folder that exists (a missing or mistyped root would otherwise show up
-/// later as "outside the workspace root" on every reference, a misleading AGC081).
-fn existing_folder(s: &str) -> Result<std::path::PathBuf, String> {
-    let p = std::path::PathBuf::from(s);
-    match std::fs::metadata(&p) {
-        Ok(m) if m.is_dir() => Ok(p),
-        Ok(_) => Err(format!("`{s}` is a file, not a folder")),
-        Err(e) => Err(format!("`{s}` cannot be read as a folder ({e})")),
-    }
-}
-
-impl RootArg {
-    pub(crate) fn options(&self) -> CheckOptions {
-        let mut opts = CheckOptions {
-            root: self.root.clone(),
-            extensions: self.extensions.clone(),
-            ..CheckOptions::default()
-        };
-        opts.limits.max_file_bytes = self.limit.bytes;
-        opts
-    }
-}
-
-/// How the commands that report diagnostics show them (`check`, `build`, `graph`, `gen`):
-/// one definition of the two flags, flattened into each command's arguments.
-#[derive(clap::Args, Clone, Copy, Debug)]
-pub(crate) struct DiagArgs {
-    /// Output format of the diagnostics.
-    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
-    pub(crate) format: FormatArg,
-    /// When to colour human output.
-    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
-    pub(crate) color: ColorArg,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum FormatArg {
-    Human,
-    Json,
-    Sarif,
-    Github,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-pub(crate) enum ColorArg {
-    Auto,
-    Always,
-    Never,
 }
 
 /// Runs agc with the process arguments; returns the exit status.
@@ -355,74 +271,6 @@ fn emit(
 ) -> i32 {
     let failed = print_diagnostics(diags, sources, format, color, Stream::Stdout, true, strict);
     i32::from(failed)
-}
-
-/// Where diagnostics go: stdout for `check` (they are its output), stderr when stdout carries
-/// a plan, a diagram or a value.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Stream {
-    Stdout,
-    Stderr,
-}
-
-/// The one place the commands print diagnostics: sorted, rendered in `format`, coloured per
-/// `color` (auto: only on a terminal, never with `NO_COLOR`), with the summary line for human
-/// output when `summary`. Returns whether they fail the run (errors, or warnings if `strict`).
-pub(crate) fn print_diagnostics(
-    diags: &mut [Diagnostic],
-    sources: &SourceMap,
-    format: FormatArg,
-    color: ColorArg,
-    stream: Stream,
-    summary: bool,
-    strict: bool,
-) -> bool {
-    diag::sort(diags);
-    let format = match format {
-        FormatArg::Human => Format::Human,
-        FormatArg::Json => Format::Json,
-        FormatArg::Sarif => Format::Sarif,
-        FormatArg::Github => Format::Github,
-    };
-    let terminal = match stream {
-        Stream::Stdout => std::io::stdout().is_terminal(),
-        Stream::Stderr => std::io::stderr().is_terminal(),
-    };
-    let color = match color {
-        ColorArg::Always => true,
-        ColorArg::Never => false,
-        ColorArg::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
-    };
-    let out = render::render(format, diags, sources, render::Options { color });
-    // The summary is written after the reports rather than appended to them: the reports'
-    // string is sized exactly, and growing it by one line copied all of it (30 MB for the
-    // 92k advisories of a 100k-node graph, a tenth of a second).
-    let mut tail = String::new();
-    if format == Format::Human && summary {
-        if !diags.is_empty() {
-            tail.push('\n');
-        }
-        tail.push_str(&render::summary(diags));
-        tail.push('\n');
-    }
-    let write = |w: &mut dyn Write| {
-        w.write_all(out.as_bytes())
-            .and_then(|()| w.write_all(tail.as_bytes()))
-    };
-    // Standard output is checked (a failed write exits 2); stderr has nowhere to report to.
-    let _ = match stream {
-        Stream::Stdout => write(&mut crate::fsio::stdout::Stdout),
-        Stream::Stderr => write(&mut std::io::stderr().lock()),
-    };
-    let errors = diags.iter().any(Diagnostic::is_error);
-    let warnings = diags.iter().any(|d| d.severity == diag::Severity::Warning);
-    errors || (strict && warnings)
-}
-
-/// Writes `text` to stdout, checked ([`crate::fsio::stdout`]): a failed write makes the
-/// command exit 2, a closed pipe (`agc explain --list | head -1`) stops it quietly.
-pub(crate) fn out(text: &str) {
-    crate::fsio::stdout::write(text.as_bytes());
 }
 
 #[cfg(test)]

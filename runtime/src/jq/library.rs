@@ -37,7 +37,8 @@ pub(super) fn shorten<'s>(
 }
 
 /// The definitions in `compat.jq` (a constant; a test checks that it parses).
-pub(super) fn compat_definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>> {
+pub(super) fn compat_definitions() -> impl Iterator<Item = jaq_core::load::parse::Def<&'static str>>
+{
     jaq_core::load::parse(include_str!("compat.jq"), |p| p.defs())
         .into_iter()
         .flatten()

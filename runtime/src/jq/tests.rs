@@ -1,5 +1,5 @@
-use super::*;
 use super::library::compat_definitions;
+use super::*;
 use serde_json::{Value, json};
 
 #[test]
