@@ -147,3 +147,62 @@ pub fn ags_chain_script(n: usize) -> Value {
         .collect();
     json!({ "format": "agc.script/v1", "nodes": nodes })
 }
+
+/// An AGS graph whose one node maps over the param `items` (`n` at most), one task per item
+/// (issue 48: a map over a params array), and a task after it.
+pub fn ags_map(n: usize) -> Value {
+    let s = |d: &str| json!({ "type": "string", "description": d });
+    json!({
+        "ags_version": "1.0",
+        "kind": "AgenticGraph",
+        "id": "bench/map",
+        "title": "A map over a params array",
+        "objective": "Work on every item of a param.",
+        "params": { "items": { "type": "array", "description": "The items.", "schema": { "type": "array", "items": { "type": "string" } } } },
+        "constraints": { "max_cost_usd": 5.0 },
+        "entrypoints": ["each"],
+        "outputs": { "summary": { "type": "string", "description": "The summary.", "from": "nodes.summarize.outputs.summary" } },
+        "nodes": {
+            "each": {
+                "type": "map",
+                "title": "Each item",
+                "description": "Works on every item.",
+                "map": {
+                    "over": "params.items",
+                    "as": "item",
+                    "max_items": n.max(1),
+                    "collect": { "results": "nodes.work.outputs.result" },
+                    "body": {
+                        "title": "One item",
+                        "entrypoints": ["work"],
+                        "nodes": { "work": {
+                            "title": "Work",
+                            "description": "Works on one item.",
+                            "inputs": { "item": { "type": "string", "description": "The item.", "from": "item" } },
+                            "outputs": { "result": s("What came out.") },
+                        } },
+                    },
+                },
+            },
+            "summarize": {
+                "title": "Summarize",
+                "description": "Summarizes the results.",
+                "depends_on": ["each"],
+                "outputs": { "summary": s("The summary.") },
+            },
+        },
+    })
+}
+
+/// The run script for [`ags_map`]: every item's task answers its `result` from its item.
+pub fn ags_map_script() -> Value {
+    json!({ "format": "agc.script/v1", "nodes": {
+        "each/work": { "outputs": { "result": "done ${{ inputs.item }}" } },
+        "summarize": { "outputs": { "summary": "all done" } },
+    } })
+}
+
+/// The params for [`ags_map`]: `n` items.
+pub fn ags_map_params(n: usize) -> Value {
+    json!({ "items": (0..n).map(|i| format!("item {i}")).collect::<Vec<_>>() })
+}

@@ -83,6 +83,9 @@ impl std::error::Error for EvalError {}
 #[derive(Clone, Debug)]
 pub struct Env<'a> {
     json: Option<&'a serde_json::Map<String, serde_json::Value>>,
+    /// Roots read after `json`'s, borrowed from a caller that keeps them for many
+    /// evaluations (a run's params and context: never copied per evaluation).
+    shared: Option<&'a serde_json::Map<String, serde_json::Value>>,
     values: IndexMap<String, Value>,
     max_steps: u64,
     max_built: u64,
@@ -92,6 +95,7 @@ impl Default for Env<'_> {
     fn default() -> Self {
         Env {
             json: None,
+            shared: None,
             values: IndexMap::new(),
             max_steps: DEFAULT_MAX_STEPS,
             max_built: DEFAULT_MAX_BUILT,
@@ -111,6 +115,19 @@ impl<'a> Env<'a> {
             json: Some(vars),
             ..Self::default()
         }
+    }
+
+    /// Roots read when `from_json`'s have no such name (converted lazily too).
+    pub fn with_shared(mut self, shared: &'a serde_json::Map<String, serde_json::Value>) -> Self {
+        self.shared = Some(shared);
+        self
+    }
+
+    /// The JSON root `name`: the own roots first, then the shared ones.
+    pub(crate) fn json_root(&self, name: &str) -> Option<&'a serde_json::Value> {
+        self.json
+            .and_then(|m| m.get(name))
+            .or_else(|| self.shared.and_then(|m| m.get(name)))
     }
 
     /// Adds (or replaces) a root with a typed value.

@@ -44,7 +44,7 @@ impl Evaluator<'_, '_> {
         if let Some(v) = self.local(name).or_else(|| self.env.values.get(name)) {
             return Ok(v.clone());
         }
-        if let Some(j) = self.env.json.and_then(|m| m.get(name)) {
+        if let Some(j) = self.env.json_root(name) {
             return Ok(self.json_value(j));
         }
         if self.lang == Lang::Cel
@@ -85,7 +85,7 @@ impl Evaluator<'_, '_> {
                     if self.local(name).is_some() || self.env.values.contains_key(name) {
                         return None;
                     }
-                    let mut json = self.env.json?.get(name)?;
+                    let mut json = self.env.json_root(name)?;
                     self.steps += steps.len() as u64;
                     for (id, step) in steps.iter().rev() {
                         match json_step(json, step) {
@@ -185,7 +185,7 @@ impl Evaluator<'_, '_> {
             }
             return Some(v.clone());
         }
-        let mut j = self.env.json?.get(root)?;
+        let mut j = self.env.json_root(root)?;
         for f in fields {
             j = j.as_object()?.get(*f)?;
         }

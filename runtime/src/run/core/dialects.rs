@@ -86,11 +86,11 @@ impl State {
     pub(super) fn init_dialect_state(&mut self) {
         match self.plan.semantics.state {
             StateModel::Workflow { .. } => {
-                self.dialect_state = Some(self.params.clone());
+                self.dialect_state = Some(self.params().clone());
                 self.compile_state_schema();
             }
             StateModel::Facts => {
-                let facts = match self.params.get("facts") {
+                let facts = match self.params().get("facts") {
                     Some(Value::Object(m)) => m.clone(),
                     _ => Map::new(),
                 };

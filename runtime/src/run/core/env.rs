@@ -108,18 +108,43 @@ pub struct Anchor<'a> {
     pub inputs: Option<&'a Map<String, Value>>,
 }
 
+/// An empty object, for a root that is not set.
+fn empty() -> &'static Map<String, Value> {
+    static EMPTY: std::sync::LazyLock<Map<String, Value>> = std::sync::LazyLock::new(Map::new);
+    &EMPTY
+}
+
 impl State {
-    /// The roots an expression in `scope` sees.
+    /// The graph's params (the run's, defaults filled).
+    pub(crate) fn params(&self) -> &Map<String, Value> {
+        match self.graph_roots.get("params") {
+            Some(Value::Object(m)) => m,
+            _ => empty(),
+        }
+    }
+
+    /// The run's context.
+    pub(crate) fn context(&self) -> &Map<String, Value> {
+        match self.graph_roots.get("context") {
+            Some(Value::Object(m)) => m,
+            _ => empty(),
+        }
+    }
+
+    /// The params a scope sees: its own (a subgraph's bound params, a body's declared
+    /// ones), else the graph's; borrowed, never copied.
+    pub(crate) fn scope_params(&self, scope: usize) -> &Map<String, Value> {
+        match self.scopes[scope].vars.get("params") {
+            Some(Value::Object(p)) => p,
+            _ => self.params(),
+        }
+    }
+
+    /// The roots an expression in `scope` sees besides [`State::graph_roots`] (which the
+    /// evaluation borrows: `params` unless the scope has its own, `context`, agh `inputs`).
     fn roots(&self, scope: usize, core: &CoreExpr, anchor: &Anchor<'_>) -> Map<String, Value> {
         let sc = &self.scopes[scope];
         let mut roots = Map::new();
-        let params = sc
-            .vars
-            .get("params")
-            .cloned()
-            .unwrap_or_else(|| Value::Object(self.params.clone()));
-        roots.insert("params".into(), params);
-        roots.insert("context".into(), Value::Object(self.context.clone()));
         roots.insert("attachments".into(), self.attachments());
         let mut graph = Map::new();
         graph.insert("id".into(), Value::from(self.plan.graph.id.clone()));
@@ -128,9 +153,7 @@ impl State {
         }
         roots.insert("graph".into(), Value::Object(graph));
         for (k, v) in &sc.vars {
-            if k != "params" {
-                roots.insert(k.clone(), v.clone());
-            }
+            roots.insert(k.clone(), v.clone());
         }
         let mut names = Vec::new();
         node_refs(core, &mut names);
@@ -161,9 +184,8 @@ impl State {
         roots.insert("nodes".into(), Value::Object(nodes));
         if self.plan.semantics.namespace == Namespace::Loop {
             // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled; a
-            // sub-loop sees its Loop's), and `generation` is the number of the generation
-            // running: 1-based, as upstream's (research §4.2: never below 1).
-            roots.insert("inputs".into(), Value::Object(self.params.clone()));
+            // sub-loop sees its Loop's: in `graph_roots`), and `generation` is the number of
+            // the generation running: 1-based, as upstream's (research §4.2: never below 1).
             if let Some(i) = sc.iteration {
                 roots.insert("generation".into(), Value::from(i + 1));
             }
@@ -271,7 +293,9 @@ impl State {
             _ => core,
         };
         let roots = self.roots(scope, core, anchor);
-        let env = Env::from_json(&roots).with_max_steps(MAX_STEPS);
+        let env = Env::from_json(&roots)
+            .with_shared(&self.graph_roots)
+            .with_max_steps(MAX_STEPS);
         eval_with(core, lang, &env)
             .map(|v| to_json(&v))
             .map_err(|err| format!("`{}`: {}", e.source, err.message))

@@ -96,12 +96,10 @@ impl State {
             return Err(format!("expression `{}` has no core form", e.source));
         };
         let mut roots = vars.clone();
-        roots
-            .entry("params")
-            .or_insert_with(|| Value::Object(self.params.clone()));
-        roots.insert("context".into(), Value::Object(self.context.clone()));
         roots.insert("nodes".into(), Value::Object(Map::new()));
-        let env = Env::from_json(&roots).with_max_steps(super::env::MAX_STEPS);
+        let env = Env::from_json(&roots)
+            .with_shared(&self.graph_roots)
+            .with_max_steps(super::env::MAX_STEPS);
         match eval_with(core, Lang::Agx, &env) {
             Ok(crate::value::Value::Bool(b)) => Ok(b),
             Ok(_) => Err(format!("`{}` is not a boolean", e.source)),

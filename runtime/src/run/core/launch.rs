@@ -86,7 +86,7 @@ impl State {
                 } else if let Some(Value::String(name)) = node.attributes.get("input_ref") {
                     // agh `input` source: its output is the Loop input it names.
                     let mut m = Map::new();
-                    let v = self.params.get(name).cloned().unwrap_or(Value::Null);
+                    let v = self.params().get(name).cloned().unwrap_or(Value::Null);
                     m.insert("output".into(), v);
                     m
                 } else {
@@ -169,10 +169,6 @@ impl State {
         let node = &self.plan.nodes[node];
         let scope = self.runs[r].scope;
         let mut out = Map::new();
-        let params = match self.scopes[scope].vars.get("params") {
-            Some(Value::Object(p)) => p.clone(),
-            _ => self.params.clone(),
-        };
         // AWP: `null` is a value like any other (a jq result, an unset state key), not an
         // absent one.
         let null_is_value = self.plan.semantics.null_is_value;
@@ -196,9 +192,10 @@ impl State {
                     }
                 }
                 InputSource::Value(v) => Some(v.clone()),
-                InputSource::Implicit(_) => params
+                InputSource::Implicit(_) => self
+                    .scope_params(scope)
                     .get(&input.name)
-                    .or_else(|| self.context.get(&input.name))
+                    .or_else(|| self.context().get(&input.name))
                     .cloned(),
             };
             // An absent value takes the input's declared `default`, then is checked.

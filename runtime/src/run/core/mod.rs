@@ -86,8 +86,10 @@ pub struct State {
     pub(crate) run_id: String,
     pub(crate) started_at: String,
     pub(crate) finished_at: Option<String>,
-    pub(crate) params: Map<String, Value>,
-    pub(crate) context: Map<String, Value>,
+    /// The run's graph-level roots as expressions read them, set once at the start and
+    /// shared (never copied per scope, item or evaluation: issue 48): `params` and `context`
+    /// (objects), and for agh `inputs` (the params). See [`State::params`].
+    pub(crate) graph_roots: Arc<Map<String, Value>>,
     /// The graph's bound outputs (at the end).
     pub(crate) outputs: Map<String, Value>,
     pub(crate) status: RunStatus,
@@ -168,8 +170,7 @@ impl State {
             run_id: String::new(),
             started_at: String::new(),
             finished_at: None,
-            params: Map::new(),
-            context: Map::new(),
+            graph_roots: Arc::default(),
             outputs: Map::new(),
             status: RunStatus::Running,
             scopes: Vec::new(),
@@ -348,8 +349,14 @@ impl State {
         self.run_id = run_id;
         self.start_ts = at.parse().ok();
         self.started_at = at;
-        self.params = params;
-        self.context = context;
+        let mut roots = Map::new();
+        if self.plan.semantics.namespace == crate::plan::Namespace::Loop {
+            // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled).
+            roots.insert("inputs".into(), Value::Object(params.clone()));
+        }
+        roots.insert("params".into(), Value::Object(params));
+        roots.insert("context".into(), Value::Object(context));
+        self.graph_roots = Arc::new(roots);
         self.note_unbounded_back_edges();
         self.init_dialect_state();
         self.note_unrun_constructs();

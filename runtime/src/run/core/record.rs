@@ -69,8 +69,8 @@ impl State {
             status: self.status,
             started_at: self.started_at.clone(),
             finished_at: self.finished_at.clone(),
-            params: redacted(&self.params, self.redacted_params().into_iter()),
-            context: self.context.clone(),
+            params: redacted(self.params(), self.redacted_params().into_iter()),
+            context: self.context().clone(),
             outputs: redacted(
                 &self.outputs,
                 self.plan

@@ -35,27 +35,28 @@ impl State {
             .cloned()
     }
 
-    /// The `params` root of a new body instance of run `r`.
-    fn body_params(&self, r: usize, block: &str, carry: &Map<String, Value>) -> Value {
+    /// The `params` root of a new body instance of run `r`, when its body declares its own;
+    /// `None`: the body reads the graph's params, shared (see [`State::graph_roots`]), never
+    /// a copy per iteration or item (issue 48: a map over `params.items` was quadratic).
+    fn body_params(&self, r: usize, block: &str, carry: &Map<String, Value>) -> Option<Value> {
         let declared = self.region_opt(r, block, "body_params");
-        let inputs = self.runs[r].inputs.clone().unwrap_or_default();
-        match declared.as_ref().and_then(Value::as_object) {
-            Some(decl) if !decl.is_empty() => {
-                let mut p = Map::new();
-                for (name, spec) in decl {
-                    let v = carry
-                        .get(name)
-                        .or_else(|| inputs.get(name))
-                        .cloned()
-                        .or_else(|| spec.get("default").cloned());
-                    if let Some(v) = v {
-                        p.insert(name.clone(), v);
-                    }
-                }
-                Value::Object(p)
-            }
-            _ => Value::Object(self.params.clone()),
+        let decl = declared.as_ref().and_then(Value::as_object)?;
+        if decl.is_empty() {
+            return None;
         }
+        let inputs = self.runs[r].inputs.as_ref();
+        let mut p = Map::new();
+        for (name, spec) in decl {
+            let v = carry
+                .get(name)
+                .or_else(|| inputs.and_then(|i| i.get(name)))
+                .cloned()
+                .or_else(|| spec.get("default").cloned());
+            if let Some(v) = v {
+                p.insert(name.clone(), v);
+            }
+        }
+        Some(Value::Object(p))
     }
 
     pub(super) fn start_loop(&mut self, r: usize) {
@@ -135,7 +136,9 @@ impl State {
             .map(|c| c.carry.clone())
             .unwrap_or_default();
         let mut vars = Map::new();
-        vars.insert("params".into(), self.body_params(r, "loop", &carry));
+        if let Some(p) = self.body_params(r, "loop", &carry) {
+            vars.insert("params".into(), p);
+        }
         let mut l = Map::new();
         l.insert("index".into(), Value::from(i as u64));
         l.insert("iteration".into(), Value::from(i as u64 + 1));
@@ -385,7 +388,9 @@ impl State {
             let i = c.next;
             let value = c.items[i].clone();
             let mut vars = Map::new();
-            vars.insert("params".into(), self.body_params(r, "map", &Map::new()));
+            if let Some(p) = self.body_params(r, "map", &Map::new()) {
+                vars.insert("params".into(), p);
+            }
             vars.insert(item.clone(), value);
             vars.insert(index_as.clone(), Value::from(i as u64));
             let prefix = format!("{}[{i}].", self.runs[r].path);

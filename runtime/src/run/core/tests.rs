@@ -401,6 +401,37 @@ fn map_items_run_in_order_and_collect_by_index() {
     assert_eq!(lp.iterations, Some(2), "repeat runs exactly max_iterations");
 }
 
+/// A map over `params.items` shares the graph's params (issue 48: every item's scope held a
+/// copy of all the items, quadratic in time and memory): no item or iteration scope of a
+/// body without declared params holds a `params` of its own, and items still read the graph's.
+#[test]
+fn map_items_share_the_graph_params() {
+    let nodes = vec![GenNode {
+        preds: vec![],
+        join: 0,
+        attempts: 1,
+    }];
+    let plan = plan_of(&nodes, 2, false, 2, None);
+    let (_, st) = drive(plan, 6, 7, 0);
+    assert_eq!(st.status(), RunStatus::Succeeded);
+    let items: Vec<_> = st.scopes.iter().filter(|s| s.item.is_some()).collect();
+    assert_eq!(items.len(), 6);
+    for sc in st.scopes.iter().skip(1) {
+        assert!(!sc.vars.contains_key("params"), "{:?}", sc.vars.keys());
+    }
+    let s = st.scopes.iter().position(|s| s.item == Some(5)).unwrap();
+    assert_eq!(st.scope_params(s)["items"], json!([0, 1, 2, 3, 4, 5]));
+    // Expressions read them through the shared roots.
+    let over = &st.plan.regions[1];
+    let crate::plan::RegionKind::Map { over, .. } = &over.kind else {
+        panic!("a map region")
+    };
+    assert_eq!(
+        st.eval(s, over, &super::env::Anchor::default()).unwrap(),
+        json!([0, 1, 2, 3, 4, 5])
+    );
+}
+
 #[test]
 fn the_execution_limit_stops_the_run_with_rt061() {
     let nodes = vec![
