@@ -150,7 +150,6 @@ fn no_file_is_too_long() {
 const COMPILER_CIRCLES: &[&[&str]] = &[
     &["back/mermaid/legend.rs", "back/mermaid/mod.rs"],
     &["cli/run.rs", "cli/run_restate.rs"],
-    &["expr/agx/ast.rs", "expr/agx/check.rs", "expr/agx/depth.rs", "expr/agx/error.rs", "expr/agx/lexer.rs", "expr/agx/lower.rs", "expr/agx/mod.rs", "expr/agx/parser.rs", "expr/agx/report.rs", "expr/cel/lower.rs", "expr/cel/mod.rs", "expr/gotmpl/lower.rs", "expr/gotmpl/mod.rs", "expr/mod.rs", "expr/template.rs"],
     &["front/agent_graph/bundle.rs", "front/agent_graph/graph.rs", "front/agent_graph/lints.rs", "front/agent_graph/lower.rs", "front/agent_graph/mod.rs", "front/agent_graph/provider.rs"],
     &["front/agh/lower/mod.rs", "front/agh/lower/node.rs", "front/agh/mod.rs"],
     &["front/ags/defaults.rs", "front/ags/exprs.rs", "front/ags/lower.rs", "front/ags/lower_node.rs", "front/ags/mod.rs", "front/ags/names.rs", "front/ags/params.rs", "front/ags/refs.rs", "front/ags/structure.rs", "front/ags/types.rs"],

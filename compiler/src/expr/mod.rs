@@ -25,6 +25,7 @@ pub mod check;
 pub mod facts;
 pub mod gotmpl;
 pub mod jq;
+mod local;
 pub mod template;
 pub mod types;
 
@@ -34,12 +35,5 @@ mod span_tests;
 pub use agx::{parse_agx, print};
 pub use cel::{parse_cel, print_cel};
 pub use gotmpl::parse_gotmpl;
+pub use local::{CODE_SYNTAX, CODE_TOO_DEEP, Local};
 pub use template::parse_template;
-
-/// agh's code for an expression or template that does not compile.
-pub const CODE_SYNTAX: &str = "unresolvable_path";
-/// agc's code for a CEL expression nested beyond agc's limits.
-pub const CODE_TOO_DEEP: &str = "AGC050";
-
-/// A byte range in the decoded string an expression was parsed from.
-pub type Local = chumsky::span::SimpleSpan<usize>;
