@@ -102,11 +102,17 @@ impl Handlers for Typed {
     }
 }
 
+/// Awaits a run on a small tokio runtime (the driver is async).
+fn block<T>(run: impl std::future::Future<Output = T>) -> T {
+    agc_runtime::run::tokio_runtime(1)
+        .expect("a tokio runtime")
+        .block_on(run)
+}
+
 fn options() -> RunOptions {
     RunOptions {
         clock: Arc::new(FixedClock::new()),
         ids: Arc::new(FixedIds::new("run")),
-        threads: 1,
         ..RunOptions::default()
     }
 }
@@ -121,8 +127,13 @@ fn params() -> runner::Params {
 #[test]
 fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
     let mut journal = MemoryJournal::default();
-    let typed = runner::run(&params(), Typed { decide: true }, &mut journal, &options())
-        .expect("the typed run runs");
+    let typed = block(runner::run(
+        &params(),
+        Typed { decide: true },
+        &mut journal,
+        &options(),
+    ))
+    .expect("the typed run runs");
     assert_eq!(typed.status, runner::RunStatus::Succeeded, "{typed:#?}");
     let outputs = runner::outputs(&typed).expect("a succeeded run has its outputs");
     assert_eq!(
@@ -156,19 +167,24 @@ fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
 #[test]
 fn a_gate_answering_none_pauses_and_resume_decides() {
     let mut journal = MemoryJournal::default();
-    let paused = runner::run(&params(), Typed { decide: false }, &mut journal, &options())
-        .expect("the run starts");
+    let paused = block(runner::run(
+        &params(),
+        Typed { decide: false },
+        &mut journal,
+        &options(),
+    ))
+    .expect("the run starts");
     assert_eq!(paused.status, runner::RunStatus::AwaitingHuman);
     let decisions = [runner::Decision {
         gate: "approve".into(),
         outcome: runner::GateOutcome::Approved,
     }];
-    let done = runner::resume(
+    let done = block(runner::resume(
         Typed { decide: false },
         &mut journal,
         &decisions,
         &options(),
-    )
+    ))
     .expect("the run resumes");
     assert_eq!(done.status, runner::RunStatus::Succeeded, "{done:#?}");
 }

@@ -8,11 +8,17 @@ use every_type_runner as et;
 use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 
+/// Awaits a run on a small tokio runtime (the driver is async).
+fn block<T>(run: impl std::future::Future<Output = T>) -> T {
+    agc_runtime::run::tokio_runtime(1)
+        .expect("a tokio runtime")
+        .block_on(run)
+}
+
 fn options() -> RunOptions {
     RunOptions {
         clock: Arc::new(FixedClock::new()),
         ids: Arc::new(FixedIds::new("run")),
-        threads: 2,
         ..RunOptions::default()
     }
 }
@@ -90,8 +96,13 @@ fn every_type_runs_through_a_loop_and_a_map() {
         ..et::Params::default()
     };
     let mut journal = MemoryJournal::default();
-    let record =
-        et::run(&params, Shared(every.clone()), &mut journal, &options()).expect("the run runs");
+    let record = block(et::run(
+        &params,
+        Shared(every.clone()),
+        &mut journal,
+        &options(),
+    ))
+    .expect("the run runs");
     assert_eq!(record.status, et::RunStatus::Succeeded, "{record:#?}");
     let record = serde_json::to_value(&record).unwrap();
     let outputs = |scope: &str| {

@@ -431,10 +431,17 @@ mod typed {
         let opts = RunOptions {
             clock: Arc::new(FixedClock::new()),
             ids: Arc::new(FixedIds::new("run")),
-            threads: 1,
             ..RunOptions::default()
         };
-        let local = runner::run(&params(), Mine, &mut MemoryJournal::default(), &opts).unwrap();
+        let local = agc_runtime::run::tokio_runtime(1)
+            .unwrap()
+            .block_on(runner::run(
+                &params(),
+                Mine,
+                &mut MemoryJournal::default(),
+                &opts,
+            ))
+            .unwrap();
         assert_eq!(local.status, RunStatus::Succeeded);
         let on_restate: runner::RunRecord = serde_json::from_value(record.clone()).unwrap();
         assert_eq!(

@@ -2,9 +2,9 @@
 //! `max_parallel_nodes` 4, and with AGS's default 1) and on a map of N items, with no-op
 //! handlers, journal off (`NullJournal`) and on (a JSONL file, flushed once per batch of
 //! events as the driver does). Two figures each: `core`, the pure scheduler (`State::step`)
-//! driven on this thread with the journal inline, and `driver`, the blocking driver: calls go
-//! to its worker pool (two thread hand-offs per call) unless the plan runs one call at a time,
-//! when the driver's own thread makes them. Prints figures; it asserts nothing.
+//! driven on this thread with the journal inline, and `driver`, the async driver on a tokio
+//! runtime of 4 threads: calls are tasks unless the plan runs one call at a time, when the
+//! driver awaits them itself. Prints figures; it asserts nothing.
 //!
 //! ```sh
 //! cargo run --release -p agc-runtime --example run_bench            # 1k and 10k
@@ -15,7 +15,7 @@ use agc_runtime::plan::{Node, Plan};
 use agc_runtime::run::core::{Command, State};
 use agc_runtime::run::{
     CallContext, CallFuture, CallResult, Clock, Completion, Event, FixedClock, FixedIds, Handler,
-    Journal, JsonlJournal, NullJournal, RunOptions, SystemClock, run,
+    Journal, JsonlJournal, NullJournal, RunOptions, SystemClock, run, tokio_runtime,
 };
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -170,15 +170,17 @@ fn measure_core(
 fn measure(name: &str, plan: &Plan, runs: usize, journal: &mut dyn Journal, label: &str) -> f64 {
     let opts = RunOptions {
         // The clock real runs use (under a fixed clock the driver takes one answer per batch,
-        // to keep records independent of thread timing).
+        // to keep records independent of task timing).
         clock: Arc::new(SystemClock),
         ids: Arc::new(FixedIds::new("bench")),
-        threads: 4,
         ..RunOptions::default()
     };
     let plan = Arc::new(plan.clone());
+    let rt = tokio_runtime(4).expect("a tokio runtime");
     let t = Instant::now();
-    let record = run(plan, Map::new(), Arc::new(Noop), journal, &opts).expect("runs");
+    let record = rt
+        .block_on(run(plan, Map::new(), Arc::new(Noop), journal, &opts))
+        .expect("runs");
     let el = t.elapsed();
     assert_eq!(record.nodes.len(), runs);
     let per = el.as_secs_f64() * 1e6 / runs as f64;

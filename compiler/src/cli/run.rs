@@ -49,7 +49,9 @@ pub(crate) struct RunArgs {
     /// A fixed clock and run id (`run-1`), for byte-identical records.
     #[arg(long)]
     pub(super) fixed_clock: bool,
-    /// Worker threads for handler calls.
+    /// Threads of the async runtime that runs handler calls (how many poll at the same
+    /// instant). How many calls are in flight is the graph's limits (`max_parallel_nodes`, a
+    /// map's `max_parallel`), not this: calls that wait hold no thread.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub(super) threads: usize,
     /// Resume the run kept in this run directory.
@@ -201,14 +203,21 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
                     return 2;
                 }
             };
-            let outcome = agc_runtime::run::run(plan, params, handler, &mut *opened.journal, &opts);
+            let run = agc_runtime::run::run(plan, params, handler, &mut *opened.journal, &opts);
+            let Some(outcome) = block_on(args.threads, run, diags) else {
+                return 2;
+            };
             drop(opened);
             return finish(args, outcome, diags, "AGC301");
         }
         None => {
             let handler = Arc::new(ScriptHandler::new(script));
             let mut journal = MemoryJournal::default();
-            agc_runtime::run::run(plan, params, handler, &mut journal, &opts)
+            let run = agc_runtime::run::run(plan, params, handler, &mut journal, &opts);
+            let Some(outcome) = block_on(args.threads, run, diags) else {
+                return 2;
+            };
+            outcome
         }
     };
     finish(args, outcome, diags, "AGC301")
@@ -324,13 +333,16 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
         }
     };
     let opts = options(args, kept.fixed_clock, last_at.as_deref());
-    let outcome = agc_runtime::run::resume_answering(
+    let resumed = agc_runtime::run::resume_answering(
         Arc::new(plan),
         handler,
         &mut *opened.journal,
         &decisions,
         &opts,
     );
+    let Some(outcome) = block_on(args.threads, resumed, diags) else {
+        return 2;
+    };
     drop(opened);
     let mut args_dir = RunArgsView::from(args);
     args_dir.run_dir = Some(dir.to_path_buf());
@@ -443,11 +455,27 @@ fn finish_with(
     }
 }
 
+/// Awaits the driver on a tokio runtime of `threads` workers (`--threads`); `None`, with a
+/// diagnostic, when the runtime cannot start.
+fn block_on<T>(
+    threads: usize,
+    driver: impl std::future::Future<Output = T>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    match agc_runtime::run::tokio_runtime(threads) {
+        Ok(rt) => Some(rt.block_on(driver)),
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "AGC001",
+                format!("cannot start the async runtime for handler calls: {e}"),
+            ));
+            None
+        }
+    }
+}
+
 fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
-    let mut opts = RunOptions {
-        threads: args.threads.max(1),
-        ..RunOptions::default()
-    };
+    let mut opts = RunOptions::default();
     if fixed {
         let clock = last_at.and_then(FixedClock::after).unwrap_or_default();
         opts.clock = Arc::new(clock);

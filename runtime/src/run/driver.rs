@@ -1,5 +1,5 @@
-//! The blocking driver: feeds events to the core, runs calls on a bounded worker pool,
-//! journals every event before acting on the commands that follow it.
+//! The async driver: feeds events to the core, runs its calls as futures on the caller's
+//! tokio runtime, journals every event before acting on the commands that follow it.
 //!
 //! Signatures are the stable API (see the module docs of [`crate::run`]).
 
@@ -16,7 +16,7 @@ use std::time::Duration;
 /// What the driver reports while running (progress lines, a progress bar).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Progress {
-    /// A call was handed to a worker (`path` is a checkpoint's name when the call asks one).
+    /// A call was made (`path` is a checkpoint's name when the call asks one).
     Started {
         path: String,
         attempt: u32,
@@ -40,7 +40,7 @@ pub enum Progress {
     Run { status: RunStatus },
 }
 
-/// Receives [`Progress`] reports (from the driver's thread only).
+/// Receives [`Progress`] reports (from the driver's task only, one at a time).
 pub trait Observer: Send + Sync {
     fn report(&self, progress: &Progress);
 }
@@ -52,9 +52,6 @@ pub struct RunOptions {
     pub run_id: Option<String>,
     pub clock: Arc<dyn Clock>,
     pub ids: Arc<dyn IdSource>,
-    /// Worker threads (at least 1). Concurrency is also bounded by the plan's
-    /// `max_parallel_nodes` and each map's `max_parallel`.
-    pub threads: usize,
     /// Deadline for every call whose node sets no `timeout_seconds`.
     pub call_timeout: Option<Duration>,
     /// The graph's `context` values.
@@ -69,7 +66,6 @@ impl Default for RunOptions {
             run_id: None,
             clock: Arc::new(SystemClock),
             ids: Arc::new(SystemIds),
-            threads: 4,
             call_timeout: None,
             context: Map::new(),
             harness: Harness::default(),
@@ -136,19 +132,24 @@ impl From<PlanError> for RunError {
 
 /// Runs `plan` with `params` to its end or first pause, journaling into `journal` (which
 /// should be empty). Returns the run record.
-pub fn run(
+///
+/// Await it on a tokio runtime with timers enabled (any flavour; a synchronous host blocks on
+/// [`tokio_runtime`]). Its calls are tasks of that runtime, as many at once as the plan's
+/// limits allow. Dropping the future stops the run where it is (calls out are cancelled; the
+/// journal holds what happened, and [`resume`] continues from it).
+pub async fn run(
     plan: Arc<Plan>,
     params: Map<String, Value>,
     handler: Arc<dyn Handler>,
     journal: &mut dyn Journal,
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
-    super::exec::run(plan, params, handler, journal, opts)
+    super::exec::run(plan, params, handler, journal, opts).await
 }
 
 /// Continues the run journaled in `journal`: replays it, applies `decisions` to gates that
 /// await one, re-issues calls that were in flight, and runs to the end or the next pause.
-pub fn resume(
+pub async fn resume(
     plan: Arc<Plan>,
     handler: Arc<dyn Handler>,
     journal: &mut dyn Journal,
@@ -156,18 +157,29 @@ pub fn resume(
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
     let answers: Vec<HumanAnswer> = decisions.iter().map(HumanAnswer::from).collect();
-    super::exec::resume(plan, handler, journal, &answers, opts)
+    super::exec::resume(plan, handler, journal, &answers, opts).await
 }
 
 /// [`resume`] with answers that may carry outputs, an actor and a note ([`HumanAnswer`]). An
 /// answer whose outputs would not fit (the checks a handler's answer goes through) is refused
 /// with [`RunError::Resume`] before anything is journaled: the run stays paused.
-pub fn resume_answering(
+pub async fn resume_answering(
     plan: Arc<Plan>,
     handler: Arc<dyn Handler>,
     journal: &mut dyn Journal,
     answers: &[HumanAnswer],
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
-    super::exec::resume(plan, handler, journal, answers, opts)
+    super::exec::resume(plan, handler, journal, answers, opts).await
+}
+
+/// A multi-threaded tokio runtime of `workers` threads (at least 1) with timers, for hosts
+/// that are not async: `tokio_runtime(2)?.block_on(run(..))`. The thread count bounds only how
+/// many handler futures are polled at the same instant (CPU work); how many calls are in
+/// flight is the plan's business (`max_parallel_nodes`, a map's `max_parallel`).
+pub fn tokio_runtime(workers: usize) -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(workers.max(1))
+        .enable_time()
+        .build()
 }

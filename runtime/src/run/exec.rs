@@ -1,4 +1,5 @@
-//! The driver loop behind [`super::run`] and [`super::resume`], and its worker pool.
+//! The async driver behind [`super::run`] and [`super::resume`]: the core's calls are
+//! futures (tokio tasks) bounded only by the plan's own limits, its timers tokio timers.
 
 // `HandlerError` carries the failed attempt's usage (144 bytes); it is returned once per
 // call, never in a hot loop, so boxing it would only make handlers clumsier to write.
@@ -7,18 +8,22 @@
 use super::core::{Call, Command, State, TimerKind, check};
 use super::driver::{Progress, RunError, RunOptions};
 use super::event::{CallResult, Event, HumanAnswer};
-use super::handler::{CallContext, Handler, HandlerError};
+use super::handler::{CallContext, FailureClass, Handler, HandlerError, dispatch};
 use super::journal::Journal;
 use super::record::{NodeStatus, RunRecord, RunStatus};
 use super::timer_queue::{TimerQueue, fire, until};
 use crate::plan::Plan;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::Poll;
 use std::time::{Duration, Instant};
+use tokio::task::JoinSet;
 
-pub(super) fn run(
+pub(super) async fn run(
     plan: Arc<Plan>,
     params: Map<String, Value>,
     handler: Arc<dyn Handler>,
@@ -44,10 +49,10 @@ pub(super) fn run(
         context,
         at: opts.clock.now(),
     };
-    drive(state, vec![started], handler, journal, opts)
+    drive(state, vec![started], handler, journal, opts).await
 }
 
-pub(super) fn resume(
+pub(super) async fn resume(
     plan: Arc<Plan>,
     handler: Arc<dyn Handler>,
     journal: &mut dyn Journal,
@@ -138,7 +143,7 @@ pub(super) fn resume(
             at: opts.clock.now(),
         });
     }
-    drive(state, next, handler, journal, opts)
+    drive(state, next, handler, journal, opts).await
 }
 
 /// `a[2].b#1` → `a.b`: item or iteration indices and back-edge passes dropped.
@@ -260,13 +265,19 @@ fn initial_state_error(plan: &Plan, params: &Map<String, Value>) -> Option<Strin
 /// Feeds `first` and then call results and timers to the core until the run ends or
 /// pauses.
 ///
+/// Calls: each is a tokio task of the caller's runtime (a [`JoinSet`]), as many at once as
+/// the core issues (the plan's `max_parallel_nodes`, a map's `max_parallel`, its
+/// constraints), whatever the runtime's thread count. A call with a deadline is cancelled
+/// there (its future dropped); leaving the driver (the run ends, or its future is dropped)
+/// cancels the calls still out.
+///
 /// Timers: the driver waits for calls and timers together (a virtual clock never waits: a
 /// timer fires once no call is outstanding, the clock jumping to its time). A run that
 /// pauses for a human is left paused even when a human timeout is pending (the local engine
 /// does not watch paused runs: `agc run --resume` applies the timeouts that fell due),
 /// except that timeouts already due fire at once, and a virtual clock lets time pass to
 /// them instead of pausing.
-fn drive(
+async fn drive(
     mut state: State,
     first: Vec<Event>,
     handler: Arc<dyn Handler>,
@@ -274,17 +285,17 @@ fn drive(
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
     let plan = Arc::clone(state.plan());
-    let mut pool = Pool::new(opts.threads.max(1), handler, Arc::clone(&plan));
+    let mut calls = Calls::new(opts.clock.is_virtual());
     let mut queue: std::collections::VecDeque<Event> = first.into();
     let mut timers = TimerQueue::new();
     let clock = &*opts.clock;
     // The calls of the batch of events being processed: made once the batch is durable.
     let mut to_send: Vec<Call> = Vec::new();
     // With `max_parallel_nodes: 1` (AGS's default) the core never has two calls out, so a
-    // call without a deadline runs on this thread: the same order of events, the same
-    // record, no hand-off. A call with a deadline goes to a worker, which can be abandoned.
+    // call without a deadline is awaited right here: the same order of events, the same
+    // record, no task. A call with a deadline is a task the driver can stop waiting for even
+    // when the handler blocks its thread.
     let inline = state.max_parallel() == 1;
-    let mut inline_rt_slot: Option<tokio::runtime::Runtime> = None;
     loop {
         while let Some(ev) = queue.pop_front() {
             journal.append(&ev)?;
@@ -359,23 +370,15 @@ fn drive(
         for call in to_send.drain(..) {
             let cx = context(&state, &plan, &call, opts);
             if inline && cx.deadline.is_none() {
-                // One call at a time and nothing to abandon: the driver's thread makes it,
-                // saving two thread hand-offs per call.
-                let result = invoke_blocking(
-                    inline_rt(&mut inline_rt_slot),
-                    &*pool.handler,
-                    &plan,
-                    &call,
-                    &cx,
-                );
+                let (path, attempt, result) = invoke(&*handler, &plan, call, cx).await;
                 queue.push_back(Event::CallFinished {
-                    path: call.path,
-                    attempt: call.attempt,
+                    path,
+                    attempt,
                     result,
                     at: clock.now(),
                 });
             } else {
-                pool.submit(call, cx);
+                calls.spawn(&handler, &plan, call, cx);
             }
         }
         if !queue.is_empty() {
@@ -399,12 +402,12 @@ fn drive(
             }
             _ => break,
         }
-        if pool.outstanding() == 0 {
+        if calls.is_empty() {
             let Some(t) = timers.pop_earliest() else {
                 break;
             };
             if !clock.is_virtual() {
-                std::thread::sleep(until(&t, &clock.now()));
+                tokio::time::sleep(until(&t, &clock.now())).await;
             }
             queue.push_back(fire(clock, t));
             continue;
@@ -413,7 +416,12 @@ fn drive(
             Some(t) if !clock.is_virtual() => Some(Instant::now() + until(t, &clock.now())),
             _ => None,
         };
-        match pool.next(deadline) {
+        let answer = if clock.is_virtual() {
+            calls.next_in_order().await
+        } else {
+            calls.next(deadline).await
+        };
+        match answer {
             Some((path, attempt, result)) => {
                 queue.push_back(Event::CallFinished {
                     path,
@@ -422,10 +430,11 @@ fn drive(
                     at: clock.now(),
                 });
                 // Answers already in take the same batch: one flush for all of them. Not
-                // under a virtual clock, whose records must not depend on how the threads
-                // happened to interleave (one answer per batch, each at its own tick).
+                // under a virtual clock, whose records must not depend on how the tasks
+                // happened to interleave: one answer per batch, each at its own tick, in
+                // the order the calls were made.
                 while !clock.is_virtual()
-                    && let Some((path, attempt, result)) = pool.try_next()
+                    && let Some((path, attempt, result)) = calls.try_next()
                 {
                     queue.push_back(Event::CallFinished {
                         path,
@@ -442,7 +451,7 @@ fn drive(
             }
         }
     }
-    pool.shutdown();
+    // Calls still out (a run that ended without them) are cancelled as `calls` drops.
     Ok(state.record(&opts.harness))
 }
 
@@ -467,233 +476,161 @@ fn context(state: &State, plan: &Plan, call: &Call, opts: &RunOptions) -> CallCo
     }
 }
 
-type Job = (u64, Call, CallContext);
-type Done = (u64, CallResult);
+/// What a call task answers: the call's path, its attempt and its result.
+type Answer = (String, u32, CallResult);
 
-/// A bounded pool of worker threads. A call past its deadline is answered `TimedOut` and
-/// its worker abandoned (a fresh one replaces it), since a thread cannot be stopped.
-struct Pool {
-    jobs: Option<Sender<Job>>,
-    job_rx: Arc<Mutex<Receiver<Job>>>,
-    results: Receiver<Done>,
-    result_tx: Sender<Done>,
-    handler: Arc<dyn Handler>,
-    plan: Arc<Plan>,
-    /// Outstanding jobs: id → (path, attempt, deadline, started).
-    pending: HashMap<u64, (String, u32, Option<Instant>, Instant)>,
-    next_id: u64,
+/// The calls in flight: tokio tasks, and who they are (a task that panics past the
+/// driver's own catching, or is cancelled, still answers for its call).
+#[derive(Default)]
+struct Calls {
+    set: JoinSet<Answer>,
+    who: HashMap<tokio::task::Id, (String, u32)>,
+    /// Whether answers are taken in the order the calls were made (a virtual clock); then the
+    /// tasks in that order, and the answers that came in before an earlier call's
+    /// ([`Calls::next_in_order`]).
+    ordered: bool,
+    order: std::collections::VecDeque<tokio::task::Id>,
+    early: HashMap<tokio::task::Id, Answer>,
 }
 
-impl Pool {
-    fn new(threads: usize, handler: Arc<dyn Handler>, plan: Arc<Plan>) -> Pool {
-        let (jobs, job_rx) = channel::<Job>();
-        let (result_tx, results) = channel::<Done>();
-        let mut pool = Pool {
-            jobs: Some(jobs),
-            job_rx: Arc::new(Mutex::new(job_rx)),
-            results,
-            result_tx,
-            handler,
-            plan,
-            pending: HashMap::new(),
-            next_id: 0,
-        };
-        for _ in 0..threads {
-            pool.spawn_worker();
-        }
-        pool
-    }
-
-    fn spawn_worker(&mut self) {
-        let rx = Arc::clone(&self.job_rx);
-        let tx = self.result_tx.clone();
-        let handler = Arc::clone(&self.handler);
-        let plan = Arc::clone(&self.plan);
-        std::thread::spawn(move || {
-            let Ok(rt) = call_runtime() else { return };
-            loop {
-                let job = {
-                    let guard = rx.lock().unwrap_or_else(|p| p.into_inner());
-                    guard.recv()
-                };
-                let Ok((id, call, cx)) = job else { return };
-                let result = invoke_blocking(&rt, &*handler, &plan, &call, &cx);
-                if tx.send((id, result)).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-
-    fn submit(&mut self, call: Call, cx: CallContext) {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.pending.insert(
-            id,
-            (call.path.clone(), call.attempt, cx.deadline, Instant::now()),
-        );
-        if let Some(jobs) = &self.jobs {
-            // The workers hold the receiver for as long as the pool lives.
-            let _ = jobs.send((id, call, cx));
+impl Calls {
+    fn spawn(&mut self, handler: &Arc<dyn Handler>, plan: &Arc<Plan>, call: Call, cx: CallContext) {
+        let who = (call.path.clone(), call.attempt);
+        let handler = Arc::clone(handler);
+        let plan = Arc::clone(plan);
+        let id = self
+            .set
+            .spawn(async move { invoke(&*handler, &plan, call, cx).await })
+            .id();
+        self.who.insert(id, who);
+        if self.ordered {
+            self.order.push_back(id);
         }
     }
 
-    fn outstanding(&self) -> usize {
-        self.pending.len()
-    }
-
-    /// A call that has finished already, without waiting.
-    fn try_next(&mut self) -> Option<(String, u32, CallResult)> {
-        while let Ok((id, result)) = self.results.try_recv() {
-            if let Some((path, attempt, _, _)) = self.pending.remove(&id) {
-                return Some((path, attempt, result));
-            }
-            // An abandoned call answered late: ignore it.
+    fn new(ordered: bool) -> Calls {
+        Calls {
+            ordered,
+            ..Calls::default()
         }
-        None
     }
 
-    /// The next finished (or timed-out) call; `None` once `until` has passed first.
-    fn next(&mut self, until: Option<Instant>) -> Option<(String, u32, CallResult)> {
+    fn is_empty(&self) -> bool {
+        self.set.is_empty() && self.early.is_empty()
+    }
+
+    /// The answer of the earliest call still out, however the tasks were scheduled: what a
+    /// virtual clock takes, so that its records depend on the calls made, not on which
+    /// finished first.
+    async fn next_in_order(&mut self) -> Option<Answer> {
+        let first = *self.order.front()?;
         loop {
-            let earliest = self
-                .pending
-                .iter()
-                .filter_map(|(&id, (_, _, d, _))| d.map(|d| (d, id)))
-                .min();
-            let limit = match (earliest.map(|(d, _)| d), until) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
+            if let Some(answer) = self.early.remove(&first) {
+                self.order.pop_front();
+                return Some(answer);
+            }
+            let joined = self.set.join_next_with_id().await?;
+            let id = match &joined {
+                Ok((id, _)) => *id,
+                Err(e) => e.id(),
             };
-            // A short spin first: a quick handler answers within microseconds, and catching
-            // its answer awake saves putting this thread to sleep and waking it again (the
-            // larger part of a hand-off). Bounded, so a slow handler costs ~20 µs of CPU.
-            if let Some((id, result)) = spin_recv(&self.results) {
-                if let Some((path, attempt, _, _)) = self.pending.remove(&id) {
-                    return Some((path, attempt, result));
-                }
-                continue;
-            }
-            let got = match limit {
-                Some(limit) => self
-                    .results
-                    .recv_timeout(limit.saturating_duration_since(Instant::now())),
-                None => self
-                    .results
-                    .recv()
-                    .map_err(|_| RecvTimeoutError::Disconnected),
-            };
-            match got {
-                Ok((id, result)) => {
-                    if let Some((path, attempt, _, _)) = self.pending.remove(&id) {
-                        return Some((path, attempt, result));
-                    }
-                    // An abandoned call answered late: ignore it.
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    let now = Instant::now();
-                    let Some((deadline, id)) = earliest.filter(|&(d, _)| d <= now) else {
-                        if until.is_some_and(|u| u <= now) {
-                            return None;
-                        }
-                        continue;
-                    };
-                    debug_assert!(deadline <= now);
-                    if let Some((path, attempt, _, started)) = self.pending.remove(&id) {
-                        self.spawn_worker();
-                        let seconds = started.elapsed().as_secs_f64();
-                        return Some((
-                            path,
-                            attempt,
-                            CallResult::TimedOut {
-                                seconds: (seconds * 1000.0).round() / 1000.0,
-                            },
-                        ));
-                    }
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    // Cannot happen while the pool holds a sender; answer every pending call.
-                    let (&id, _) = self.pending.iter().next().expect("pending call");
-                    let (path, attempt, _, _) = self.pending.remove(&id).expect("pending call");
-                    return Some((
-                        path,
-                        attempt,
-                        CallResult::Failed(HandlerError::new(
-                            super::handler::FailureClass::Transient,
-                            "the worker pool stopped",
-                        )),
-                    ));
-                }
-            }
+            let answer = self.answer(joined);
+            self.early.insert(id, answer);
         }
     }
 
-    fn shutdown(&mut self) {
-        self.jobs = None;
+    /// The next call to answer; `None` once `until` has passed first.
+    async fn next(&mut self, until: Option<Instant>) -> Option<Answer> {
+        let joined = match until {
+            Some(u) => tokio::time::timeout_at(u.into(), self.set.join_next_with_id())
+                .await
+                .ok()?,
+            None => self.set.join_next_with_id().await,
+        };
+        joined.map(|j| self.answer(j))
     }
-}
 
-/// Polls `rx` for about 20 µs; `None` if nothing came.
-fn spin_recv<T>(rx: &Receiver<T>) -> Option<T> {
-    let start = Instant::now();
-    loop {
-        for _ in 0..64 {
-            if let Ok(d) = rx.try_recv() {
-                return Some(d);
+    /// A call that has answered already, without waiting.
+    fn try_next(&mut self) -> Option<Answer> {
+        let joined = self.set.try_join_next_with_id()?;
+        Some(self.answer(joined))
+    }
+
+    fn answer(
+        &mut self,
+        joined: Result<(tokio::task::Id, Answer), tokio::task::JoinError>,
+    ) -> Answer {
+        match joined {
+            Ok((id, answer)) => {
+                self.who.remove(&id);
+                answer
             }
-            std::hint::spin_loop();
-        }
-        if start.elapsed() > Duration::from_micros(20) {
-            return None;
+            Err(e) => {
+                let (path, attempt) = self.who.remove(&e.id()).unwrap_or_default();
+                let why = if e.is_panic() {
+                    "the handler panicked".to_string()
+                } else {
+                    "the call's task was cancelled (the runtime is shutting down)".to_string()
+                };
+                (
+                    path,
+                    attempt,
+                    CallResult::Failed(HandlerError::new(FailureClass::Transient, why)),
+                )
+            }
         }
     }
 }
 
-/// A current-thread tokio runtime (timers on) that a thread makes calls on, blocking on
-/// each: the bridge until the driver is async.
-fn call_runtime() -> std::io::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-}
-
-fn inline_rt(slot: &mut Option<tokio::runtime::Runtime>) -> &tokio::runtime::Runtime {
-    slot.get_or_insert_with(|| call_runtime().expect("a tokio runtime for the driver's calls"))
-}
-
-/// One handler call, made on `rt` (blocking this thread until it answers), with panics
-/// caught and turned into failures.
-fn invoke_blocking(
-    rt: &tokio::runtime::Runtime,
-    handler: &dyn Handler,
-    plan: &Plan,
-    call: &Call,
-    cx: &CallContext,
-) -> CallResult {
-    let node = &plan.nodes[call.node];
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        rt.block_on(super::handler::dispatch(
+/// One handler call: its deadline applied (the future dropped when it passes: the attempt
+/// fails with `timeout`), panics caught and turned into failures.
+async fn invoke(handler: &dyn Handler, plan: &Plan, call: Call, cx: CallContext) -> Answer {
+    let started = Instant::now();
+    let result = {
+        let node = &plan.nodes[call.node];
+        let made = catch_unwind(Box::pin(dispatch(
             handler,
-            cx,
+            &cx,
             node,
             call.kind,
             call.checkpoint.as_deref(),
             &call.inputs,
-        ))
-    }));
-    match r {
-        Ok(Ok(res)) => res,
-        Ok(Err(e)) => CallResult::Failed(e),
-        Err(p) => {
-            let msg = p
+        )));
+        let answered = match cx.deadline {
+            Some(d) => tokio::time::timeout_at(d.into(), made).await.ok(),
+            None => Some(made.await),
+        };
+        match answered {
+            Some(Ok(Ok(res))) => res,
+            Some(Ok(Err(e))) => CallResult::Failed(e),
+            Some(Err(msg)) => CallResult::Failed(HandlerError::new(
+                FailureClass::ToolError,
+                format!("the handler panicked: {msg}"),
+            )),
+            None => {
+                let seconds = started.elapsed().as_secs_f64();
+                CallResult::TimedOut {
+                    seconds: (seconds * 1000.0).round() / 1000.0,
+                }
+            }
+        }
+    };
+    (call.path, call.attempt, result)
+}
+
+/// Polls `fut`, turning a panic into `Err` with the panic's message.
+fn catch_unwind<'a, T: 'a>(
+    mut fut: Pin<Box<dyn Future<Output = T> + Send + 'a>>,
+) -> impl Future<Output = Result<T, String>> + Send + 'a {
+    std::future::poll_fn(move |cx| {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(cx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Ok(v)),
+            Ok(Poll::Pending) => Poll::Pending,
+            Err(p) => Poll::Ready(Err(p
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "the handler panicked".into());
-            CallResult::Failed(HandlerError::new(
-                super::handler::FailureClass::ToolError,
-                format!("the handler panicked: {msg}"),
-            ))
+                .unwrap_or_else(|| "the handler panicked".into()))),
         }
-    }
+    })
 }

@@ -36,7 +36,8 @@ pub struct CallContext {
     /// True when this call was in flight when the run was interrupted and is issued again.
     pub resumed: bool,
     /// When the call must have returned (node `timeout_seconds` or the run's call timeout).
-    /// The driver stops waiting at this instant and fails the attempt with `timeout`.
+    /// The driver cancels the call at this instant (drops its future) and fails the attempt
+    /// with `timeout`.
     pub deadline: Option<Instant>,
 }
 

@@ -19,7 +19,7 @@ pub use agc_runtime;
 pub use agc_runtime::plan::Plan;
 pub use agc_runtime::run::{
     Decision, GateOutcome, Journal, JsonlJournal, MemoryJournal, RunError, RunOptions, RunRecord,
-    RunStatus,
+    RunStatus, tokio_runtime,
 };
 pub use handler::{
     Answer, Checkpoint, Context, Failure, FailureClass, GateResponse, Handlers, Typed,
@@ -52,9 +52,10 @@ pub fn outputs(record: &RunRecord) -> Result<Outputs, serde_json::Error> {
 }
 
 /// Starts a run of this graph with `params`, calling `handlers` for its tasks, decisions and
-/// gates and appending every event to `journal`. Blocks until the run ends or pauses at a
-/// gate (`awaiting_human`); the record says which.
-pub fn run<H: Handlers + 'static>(
+/// gates and appending every event to `journal`. Ends when the run ends or pauses at a gate
+/// (`awaiting_human`); the record says which. Await it on a tokio runtime with timers (a
+/// synchronous host: `tokio_runtime(2)?.block_on(run(..))`).
+pub async fn run<H: Handlers + 'static>(
     params: &Params,
     handlers: H,
     journal: &mut dyn Journal,
@@ -65,20 +66,20 @@ pub fn run<H: Handlers + 'static>(
         _ => Map::new(),
     };
     let handler = Arc::new(Typed(handlers));
-    agc_runtime::run::run(Arc::new(plan()), params, handler, journal, opts)
+    agc_runtime::run::run(Arc::new(plan()), params, handler, journal, opts).await
 }
 
 /// Continues the run journaled in `journal` (after a crash or a pause): completed nodes do
 /// not run again, calls that were in flight run again with their idempotency key, and
 /// `decisions` answer the gates that await one.
-pub fn resume<H: Handlers + 'static>(
+pub async fn resume<H: Handlers + 'static>(
     handlers: H,
     journal: &mut dyn Journal,
     decisions: &[Decision],
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
     let handler = Arc::new(Typed(handlers));
-    agc_runtime::run::resume(Arc::new(plan()), handler, journal, decisions, opts)
+    agc_runtime::run::resume(Arc::new(plan()), handler, journal, decisions, opts).await
 }
 
 #[cfg(test)]
