@@ -64,7 +64,7 @@ fn plan_of(path: &Path) -> String {
 
 fn generate(path: &Path, name: &str) -> Vec<rust::GenFile> {
     let text = plan_of(path);
-    let plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let plan = agc_runtime::plan::Plan::from_json(&text).unwrap();
     rust::generate(
         &text,
         &plan,
@@ -432,9 +432,11 @@ fn a_plan_without_handled_nodes_generates_no_unused_code() {
                     "retry": { "max_attempts": 1 }, "estimate": {}, "attributes": {},
                     "location": { "path": "x.yaml", "line": 1, "column": 1 } }],
         "edges": [], "regions": [], "links": [],
-        "bounds": { "max_node_executions": 1.0 }
+        "bounds": { "max_node_executions": 1.0, "projected_cost_usd": 0.0,
+                    "projected_wall_clock_seconds": 0.0, "unestimated_nodes": 0 }
     });
     let text = serde_json::to_string_pretty(&plan).unwrap();
+    let plan = agc_runtime::plan::Plan::from_json(&text).unwrap();
     let files = rust::generate(&text, &plan, "t", &Runtime::Version("0.1".into()));
     let handler = &files
         .iter()

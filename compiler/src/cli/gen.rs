@@ -167,18 +167,15 @@ fn run_rust(args: RustArgs) -> i32 {
     }
     let text = plan_text(&compiled, &sources, &display);
     crate::discard::discard(compiled);
-    // The plan writer writes valid JSON; a parse failure here would be an agc bug.
-    let plan: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
+    // The plan writer writes a valid plan; a failure to read it back would be an agc bug.
+    let plan = match agc_runtime::plan::Plan::from_json(&text) {
+        Ok(p) => p,
         Err(e) => {
             eprintln!("error: internal: the plan does not read back: {e}");
             return 2;
         }
     };
-    let graph_id = plan
-        .pointer("/graph/id")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or("graph");
+    let graph_id = plan.graph.id.as_str();
     let crate_name = args
         .crate_name
         .clone()

@@ -1,6 +1,7 @@
 //! The Rust back end: `agc gen rust` turns a plan into a typed runner crate.
 //!
-//! Pipeline (one direction): the `agc.plan/v3` JSON → [`model`] (a view-model: sanitised
+//! Pipeline (one direction): the typed plan (`agc_runtime::plan::Plan`, read back from the
+//! `agc.plan/v3` text the crate embeds) → [`model`] (a view-model: sanitised
 //! names, Rust types from the declared types via [`types`], lines laid out for rustfmt) →
 //! [`render`] (askama templates in `templates/rust/`) → files. The generated code is a view of
 //! the plan: it embeds the plan and calls `agc-runtime` for every decision the plan makes, so
@@ -12,8 +13,8 @@ pub mod names;
 mod render;
 pub mod types;
 
+use agc_runtime::plan::Plan;
 pub use model::Runtime;
-use serde_json::Value;
 
 /// One generated file: its path relative to the crate root and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,12 +25,7 @@ pub struct GenFile {
 
 /// The files of the crate generated from `plan` (its JSON text `plan_text` is embedded as
 /// `src/plan.json`), in a fixed order. Same input, same bytes.
-pub fn generate(
-    plan_text: &str,
-    plan: &Value,
-    crate_name: &str,
-    runtime: &Runtime,
-) -> Vec<GenFile> {
+pub fn generate(plan_text: &str, plan: &Plan, crate_name: &str, runtime: &Runtime) -> Vec<GenFile> {
     let model = model::build(
         plan,
         &model::Options {

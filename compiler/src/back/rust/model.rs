@@ -1,4 +1,5 @@
-//! The view-model: everything the templates print, computed from an `agc.plan/v3` document.
+//! The view-model: everything the templates print, computed from the typed plan
+//! ([`agc_runtime::plan::Plan`], the same types every runner reads the plan with).
 //!
 //! The templates stay dumb: every identifier is sanitised ([`super::names`]), every string from
 //! the document is an escaped literal or an escaped doc line, every type is rendered here, and
@@ -7,7 +8,8 @@
 
 use super::names::{self, Namer};
 use super::types::{DefKind, Field, Ty, TypeSpace};
-use serde_json::{Map, Value};
+use agc_runtime::plan::{Declared, Node, Plan};
+use serde_json::Value;
 
 /// rustfmt's default line width.
 const WIDTH: usize = 100;
@@ -103,17 +105,6 @@ fn toml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into())
 }
 
-fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
-    v.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn arr<'a>(v: &'a Value, key: &str) -> &'a [Value] {
-    v.get(key)
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or(&[])
-}
-
 /// Full doc comment lines (`///`, `/// text`) for `text`, indented by `indent` spaces.
 fn doc(text: &str) -> Vec<String> {
     comment(&names::doc_lines(text))
@@ -132,48 +123,52 @@ fn comment(lines: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// A port (`inputs`/`outputs`/`params` entry) as a field of the struct named `owner`.
-fn port_field(space: &mut TypeSpace, fnamer: &mut Namer, owner: &str, port: &Value) -> Field {
-    let name = str_of(port, "name");
-    let decl = port.as_object().cloned().unwrap_or_else(Map::new);
-    let ty = space.port(&format!("{owner} {name}"), str_of(port, "type"), &decl);
-    let required = port
-        .get("required")
-        .and_then(Value::as_bool)
-        .unwrap_or(true);
-    let text = port
-        .get("description")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+/// A declared port (a param, a node's input or output, a graph output): what a field needs.
+struct Port<'a> {
+    name: &'a str,
+    ty: &'a str,
+    required: bool,
+    decl: &'a Declared,
+}
+
+/// A port as a field of the struct named `owner`.
+fn port_field(space: &mut TypeSpace, fnamer: &mut Namer, owner: &str, port: Port<'_>) -> Field {
+    let ty = space.port(&format!("{owner} {}", port.name), port.ty, port.decl);
+    let required = port.required;
     Field {
-        ident: fnamer.snake(name),
-        json: name.to_string(),
+        ident: fnamer.snake(port.name),
+        json: port.name.to_string(),
         ty: if required || matches!(ty, Ty::Option(_)) {
             ty
         } else {
             Ty::Option(Box::new(ty))
         },
         optional: !required,
-        doc: names::doc_lines(text),
+        doc: names::doc_lines(port.decl.description.as_deref().unwrap_or_default()),
     }
 }
 
 /// Builds the model of the plan `plan`.
-pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
+pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
     let mut space = TypeSpace::new();
-    let graph = plan.get("graph").cloned().unwrap_or(Value::Null);
-    let source = plan.get("source").cloned().unwrap_or(Value::Null);
-    let graph_id = str_of(&graph, "id");
-    let title = graph
-        .get("title")
-        .and_then(Value::as_str)
-        .unwrap_or(graph_id);
+    let source = &plan.source;
+    let graph_id = plan.graph.id.as_str();
+    let title = plan.graph.title.as_deref().unwrap_or(graph_id);
 
     // Params.
     let mut fnamer = Namer::new();
-    let params: Vec<Field> = arr(plan, "params")
+    let params: Vec<Field> = plan
+        .params
         .iter()
-        .map(|p| port_field(&mut space, &mut fnamer, "Params", p))
+        .map(|p| {
+            let port = Port {
+                name: &p.name,
+                ty: &p.ty,
+                required: p.required,
+                decl: &p.decl,
+            };
+            port_field(&mut space, &mut fnamer, "Params", port)
+        })
         .collect();
     let params_fields = params.len();
     space.add_struct(
@@ -184,9 +179,18 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
 
     // Graph outputs.
     let mut fnamer = Namer::new();
-    let outputs: Vec<Field> = arr(plan, "outputs")
+    let outputs: Vec<Field> = plan
+        .outputs
         .iter()
-        .map(|p| port_field(&mut space, &mut fnamer, "Outputs", p))
+        .map(|p| {
+            let port = Port {
+                name: &p.name,
+                ty: &p.ty,
+                required: p.required,
+                decl: &p.decl,
+            };
+            port_field(&mut space, &mut fnamer, "Outputs", port)
+        })
         .collect();
     space.add_struct(
         "Outputs".into(),
@@ -198,9 +202,9 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
     let mut methods = Namer::with_reserved(&["untyped"]);
     let mut handlers = Vec::new();
     let mut runtime_nodes = Vec::new();
-    for node in arr(plan, "nodes") {
-        let id = str_of(node, "id");
-        let kind = str_of(node, "kind");
+    for node in &plan.nodes {
+        let id = node.id.as_str();
+        let kind = node.kind.as_str();
         if !HANDLED_KINDS.contains(&kind) {
             runtime_nodes.push((names::markdown_inline(id), kind.to_string()));
             continue;
@@ -210,9 +214,18 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
         base.truncate(30);
         let mut fnamer = Namer::new();
         let in_name = space.reserve(&format!("{base} inputs"));
-        let inputs: Vec<Field> = arr(node, "inputs")
+        let inputs: Vec<Field> = node
+            .inputs
             .iter()
-            .map(|p| port_field(&mut space, &mut fnamer, &in_name, p))
+            .map(|p| {
+                let port = Port {
+                    name: &p.name,
+                    ty: &p.ty,
+                    required: p.required,
+                    decl: &p.decl,
+                };
+                port_field(&mut space, &mut fnamer, &in_name, port)
+            })
             .collect();
         space.add_struct(
             in_name.clone(),
@@ -222,8 +235,14 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
         let out_name = space.reserve(&format!("{base} outputs"));
         let mut fnamer = Namer::new();
         let mut outputs: Vec<Field> = Vec::new();
-        for p in arr(node, "outputs") {
-            let mut f = port_field(&mut space, &mut fnamer, &out_name, p);
+        for p in &node.outputs {
+            let port = Port {
+                name: &p.name,
+                ty: &p.ty,
+                required: p.required,
+                decl: &p.decl,
+            };
+            let mut f = port_field(&mut space, &mut fnamer, &out_name, port);
             if f.json == "decision"
                 && let Some(values) = decision_values(node, kind)
             {
@@ -243,15 +262,11 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
         );
         let method = methods.snake(id);
         let mut hdoc = format!("{} {id}", capitalise(kind));
-        if let Some(t) = node.get("title").and_then(Value::as_str) {
+        if let Some(t) = &node.title {
             hdoc.push_str(": ");
             hdoc.push_str(t);
         }
-        if let Some(d) = node
-            .get("attributes")
-            .and_then(|a| a.get("description"))
-            .and_then(Value::as_str)
-        {
+        if let Some(d) = node.attributes.get("description").and_then(Value::as_str) {
             hdoc.push_str("\n\n");
             hdoc.push_str(d);
         }
@@ -284,16 +299,13 @@ pub fn build(plan: &Value, opts: &Options<'_>) -> Model {
         crate_name: opts.crate_name.to_string(),
         runtime_dep: opts.runtime.dep_line(),
         graph_id_lit: names::literal(graph_id),
-        source_path_lit: names::literal(str_of(&source, "path")),
-        digest_lit: source
-            .get("graph_digest")
-            .and_then(Value::as_str)
-            .map(names::literal),
-        dialect: names::markdown_inline(str_of(&source, "dialect")),
+        source_path_lit: names::literal(&source.path),
+        digest_lit: source.graph_digest.as_deref().map(names::literal),
+        dialect: names::markdown_inline(&source.dialect),
         title_doc: doc(title),
         title_md: names::markdown_inline(title),
         graph_id_md: names::markdown_inline(graph_id),
-        source_md: names::markdown_inline(str_of(&source, "path")),
+        source_md: names::markdown_inline(&source.path),
         types,
         uses_map,
         handlers,
@@ -313,11 +325,11 @@ fn capitalise(s: &str) -> String {
 /// The values a decision or gate node's `decision` output takes, when the plan says: a
 /// decision's branch labels (`attributes.decision.branches[].label`, else the labels of its
 /// outgoing edges are not known here), a gate's `approved`/`rejected`.
-fn decision_values(node: &Value, kind: &str) -> Option<Vec<(String, String)>> {
+fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
     match kind {
         "decision" => {
             let branches = node
-                .get("attributes")?
+                .attributes
                 .get("decision")?
                 .get("branches")?
                 .as_array()?;
@@ -333,7 +345,7 @@ fn decision_values(node: &Value, kind: &str) -> Option<Vec<(String, String)>> {
                 .collect();
             (!values.is_empty()).then_some(values)
         }
-        "gate" if node.get("attributes")?.get("gate").is_some() => Some(vec![
+        "gate" if node.attributes.contains_key("gate") => Some(vec![
             ("approved".into(), "The gate was approved.".into()),
             ("rejected".into(), "The gate was rejected.".into()),
         ]),

@@ -24,6 +24,7 @@
 //! reaches a named type, becomes `serde_json::Value` instead of recursing further.
 
 use super::names::{self, Namer};
+use agc_runtime::plan::Declared;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -242,8 +243,8 @@ impl TypeSpace {
 
     /// The type of a declared port or param: its JSON `schema` when that maps to something
     /// better than `Value`, else its `enum`, else its `value_type` name.
-    pub fn port(&mut self, hint: &str, value_type: &str, decl: &Map<String, Value>) -> Ty {
-        if let Some(schema) = decl.get("schema") {
+    pub fn port(&mut self, hint: &str, value_type: &str, decl: &Declared) -> Ty {
+        if let Some(schema) = &decl.schema {
             let t = self.schema(
                 schema,
                 schema,
@@ -257,7 +258,7 @@ impl TypeSpace {
                 return t;
             }
         }
-        if let Some(vals) = decl.get("enum").and_then(Value::as_array) {
+        if let Some(vals) = &decl.enum_values {
             let t = self.enumeration(vals, hint, Vec::new());
             if t != Ty::Value {
                 return t;

@@ -2,8 +2,11 @@ use super::*;
 use serde_json::json;
 
 fn port(space: &mut TypeSpace, vt: &str, schema: Value) -> String {
-    let decl = json!({ "schema": schema });
-    let t = space.port("Port", vt, decl.as_object().unwrap());
+    let decl = agc_runtime::plan::Declared {
+        schema: Some(schema),
+        ..Default::default()
+    };
+    let t = space.port("Port", vt, &decl);
     t.rust(space)
 }
 
@@ -20,7 +23,7 @@ fn field_types(space: &TypeSpace, name: &str) -> Vec<(String, String, String)> {
 
 #[test]
 fn value_types_without_schema() {
-    let empty = Map::new();
+    let empty = agc_runtime::plan::Declared::default();
     let mut s = TypeSpace::new();
     let r = |s: &mut TypeSpace, vt: &str| {
         let t = s.port("P", vt, &empty);
