@@ -2,7 +2,9 @@
 //! `# EXPECT: CODE` and optionally
 //! `# AT: LINE:COL` on the next line. The file is checked with `check_text`; the errors it
 //! produces must all carry that code (at least one), and, when `AT` is given, one of them must
-//! start at that line and column.
+//! start at that line and column. `# EXPECT: AG101 AG001` names a code and the codes that
+//! must stand beside it (the AGS reference validators' codes agc also gives, `agc explain`):
+//! every one of them must be given, and no other; `AT` is the first one's.
 //!
 //! Fixtures are named after the code they trigger; other phases add theirs to the same folder.
 
@@ -36,17 +38,21 @@ fn fixture_files(root: &Path) -> Vec<PathBuf> {
 
 struct Expect {
     code: String,
+    /// Codes that must stand beside `code`.
+    beside: Vec<String>,
     at: Option<(u32, u32)>,
 }
 
 fn parse_header(text: &str) -> Result<Expect, String> {
     let mut lines = text.lines();
-    let code = lines
+    let mut codes = lines
         .next()
         .and_then(|l| l.strip_prefix("# EXPECT:"))
-        .map(|c| c.trim().to_string())
+        .map(|c| c.split_whitespace().map(str::to_string).collect::<Vec<_>>())
         .filter(|c| !c.is_empty())
         .ok_or("first line must be `# EXPECT: CODE`")?;
+    let code = codes.remove(0);
+    let beside = codes;
     let at = match lines.next().and_then(|l| l.strip_prefix("# AT:")) {
         None => None,
         Some(pos) => {
@@ -57,7 +63,7 @@ fn parse_header(text: &str) -> Result<Expect, String> {
             ))
         }
     };
-    Ok(Expect { code, at })
+    Ok(Expect { code, beside, at })
 }
 
 /// Checks one fixture; `Err` describes the mismatch.
@@ -96,7 +102,26 @@ fn run(root: &Path, path: &Path) -> Result<String, String> {
         }
         diags.iter().filter(|d| d.code == expect.code).collect()
     } else {
-        errors
+        let (own, beside): (Vec<_>, Vec<_>) =
+            errors.into_iter().partition(|d| d.code == expect.code);
+        for code in &expect.beside {
+            if !beside.iter().any(|d| d.code == code) {
+                return Err(format!(
+                    "expected {code} beside {}, got:\n    {listing}",
+                    expect.code
+                ));
+            }
+        }
+        if beside
+            .iter()
+            .any(|d| !expect.beside.iter().any(|c| c == d.code))
+        {
+            return Err(format!(
+                "expected only {} errors, got:\n    {listing}",
+                expect.code
+            ));
+        }
+        own
     };
     if errors.is_empty() || errors.iter().any(|d| d.code != expect.code) {
         return Err(format!(

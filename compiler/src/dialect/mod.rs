@@ -5,7 +5,7 @@
 //!
 //! | dialect | marker |
 //! | --- | --- |
-//! | AGS 1.0 | `kind: AgenticGraph`, or an `ags_version` key with no `kind` |
+//! | AGS 1.0 | `kind: AgenticGraph`, or an `ags_version` key (whatever `kind` says, but `AgenticGraphRun`) |
 //! | Agent Graph v1 | `schema: agent-graph.<kind>.v1` (the kind picks the schema) |
 //! | agh.loop/v1 | `apiVersion: agh.loop/v1`, or `compozy.loop/v1`, the renamed successor |
 //! | AWP | a `document` mapping together with `nodes` or `state_schema` |
@@ -201,8 +201,11 @@ pub fn detect(doc: &Document) -> Result<Dialect, Diagnostic> {
         .with_pointer("")
         .with_help("a workflow document is a mapping with its format's marker at the top level"));
     };
-    if map.get("kind").and_then(Value::as_str) == Some("AgenticGraph")
-        || (map.contains_key("ags_version") && !map.contains_key("kind"))
+    // `ags_version` marks AGS whatever `kind` says (the schema then reports the `kind`, AG001,
+    // as the reference validators do), but for an AGS run record, a harness's output.
+    let kind = map.get("kind").and_then(Value::as_str);
+    if kind == Some("AgenticGraph")
+        || (map.contains_key("ags_version") && kind != Some("AgenticGraphRun"))
     {
         return Ok(Dialect::Ags);
     }

@@ -61,11 +61,11 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
         }
     };
     let mut out = Vec::new();
-    let mut skip_pointer = None;
+    // AG002 stands beside the schema's own finding on `ags_version` (AG001: a `2.0` fails the
+    // pattern `^1\.[0-9]+$`, a number the type), as the reference validators report both.
     if dialect == Dialect::Ags
         && let Some(d) = rules::ags_version(doc)
     {
-        skip_pointer = d.pointer.clone();
         out.push(d);
     }
     let stripped = (dialect == Dialect::Awp)
@@ -74,12 +74,23 @@ pub fn validate(dialect: Dialect, doc: &Document) -> Vec<Diagnostic> {
     let value = stripped.as_ref().unwrap_or(&doc.value);
     for error in compiled.validator.iter_errors(value) {
         for finding in report::flatten(&compiled.schema, value, &error) {
-            if skip_pointer.as_deref() == Some(finding.pointer.as_str()) {
-                continue;
-            }
             let mut d = rules::diagnose(dialect, &compiled.schema, doc, &finding);
             if dialect == Dialect::Awp {
                 awp_schema_code(&mut d, &finding);
+            }
+            // A missing type block: agc's AG101, and the reference validators' AG001 (the
+            // schema's `required`) beside it.
+            if d.code == "AG101" && matches!(finding.kind, report::Kind::Required { .. }) {
+                let mut reference = d.clone();
+                reference.code = "AG001";
+                reference.help = Some(
+                    "the same finding under the code the AGS reference validators give it \
+(the schema's `required`); see `agc explain AG101`"
+                        .into(),
+                );
+                out.push(d);
+                out.push(reference);
+                continue;
             }
             out.push(d);
         }

@@ -85,7 +85,12 @@ pub fn diagnose(dialect: Dialect, schema: &Value, doc: &Document, f: &Finding) -
                 .pointer(&f.pointer)
                 .unwrap_or(&crate::source::Value::Null);
             let name = field_name(&f.pointer);
-            let code = agh_enum_code(dialect, f).unwrap_or(enum_code(dialect));
+            let mut code = agh_enum_code(dialect, f).unwrap_or(enum_code(dialect));
+            if dialect == Dialect::Ags && f.pointer == "/kind" {
+                // `kind` is a `const` of the schema, not an enum: the reference validators
+                // report it as AG001 (an `ags_version` document of another `kind`).
+                code = "AG001";
+            }
             let message = match options.as_slice() {
                 [only] => format!("`{name}` must be {}, found {}", show(only), show(value)),
                 _ => format!("{} is not an allowed value for `{name}`", show(value)),

@@ -107,22 +107,36 @@ command: make\nskill: s/SKILL.md\n";
     );
 }
 
+/// AG002 once, and the schema's AG001 beside it where the version also fails the schema (the
+/// pattern, the type), as the AGS reference validators give both (`agc explain AG002`).
 #[test]
 fn ags_version_fails_closed_once() {
     let base = "kind: AgenticGraph\nid: g\ntitle: t\nobjective: o\nentrypoints: [a]\n\
 nodes:\n  a: {title: A, description: d}\n";
-    for (version, help) in [
-        ("\"1.1\"", "newer minor"),
-        ("\"1.00\"", "without leading zeros"),
-        ("\"2.0\"", "write"),
-        ("1.0", "quote"),
+    for (version, help, beside) in [
+        ("\"1.1\"", "newer minor", false),
+        ("\"1.00\"", "without leading zeros", false),
+        ("\"2.0\"", "write", true),
+        ("1.0", "quote", true),
     ] {
         let mut sources = SourceMap::new();
         let text = format!("ags_version: {version}\n{base}");
         let (_, loaded) = load_str(&mut sources, "t.yaml", text, Limits::default());
         let diags = validate(Dialect::Ags, &loaded.doc.unwrap());
-        assert_eq!(diags.len(), 1, "{version}: {diags:?}");
-        assert_eq!(diags[0].code, "AG002");
+        let codes: Vec<&str> = diags.iter().map(|d| d.code).collect();
+        let want: &[&str] = if beside {
+            &["AG002", "AG001"]
+        } else {
+            &["AG002"]
+        };
+        assert_eq!(codes, want, "{version}: {diags:?}");
+        assert_eq!(
+            diags[1..]
+                .iter()
+                .filter_map(|d| d.pointer.as_deref())
+                .collect::<Vec<_>>(),
+            vec!["/ags_version"; diags.len() - 1]
+        );
         assert_eq!(diags[0].span.map(|s| s.start), Some(13));
         assert!(
             diags[0].help.as_deref().unwrap().contains(help),

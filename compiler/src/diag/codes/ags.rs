@@ -33,7 +33,15 @@ The schema's rules hold for a node as `defaults` leave it, too: `join: n_of` req
 `join_count`, and `defaults` can set `join` but not `join_count`, so a node that inherits \
 `defaults.join: n_of` without setting its own `join_count` is AG001 (agc does not make up a \
 count). A node without incoming edges (an entrypoint) never waits on its join, so an inherited \
-one is not judged there (neither here nor by AG116).",
+one is not judged there (neither here nor by AG116).
+
+Codes as the AGS reference validators (Python and Rust, 1.0.4) give them: a document with an \
+`ags_version` is an AGS document whatever its `kind` says, so a `kind` other than \
+`AgenticGraph` is AG001 (the schema's `const`), not AGC020 (an AGS run record, \
+`kind: AgenticGraphRun`, stays apart). AG001 also stands beside AG002 when the version fails \
+the schema (`2.0` its pattern, an unquoted `1.0` its type), and beside AG101 when a node lacks \
+the block its type requires (the schema's `required`): the same finding, under agc's code and \
+the references'.",
     ),
     ags(
         "AG002",
@@ -41,7 +49,9 @@ one is not judged there (neither here nor by AG116).",
         "unsupported `ags_version`",
         "agc implements AGS 1.0. The schema's pattern `^1\\.[0-9]+$` accepts `1.1`, but the spec \
 requires validators to fail closed on a newer minor version, since its features are unknown. \
-agc accepts exactly `\"1.0\"`.",
+agc accepts exactly `\"1.0\"`. Where the version also fails the schema (a `2.0` its pattern, \
+an unquoted `1.0` its type), AG001 stands beside AG002, as the AGS reference validators give \
+both; a `1.1` (the pattern holds) is AG002 alone.",
     ),
     ags(
         "AG003",
@@ -62,14 +72,18 @@ extension.",
         Error,
         "duplicate key",
         "A YAML mapping repeats a key. AGS documents stay within the JSON data model, where keys \
-are unique; agc labels the first occurrence.",
+are unique; agc labels the first occurrence. Like the AGS reference validators, agc gives \
+AG005 alone for a repeated key; it checks on with the first value (the references stop at the \
+duplicate), so where that value itself breaks the schema, its AG001 stands beside AG005.",
     ),
     ags(
         "AG101",
         Error,
         "type block does not match `type`",
         "A node carries the configuration block of a different node type (for example `loop:` \
-on a `type: task`), or lacks the block its type requires.",
+on a `type: task`), or lacks the block its type requires. For a missing block (a `type: loop` \
+without `loop:`) the AGS reference validators give the schema's AG001; agc keeps its more \
+precise AG101 and gives AG001 beside it, so a CI job moved from the references sees its code.",
     ),
     ags(
         "AG102",
@@ -351,7 +365,7 @@ shell:exec) should say how success is checked.",
         "AG904",
         Warning,
         "output never read",
-        "A declared output that no expression, template, graph output or `collect` reads is produced for nothing, or its reader has a typo. Read it somewhere, or remove the declaration.",
+        "A declared output that no expression, template, graph output or `collect` reads is produced for nothing, or its reader has a typo. Read it somewhere, or remove the declaration. A success criterion that names the output reads it (`json_schema`, `regex`), but an `artifact_present` one only checks that it is there: an output it alone names is still unread, as the AGS reference validators warn.",
     ),
     ags(
         "AG905",

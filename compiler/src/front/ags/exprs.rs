@@ -413,7 +413,8 @@ fn type_check(
 
 /// AG904: a declared output that nothing in its scope reads. Reads are `nodes.X.outputs.Y`
 /// and `self.outputs.Y` anywhere in the scope (inputs, guards, edges, criteria, graph outputs,
-/// the owner's `collect`), a criterion's `output:` field, and a loop's `carry` source names.
+/// the owner's `collect`), a criterion's `output:` field (but `artifact_present`'s, a check
+/// that the output is there), and a loop's `carry` source names.
 /// Reads only the document, so it can run beside the checks that push to the checker. This
 /// holds what it needs of a scope: the outputs read and the names carried.
 struct Unread<'s> {
@@ -446,7 +447,12 @@ impl<'s> Unread<'s> {
                 .into_iter()
                 .flatten()
             {
-                if let Some(o) = c.field("output").and_then(Value::as_str) {
+                // `artifact_present` only checks that the output is there: like the AGS
+                // reference validators, agc does not count it as a read (AG904 stays).
+                let presence = c.field("kind").and_then(Value::as_str) == Some("artifact_present");
+                if let Some(o) = c.field("output").and_then(Value::as_str)
+                    && !presence
+                {
                     read.insert((id.as_str(), o));
                 }
             }
