@@ -6,7 +6,7 @@
 //! - [`held`]: bytes held per thread (a counting global allocator), for evaluation limits.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
 //! - [`plan`]: the `agc.plan/v3` serde types (v2 and v1 plans still read), the contract between compiler and runtime.
-//! - [`run`]: executing plans: the pure scheduler core, the blocking driver, journals, run records.
+//! - [`run`]: executing plans: the pure scheduler core, the async driver, journals, run records.
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 //! - [`agent_graph`]: Agent Graph v1 evaluation and routing (feature `agent-graph`, default on).
 

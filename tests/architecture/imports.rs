@@ -296,6 +296,10 @@ impl<'ast> Visit<'ast> for Reader<'_> {
         self.use_tree(&mut Vec::new(), &u.tree);
     }
 
+    /// `pub(in crate::x)` names an ancestor that may see an item: a visibility bound, not a
+    /// use of that module.
+    fn visit_vis_restricted(&mut self, _: &'ast syn::VisRestricted) {}
+
     fn visit_path(&mut self, p: &'ast syn::Path) {
         if p.leading_colon.is_none() && p.segments.len() > 1 {
             let segments: Vec<String> = p.segments.iter().map(|s| name(&s.ident)).collect();
