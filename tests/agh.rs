@@ -438,6 +438,9 @@ graph:
     assert_eq!((lc.line, lc.column), (13, 39));
 }
 
+/// The template functions of each version, as the loop compiler's own function map gives
+/// them (issue 48 item 4; `front/agh/model.rs`): agh.loop/v1 has `json`, `toJson`, `join`,
+/// `default` and `len`; `shellQuote` came later, with compozy.loop/v1.
 #[test]
 fn template_functions_follow_the_version() {
     let text = |api: &str| {
@@ -451,7 +454,7 @@ graph:
     - id: a
       class: action
       kind: run-agent
-      params: {{ agent: a, prompt: \"{{{{ len .inputs.xs }}}} {{{{ toJson .inputs.xs }}}}\" }}
+      params: {{ agent: a, prompt: \"{{{{ len .inputs.xs }}}} {{{{ toJson .inputs.xs }}}} {{{{ json .inputs.xs }}}} {{{{ default \\\"x\\\" .inputs.xs }}}} {{{{ join \\\",\\\" .inputs.xs }}}} {{{{ shellQuote .inputs.xs }}}}\" }}
 "
         )
     };
@@ -463,10 +466,21 @@ graph:
             .map(|d| d.code)
             .collect()
     };
-    // `len` and `toJson` came with compozy.loop/v1: both are reported in agh.loop/v1.
-    assert_eq!(
-        codes("agh.loop/v1"),
-        vec!["unresolvable_path", "unresolvable_path"]
+    // Only `shellQuote` is reported in agh.loop/v1.
+    let messages = |api: &str| -> Vec<String> {
+        let mut s = SourceMap::new();
+        check_text(&mut s, "v.yaml", text(api), &CheckOptions::default())
+            .into_iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.message)
+            .collect()
+    };
+    assert_eq!(codes("agh.loop/v1"), vec!["unresolvable_path"]);
+    let m = messages("agh.loop/v1");
+    assert!(m[0].contains("\"shellQuote\" is not supported"), "{m:?}");
+    assert!(
+        m[0].contains("allowed functions: default, join, json, len, toJson"),
+        "{m:?}"
     );
     assert_eq!(codes("compozy.loop/v1"), Vec::<&str>::new());
 }

@@ -17,7 +17,9 @@
 //!   `double`, `string`, `bytes`, `bool`, `type`, `dyn`, `timestamp`, `duration`, and the
 //!   timestamp/duration accessors. `has` and the comprehension macros are expression forms,
 //!   not functions.
-//! - Go-template subset (agh `{{ }}`): `json`, `toJson`, `join`, `default`, `len`.
+//! - Go-template subset (agh `{{ }}`): the loop compiler's function map, `json`, `toJson`,
+//!   `join`, `default`, the builtin `len`, and compozy's `shellQuote` (which of them a
+//!   document may use is its version's, `front/agh/model.rs`).
 
 use std::fmt;
 
@@ -512,6 +514,11 @@ static GOTMPL: &[Function] = &[
         "len",
         &[o(&[K::STRING.or(K::LIST).or(K::MAP)], Ret::Kind(Kind::Int))],
         "length (bytes of a string)",
+    ),
+    global(
+        "shellQuote",
+        &[o(&[K::ANY], Ret::Kind(Kind::String))],
+        "the value's text quoted for a POSIX shell: `'…'`, each `'` as `'\"'\"'` (compozy)",
     ),
     global(
         "truthy",

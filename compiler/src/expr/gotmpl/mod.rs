@@ -1,7 +1,8 @@
 //! agh's `{{ }}` values: the Go text/template subset agh accepts, lowered to the core form.
 //!
 //! agh (`internal/loop/dsl/refs/template.go`) parses values with Go's text/template, the
-//! curated functions `json`, `join`, `default` (later also `toJson`, `len`, `shellQuote`) and
+//! curated functions `json`, `toJson`, `join`, `default`, the builtin `len` (later also
+//! `shellQuote`) and
 //! `missingkey=error`, then walks the tree and rejects any other function. agc accepts:
 //!
 //! - literal text, comments `{{/* .. */}}`, trim markers `{{- ` and ` -}}`;

@@ -42,12 +42,15 @@ impl Version {
         }
     }
 
-    /// The `{{ }}` functions this version's template environment defines: `json`, `join`
-    /// and `default` in agh; `toJson` and `len` came with the compozy import, `shellQuote`
-    /// later in compozy.
+    /// The `{{ }}` functions this version's template environment defines, read from the loop
+    /// compiler's own function map (`internal/loop/dsl/refs/template.go`, `funcMap` and
+    /// `allowedBuiltinFunctions`): at the earliest source there is (compozy/compozy 8eeb8a381,
+    /// the agh loop code as imported; compozy/agh keeps none of it) `json`, `toJson`, `join`,
+    /// `default` and the builtin `len`, which agh.loop/v1 documents use (the watch-events
+    /// fixture's `toJson`); compozy added `shellQuote` later (467a0f88c).
     pub fn template_functions(self) -> &'static [&'static str] {
         match self {
-            Version::Agh => &["default", "join", "json"],
+            Version::Agh => &["default", "join", "json", "len", "toJson"],
             Version::Compozy => &["default", "join", "json", "len", "shellQuote", "toJson"],
         }
     }

@@ -8,7 +8,7 @@
 //!   `{{ range .nodes.r.output.issues }}{{ .id }}` reads `nodes.r.output.issues.id`, which
 //!   resolves through the array's `items`). A field of a dot whose scope is not a plain path
 //!   (`range (json .x)`) is rejected ("unresolved scope"), as upstream does. Functions the
-//!   document's version does not define (`toJson`, `len`, `shellQuote` before compozy) are
+//!   document's version does not define (`shellQuote` before compozy) are
 //!   `unresolvable_path` with a "not supported in this version" message.
 //! - **CEL.** Select chains rooted at a namespace name, with `x["lit"]` adding a segment and
 //!   a numeric index adding none (`issues[0].id` is checked as `issues.id`); comprehension

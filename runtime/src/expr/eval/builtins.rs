@@ -308,6 +308,15 @@ fn go_empty(v: &Value) -> bool {
     }
 }
 
+/// Go's zero value (`reflect.Value.IsZero`), what agh's `default` replaces: nil, false, 0 and
+/// "", but not an empty list or map (a decoded `[]` or `{}` is a non-nil slice or map).
+fn go_zero(v: &Value) -> bool {
+    match v {
+        Value::List(_) | Value::Map(_) => false,
+        v => go_empty(v),
+    }
+}
+
 fn gotmpl(name: &str, args: Vec<Value>) -> R {
     let mut it = args.into_iter();
     let a = it.next().unwrap_or(Value::Null);
@@ -319,7 +328,12 @@ fn gotmpl(name: &str, args: Vec<Value>) -> R {
         ("join", Value::String(sep), Some(Value::List(l))) => Ok(Value::String(
             l.iter().map(go_text).collect::<Vec<_>>().join(&sep),
         )),
-        ("default", fallback, Some(v)) => Ok(if go_empty(&v) { fallback } else { v }),
+        ("default", fallback, Some(v)) => Ok(if go_zero(&v) { fallback } else { v }),
+        // compozy's `shellQuote`: the value's text in single quotes, each `'` as `'"'"'`.
+        ("shellQuote", v, None) => Ok(Value::String(format!(
+            "'{}'",
+            go_text(&v).replace('\'', "'\"'\"'")
+        ))),
         ("len", Value::String(s), _) => Ok(Value::Int(s.len() as i64)),
         ("len", Value::List(l), _) => Ok(Value::Int(l.len() as i64)),
         ("len", Value::Map(m), _) => Ok(Value::Int(m.len() as i64)),

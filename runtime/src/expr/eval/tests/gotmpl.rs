@@ -10,7 +10,7 @@ const L: Lang = Lang::Gotmpl;
 fn vars() -> serde_json::Value {
     json!({
         "inputs": {"slug": "a<b", "n": 3, "big": 1000000, "f": 2.5, "fl": 1e6, "on": true, "none": null,
-                   "tags": ["x", "y"], "obj": {"b": 1, "a": "z"}, "empty": ""},
+                   "tags": ["x", "y"], "obj": {"b": 1, "a": "z"}, "empty": "", "nothing": [], "off": false},
         "item": {"blocks": ["p", 2, null]},
     })
 }
@@ -89,6 +89,26 @@ fn default_replaces_empty_values_fallback_first() {
     same(d("inputs.none"), Value::str("fb"));
     same(d("inputs.slug"), Value::str("a<b"));
     same(d("inputs.n"), Value::str("3"));
+    // Go's zero value only: a decoded empty list or map is a non-nil value, kept.
+    same(d("inputs.nothing"), Value::str("[]"));
+    same(d("inputs.off"), Value::str("fb"));
+}
+
+#[test]
+fn shell_quote_quotes_the_text_for_a_shell() {
+    let q = |p: TemplatePart| render(vec![p]).unwrap();
+    same(
+        q(part(call("shellQuote", vec![s("it's")]))),
+        Value::str(r#"'it'"'"'s'"#),
+    );
+    same(
+        q(part(call("shellQuote", vec![path("inputs.tags")]))),
+        Value::str("'[x y]'"),
+    );
+    same(
+        q(part(call("shellQuote", vec![path("inputs.n")]))),
+        Value::str("'3'"),
+    );
 }
 
 #[test]
