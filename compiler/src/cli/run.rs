@@ -3,7 +3,7 @@
 //! [--outputs NAME=JSON|NAME=@FILE]` (a gate's scope path, or a checkpoint's
 //! `NODE.CHECKPOINT`; the outputs go with an approval).
 //!
-//! Runs a plan on agc-runtime's blocking driver with the scripted handler (the way to dry-run
+//! Runs a plan on agc-runtime's async driver with the scripted handler (the way to dry-run
 //! and test a workflow before wiring real agents; format: `schemas/agc-run-script-v1.schema.json`,
 //! docs: `docs/run.md`). Progress goes to stderr; the run record goes to `--record` (and to
 //! `D/record.json` with a run directory), or to stdout when neither is given.
@@ -15,7 +15,9 @@
 //! Exit status: 0 succeeded; 1 failed, partial or cancelled; 2 usage or input errors;
 //! 4 paused awaiting a human.
 
+pub(crate) use super::run_args::RunArgs;
 use super::run_dir;
+use super::run_inputs::{check_script_keys, load_plan, load_script};
 use super::{ColorArg, FormatArg, Stream};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
@@ -27,83 +29,6 @@ use agc_runtime::run::{
 use serde_json::Map;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-#[derive(clap::Args, Debug)]
-pub(crate) struct RunArgs {
-    /// The workflow document, or a plan written by `agc build` (`.json` with
-    /// `format: agc.plan/v2`, or v1).
-    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
-    pub(super) file: Option<PathBuf>,
-    /// Params as a JSON object.
-    #[arg(long, value_name = "P.json")]
-    pub(super) params: Option<PathBuf>,
-    /// The scripted handler (YAML or JSON): what each node returns.
-    #[arg(long, value_name = "S.yaml")]
-    pub(super) script: Option<PathBuf>,
-    /// Keep the plan, journal and record here, so the run can be resumed.
-    #[arg(long, value_name = "DIR")]
-    pub(super) run_dir: Option<PathBuf>,
-    /// Write the run record here.
-    #[arg(long, value_name = "R.json")]
-    pub(super) record: Option<PathBuf>,
-    /// A fixed clock and run id (`run-1`), for byte-identical records.
-    #[arg(long)]
-    pub(super) fixed_clock: bool,
-    /// Threads of the async runtime that runs handler calls (how many poll at the same
-    /// instant). How many calls are in flight is the graph's limits (`max_parallel_nodes`, a
-    /// map's `max_parallel`), not this: calls that wait hold no thread.
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub(super) threads: usize,
-    /// Resume the run kept in this run directory.
-    #[arg(long, value_name = "DIR")]
-    pub(super) resume: Option<PathBuf>,
-    /// On resume: decide a gate (`GATE=approved` or `GATE=rejected`) or a human checkpoint
-    /// (`NODE.CHECKPOINT=approved`) that awaits a human.
-    #[arg(long, value_name = "NAME=OUTCOME", requires = "resume")]
-    pub(super) decide: Vec<String>,
-    /// On resume: the outputs that go with the approval `--decide NAME=approved`: a JSON
-    /// object inline (`NAME={"summary":"edited"}`) or read from a file (`NAME=@out.json`).
-    /// A review's edits, an input checkpoint's values, a takeover's or an escalation's
-    /// outputs, a gate's collected values, an AWP interrupt's resume payload. Checked as a
-    /// handler's answer is: for a human checkpoint, values that do not fit are refused and the
-    /// run stays paused; an interrupt's payload that does not fit its `resume_schema` fails
-    /// the interrupt, as upstream (AGC326).
-    #[arg(long, value_name = "NAME=JSON|NAME=@FILE", requires = "decide")]
-    pub(super) outputs: Vec<String>,
-    /// The journal in the run directory: `jsonl` (default) or `sqlite` (needs agc built with
-    /// the `sqlite` feature).
-    #[arg(long, value_name = "KIND", default_value = "jsonl")]
-    pub(super) journal: String,
-    /// Print no progress lines.
-    #[arg(long, short)]
-    pub(super) quiet: bool,
-    #[command(flatten)]
-    pub(super) root: super::RootArg,
-    /// Where the run executes: `local` (this process) or `restate` (a Restate server with
-    /// a registered agc worker; see docs/restate.md). With `restate`, `--resume` takes the
-    /// run id.
-    #[arg(long, value_name = "ENGINE", default_value = "local")]
-    pub(super) engine: String,
-    /// The Restate ingress URL (`--engine restate`).
-    #[arg(long, value_name = "URL")]
-    pub(super) ingress: Option<String>,
-    /// The Restate admin URL, to check that agc's services are registered.
-    #[arg(long, value_name = "URL")]
-    pub(super) admin: Option<String>,
-    #[command(flatten)]
-    pub(super) eval_limits: super::eval_limits::EvalLimitArgs,
-}
-
-impl RunArgs {
-    /// The files the command reads, which `--record` must not be.
-    pub(super) fn inputs(&self) -> Vec<&Path> {
-        [&self.file, &self.params, &self.script]
-            .into_iter()
-            .flatten()
-            .map(PathBuf::as_path)
-            .collect()
-    }
-}
 
 pub(crate) fn run(args: RunArgs) -> i32 {
     let limits = args.eval_limits.limits(agc_runtime::jq::run_limits());
@@ -493,188 +418,4 @@ fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
         };
     }
     opts
-}
-
-/// Compiles `file`, or reads it as a plan when it is one.
-pub(super) fn load_plan(
-    args: &RunArgs,
-    file: &Path,
-    sources: &mut SourceMap,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Plan> {
-    let display = super::walk::shown(file);
-    if file.extension().and_then(|e| e.to_str()) == Some("json")
-        && let Ok(text) = crate::fsio::read_text(file, args.root.limit.bytes)
-        && text.contains("\"agc.plan/v")
-    {
-        return match Plan::from_json(&text) {
-            Ok(p) => Some(p),
-            Err(e) => {
-                diags.push(Diagnostic::error(
-                    "AGC302",
-                    format!("`{display}` is not a valid agc plan: {e}"),
-                ));
-                None
-            }
-        };
-    }
-    let (compiled, mut found) =
-        crate::compile::compile_file(sources, file, &display, &args.root.options());
-    let compiled = match crate::compile::single(compiled, &display) {
-        Ok(c) => c,
-        Err(d) => {
-            found.push(d);
-            None
-        }
-    };
-    let failed = found
-        .iter()
-        .any(|d| d.severity == crate::diag::Severity::Error);
-    diags.append(&mut found);
-    let compiled = compiled.filter(|_| !failed)?;
-    let text = crate::compile::plan_text(&compiled, sources, &display);
-    crate::discard::discard(compiled);
-    match Plan::from_json(&text) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            diags.push(Diagnostic::error(
-                "AGC302",
-                format!("the plan of `{display}` does not read back: {e}"),
-            ));
-            None
-        }
-    }
-}
-
-/// Reads a script (YAML or JSON): every entry that does not fit the format is reported with
-/// its position (AGC300).
-pub(super) fn load_script(
-    path: &Path,
-    limit: usize,
-    sources: &mut SourceMap,
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Script> {
-    let display = path.to_string_lossy().replace('\\', "/");
-    let limits = crate::source::Limits {
-        max_file_bytes: limit,
-        ..crate::source::Limits::default()
-    };
-    let (_, loaded) = match crate::source::load::load_path(sources, path, &display, limits) {
-        Ok(x) => x,
-        Err(d) => {
-            diags.push(d);
-            return None;
-        }
-    };
-    let errors = loaded
-        .diags
-        .iter()
-        .any(|d| d.severity == crate::diag::Severity::Error);
-    diags.extend(loaded.diags);
-    let doc = loaded.doc.filter(|_| !errors)?;
-    let mut bad = false;
-    let Some(root) = doc.value.as_object() else {
-        diags.push(
-            Diagnostic::error("AGC300", "a run script is a mapping with a `nodes` key")
-                .at(doc.span("")),
-        );
-        return None;
-    };
-    for key in root.keys() {
-        if key != "nodes" && key != "format" {
-            diags.push(
-                Diagnostic::error("AGC300", format!("unknown script key `{key}`"))
-                    .at(doc.key_span(&format!("/{}", crate::source::tree::escape_token(key))))
-                    .with_help("a script has `format` and `nodes`"),
-            );
-            bad = true;
-        }
-    }
-    if let Some(nodes) = root.get("nodes").and_then(crate::source::Value::as_object) {
-        for (k, v) in nodes {
-            if let Err(e) = serde_json::from_value::<agc_runtime::run::script::Entry>(v.to_json()) {
-                let ptr = format!("/nodes/{}", crate::source::tree::escape_token(k));
-                diags.push(
-                    Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
-                        .at(doc.span(&ptr))
-                        .with_help(
-                            "an entry has outputs, decision, fail, delay_ms, usage, results or checkpoints",
-                        ),
-                );
-                bad = true;
-            }
-        }
-    } else if root.contains_key("nodes") {
-        diags.push(
-            Diagnostic::error("AGC300", "`nodes` must be a mapping from node to result")
-                .at(doc.span("/nodes")),
-        );
-        bad = true;
-    }
-    if bad {
-        return None;
-    }
-    match serde_json::from_value::<Script>(doc.value.to_json()) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            diags.push(Diagnostic::error("AGC300", format!("{e}")).at(doc.span("")));
-            None
-        }
-    }
-}
-
-/// AGC304: a script key that names no node of the plan, or a checkpoint answer that names
-/// no checkpoint of those nodes (a typo would silently never match).
-/// The plan's nodes are indexed once by id and local id (in plan order), so the check is
-/// linear in the script and the plan (scanning the plan per entry made a run of a 40k-node
-/// chain quadratic, issue 41).
-pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Diagnostic>) {
-    if script.nodes.is_empty() {
-        return;
-    }
-    let mut by_name: std::collections::HashMap<&str, Vec<&agc_runtime::plan::Node>> =
-        std::collections::HashMap::with_capacity(plan.nodes.len() * 2);
-    for n in &plan.nodes {
-        by_name.entry(n.id.as_str()).or_default().push(n);
-        if n.local_id != n.id {
-            by_name.entry(n.local_id.as_str()).or_default().push(n);
-        }
-    }
-    for (key, entry) in &script.nodes {
-        let plain = agc_runtime::run::strip_indices(key);
-        let nodes: &[&agc_runtime::plan::Node] =
-            by_name.get(plain.as_str()).map_or(&[], Vec::as_slice);
-        if nodes.is_empty() {
-            diags.push(Diagnostic::warning(
-                "AGC304",
-                format!(
-                    "the script's entry `{key}` names no node of graph `{}`",
-                    plan.graph.id
-                ),
-            ));
-            continue;
-        }
-        let mut ids: Vec<String> = vec!["escalation".into(), "takeover".into()];
-        for n in nodes {
-            ids.extend(agc_runtime::run::core::checkpoint_ids(n));
-        }
-        let answered = entry.checkpoints.iter().flatten().chain(
-            entry
-                .results
-                .iter()
-                .flatten()
-                .flat_map(|r| r.checkpoints.iter().flatten()),
-        );
-        for (id, _) in answered {
-            if !ids.contains(id) {
-                diags.push(Diagnostic::warning(
-                    "AGC304",
-                    format!(
-                        "the script's entry `{key}` answers checkpoint `{id}`, which `{plain}` does not have (it has: {})",
-                        ids.join(", ")
-                    ),
-                ));
-            }
-        }
-    }
 }

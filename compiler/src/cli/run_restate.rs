@@ -11,8 +11,9 @@
 //! errors (and Restate refusing a run or a decision); 4 paused awaiting a human.
 
 use super::restate::{Response, request};
-use super::run::{RunArgs, check_script_keys, load_plan, load_script};
 use super::run_answers::read_params;
+use super::run_args::RunArgs;
+use super::run_inputs::{check_script_keys, load_plan, load_script};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use agc_runtime::run::{IdSource, SystemIds, bind_params};
