@@ -11,7 +11,8 @@
 #
 # Environment: N (items; default 500), DELAY_MS (default 1000), THREADS (`--threads`, the
 # async runtime's workers; default 2), RUNS (default 3; the fastest and the median are
-# shown), PROFILE (cargo profile; default release).
+# shown), PROFILE (cargo profile; default release), AGC (an agc binary to use instead of
+# building one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,11 +24,13 @@ PROFILE=${PROFILE:-release}
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/agc-fanout-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-echo "building agc ($PROFILE)..." >&2
-cargo build --profile "$PROFILE" --quiet -p agc --bin agc
-DIR=target/$PROFILE
-[ "$PROFILE" = dev ] && DIR=target/debug
-AGC=$DIR/agc
+if [ -z "${AGC:-}" ]; then
+  echo "building agc ($PROFILE)..." >&2
+  cargo build --profile "$PROFILE" --quiet -p agc --bin agc
+  DIR=target/$PROFILE
+  [ "$PROFILE" = dev ] && DIR=target/debug
+  AGC=$DIR/agc
+fi
 
 items=$(seq -s, 0 $((N - 1)))
 cat >"$TMP/fanout.agraph.yaml" <<YAML
