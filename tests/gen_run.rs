@@ -25,7 +25,7 @@ struct Typed {
 }
 
 impl Handlers for Typed {
-    fn collect_changes(
+    async fn collect_changes(
         &self,
         _ctx: &Context,
         inputs: CollectChangesInputs,
@@ -40,7 +40,7 @@ impl Handlers for Typed {
         })
     }
 
-    fn draft_notes(
+    async fn draft_notes(
         &self,
         _ctx: &Context,
         inputs: DraftNotesInputs,
@@ -50,7 +50,7 @@ impl Handlers for Typed {
         })
     }
 
-    fn review_length(
+    async fn review_length(
         &self,
         _ctx: &Context,
         _inputs: ReviewLengthInputs,
@@ -60,7 +60,7 @@ impl Handlers for Typed {
         })
     }
 
-    fn trim_notes(
+    async fn trim_notes(
         &self,
         _ctx: &Context,
         _inputs: TrimNotesInputs,
@@ -68,7 +68,7 @@ impl Handlers for Typed {
         Err(Failure::new(FailureClass::ToolError, "not reached"))
     }
 
-    fn approve(
+    async fn approve(
         &self,
         _ctx: &Context,
         _inputs: ApproveInputs,
@@ -82,7 +82,7 @@ impl Handlers for Typed {
         }))
     }
 
-    fn checkpoint(
+    async fn checkpoint(
         &self,
         ctx: &Context,
         checkpoint: &runner::Checkpoint,

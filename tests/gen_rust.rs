@@ -23,6 +23,11 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "changelog-release-runner",
     ),
     (
+        "examples/ags/ask-model.agraph.yaml",
+        "examples/generated/ask-model",
+        "ask-model-runner",
+    ),
+    (
         "tests/golden/gen/hostile-names.agraph.yaml",
         "examples/generated/hostile-names",
         "hostile-names-runner",

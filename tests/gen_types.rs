@@ -44,7 +44,7 @@ struct Every {
 }
 
 impl et::Handlers for Every {
-    fn survey(
+    async fn survey(
         &self,
         _ctx: &et::Context,
         inputs: et::SurveyInputs,
@@ -57,7 +57,7 @@ impl et::Handlers for Every {
         })
     }
 
-    fn polish_score(
+    async fn polish_score(
         &self,
         ctx: &et::Context,
         _inputs: et::PolishScoreInputs,
@@ -69,7 +69,7 @@ impl et::Handlers for Every {
         })
     }
 
-    fn visit_read(
+    async fn visit_read(
         &self,
         ctx: &et::Context,
         inputs: et::VisitReadInputs,
@@ -139,28 +139,28 @@ fn every_type_runs_through_a_loop_and_a_map() {
 struct Shared(Arc<Every>);
 
 impl et::Handlers for Shared {
-    fn survey(
+    async fn survey(
         &self,
         ctx: &et::Context,
         inputs: et::SurveyInputs,
     ) -> Result<et::SurveyOutputs, et::Failure> {
-        self.0.survey(ctx, inputs)
+        self.0.survey(ctx, inputs).await
     }
 
-    fn polish_score(
+    async fn polish_score(
         &self,
         ctx: &et::Context,
         inputs: et::PolishScoreInputs,
     ) -> Result<et::PolishScoreOutputs, et::Failure> {
-        self.0.polish_score(ctx, inputs)
+        self.0.polish_score(ctx, inputs).await
     }
 
-    fn visit_read(
+    async fn visit_read(
         &self,
         ctx: &et::Context,
         inputs: et::VisitReadInputs,
     ) -> Result<et::VisitReadOutputs, et::Failure> {
-        self.0.visit_read(ctx, inputs)
+        self.0.visit_read(ctx, inputs).await
     }
 }
 

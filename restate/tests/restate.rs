@@ -325,7 +325,7 @@ mod typed {
     struct Mine;
 
     impl Handlers for Mine {
-        fn collect_changes(
+        async fn collect_changes(
             &self,
             _ctx: &Context,
             inputs: CollectChangesInputs,
@@ -339,7 +339,7 @@ mod typed {
             })
         }
 
-        fn draft_notes(
+        async fn draft_notes(
             &self,
             _ctx: &Context,
             inputs: DraftNotesInputs,
@@ -349,7 +349,7 @@ mod typed {
             })
         }
 
-        fn review_length(
+        async fn review_length(
             &self,
             _ctx: &Context,
             _inputs: ReviewLengthInputs,
@@ -359,7 +359,7 @@ mod typed {
             })
         }
 
-        fn trim_notes(
+        async fn trim_notes(
             &self,
             _ctx: &Context,
             _inputs: TrimNotesInputs,
@@ -367,7 +367,7 @@ mod typed {
             Err(Failure::new(FailureClass::ToolError, "not reached"))
         }
 
-        fn approve(
+        async fn approve(
             &self,
             _ctx: &Context,
             _inputs: ApproveInputs,

@@ -24,7 +24,8 @@ pub use agc_runtime::run::{
     RunStatus, tokio_runtime,
 };
 pub use handler::{
-    Answer, Checkpoint, Context, Failure, FailureClass, GateResponse, Handlers, Typed,
+    Answer, CallContext, Checkpoint, Context, Failure, FailureClass, GateResponse, Handlers, Reply,
+    Typed, Usage,
 };
 pub use types::*;
 

@@ -272,9 +272,9 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
         }
         let ret = if kind == "gate" {
             hdoc.push_str("\n\nReturn None to pause the run until a human decides.");
-            format!("Result<Option<Answer<{out_name}>>, Failure>")
+            format!("impl Reply<Option<Answer<{out_name}>>>")
         } else {
-            format!("Result<{out_name}, Failure>")
+            format!("impl Reply<{out_name}>")
         };
         let signature = signature(&method, &in_name, &ret);
         handlers.push(HandlerView {

@@ -5,19 +5,27 @@
 
 use crate::types::*;
 pub use agc_runtime::run::{
-    CallContext as Context, Checkpoint, FailureClass, GateResponse, HandlerError as Failure,
+    CallContext, Checkpoint, FailureClass, GateResponse, HandlerError as Failure, Usage,
 };
 use agc_runtime::run::{CallFuture, Completion, Handler};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::future::Future;
+use std::sync::{Mutex, PoisonError};
 
 /// The work behind this graph. Each method gets the node's inputs, already checked against
 /// their declared types, and returns its outputs, which must have the declared types: the
 /// Rust compiler enforces what the plan declares.
 ///
+/// Methods are async: write them as `async fn` returning `Result<Outputs, Failure>` (see
+/// [`Reply`]). Await what waits (a model call, an HTTP request, a tool); for blocking code use
+/// `agc_runtime::run::blocking`. A call past its deadline is cancelled: its future is dropped
+/// at its next `.await`.
+///
 /// A method may be called again for the same `ctx.idempotency_key` (a retry, or a call that
-/// was in flight when the process died); methods with side effects dedupe on it.
+/// was in flight when the process died or was cancelled); methods with side effects dedupe on
+/// it.
 pub trait Handlers: Send + Sync {
     /// Task inventory_pages: Find the stale pages
     ///
@@ -26,7 +34,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: InventoryPagesInputs,
-    ) -> Result<InventoryPagesOutputs, Failure>;
+    ) -> impl Reply<InventoryPagesOutputs>;
 
     /// Task refresh_pages/refresh_page: Bring one page back in line with the code
     ///
@@ -35,7 +43,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: RefreshPagesRefreshPageInputs,
-    ) -> Result<RefreshPagesRefreshPageOutputs, Failure>;
+    ) -> impl Reply<RefreshPagesRefreshPageOutputs>;
 
     /// Task link_audit/crawl_links: Crawl every link in the site
     ///
@@ -44,7 +52,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: LinkAuditCrawlLinksInputs,
-    ) -> Result<LinkAuditCrawlLinksOutputs, Failure>;
+    ) -> impl Reply<LinkAuditCrawlLinksOutputs>;
 
     /// Task link_audit/check_links: Resolve every link and triage the failures
     ///
@@ -53,12 +61,12 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: LinkAuditCheckLinksInputs,
-    ) -> Result<LinkAuditCheckLinksOutputs, Failure>;
+    ) -> impl Reply<LinkAuditCheckLinksOutputs>;
 
     /// Task fix_links: Fix the broken links
     ///
     /// Repair every link in the broken-link report. Prefer correcting the target over deleting the link. When a target genuinely no longer exists, remove the link and say so in the summary rather than pointing it somewhere plausible.
-    fn fix_links(&self, ctx: &Context, inputs: FixLinksInputs) -> Result<FixLinksOutputs, Failure>;
+    fn fix_links(&self, ctx: &Context, inputs: FixLinksInputs) -> impl Reply<FixLinksOutputs>;
 
     /// Task verify_and_publish/build_site: Build the documentation site
     ///
@@ -67,7 +75,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: VerifyAndPublishBuildSiteInputs,
-    ) -> Result<VerifyAndPublishBuildSiteOutputs, Failure>;
+    ) -> impl Reply<VerifyAndPublishBuildSiteOutputs>;
 
     /// Task verify_and_publish/check_build: Sanity-check the built site
     ///
@@ -76,7 +84,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: VerifyAndPublishCheckBuildInputs,
-    ) -> Result<VerifyAndPublishCheckBuildOutputs, Failure>;
+    ) -> impl Reply<VerifyAndPublishCheckBuildOutputs>;
 
     /// A node this crate has no typed method for (a kind the runtime hands to handlers that
     /// did not exist when the crate was generated). Fails unless overridden.
@@ -84,12 +92,14 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: &Map<String, Value>,
-    ) -> Result<Map<String, Value>, Failure> {
+    ) -> impl Reply<Map<String, Value>> {
         let _ = inputs;
-        Err(Failure::new(
-            FailureClass::ValidationError,
-            format!("no handler for node `{}`", ctx.node_id),
-        ))
+        async move {
+            Err(Failure::new(
+                FailureClass::ValidationError,
+                format!("no handler for node `{}`", ctx.node_id),
+            ))
+        }
     }
 
     /// A human checkpoint of a node (`ctx.node_id`), or a failure-ladder hand-off
@@ -100,9 +110,61 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         checkpoint: &Checkpoint,
-    ) -> Result<Option<GateResponse>, Failure> {
+    ) -> impl Reply<Option<GateResponse>> {
         let _ = (ctx, checkpoint);
-        Ok(None)
+        async { Ok(None) }
+    }
+}
+
+/// What a [`Handlers`] method returns: a future of its outputs or its [`Failure`], `Send` so
+/// that calls run on a multi-threaded runtime. Any `async fn` (or `async` block) of that
+/// output is one, unless it holds something that is not `Send` (an `Rc`, a
+/// `std::sync::MutexGuard`) across an `.await`, which the compiler points at.
+pub trait Reply<T>: Future<Output = Result<T, Failure>> + Send {}
+
+impl<T, F: Future<Output = Result<T, Failure>> + Send> Reply<T> for F {}
+
+/// What a method learns about its call, and where it records what the call used. It derefs
+/// to the runtime's [`CallContext`]: `ctx.run_id`, `ctx.node_id`, `ctx.scope_path`,
+/// `ctx.attempt`, `ctx.idempotency_key`, `ctx.item`, `ctx.iteration`, `ctx.deadline`.
+#[derive(Debug)]
+pub struct Context {
+    call: CallContext,
+    usage: Mutex<Usage>,
+}
+
+impl Context {
+    /// The context of a call, with nothing used yet.
+    pub fn new(call: CallContext) -> Context {
+        Context {
+            call,
+            usage: Mutex::new(Usage::default()),
+        }
+    }
+
+    /// Adds `usage` (tokens, cost, tool calls) to this attempt's: the run record keeps it on
+    /// the attempt and sums it into the run's, whether the method then succeeds or fails.
+    pub fn add_usage(&self, usage: &Usage) {
+        self.usage
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(usage);
+    }
+
+    /// What this call recorded so far.
+    pub fn usage(&self) -> Usage {
+        self.usage
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl std::ops::Deref for Context {
+    type Target = CallContext;
+
+    fn deref(&self) -> &CallContext {
+        &self.call
     }
 }
 
@@ -133,72 +195,93 @@ pub struct Typed<H>(pub H);
 impl<H: Handlers> Handler for Typed<H> {
     fn task<'a>(
         &'a self,
-        cx: &'a Context,
+        cx: &'a CallContext,
         node: &'a agc_runtime::plan::Node,
         inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, Completion> {
         Box::pin(async move {
+            let ctx = Context::new(cx.clone());
             match node.id.as_str() {
                 "inventory_pages" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::inventory_pages(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::inventory_pages(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "refresh_pages/refresh_page" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::refresh_pages_refresh_page(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::refresh_pages_refresh_page(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "link_audit/crawl_links" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::link_audit_crawl_links(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::link_audit_crawl_links(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "link_audit/check_links" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::link_audit_check_links(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::link_audit_check_links(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "fix_links" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::fix_links(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::fix_links(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "verify_and_publish/build_site" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::verify_and_publish_build_site(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::verify_and_publish_build_site(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "verify_and_publish/check_build" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::verify_and_publish_check_build(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::verify_and_publish_check_build(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
-                _ => Ok(Completion {
-                    outputs: self.0.untyped(cx, inputs)?,
-                    ..Completion::default()
-                }),
+                _ => {
+                    let outputs = self.0.untyped(&ctx, inputs).await;
+                    let (outputs, usage) = settle(ctx, outputs)?;
+                    Ok(Completion { outputs, usage })
+                }
             }
         })
     }
 
     fn checkpoint<'a>(
         &'a self,
-        cx: &'a Context,
+        cx: &'a CallContext,
         _node: &'a agc_runtime::plan::Node,
         checkpoint: &'a Checkpoint,
         _inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, GateResponse> {
         Box::pin(async move {
-            Ok(self
-                .0
-                .checkpoint(cx, checkpoint)?
-                .unwrap_or_else(GateResponse::pending))
+            let ctx = Context::new(cx.clone());
+            let answer = self.0.checkpoint(&ctx, checkpoint).await;
+            let (answer, _) = settle(ctx, answer)?;
+            Ok(answer.unwrap_or_else(GateResponse::pending))
         })
     }
 }
 
-fn decode<T: DeserializeOwned>(cx: &Context, inputs: &Map<String, Value>) -> Result<T, Failure> {
+/// A method's result with the usage its context recorded: beside the outputs, or added to the
+/// failure's. (A gate's or a checkpoint's answer has no usage: theirs counts when they fail.)
+fn settle<T>(ctx: Context, result: Result<T, Failure>) -> Result<(T, Usage), Failure> {
+    let usage = ctx
+        .usage
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    match result {
+        Ok(value) => Ok((value, usage)),
+        Err(mut failure) => {
+            failure.usage.add(&usage);
+            Err(failure)
+        }
+    }
+}
+
+fn decode<T: DeserializeOwned>(
+    cx: &CallContext,
+    inputs: &Map<String, Value>,
+) -> Result<T, Failure> {
     serde_json::from_value(Value::Object(inputs.clone())).map_err(|e| {
         Failure::new(
             FailureClass::ValidationError,
@@ -218,9 +301,13 @@ fn encode<T: Serialize>(outputs: T) -> Result<Map<String, Value>, Failure> {
     }
 }
 
-fn complete<T: Serialize>(outputs: T) -> Result<Completion, Failure> {
+fn complete<T: Serialize>(
+    ctx: Context,
+    outputs: Result<T, Failure>,
+) -> Result<Completion, Failure> {
+    let (outputs, usage) = settle(ctx, outputs)?;
     Ok(Completion {
         outputs: encode(outputs)?,
-        ..Completion::default()
+        usage,
     })
 }

@@ -5,19 +5,27 @@
 
 use crate::types::*;
 pub use agc_runtime::run::{
-    CallContext as Context, Checkpoint, FailureClass, GateResponse, HandlerError as Failure,
+    CallContext, Checkpoint, FailureClass, GateResponse, HandlerError as Failure, Usage,
 };
 use agc_runtime::run::{CallFuture, Completion, GateOutcome, Handler};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
+use std::future::Future;
+use std::sync::{Mutex, PoisonError};
 
 /// The work behind this graph. Each method gets the node's inputs, already checked against
 /// their declared types, and returns its outputs, which must have the declared types: the
 /// Rust compiler enforces what the plan declares.
 ///
+/// Methods are async: write them as `async fn` returning `Result<Outputs, Failure>` (see
+/// [`Reply`]). Await what waits (a model call, an HTTP request, a tool); for blocking code use
+/// `agc_runtime::run::blocking`. A call past its deadline is cancelled: its future is dropped
+/// at its next `.await`.
+///
 /// A method may be called again for the same `ctx.idempotency_key` (a retry, or a call that
-/// was in flight when the process died); methods with side effects dedupe on it.
+/// was in flight when the process died or was cancelled); methods with side effects dedupe on
+/// it.
 pub trait Handlers: Send + Sync {
     /// Task audit_codebase: Audit the current codebase
     ///
@@ -26,7 +34,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: AuditCodebaseInputs,
-    ) -> Result<AuditCodebaseOutputs, Failure>;
+    ) -> impl Reply<AuditCodebaseOutputs>;
 
     /// Task define_public_api: Define the v1.0 public API
     ///
@@ -35,7 +43,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: DefinePublicApiInputs,
-    ) -> Result<DefinePublicApiOutputs, Failure>;
+    ) -> impl Reply<DefinePublicApiOutputs>;
 
     /// Gate api_design_review: Approve the public API design
     ///
@@ -47,7 +55,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: ApiDesignReviewInputs,
-    ) -> Result<Option<Answer<ApiDesignReviewOutputs>>, Failure>;
+    ) -> impl Reply<Option<Answer<ApiDesignReviewOutputs>>>;
 
     /// Task implement_api: Implement the approved public API
     ///
@@ -56,7 +64,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: ImplementApiInputs,
-    ) -> Result<ImplementApiOutputs, Failure>;
+    ) -> impl Reply<ImplementApiOutputs>;
 
     /// Task write_test_suite: Build the v1.0 test suite
     ///
@@ -65,7 +73,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: WriteTestSuiteInputs,
-    ) -> Result<WriteTestSuiteOutputs, Failure>;
+    ) -> impl Reply<WriteTestSuiteOutputs>;
 
     /// Task write_documentation: Write the v1.0 reference documentation
     ///
@@ -74,7 +82,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: WriteDocumentationInputs,
-    ) -> Result<WriteDocumentationOutputs, Failure>;
+    ) -> impl Reply<WriteDocumentationOutputs>;
 
     /// Task verify_quality: Run the full quality gate
     ///
@@ -83,7 +91,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: VerifyQualityInputs,
-    ) -> Result<VerifyQualityOutputs, Failure>;
+    ) -> impl Reply<VerifyQualityOutputs>;
 
     /// Decision release_readiness: Decide whether the release is ready
     ///
@@ -92,7 +100,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: ReleaseReadinessInputs,
-    ) -> Result<ReleaseReadinessOutputs, Failure>;
+    ) -> impl Reply<ReleaseReadinessOutputs>;
 
     /// Task remediate_gaps: Remediate the issues blocking release
     ///
@@ -101,7 +109,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: RemediateGapsInputs,
-    ) -> Result<RemediateGapsOutputs, Failure>;
+    ) -> impl Reply<RemediateGapsOutputs>;
 
     /// Task prepare_release: Prepare the release artifacts
     ///
@@ -110,7 +118,7 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: PrepareReleaseInputs,
-    ) -> Result<PrepareReleaseOutputs, Failure>;
+    ) -> impl Reply<PrepareReleaseOutputs>;
 
     /// Gate publish_approval: Approve publication
     ///
@@ -122,12 +130,12 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: PublishApprovalInputs,
-    ) -> Result<Option<Answer<PublishApprovalOutputs>>, Failure>;
+    ) -> impl Reply<Option<Answer<PublishApprovalOutputs>>>;
 
     /// Task publish: Publish v1.0 to the package index
     ///
     /// Upload the built artifacts to the configured package index using the injected token, then verify the published version is installable from the index. Upload exactly the artifacts already built; do not rebuild.
-    fn publish(&self, ctx: &Context, inputs: PublishInputs) -> Result<PublishOutputs, Failure>;
+    fn publish(&self, ctx: &Context, inputs: PublishInputs) -> impl Reply<PublishOutputs>;
 
     /// A node this crate has no typed method for (a kind the runtime hands to handlers that
     /// did not exist when the crate was generated). Fails unless overridden.
@@ -135,12 +143,14 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         inputs: &Map<String, Value>,
-    ) -> Result<Map<String, Value>, Failure> {
+    ) -> impl Reply<Map<String, Value>> {
         let _ = inputs;
-        Err(Failure::new(
-            FailureClass::ValidationError,
-            format!("no handler for node `{}`", ctx.node_id),
-        ))
+        async move {
+            Err(Failure::new(
+                FailureClass::ValidationError,
+                format!("no handler for node `{}`", ctx.node_id),
+            ))
+        }
     }
 
     /// A human checkpoint of a node (`ctx.node_id`), or a failure-ladder hand-off
@@ -151,9 +161,61 @@ pub trait Handlers: Send + Sync {
         &self,
         ctx: &Context,
         checkpoint: &Checkpoint,
-    ) -> Result<Option<GateResponse>, Failure> {
+    ) -> impl Reply<Option<GateResponse>> {
         let _ = (ctx, checkpoint);
-        Ok(None)
+        async { Ok(None) }
+    }
+}
+
+/// What a [`Handlers`] method returns: a future of its outputs or its [`Failure`], `Send` so
+/// that calls run on a multi-threaded runtime. Any `async fn` (or `async` block) of that
+/// output is one, unless it holds something that is not `Send` (an `Rc`, a
+/// `std::sync::MutexGuard`) across an `.await`, which the compiler points at.
+pub trait Reply<T>: Future<Output = Result<T, Failure>> + Send {}
+
+impl<T, F: Future<Output = Result<T, Failure>> + Send> Reply<T> for F {}
+
+/// What a method learns about its call, and where it records what the call used. It derefs
+/// to the runtime's [`CallContext`]: `ctx.run_id`, `ctx.node_id`, `ctx.scope_path`,
+/// `ctx.attempt`, `ctx.idempotency_key`, `ctx.item`, `ctx.iteration`, `ctx.deadline`.
+#[derive(Debug)]
+pub struct Context {
+    call: CallContext,
+    usage: Mutex<Usage>,
+}
+
+impl Context {
+    /// The context of a call, with nothing used yet.
+    pub fn new(call: CallContext) -> Context {
+        Context {
+            call,
+            usage: Mutex::new(Usage::default()),
+        }
+    }
+
+    /// Adds `usage` (tokens, cost, tool calls) to this attempt's: the run record keeps it on
+    /// the attempt and sums it into the run's, whether the method then succeeds or fails.
+    pub fn add_usage(&self, usage: &Usage) {
+        self.usage
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .add(usage);
+    }
+
+    /// What this call recorded so far.
+    pub fn usage(&self) -> Usage {
+        self.usage
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl std::ops::Deref for Context {
+    type Target = CallContext;
+
+    fn deref(&self) -> &CallContext {
+        &self.call
     }
 }
 
@@ -184,68 +246,70 @@ pub struct Typed<H>(pub H);
 impl<H: Handlers> Handler for Typed<H> {
     fn task<'a>(
         &'a self,
-        cx: &'a Context,
+        cx: &'a CallContext,
         node: &'a agc_runtime::plan::Node,
         inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, Completion> {
         Box::pin(async move {
+            let ctx = Context::new(cx.clone());
             match node.id.as_str() {
                 "audit_codebase" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::audit_codebase(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::audit_codebase(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "define_public_api" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::define_public_api(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::define_public_api(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "implement_api" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::implement_api(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::implement_api(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "write_test_suite" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::write_test_suite(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::write_test_suite(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "write_documentation" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::write_documentation(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::write_documentation(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "verify_quality" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::verify_quality(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::verify_quality(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "remediate_gaps" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::remediate_gaps(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::remediate_gaps(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "prepare_release" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::prepare_release(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::prepare_release(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 "publish" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::publish(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let outputs = H::publish(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
-                _ => Ok(Completion {
-                    outputs: self.0.untyped(cx, inputs)?,
-                    ..Completion::default()
-                }),
+                _ => {
+                    let outputs = self.0.untyped(&ctx, inputs).await;
+                    let (outputs, usage) = settle(ctx, outputs)?;
+                    Ok(Completion { outputs, usage })
+                }
             }
         })
     }
 
     fn decision<'a>(
         &'a self,
-        cx: &'a Context,
+        cx: &'a CallContext,
         node: &'a agc_runtime::plan::Node,
         inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, Completion> {
@@ -253,8 +317,9 @@ impl<H: Handlers> Handler for Typed<H> {
             match node.id.as_str() {
                 "release_readiness" => {
                     let inputs = decode(cx, inputs)?;
-                    let outputs = H::release_readiness(&self.0, cx, inputs)?;
-                    complete(outputs)
+                    let ctx = Context::new(cx.clone());
+                    let outputs = H::release_readiness(&self.0, &ctx, inputs).await;
+                    complete(ctx, outputs)
                 }
                 _ => self.task(cx, node, inputs).await,
             }
@@ -263,7 +328,7 @@ impl<H: Handlers> Handler for Typed<H> {
 
     fn gate<'a>(
         &'a self,
-        cx: &'a Context,
+        cx: &'a CallContext,
         node: &'a agc_runtime::plan::Node,
         inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, GateResponse> {
@@ -271,13 +336,15 @@ impl<H: Handlers> Handler for Typed<H> {
             match node.id.as_str() {
                 "api_design_review" => {
                     let inputs = decode(cx, inputs)?;
-                    let answer = H::api_design_review(&self.0, cx, inputs)?;
-                    gate(answer)
+                    let ctx = Context::new(cx.clone());
+                    let answer = H::api_design_review(&self.0, &ctx, inputs).await;
+                    gate(settle(ctx, answer)?.0)
                 }
                 "publish_approval" => {
                     let inputs = decode(cx, inputs)?;
-                    let answer = H::publish_approval(&self.0, cx, inputs)?;
-                    gate(answer)
+                    let ctx = Context::new(cx.clone());
+                    let answer = H::publish_approval(&self.0, &ctx, inputs).await;
+                    gate(settle(ctx, answer)?.0)
                 }
                 _ => Ok(GateResponse::pending()),
             }
@@ -286,21 +353,40 @@ impl<H: Handlers> Handler for Typed<H> {
 
     fn checkpoint<'a>(
         &'a self,
-        cx: &'a Context,
+        cx: &'a CallContext,
         _node: &'a agc_runtime::plan::Node,
         checkpoint: &'a Checkpoint,
         _inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, GateResponse> {
         Box::pin(async move {
-            Ok(self
-                .0
-                .checkpoint(cx, checkpoint)?
-                .unwrap_or_else(GateResponse::pending))
+            let ctx = Context::new(cx.clone());
+            let answer = self.0.checkpoint(&ctx, checkpoint).await;
+            let (answer, _) = settle(ctx, answer)?;
+            Ok(answer.unwrap_or_else(GateResponse::pending))
         })
     }
 }
 
-fn decode<T: DeserializeOwned>(cx: &Context, inputs: &Map<String, Value>) -> Result<T, Failure> {
+/// A method's result with the usage its context recorded: beside the outputs, or added to the
+/// failure's. (A gate's or a checkpoint's answer has no usage: theirs counts when they fail.)
+fn settle<T>(ctx: Context, result: Result<T, Failure>) -> Result<(T, Usage), Failure> {
+    let usage = ctx
+        .usage
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    match result {
+        Ok(value) => Ok((value, usage)),
+        Err(mut failure) => {
+            failure.usage.add(&usage);
+            Err(failure)
+        }
+    }
+}
+
+fn decode<T: DeserializeOwned>(
+    cx: &CallContext,
+    inputs: &Map<String, Value>,
+) -> Result<T, Failure> {
     serde_json::from_value(Value::Object(inputs.clone())).map_err(|e| {
         Failure::new(
             FailureClass::ValidationError,
@@ -320,10 +406,14 @@ fn encode<T: Serialize>(outputs: T) -> Result<Map<String, Value>, Failure> {
     }
 }
 
-fn complete<T: Serialize>(outputs: T) -> Result<Completion, Failure> {
+fn complete<T: Serialize>(
+    ctx: Context,
+    outputs: Result<T, Failure>,
+) -> Result<Completion, Failure> {
+    let (outputs, usage) = settle(ctx, outputs)?;
     Ok(Completion {
         outputs: encode(outputs)?,
-        ..Completion::default()
+        usage,
     })
 }
 
