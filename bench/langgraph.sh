@@ -24,7 +24,8 @@ trap 'rm -rf "$TMP"' EXIT
 
 DIR=target/$PROFILE
 [ "$PROFILE" = dev ] && DIR=target/debug
-echo "building gen-dialect${AGC:+ (agc: $AGC)}${AGC:- and agc} ($PROFILE)..." >&2
+if [ -n "${AGC:-}" ]; then what="gen-dialect (agc: $AGC)"; else what="gen-dialect and agc"; fi
+echo "building $what ($PROFILE)..." >&2
 cargo build --profile "$PROFILE" --quiet -p agc-bench --bin gen-dialect
 if [ -z "${AGC:-}" ]; then
   cargo build --profile "$PROFILE" --quiet -p agc --bin agc
