@@ -57,6 +57,9 @@ pub struct Checked {
     /// When compiling: where a document that lowered to no graph is compiled instead
     /// ([`FrontEnd::compiled_with`]).
     pub compiled_with: Option<Result<CompiledWith, Diagnostic>>,
+    /// The reference index of the unit ([`FrontEnd::xref`]), errors or not (empty when the
+    /// document did not load or its dialect is unknown).
+    pub xref: front::xref::Xref,
 }
 
 impl Checked {
@@ -154,6 +157,7 @@ impl Session {
                 unit: None,
                 files: Vec::new(),
                 compiled_with: None,
+                xref: Default::default(),
             },
         };
         checked.files = self.files.read_since(mark);
@@ -356,6 +360,7 @@ fn drive_source(
         unit: None,
         files: Vec::new(),
         compiled_with: None,
+        xref: Default::default(),
     };
     if let (Some(doc), Some(dialect)) = (doc, dialect) {
         let mut cx = Context {
@@ -410,6 +415,7 @@ fn drive<F: FrontEnd>(
     );
     let (unit, more) = fe.check(cx, doc, early);
     diags.extend(more);
+    out.xref = fe.xref(cx.sources, &unit);
     if !diags.iter().any(Diagnostic::is_error) {
         let (lowered, more) = fe.lower(cx.sources, &unit, !cx.opts.no_digest);
         diags.extend(more);

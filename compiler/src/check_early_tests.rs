@@ -178,12 +178,12 @@ fn early_work_stops_when_told() {
     );
     let doc = loaded.doc.expect("a document");
     let go = AtomicBool::new(false);
-    let (found, _) = front::ags::Ags
+    let (found, _, _) = front::ags::Ags
         .early(&doc, text, &go)
         .expect("AGS works early");
     assert!(found.iter().any(|d| d.code.starts_with("AG2")), "{found:?}");
     let stop = AtomicBool::new(true);
-    let (found, exprs) = front::ags::Ags
+    let (found, exprs, _) = front::ags::Ags
         .early(&doc, text, &stop)
         .expect("AGS works early");
     assert!(found.is_empty() && exprs.is_empty(), "{found:?}");

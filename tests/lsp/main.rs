@@ -3,6 +3,7 @@
 mod client;
 #[path = "../common/mod.rs"]
 mod common;
+mod edit;
 
 use client::{Client, uri};
 use common::TempDir;

@@ -12,6 +12,21 @@ pub struct Label {
     pub message: String,
 }
 
+/// A fix the help names, as data an editor applies (`agc lsp`'s code actions); the renderers
+/// show only the help.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fix {
+    /// "did you mean": the name `wrong`, written within the diagnostic's span (its first
+    /// whole occurrence there), replaced by `right`.
+    Replace { wrong: String, right: String },
+    /// Text inserted at a place (a missing `depends_on` entry), described by `title`.
+    Insert {
+        at: Span,
+        text: String,
+        title: String,
+    },
+}
+
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
@@ -30,6 +45,8 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// JSON pointer of the offending value in the document, when there is one.
     pub pointer: Option<String>,
+    /// The fix the help names, when it is mechanical.
+    pub fix: Option<Box<Fix>>,
 }
 
 impl Diagnostic {
@@ -45,6 +62,7 @@ impl Diagnostic {
             labels: Vec::new(),
             help: None,
             pointer: None,
+            fix: None,
         }
     }
 
@@ -86,6 +104,22 @@ impl Diagnostic {
 
     pub fn with_pointer(mut self, pointer: impl Into<String>) -> Diagnostic {
         self.pointer = Some(pointer.into());
+        self
+    }
+
+    /// "did you mean `right`?" as the help, and the replacement of `wrong` (within the span)
+    /// by `right` as the fix.
+    pub fn with_suggestion(mut self, wrong: &str, right: &str) -> Diagnostic {
+        self.help = Some(format!("did you mean `{right}`?"));
+        self.fix = Some(Box::new(Fix::Replace {
+            wrong: wrong.into(),
+            right: right.into(),
+        }));
+        self
+    }
+
+    pub fn with_fix(mut self, fix: Fix) -> Diagnostic {
+        self.fix = Some(Box::new(fix));
         self
     }
 

@@ -10,5 +10,5 @@ mod severity;
 pub mod suggest;
 
 pub use codes::{CodeInfo, lookup};
-pub use diagnostic::{Diagnostic, Label, sort};
+pub use diagnostic::{Diagnostic, Fix, Label, sort};
 pub use severity::Severity;

@@ -27,6 +27,7 @@ pub mod agent_graph;
 pub mod agh;
 pub mod ags;
 pub mod awp;
+pub mod xref;
 
 use crate::diag::Diagnostic;
 use crate::dialect::Dialect;
@@ -161,6 +162,14 @@ pub trait FrontEnd {
     /// Gives back the root document.
     fn into_root(unit: Self::Unit) -> Document;
 
+    /// The reference index of a checked unit ([`xref::Xref`]): node ids declared and used,
+    /// in structure and in expressions, and the unit's other references. Asked after every
+    /// check, errors or not, so it must be total on any document. Empty by default.
+    fn xref(&self, sources: &SourceMap, unit: &Self::Unit) -> xref::Xref {
+        let _ = (sources, unit);
+        xref::Xref::default()
+    }
+
     /// Where a document that checked clean but lowered to no graph is compiled instead: the
     /// file and the graph to take from it (Agent Graph: a graph file is compiled with the
     /// Provider that lists it), or the error saying why it cannot be. Asked only when
@@ -257,6 +266,11 @@ pub fn escapes_lexically(rel: &Path) -> bool {
 /// A span at the start of a file, for findings about a whole file.
 pub fn file_start(file: FileId) -> Span {
     Span::point(file, 0)
+}
+
+/// The text of file `file` of `sources`, when it is one of them.
+pub fn source_text(sources: &SourceMap, file: FileId) -> Option<&str> {
+    ((file.0 as usize) < sources.len()).then(|| sources.get(file).text.as_str())
 }
 
 #[cfg(test)]

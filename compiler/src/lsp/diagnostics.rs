@@ -13,9 +13,10 @@
 
 use super::text::{Encoding, Lines};
 use super::uri;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Fix, Severity};
 use crate::source::{FileId, SourceMap};
 use lsp_types as lsp;
+use serde_json::{Value, json};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -48,8 +49,12 @@ pub fn convert(sources: &SourceMap, diags: &[Diagnostic], root: &Path, enc: Enco
         });
         found.unwrap_or_else(|| (root.to_path_buf(), lsp::Range::default()))
     };
+    // (file, index there, diagnostic) of those with a fix, placed once every file's lines
+    // are known.
+    let mut fixes = Vec::new();
     for d in diags {
         let (path, range) = place(d.span);
+
         let mut related = Vec::new();
         for label in &d.labels {
             let (p, r) = place(Some(label.span));
@@ -70,7 +75,7 @@ pub fn convert(sources: &SourceMap, diags: &[Diagnostic], root: &Path, enc: Enco
             Some(label) if label != &d.message => format!("{}\n{label}", d.message),
             _ => d.message.clone(),
         };
-        out.entry(path).or_default().push(lsp::Diagnostic {
+        out.entry(path.clone()).or_default().push(lsp::Diagnostic {
             range,
             severity: Some(severity(d.severity)),
             code: Some(lsp::NumberOrString::String(d.code.to_string())),
@@ -81,8 +86,49 @@ pub fn convert(sources: &SourceMap, diags: &[Diagnostic], root: &Path, enc: Enco
             tags: None,
             data: None,
         });
+        if d.fix.is_some() {
+            let list = &out[&path];
+            fixes.push((path, list.len() - 1, d));
+        }
+    }
+    for (path, i, d) in fixes {
+        let Some(l) = d.span.and_then(|s| lines.get(&s.file)) else {
+            continue;
+        };
+        let data = fix_data(sources, d, l);
+        if let Some(x) = out.get_mut(&path).and_then(|v| v.get_mut(i)) {
+            x.data = data;
+        }
     }
     out
+}
+
+/// The LSP `data` of a diagnostic with a fix: `{"fix": {"title", "edits": [{range, newText}]}}`
+/// (edits in the diagnostic's own file); `None` when the fix cannot be placed.
+pub fn fix_data(
+    sources: &SourceMap,
+    d: &crate::diag::Diagnostic,
+    lines: &Lines<'_>,
+) -> Option<Value> {
+    let span = d.span?;
+    let text = &source(sources, span.file)?.text;
+    let (title, start, end, new) = match d.fix.as_deref()? {
+        Fix::Replace { wrong, right } => {
+            let at = crate::front::xref::narrow(text, span, wrong)?;
+            (
+                format!("replace `{wrong}` with `{right}`"),
+                at.start,
+                at.end,
+                right.clone(),
+            )
+        }
+        Fix::Insert { at, text, title } if at.file == span.file => {
+            (title.clone(), at.start, at.end, text.clone())
+        }
+        Fix::Insert { .. } => return None,
+    };
+    let range = lines.range(start as usize, end as usize);
+    Some(json!({ "fix": { "title": title, "edits": [{ "range": range, "newText": new }] } }))
 }
 
 fn severity(s: Severity) -> lsp::DiagnosticSeverity {

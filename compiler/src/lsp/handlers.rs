@@ -5,19 +5,28 @@
 //!   subgraph bodies) that hold them.
 //! - `textDocument/hover`: at a diagnostic, its code's explanation (`agc explain`); on a
 //!   node, its kind, title and inputs and outputs with their types.
-//! - `textDocument/definition`: the node whose id is the word under the cursor (an id in
-//!   `depends_on`, an edge, a `nodes.<id>` path of an expression or template).
+//! - `textDocument/definition`, `references`, `prepareRename`, `rename`: from the reference
+//!   index ([`super::refs`]).
+//! - `textDocument/completion`: [`super::complete`].
+//! - `textDocument/codeAction`: [`super::actions`].
 
 use super::index::{Index, NodeInfo};
 use super::server::{Check, Server, parse};
 use super::text::{Doc, Lines};
 use super::uri;
+use super::{actions, complete, refs};
 use lsp_types as lsp;
 use serde_json::Value;
 
-/// The answer to request `method`: `None` for a method the server does not handle, an error
-/// message for parameters that do not parse.
-pub fn handle(server: &mut Server, method: &str, params: Value) -> Option<Result<Value, String>> {
+/// Why a request has no answer: parameters that do not parse (`InvalidParams`), or a request
+/// the server refuses with a message for the user (`RequestFailed`: a rename it will not do).
+pub enum Refusal {
+    Params(String),
+    Failed(String),
+}
+
+/// The answer to request `method`: `None` for a method the server does not handle.
+pub fn handle(server: &mut Server, method: &str, params: Value) -> Option<Result<Value, Refusal>> {
     let answer = match method {
         "textDocument/documentSymbol" => params_of::<lsp::DocumentSymbolParams>(method, params)
             .map(|p| {
@@ -34,16 +43,35 @@ pub fn handle(server: &mut Server, method: &str, params: Value) -> Option<Result
         "textDocument/definition" => {
             params_of::<lsp::GotoDefinitionParams>(method, params).map(|p| {
                 let at = p.text_document_position_params;
-                to_value(definition(server, &at.text_document.uri, at.position))
+                to_value(refs::definition(server, &at.text_document.uri, at.position))
             })
         }
+        "textDocument/references" => params_of::<lsp::ReferenceParams>(method, params)
+            .map(|p| to_value(refs::references(server, &p))),
+        "textDocument/prepareRename" => {
+            params_of::<lsp::TextDocumentPositionParams>(method, params).and_then(|p| {
+                refs::prepare_rename(server, &p)
+                    .map(to_value)
+                    .map_err(Refusal::Failed)
+            })
+        }
+        "textDocument/rename" => params_of::<lsp::RenameParams>(method, params).and_then(|p| {
+            refs::rename(server, &p)
+                .map(to_value)
+                .map_err(Refusal::Failed)
+        }),
+        "textDocument/completion" => params_of::<lsp::CompletionParams>(method, params)
+            .map(|p| to_value(complete::complete(server, &p.text_document_position))),
+        "textDocument/codeAction" => params_of::<lsp::CodeActionParams>(method, params)
+            .map(|p| to_value(actions::actions(server, &p))),
         _ => return None,
     };
     Some(answer)
 }
 
-fn params_of<T: serde::de::DeserializeOwned>(method: &str, params: Value) -> Result<T, String> {
-    parse::<T>(params).ok_or_else(|| format!("`{method}`: the parameters do not parse"))
+fn params_of<T: serde::de::DeserializeOwned>(method: &str, params: Value) -> Result<T, Refusal> {
+    parse::<T>(params)
+        .ok_or_else(|| Refusal::Params(format!("`{method}`: the parameters do not parse")))
 }
 
 fn to_value<T: serde::Serialize>(v: T) -> Value {
@@ -172,38 +200,4 @@ fn describe(node: &NodeInfo) -> String {
         }
     }
     s
-}
-
-/// The nodes whose id is the word under the cursor.
-fn definition(server: &Server, uri: &lsp::Uri, pos: lsp::Position) -> Vec<lsp::Location> {
-    let Some((doc, check)) = open(server, uri) else {
-        return Vec::new();
-    };
-    let lines = Lines::new(&doc.text, server.enc);
-    let word = word_at(&doc.text, lines.offset(pos));
-    if word.is_empty() {
-        return Vec::new();
-    }
-    check
-        .index
-        .named(word)
-        .map(|n| lsp::Location::new(doc.uri.clone(), lines.range(n.start, n.end)))
-        .collect()
-}
-
-/// The id-like word (letters, digits, `_`, `-`, `/`) around byte `at`.
-fn word_at(text: &str, at: usize) -> &str {
-    let is_id = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '/');
-    let at = at.min(text.len());
-    let start = text[..at]
-        .char_indices()
-        .rev()
-        .take_while(|&(_, c)| is_id(c))
-        .last()
-        .map_or(at, |(i, _)| i);
-    let end = text[at..]
-        .char_indices()
-        .find(|&(_, c)| !is_id(c))
-        .map_or(text.len(), |(i, _)| at + i);
-    &text[start..end]
 }

@@ -100,3 +100,76 @@ impl Index {
             .filter(move |n| n.local_id == word || n.scoped_id == word)
     }
 }
+
+/// One place a node id is written in the document (from [`crate::front::xref`]).
+#[derive(Clone, Debug)]
+pub struct Site {
+    pub scope: u32,
+    pub id: String,
+    pub start: usize,
+    pub end: usize,
+    pub def: bool,
+}
+
+/// The reference index of one checked document, in its own bytes: the node id sites written
+/// in it and its links, each with where it leads (in any file).
+#[derive(Clone, Debug, Default)]
+pub struct Refs {
+    pub sites: Vec<Site>,
+    /// `(start, end, path, range there)`.
+    pub links: Vec<(usize, usize, std::path::PathBuf, lsp_types::Range)>,
+}
+
+impl Refs {
+    /// The sites and links of `xref` written in `file`; link targets placed with `sources`.
+    pub fn new(
+        xref: &crate::front::xref::Xref,
+        file: FileId,
+        sources: &crate::source::SourceMap,
+        enc: super::text::Encoding,
+    ) -> Refs {
+        let mut sites: Vec<Site> = xref
+            .sites
+            .iter()
+            .filter(|s| s.span.file == file)
+            .map(|s| Site {
+                scope: s.scope,
+                id: s.id.to_string(),
+                start: s.span.start as usize,
+                end: s.span.end as usize,
+                def: s.def,
+            })
+            .collect();
+        sites.sort_by_key(|s| (s.start, s.end, !s.def));
+        sites.dedup_by_key(|s| (s.start, s.end));
+        let mut links = Vec::new();
+        for l in xref.links.iter().filter(|l| l.span.file == file) {
+            let t = l.target;
+            let (Some(path), Some(src)) = (
+                super::diagnostics::file_path(sources, t.file),
+                super::diagnostics::source(sources, t.file),
+            ) else {
+                continue;
+            };
+            let lines = super::text::Lines::new(&src.text, enc);
+            let range = lines.range(t.start as usize, t.end as usize);
+            links.push((l.span.start as usize, l.span.end as usize, path, range));
+        }
+        Refs { sites, links }
+    }
+
+    /// The site holding byte `offset` (its end included: a cursor just after an id).
+    pub fn site_at(&self, offset: usize) -> Option<&Site> {
+        self.sites
+            .iter()
+            .filter(|s| s.start <= offset && offset <= s.end)
+            .min_by_key(|s| (s.end - s.start, !s.def))
+    }
+
+    /// Every site naming the node `site` names, in document order.
+    pub fn same_node<'a>(&'a self, site: &'a Site) -> impl Iterator<Item = &'a Site> + 'a {
+        self.sites
+            .iter()
+            .filter(move |s| s.scope == site.scope && s.id == site.id)
+    }
+}

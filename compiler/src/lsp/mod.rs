@@ -19,15 +19,21 @@
 //! - [`text`]: the open documents and positions (UTF-16, or UTF-8 when the client offers it).
 //! - [`uri`]: `file:` URIs and paths.
 //! - [`diagnostics`]: agc's diagnostics as LSP's.
-//! - [`index`]: the nodes of a checked document.
-//! - [`handlers`]: the requests (outline, hover, definition).
+//! - [`index`]: the nodes of a checked document and its reference index.
+//! - [`handlers`]: the requests by method (outline, hover);
+//!   [`refs`]: definition, references, rename; [`complete`]: completion; [`actions`]: code
+//!   actions.
 //!
 //! [`Session::check`]: crate::session::Session::check
 
+mod actions;
+mod complete;
 mod diagnostics;
 mod handlers;
 mod index;
 mod protocol;
+mod refs;
+mod schema_keys;
 pub mod server;
 mod text;
 mod uri;

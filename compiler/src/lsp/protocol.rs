@@ -4,7 +4,7 @@
 //! A request the server cannot answer (an unknown method, parameters that do not parse) gets
 //! an error response; a client that goes away ends the loop.
 
-use super::handlers;
+use super::handlers::{self, Refusal};
 use super::server::Server;
 use super::text::Encoding;
 use crate::check::CheckOptions;
@@ -82,6 +82,21 @@ fn capabilities(enc: Encoding) -> lsp::ServerCapabilities {
         document_symbol_provider: Some(lsp::OneOf::Left(true)),
         hover_provider: Some(lsp::HoverProviderCapability::Simple(true)),
         definition_provider: Some(lsp::OneOf::Left(true)),
+        references_provider: Some(lsp::OneOf::Left(true)),
+        rename_provider: Some(lsp::OneOf::Right(lsp::RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: Default::default(),
+        })),
+        completion_provider: Some(lsp::CompletionOptions {
+            trigger_characters: Some(vec![".".into(), "[".into(), " ".into()]),
+            ..Default::default()
+        }),
+        code_action_provider: Some(lsp::CodeActionProviderCapability::Options(
+            lsp::CodeActionOptions {
+                code_action_kinds: Some(vec![lsp::CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            },
+        )),
         ..Default::default()
     }
 }
@@ -91,7 +106,12 @@ pub fn request(server: &mut Server, req: Request) -> Response {
     let Request { id, method, params } = req;
     match handlers::handle(server, &method, params) {
         Some(Ok(value)) => Response::new_ok(id, value),
-        Some(Err(message)) => Response::new_err(id, ErrorCode::InvalidParams as i32, message),
+        Some(Err(Refusal::Params(message))) => {
+            Response::new_err(id, ErrorCode::InvalidParams as i32, message)
+        }
+        Some(Err(Refusal::Failed(message))) => {
+            Response::new_err(id, ErrorCode::RequestFailed as i32, message)
+        }
         None => Response::new_err(
             id,
             ErrorCode::MethodNotFound as i32,

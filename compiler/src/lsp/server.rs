@@ -9,7 +9,7 @@
 //! not open or not a workflow are ignored; nothing is unwrapped on what a client sends.
 
 use super::diagnostics::{self, ByFile};
-use super::index::Index;
+use super::index::{Index, Refs};
 use super::text::{Doc, Encoding};
 use super::uri;
 use crate::check::CheckOptions;
@@ -40,6 +40,14 @@ pub struct Check {
     pub files: Vec<PathBuf>,
     /// The document's nodes, when it lowered.
     pub index: Index,
+    /// The nodes of the last check that lowered (this one's, or an earlier one's while the
+    /// document has errors): their names and ports, for completion only (their places may be
+    /// stale).
+    pub known: Index,
+    /// The reference index: node ids and links written in the document.
+    pub refs: Refs,
+    /// The check's dialect.
+    pub dialect: Option<crate::dialect::Dialect>,
 }
 
 impl Server {
@@ -185,7 +193,12 @@ impl Server {
             .cloned()
             .collect();
         for path in targets {
-            let check = self.check(&path);
+            let mut check = self.check(&path);
+            if check.known.nodes.is_empty()
+                && let Some(old) = self.checks.get_mut(&path)
+            {
+                check.known = std::mem::take(&mut old.known);
+            }
             touched.extend(check.diags.keys().cloned());
             if let Some(old) = self.checks.insert(path, check) {
                 touched.extend(old.diags.into_keys());
@@ -198,7 +211,7 @@ impl Server {
 
     /// Checks one open document as `agc check` would, its unsaved text and the unsaved
     /// texts of the files it pulls in included.
-    fn check(&mut self, path: &Path) -> Check {
+    pub(super) fn check(&mut self, path: &Path) -> Check {
         self.session.clear_sources();
         let display = path.to_string_lossy().into_owned();
         let checked = self.session.check(path, &display);
@@ -210,13 +223,17 @@ impl Server {
             ByFile::new()
         };
         let index = Index::new(checked.compiled.iter().map(|c| &c.graph), checked.file);
+        let refs = Refs::new(&checked.xref, checked.file, &self.session.sources, self.enc);
         let mut files: Vec<PathBuf> = checked.files.iter().map(|p| uri::normal(p)).collect();
         files.sort();
         files.dedup();
         Check {
             diags,
             files,
+            known: index.clone(),
             index,
+            refs,
+            dialect: checked.dialect,
         }
     }
 

@@ -33,6 +33,7 @@ pub mod provider;
 mod recursion;
 mod resources;
 pub mod skill;
+mod xref;
 
 use super::{CompiledWith, Context, FrontEnd, Lowered};
 use crate::diag::Diagnostic;
@@ -165,6 +166,10 @@ impl FrontEnd for AgentGraph {
 
     fn into_root(unit: Unit) -> Document {
         unit.root
+    }
+
+    fn xref(&self, sources: &SourceMap, unit: &Unit) -> crate::front::xref::Xref {
+        xref::xref(sources, unit)
     }
 
     /// A graph file checked on its own is compiled with the Provider that lists it.

@@ -425,6 +425,13 @@ level or joined with `&&`"
 
     /// Remembers which nodes a node's field reads (for the IR's data links).
     fn record(&mut self, ptr: &str, refs: &[Ref], at: Option<(usize, usize)>) {
+        let scope = at.map_or(0, |(si, _)| si as u32);
+        for r in refs {
+            if r.path.len() >= 2 && r.path[0] == "nodes" {
+                self.node_reads
+                    .push((scope, r.path[1].as_str().into(), r.span));
+            }
+        }
         let Some((si, ni)) = at else { return };
         for r in refs {
             if r.path.len() >= 3 && r.path[0] == "nodes" && r.path[2] == "output" {

@@ -38,6 +38,9 @@ pub struct Linter<'d> {
     pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
     /// Data reads: (scope, node index, field pointer, node id read).
     pub reads: Vec<(usize, usize, String, String)>,
+    /// Every `nodes.<id>` a template or condition reads: (scope, id, the path's span), for
+    /// the reference index.
+    pub node_reads: Vec<(u32, Box<str>, crate::source::Span)>,
     /// Every non-empty template (`false`) and condition (`true`) that compiled, by pointer:
     /// the resolved form's sources.
     pub sources: BTreeMap<String, bool>,
@@ -80,6 +83,7 @@ impl<'d> Linter<'d> {
             inputs,
             exprs: BTreeMap::new(),
             reads: Vec::new(),
+            node_reads: Vec::new(),
             sources: BTreeMap::new(),
             suggestions: Default::default(),
             cur: 0,
@@ -150,16 +154,19 @@ impl<'d> Linter<'d> {
         for e in &scope.edges {
             for (end, name) in [("from", e.from), ("to", e.to)] {
                 if !scope.index.contains_key(name) {
-                    let help = self
-                        .suggestions
-                        .closest(name, scope.index.keys().copied())
-                        .map(|s| format!("did you mean `{s}`?"));
+                    let right = self.suggestions.closest(name, scope.index.keys().copied());
                     let d = self.error(
                         "unknown_reference",
                         &format!("{}/{end}", e.ptr),
                         format!("the edge's `{end}` names no node of this graph: `{name}`"),
                     );
-                    d.help = help;
+                    if let Some(s) = right {
+                        d.help = Some(format!("did you mean `{s}`?"));
+                        d.fix = Some(Box::new(crate::diag::Fix::Replace {
+                            wrong: name.to_string(),
+                            right: s.to_string(),
+                        }));
+                    }
                 }
             }
         }

@@ -31,6 +31,7 @@ pub mod refs;
 pub mod resolved;
 mod shape;
 pub mod tools;
+mod xref;
 
 use super::{Context, FrontEnd, Lowered};
 use crate::diag::Diagnostic;
@@ -50,6 +51,9 @@ pub struct Unit {
     pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
     /// (scope, node index, field pointer, node id read), for data links.
     pub reads: Vec<(usize, usize, String, String)>,
+    /// (scope, node id, span of the path) of every `nodes.<id>` read, for the reference
+    /// index ([`xref`]).
+    pub node_reads: Vec<(u32, Box<str>, crate::source::Span)>,
     /// Compiled templates (`false`) and conditions (`true`) by pointer.
     pub sources: BTreeMap<String, bool>,
 }
@@ -69,6 +73,7 @@ pub fn check_loop(doc: &Document, text: &str, tools: &tools::Tools) -> (Vec<Diag
         Unit0 {
             exprs: l.exprs,
             reads: l.reads,
+            node_reads: l.node_reads,
             sources: l.sources,
         },
     )
@@ -79,6 +84,7 @@ pub fn check_loop(doc: &Document, text: &str, tools: &tools::Tools) -> (Vec<Diag
 pub struct Unit0 {
     pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
     pub reads: Vec<(usize, usize, String, String)>,
+    pub node_reads: Vec<(u32, Box<str>, crate::source::Span)>,
     pub sources: BTreeMap<String, bool>,
 }
 
@@ -96,6 +102,7 @@ impl FrontEnd for Agh {
                 tools: tools::Tools::default(),
                 exprs: BTreeMap::new(),
                 reads: Vec::new(),
+                node_reads: Vec::new(),
                 sources: BTreeMap::new(),
             };
             return (unit, Vec::new());
@@ -108,6 +115,7 @@ impl FrontEnd for Agh {
             tools,
             exprs: u0.exprs,
             reads: u0.reads,
+            node_reads: u0.node_reads,
             sources: u0.sources,
         };
         (unit, diags)
@@ -127,6 +135,10 @@ impl FrontEnd for Agh {
             display: sources.get(unit.doc.file).name.clone(),
         };
         (vec![lowered], diags)
+    }
+
+    fn xref(&self, sources: &SourceMap, unit: &Unit) -> crate::front::xref::Xref {
+        xref::xref(sources, unit)
     }
 
     fn into_root(unit: Unit) -> Document {

@@ -47,6 +47,8 @@ pub struct PathError {
     pub message: String,
     /// A near name that exists ("did you mean …?"), for unknown inputs and nodes.
     pub help: Option<String>,
+    /// The name written and the near one, for the code action the help names.
+    pub fix: Option<(String, String)>,
 }
 
 fn err(code: &'static str, message: String) -> PathError {
@@ -54,6 +56,7 @@ fn err(code: &'static str, message: String) -> PathError {
         code,
         message,
         help: None,
+        fix: None,
     }
 }
 
@@ -65,11 +68,10 @@ impl Namespace<'_> {
         name: &str,
         known: impl Iterator<Item = &'k String>,
     ) -> PathError {
+        let near = self.suggestions.closest(name, known.map(String::as_str));
         PathError {
-            help: self
-                .suggestions
-                .closest(name, known.map(String::as_str))
-                .map(|s| format!("did you mean `{s}`?")),
+            help: near.map(|s| format!("did you mean `{s}`?")),
+            fix: near.map(|s| (name.to_string(), s.to_string())),
             ..err(UNKNOWN_REFERENCE, message)
         }
     }

@@ -456,6 +456,9 @@ pub fn check_paths(ns: &Namespace<'_>, refs: &[Ref]) -> (Vec<Diagnostic>, Vec<Di
             Err(e) => {
                 let mut d = Diagnostic::error(e.code, e.message).at(r.span);
                 d.help = e.help;
+                d.fix = e
+                    .fix
+                    .map(|(wrong, right)| Box::new(crate::diag::Fix::Replace { wrong, right }));
                 errors.push(d);
             }
             Ok(()) if ns.unproven(&r.path) => warnings.push(

@@ -46,6 +46,8 @@ pub struct ToolSchema {
     pub output: Option<Value>,
     /// The manifest that declared it, as shown to users.
     pub manifest: String,
+    /// Where the manifest writes the tool's name (for go to definition), when found.
+    pub at: Option<crate::source::Span>,
 }
 
 /// Every tool declared by the loaded manifests, by tool id.
@@ -81,7 +83,12 @@ impl Tools {
         }
     }
 
-    fn add_manifest(&mut self, value: &Value, display: &str) -> Result<(), String> {
+    /// Adds a manifest's tools; the ids and names of those it added.
+    fn add_manifest(
+        &mut self,
+        value: &Value,
+        display: &str,
+    ) -> Result<Vec<(String, String)>, String> {
         let obj = value.as_object().ok_or("a manifest is an object")?;
         let name = obj
             .get("extension")
@@ -96,16 +103,21 @@ impl Tools {
             .get("resources")
             .and_then(|r| r.get("tools"))
             .and_then(Value::as_object);
+        let mut added = Vec::new();
         for (tool, decl) in tools.into_iter().flatten() {
             let id = format!("ext__{ext}__{tool}");
             // The first manifest that declares an id wins (flags come before discovery).
-            self.by_id.entry(id).or_insert_with(|| ToolSchema {
-                input: decl.get("input_schema").cloned(),
-                output: decl.get("output_schema").cloned(),
-                manifest: display.to_string(),
-            });
+            if let std::collections::btree_map::Entry::Vacant(slot) = self.by_id.entry(id) {
+                added.push((slot.key().clone(), tool.to_string()));
+                slot.insert(ToolSchema {
+                    input: decl.get("input_schema").cloned(),
+                    output: decl.get("output_schema").cloned(),
+                    manifest: display.to_string(),
+                    at: None,
+                });
+            }
         }
-        Ok(())
+        Ok(added)
     }
 }
 
@@ -231,6 +243,17 @@ fn load_one(
     };
     let file: FileId = cx.sources.add(SourceFile::new(display, text));
     let result = parsed.and_then(|v| tools.add_manifest(&v, display));
+    if let Ok(added) = &result {
+        // The tool's name where the manifest declares it: after `tools`, quoted or bare.
+        let text = &cx.sources.get(file).text;
+        let from = text.find("tools").unwrap_or(0);
+        let within = crate::source::Span::new(file, from, text.len());
+        for (id, name) in added {
+            if let Some(t) = tools.by_id.get_mut(id) {
+                t.at = crate::front::xref::narrow(text, within, name);
+            }
+        }
+    }
     if let Err(e) = result {
         diags.push(
             Diagnostic::error(

@@ -119,12 +119,20 @@ impl Checker<'_> {
             } = first_pass(&input, list, self.parallel_from, self.threads);
             // "did you mean", in document order (see `Budget`).
             for (i, name) in unknown {
-                diags[i].help = self.suggest_for(scope, &names, &name);
+                if let Some((shown, wrong, right)) = self.suggest_for(scope, &names, &name) {
+                    diags[i].help = Some(format!("did you mean `{shown}`?"));
+                    diags[i].fix = Some(Box::new(crate::diag::Fix::Replace { wrong, right }));
+                }
             }
             self.diags.extend(diags);
             self.diags.extend(type_diags);
             // Kept for lowering, which then parses nothing again.
             self.exprs.extend(exprs);
+            self.reads.extend(
+                reads
+                    .iter()
+                    .map(|(_, r)| (si as u32, r.target.as_str().into(), r.span)),
+            );
             if self.stopped() {
                 return;
             }
@@ -152,32 +160,6 @@ impl Checker<'_> {
             let unread: Vec<Diagnostic> = unread.into_iter().flatten().collect();
             self.diags.extend(unread);
             self.hyphenated_ids(scope, &reads);
-        }
-    }
-}
-
-impl Checker<'_> {
-    /// The "did you mean" of a name an expression reads that does not exist, within the
-    /// document's budget.
-    fn suggest_for(
-        &self,
-        scope: &Scope<'_>,
-        names: &ScopeNames<'_>,
-        name: &names::Unknown,
-    ) -> Option<String> {
-        match name {
-            names::Unknown::Node(id) => self.suggest(scope, id),
-            names::Unknown::Param(p) => self
-                .suggestions
-                .closest(p, names.params.iter().copied())
-                .map(|s| format!("did you mean `params.{s}`?")),
-            names::Unknown::Output { node, output } => {
-                let root = self.doc.value.as_object()?;
-                let declared = scope.node(node).and_then(|n| names::outputs_of(root, n))?;
-                self.suggestions
-                    .closest(output, declared.iter().map(String::as_str))
-                    .map(|s| format!("did you mean `{s}`?"))
-            }
         }
     }
 }
@@ -611,6 +593,16 @@ in a node that runs after `{t}`",
                     read.target
                 )
             });
+            let fix = (!against)
+                .then(|| {
+                    let ptr = scope.node_ptr(anchor);
+                    super::fixes::add_dependency(self.doc, self.text, &ptr, &read.target)
+                })
+                .flatten();
+            let d = match fix {
+                Some(f) => d.with_fix(f),
+                None => d,
+            };
             self.push(d);
         }
     }

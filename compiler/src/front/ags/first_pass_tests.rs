@@ -68,6 +68,7 @@ fn any_number_of_threads_finds_the_same() {
         &doc,
         &text,
         &mut one_cache,
+        &mut Vec::new(),
         usize::MAX,
         1,
         &Default::default(),
@@ -100,7 +101,15 @@ fn any_number_of_threads_finds_the_same() {
     assert!(one_cache.len() > 200, "{}", one_cache.len());
     for threads in [2, 3, 8, 400] {
         let mut cache = ExprCache::default();
-        let many = check_with(&doc, &text, &mut cache, 1, threads, &Default::default());
+        let many = check_with(
+            &doc,
+            &text,
+            &mut cache,
+            &mut Vec::new(),
+            1,
+            threads,
+            &Default::default(),
+        );
         assert_eq!(format!("{many:?}"), format!("{one:?}"), "{threads} threads");
         assert_eq!(cache, one_cache, "{threads} threads");
     }

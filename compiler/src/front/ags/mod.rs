@@ -10,6 +10,7 @@ mod criteria;
 mod defaults;
 mod edges;
 mod exprs;
+mod fixes;
 mod fragments;
 mod hyphen;
 pub mod lower;
@@ -20,6 +21,7 @@ pub mod refs;
 pub mod scope;
 mod structure;
 mod types;
+mod xref;
 
 use crate::diag::Diagnostic;
 use crate::source::Field;
@@ -41,18 +43,23 @@ pub fn check(doc: &Document, text: &str) -> Vec<Diagnostic> {
 
 /// [`check`], keeping every expression that parsed in `exprs`.
 pub fn check_into(doc: &Document, text: &str, exprs: &mut ExprCache) -> Vec<Diagnostic> {
-    check_until(doc, text, exprs, &AtomicBool::new(false))
+    check_until(doc, text, exprs, &mut Reads::new(), &AtomicBool::new(false))
 }
+
+/// The node reads the expression checks resolved: `(scope, node id, the read's span)`, the
+/// scope numbered as [`scope::collect`] lists them, for the reference index ([`xref`]).
+pub type Reads = Vec<(u32, Box<str>, crate::source::Span)>;
 
 /// [`check_into`], giving up between steps once `stop` is set (the result is then partial).
 fn check_until(
     doc: &Document,
     text: &str,
     exprs: &mut ExprCache,
+    reads: &mut Reads,
     stop: &AtomicBool,
 ) -> Vec<Diagnostic> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    check_with(doc, text, exprs, exprs::PARALLEL_FROM, threads, stop)
+    check_with(doc, text, exprs, reads, exprs::PARALLEL_FROM, threads, stop)
 }
 
 /// [`check_until`], with the number of expression positions from which a scope's first pass
@@ -61,6 +68,7 @@ pub(crate) fn check_with(
     doc: &Document,
     text: &str,
     exprs: &mut ExprCache,
+    reads: &mut Reads,
     parallel_from: usize,
     threads: usize,
     stop: &AtomicBool,
@@ -73,6 +81,7 @@ pub(crate) fn check_with(
         text,
         diags: Vec::new(),
         exprs,
+        reads,
         parallel_from,
         threads,
         suggestions: Default::default(),
@@ -103,11 +112,13 @@ pub(crate) fn check_with(
     let advisories = || {
         // The advisories use neither the expression cache nor the suggestion budget.
         let mut unused = ExprCache::default();
+        let mut no_reads = Reads::new();
         let mut a = Checker {
             doc,
             text,
             diags: Vec::new(),
             exprs: &mut unused,
+            reads: &mut no_reads,
             parallel_from,
             threads,
             suggestions: Default::default(),
@@ -130,8 +141,8 @@ pub struct Ags;
 
 impl super::FrontEnd for Ags {
     type Unit = refs::Workspace;
-    /// The root's semantic checks: their findings and parsed expressions.
-    type Early = (Vec<Diagnostic>, ExprCache);
+    /// The root's semantic checks: their findings, parsed expressions and node reads.
+    type Early = (Vec<Diagnostic>, ExprCache, Reads);
 
     /// The root's semantic checks, beside its schema validation. The checks read every field
     /// through `Option`s and never assume a shape, so a schema-invalid document costs them
@@ -139,8 +150,9 @@ impl super::FrontEnd for Ags {
     /// set.
     fn early(&self, doc: &Document, text: &str, stop: &AtomicBool) -> Option<Self::Early> {
         let mut exprs = ExprCache::default();
-        let diags = check_until(doc, text, &mut exprs, stop);
-        Some((diags, exprs))
+        let mut reads = Reads::new();
+        let diags = check_until(doc, text, &mut exprs, &mut reads, stop);
+        Some((diags, exprs, reads))
     }
 
     /// Semantic checks of the root (layer 1 must have passed: SPEC §18), then, when those are
@@ -154,12 +166,16 @@ impl super::FrontEnd for Ags {
         if !cx.schema_ok {
             return (refs::Workspace::single(doc), Vec::new());
         }
-        let (mut diags, mut exprs) = early.unwrap_or_else(|| {
-            let mut exprs = ExprCache::default();
-            (check_into(&doc, cx.text(), &mut exprs), exprs)
+        let never = AtomicBool::new(false);
+        let (mut diags, mut exprs, mut reads) = early.unwrap_or_else(|| {
+            let (mut exprs, mut reads) = (ExprCache::default(), Reads::new());
+            let diags = check_until(&doc, cx.text(), &mut exprs, &mut reads, &never);
+            (diags, exprs, reads)
         });
         if diags.iter().any(Diagnostic::is_error) {
-            return (refs::Workspace::single(doc), diags);
+            let mut ws = refs::Workspace::single(doc);
+            ws.reads = reads;
+            return (ws, diags);
         }
         let root = cx.workspace_root();
         let display = cx.display();
@@ -181,7 +197,8 @@ impl super::FrontEnd for Ags {
                 return (None, ds);
             }
             if loaded.schema_ok {
-                ds.extend(check_into(&doc, &cx.sources.get(file).text, &mut exprs));
+                let text = &cx.sources.get(file).text;
+                ds.extend(check_until(&doc, text, &mut exprs, &mut reads, &never));
             }
             let failed = ds.iter().any(Diagnostic::is_error);
             (Some(doc).filter(|_| !failed), ds)
@@ -189,6 +206,7 @@ impl super::FrontEnd for Ags {
         // The document moves into the workspace and back out: no copy of a large tree.
         let (mut ws, more) = refs::resolve(doc, path, &display, &root, &mut load_child);
         *ws.exprs.get_mut() = exprs;
+        ws.reads = reads;
         diags.extend(more);
         (ws, diags)
     }
@@ -209,6 +227,10 @@ impl super::FrontEnd for Ags {
             display: sources.get(doc.file).name.clone(),
         };
         (vec![lowered], diags)
+    }
+
+    fn xref(&self, sources: &crate::source::SourceMap, ws: &refs::Workspace) -> super::xref::Xref {
+        xref::xref(sources, ws)
     }
 
     fn into_root(ws: refs::Workspace) -> Document {
@@ -240,6 +262,8 @@ pub(crate) struct Checker<'d> {
     pub diags: Vec<Diagnostic>,
     /// Every expression that parsed, for lowering.
     pub exprs: &'d mut ExprCache,
+    /// Every node read the expressions make, for the reference index.
+    pub reads: &'d mut Reads,
     /// Scopes with this many expression positions or more check them on `threads` threads.
     pub parallel_from: usize,
     pub threads: usize,
@@ -281,12 +305,26 @@ impl Checker<'_> {
         self.push(d);
     }
 
-    /// "did you mean" for an unknown node id, within the document's budget.
+    /// The closest node id of `scope` to an unknown `name`, within the document's budget.
     fn suggest(&self, scope: &scope::Scope<'_>, name: &str) -> Option<String> {
         let ids = scope.nodes().map(|(id, _)| id.as_str());
-        self.suggestions
-            .closest(name, ids)
-            .map(|s| format!("did you mean `{s}`?"))
+        self.suggestions.closest(name, ids).map(str::to_string)
+    }
+
+    /// An error at `ptr` for the unknown node `name`, with its "did you mean" (help and fix).
+    fn unknown_node(
+        &mut self,
+        code: &'static str,
+        ptr: &str,
+        msg: String,
+        scope: &scope::Scope<'_>,
+        name: &str,
+    ) {
+        let mut d = self.diag(code, ptr, msg);
+        if let Some(right) = self.suggest(scope, name) {
+            d = d.with_suggestion(name, &right);
+        }
+        self.push(d);
     }
 }
 

@@ -579,6 +579,46 @@ fn child_declared_outputs(root: &Map, owner: &Map) -> Option<HashSet<String>> {
     )
 }
 
+impl super::Checker<'_> {
+    /// The "did you mean" of a name an expression reads that does not exist, within the
+    /// document's budget: the name the help shows, what is written and what to write
+    /// instead.
+    pub(super) fn suggest_for(
+        &self,
+        scope: &super::scope::Scope<'_>,
+        names: &ScopeNames<'_>,
+        name: &Unknown,
+    ) -> Option<(String, String, String)> {
+        match name {
+            Unknown::Node(id) => {
+                let s = self.suggest(scope, id)?;
+                Some((s.clone(), id.clone(), s))
+            }
+            Unknown::Param(p) => {
+                let s = self.suggestions.closest(p, names.params.iter().copied())?;
+                Some((
+                    format!("params.{s}"),
+                    format!("params.{p}"),
+                    format!("params.{s}"),
+                ))
+            }
+            Unknown::Output { node, output } => {
+                let root = self.doc.value.as_object()?;
+                let declared = scope.node(node).and_then(|n| outputs_of(root, n))?;
+                let s = self
+                    .suggestions
+                    .closest(output, declared.iter().map(String::as_str))?;
+                // `outputs.x`: the output's own name, not a node id that is spelt the same.
+                Some((
+                    s.to_string(),
+                    format!("outputs.{output}"),
+                    format!("outputs.{s}"),
+                ))
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

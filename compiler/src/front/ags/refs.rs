@@ -34,6 +34,8 @@ pub struct Workspace {
     /// the IR rather than cloning it, so the parsed form is held once at the memory peak); an
     /// expression lowered twice (a fragment `use`d by two nodes) is parsed again.
     pub exprs: std::cell::RefCell<super::ExprCache>,
+    /// The node reads the checks resolved, in every document ([`super::Reads`]).
+    pub reads: super::Reads,
 }
 
 impl Workspace {
@@ -44,6 +46,7 @@ impl Workspace {
             paths: vec![None],
             refs: HashMap::new(),
             exprs: Default::default(),
+            reads: Vec::new(),
         }
     }
 }
@@ -68,6 +71,7 @@ pub fn resolve(
         paths: vec![root_path.and_then(|p| p.canonicalize().ok())],
         refs: HashMap::new(),
         exprs: Default::default(),
+        reads: Vec::new(),
     };
     let mut diags = Vec::new();
     // How each document is shown: the referencing document's name joined with the URI, so

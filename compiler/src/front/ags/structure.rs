@@ -122,12 +122,12 @@ impl Checker<'_> {
             for (i, dep) in strings(node.field("depends_on")) {
                 if !scope.has_node(dep) {
                     let ptr = format!("{}/depends_on/{i}", scope.node_ptr(id));
-                    let help = self.suggest(scope, dep);
-                    self.error(
+                    self.unknown_node(
                         "AG114",
                         &ptr,
                         format!("`depends_on` names `{dep}`, which is not a node of this scope"),
-                        help,
+                        scope,
+                        dep,
                     );
                 }
             }
@@ -138,12 +138,12 @@ impl Checker<'_> {
                     && !scope.has_node(target)
                 {
                     let ptr = format!("{}/edges/{i}/{end}", scope.ptr);
-                    let help = self.suggest(scope, target);
-                    self.error(
+                    self.unknown_node(
                         "AG113",
                         &ptr,
                         format!("edge `{end}` names `{target}`, which is not a node of this scope"),
-                        help,
+                        scope,
+                        target,
                     );
                 }
             }
@@ -165,8 +165,7 @@ impl Checker<'_> {
                         format!("entrypoint `{ep}` is not a node of this fragment"),
                     ),
                 };
-                let help = self.suggest(scope, ep);
-                self.error(code, &ptr, msg, help);
+                self.unknown_node(code, &ptr, msg, scope, ep);
             } else if let Some(e) = incoming.get(ep) {
                 let span = self.doc.span(&e.ptr(scope));
                 let d = self
@@ -448,12 +447,12 @@ impl Checker<'_> {
                     };
                     match scope.node(alt) {
                         None => {
-                            let help = self.suggest(scope, alt);
-                            self.error(
+                            self.unknown_node(
                                 "AG113",
                                 &format!("{sptr}/node"),
                                 format!("alternate node `{alt}` is not a node of this scope"),
-                                help,
+                                scope,
+                                alt,
                             );
                         }
                         Some(alt_node) => {
@@ -512,24 +511,24 @@ impl Checker<'_> {
             && let Some(target) = esc.field("node").and_then(Value::as_str)
             && !scope.has_node(target)
         {
-            let help = self.suggest(scope, target);
-            self.error(
+            self.unknown_node(
                 "AG113",
                 &format!("{ptr}/failure/escalation/node"),
                 format!("escalation node `{target}` is not a node of this scope"),
-                help,
+                scope,
+                target,
             );
         }
         if let Some(comp) = failure.field("compensation").and_then(Value::as_str) {
             let cptr = format!("{ptr}/failure/compensation");
             match scope.node(comp) {
                 None => {
-                    let help = self.suggest(scope, comp);
-                    self.error(
+                    self.unknown_node(
                         "AG113",
                         &cptr,
                         format!("compensation node `{comp}` is not a node of this scope"),
-                        help,
+                        scope,
+                        comp,
                     );
                 }
                 Some(c) => {

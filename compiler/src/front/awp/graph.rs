@@ -418,7 +418,7 @@ parallel node's edge",
         id: &str,
     ) -> crate::diag::Diagnostic {
         match self.suggestions.closest(id, m.ids()) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            Some(s) => d.with_suggestion(id, s),
             None => d,
         }
     }

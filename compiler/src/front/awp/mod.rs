@@ -29,6 +29,7 @@ pub mod ports;
 mod regions;
 pub mod state;
 pub mod values;
+mod xref;
 
 use super::{Context, FrontEnd, Lowered};
 use crate::diag::Diagnostic;
@@ -71,6 +72,10 @@ impl FrontEnd for Awp {
         }
         let diags = check(&doc, cx.text());
         (doc, diags)
+    }
+
+    fn xref(&self, sources: &SourceMap, doc: &Document) -> crate::front::xref::Xref {
+        xref::xref(sources, doc)
     }
 
     fn lower(
