@@ -57,6 +57,9 @@ fn the_harness_accepts_ordinary_inputs() {
         let mut edits = vec![first];
         edits.extend_from_slice(&doc);
         edits.extend_from_slice(b"\0\x01\x05\x03\x05\x09n\xc3\xa9w: [\0\x03\x1f\xff\x00\x00}");
+        // An empty edit whose place (line 28, column 16) is on `collect_changes` of
+        // `entrypoints`: every request there, a rename included, on the whole document.
+        edits.extend_from_slice(b"\0\x01\x1c\x10\x1c\x10");
         edits.extend_from_slice(b"\0nodes: {a: {depends_on: [b]}}\0\x01\x00\x04\x00\x02");
         harness::lsp_change(&edits);
     }

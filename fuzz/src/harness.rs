@@ -651,6 +651,66 @@ pub fn lsp_change(data: &[u8]) {
                                 "contentChanges": [change] }),
         );
         assert_published(&mut server, &uri, version);
+        let at = serde_json::json!({
+            "line": chunk.get(1).map_or(0, |b| b % 32),
+            "character": chunk.get(2).copied().unwrap_or(0) });
+        ask_everything(&mut server, &uri, at);
+        // Answering (a refused rename checks the renamed text) publishes nothing.
+        assert!(server.take_output().is_empty());
+    }
+}
+
+/// Every request the server answers, at `at`: none may panic, and the edits it proposes
+/// (rename, code actions) stay inside the text.
+fn ask_everything(server: &mut agc::lsp::Server, uri: &str, at: Value) {
+    let doc = serde_json::json!({ "uri": uri });
+    let pos = serde_json::json!({ "textDocument": doc, "position": at });
+    let whole = serde_json::json!({ "start": { "line": 0, "character": 0 },
+                                    "end": { "line": 40, "character": 0 } });
+    let lines = server.text(uri).map_or(0, |t| t.matches('\n').count());
+    let asks = [
+        (
+            "textDocument/documentSymbol",
+            serde_json::json!({ "textDocument": doc }),
+        ),
+        ("textDocument/hover", pos.clone()),
+        ("textDocument/definition", pos.clone()),
+        ("textDocument/completion", pos.clone()),
+        ("textDocument/prepareRename", pos.clone()),
+        ("textDocument/references", {
+            let mut p = pos.clone();
+            p["context"] = serde_json::json!({ "includeDeclaration": true });
+            p
+        }),
+        ("textDocument/rename", {
+            let mut p = pos.clone();
+            p["newName"] = serde_json::json!("renamed_x");
+            p
+        }),
+        (
+            "textDocument/codeAction",
+            serde_json::json!({ "textDocument": doc, "range": whole,
+            "context": { "diagnostics": [] } }),
+        ),
+    ];
+    for (method, params) in asks {
+        let Ok(v) = agc::lsp::answer(server, method, params) else {
+            continue;
+        };
+        let mut edits = Vec::new();
+        if let Some(e) = v["changes"][uri].as_array() {
+            edits.extend(e.iter());
+        }
+        for a in v.as_array().into_iter().flatten() {
+            edits.extend(a["edit"]["changes"][uri].as_array().into_iter().flatten());
+        }
+        for e in edits {
+            let line = e["range"]["end"]["line"].as_u64().unwrap_or(u64::MAX);
+            assert!(
+                line as usize <= lines,
+                "{method}: an edit past line {lines}: {e}"
+            );
+        }
     }
 }
 

@@ -366,3 +366,43 @@ fn a_missing_dependency_is_added_by_its_code_action() {
     );
     assert_eq!(c.shutdown(), 0);
 }
+
+#[test]
+fn definition_follows_links_to_other_files() {
+    // `subgraph.ref.uri`: the child file.
+    let ws = workspace("links");
+    std::fs::create_dir_all(ws.join("sub")).unwrap();
+    let child_path = ws.join("sub/child.agraph.yaml");
+    std::fs::write(&child_path, super::child("kid")).unwrap();
+    let parent_path = ws.join("parent.agraph.yaml");
+    std::fs::write(&parent_path, super::PARENT).unwrap();
+    let pu = uri(&parent_path);
+    let mut c = Client::start(&ws, false);
+    c.open(&pu, super::PARENT);
+    let pos = at(super::PARENT, "uri: \"./sub/", "child");
+    let def = c.request("textDocument/definition", pos_params(&pu, pos));
+    assert_eq!(def[0]["uri"], uri(&child_path), "{def}");
+    assert_eq!(
+        def[0]["range"]["start"],
+        json!({ "line": 0, "character": 0 })
+    );
+    // An agh tool id: where the extension manifest declares the tool.
+    let ext = ws.join("extensions/my-ext");
+    let lp = ext.join("loops/one/loop.yaml");
+    std::fs::create_dir_all(lp.parent().unwrap()).unwrap();
+    let manifest = "{\"extension\": {\"name\": \"my-ext\"}, \"resources\": {\"tools\": {\n  \"push\": {\"output_schema\": {\"type\": \"object\"}}}}}\n";
+    std::fs::write(ext.join("extension.json"), manifest).unwrap();
+    let lp_text = "apiVersion: agh.loop/v1\nkind: Loop\nmeta: { name: one }\ncontract: { goal: Push., terminal_states: [done] }\ngraph:\n  nodes:\n    - id: push\n      class: action\n      kind: ext__my_ext__push\n      params: { remote: origin }\n";
+    std::fs::write(&lp, lp_text).unwrap();
+    let lu = uri(&lp);
+    c.open(&lu, lp_text);
+    c.sync();
+    let pos = at(lp_text, "kind: ext__", "my_ext");
+    let def = c.request("textDocument/definition", pos_params(&lu, pos));
+    assert_eq!(def[0]["uri"], uri(&ext.join("extension.json")), "{def}");
+    assert_eq!(
+        def[0]["range"]["start"],
+        json!({ "line": 1, "character": 3 })
+    );
+    assert_eq!(c.shutdown(), 0);
+}

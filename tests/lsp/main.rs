@@ -129,13 +129,13 @@ fn the_unsaved_buffer_is_checked_and_each_change_republishes() {
     assert_eq!(c.shutdown(), 0);
 }
 
-fn child(id: &str) -> String {
+pub(crate) fn child(id: &str) -> String {
     format!(
         "ags_version: \"1.0\"\nkind: AgenticGraph\nid: {id}\ntitle: Child\nobjective: Be referenced.\nconstraints: {{max_cost_usd: 1}}\nentrypoints: [work]\nnodes:\n  work:\n    title: Work\n    description: The child's only node.\n    outputs:\n      result: {{type: string, description: The result.}}\noutputs:\n  result: {{type: string, description: Out., from: nodes.work.outputs.result}}\n"
     )
 }
 
-const PARENT: &str = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: parent\ntitle: Parent\nobjective: Reference a child.\nconstraints: {max_cost_usd: 1}\nentrypoints: [run]\nnodes:\n  run:\n    type: subgraph\n    title: Run\n    description: Runs the child.\n    subgraph:\n      ref:\n        uri: \"./sub/child.agraph.yaml\"\n        expected_id: kid\n";
+pub(crate) const PARENT: &str = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: parent\ntitle: Parent\nobjective: Reference a child.\nconstraints: {max_cost_usd: 1}\nentrypoints: [run]\nnodes:\n  run:\n    type: subgraph\n    title: Run\n    description: Runs the child.\n    subgraph:\n      ref:\n        uri: \"./sub/child.agraph.yaml\"\n        expected_id: kid\n";
 
 fn codes(diags: &[Value]) -> Vec<String> {
     diags

@@ -43,6 +43,17 @@ pub use text::Encoding;
 
 use crate::check::CheckOptions;
 use lsp_server::Connection;
+use serde_json::Value;
+
+/// Answers request `method` with `params` from the server's state after checking what is
+/// dirty, as the loop does: the result, or the error's message (an unknown method included).
+/// The server without a connection: the fuzz target drives every handler so.
+pub fn answer(server: &mut Server, method: &str, params: Value) -> Result<Value, String> {
+    server.flush();
+    let req = lsp_server::Request::new(0.into(), method.into(), params);
+    let resp = protocol::request(server, req);
+    resp.response_result.map_err(|e| e.message)
+}
 
 /// Serves over standard input and output until the client exits; the exit status.
 pub fn run_stdio(options: CheckOptions) -> i32 {
