@@ -57,8 +57,9 @@ pub struct Checked {
     /// When compiling: where a document that lowered to no graph is compiled instead
     /// ([`FrontEnd::compiled_with`]).
     pub compiled_with: Option<Result<CompiledWith, Diagnostic>>,
-    /// The reference index of the unit ([`FrontEnd::xref`]), errors or not (empty when the
-    /// document did not load or its dialect is unknown).
+    /// The reference index of the unit ([`FrontEnd::xref`]), errors or not, when the options
+    /// ask for it ([`CheckOptions::xref`]; empty when the document did not load or its dialect
+    /// is unknown).
     pub xref: front::xref::Xref,
 }
 
@@ -415,7 +416,9 @@ fn drive<F: FrontEnd>(
     );
     let (unit, more) = fe.check(cx, doc, early);
     diags.extend(more);
-    out.xref = fe.xref(cx.sources, &unit);
+    if cx.opts.xref {
+        out.xref = fe.xref(cx.sources, &unit);
+    }
     if !diags.iter().any(Diagnostic::is_error) {
         let (lowered, more) = fe.lower(cx.sources, &unit, !cx.opts.no_digest);
         diags.extend(more);

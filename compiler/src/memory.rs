@@ -34,7 +34,8 @@
 //! of the peak (100k-node build 571 -> 640 MiB, 11x its input); below, a process's fixed
 //! footprint is a large part of its peak and keeping all garbage would take the small wide
 //! graphs past 20x their input (agh wide 10k: 77.6 MiB for a 3.8 MiB file, 20.05x), so pages
-//! are still returned after the short delay.
+//! are still returned after the short delay. `agc lsp` keeps them whatever the size
+//! ([`keep_freed`]): every change to a document is another check of the same size.
 //!
 //! **Arenas committed on demand.** On a kernel that overcommits, mimalloc commits each arena it
 //! reserves at once (`arena_eager_commit = 2`), so about 3 MiB of a first arena are resident
@@ -67,6 +68,18 @@ pub fn tune_for_inputs<P: AsRef<std::path::Path>>(inputs: impl IntoIterator<Item
         return;
     }
     if largest_file(inputs) >= KEEP_FREED_FROM {
+        // SAFETY: as in `purge_soon`; no other thread exists yet.
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    }
+}
+
+/// Keeps freed pages for the rest of the process, as [`tune_for_inputs`] does for large
+/// inputs: `agc lsp` checks the same documents again on every change, so the pages one check
+/// frees are the next one's (a 10k-node document's change -> diagnostics, 1.9 -> 1.3-1.5 s on
+/// a loaded machine, bench/README.md). Call it after [`tune`], before any other thread
+/// exists. A `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
+pub fn keep_freed() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
         // SAFETY: as in `purge_soon`; no other thread exists yet.
         unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
     }

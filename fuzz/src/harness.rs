@@ -37,6 +37,8 @@ fn options() -> CheckOptions {
     CheckOptions {
         limits: limits(),
         root: Some(root.clone()),
+        // The reference index's walks run on every input too (the language server's).
+        xref: true,
         ..CheckOptions::default()
     }
 }

@@ -207,6 +207,17 @@ fn agent_graph_references_of_a_graph_node() {
     let all = references(&mut c, &u, pos, true);
     // The id, and three edge ends.
     assert_eq!(texts(&text, &all), ["review"; 4], "{all}");
+    // A node's action: the action file (the Provider's folder, above `graphs/`).
+    let pos = at(&text, "action: actions/", "build");
+    let def = c.request("textDocument/definition", pos_params(&u, pos));
+    assert_eq!(def[0]["uri"], uri(&ws.join("actions/build.yaml")), "{def}");
+    // The Provider's `graphs`: the graph file.
+    let pp = ws.join("provider.yaml");
+    let ptext = std::fs::read_to_string(&pp).unwrap();
+    c.open(&uri(&pp), &ptext);
+    let pos = at(&ptext, "graphs: [", "release");
+    let def = c.request("textDocument/definition", pos_params(&uri(&pp), pos));
+    assert_eq!(def[0]["uri"], u.as_str(), "{def}");
     assert_eq!(c.shutdown(), 0);
 }
 

@@ -138,7 +138,11 @@ pub fn main() -> i32 {
     // The process's memory settings follow the documents the command reads (never a file it
     // writes, such as `-o plan.json`); this is the binary's own entry, with no other thread
     // yet, unlike `run`, which tests call from many threads at once.
-    crate::memory::tune_for_inputs(cli.command.inputs());
+    if matches!(cli.command, Command::Lsp(_)) {
+        crate::memory::keep_freed();
+    } else {
+        crate::memory::tune_for_inputs(cli.command.inputs());
+    }
     crate::fsio::stdout::finish(dispatch(cli))
 }
 

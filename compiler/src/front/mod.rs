@@ -13,6 +13,9 @@
 //!    Provider holds several; the other dialects give one), each with its digest.
 //! 3. [`FrontEnd::compiled_with`] (compiling only): where a document that stands for no graph
 //!    of its own is compiled instead (an Agent Graph graph file: with its Provider).
+//! 4. [`FrontEnd::xref`]: the unit's reference index ([`xref`]: where each node id is declared
+//!    and used, structure and expressions alike, and links to other files), asked after every
+//!    check, errors or not, for the language server's definition, references and rename.
 //!
 //! A front end may also do part of its check early ([`FrontEnd::early`]: work on the root
 //! document alone, which the driver runs beside the schema validation on large documents and

@@ -13,7 +13,7 @@
 //! `scope` is the front end's number for it within its file, and two sites name the same
 //! node when file, scope and id agree. [`Link`]s are the other references a document makes:
 //! a `subgraph.ref` file, an Agent Graph action or graph, an agh tool id, each with the place
-//! it leads to (in another file, or the same).
+//! it leads to (in another file, or the same) or the file it names.
 //!
 //! The index is built whether or not the document has errors: an editor renames and
 //! navigates while typing. Nothing here panics on a malformed document.
@@ -36,7 +36,18 @@ pub struct Site {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
     pub span: Span,
-    pub target: Span,
+    pub target: Target,
+}
+
+/// Where a [`Link`] leads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A place in a file the check loaded.
+    At(Span),
+    /// A file the check did not load (an Agent Graph action named by a graph checked on its
+    /// own): the first of these paths that is a file, as resolved against the folders the
+    /// dialect looks in.
+    File(Vec<std::path::PathBuf>),
 }
 
 /// The reference index of one check: every [`Site`] and [`Link`], in no particular order.

@@ -2,9 +2,13 @@
 //! each node's ids, kind, title, ports with their types, place in the file and enclosing
 //! region, from the lowered IR ([`crate::ir::Graph`] and its span side table).
 //!
-//! The IR exists only for a document that checks without errors, so the outline, hover on a
-//! node and go to definition answer for such a document; while it has errors they answer
-//! nothing rather than from a stale check whose byte offsets no longer match the text.
+//! The IR exists only for a document that checks without errors, so the outline and hover on
+//! a node answer for such a document; while it has errors they answer nothing rather than from
+//! a stale check whose byte offsets no longer match the text.
+//!
+//! [`Refs`] is the check's reference index ([`crate::front::xref`]) in the document's own
+//! bytes, with its links placed in the files they lead to: what definition, references and
+//! rename answer from, errors or not.
 
 use crate::ir::{Graph, NodeKind};
 use crate::source::FileId;
@@ -144,16 +148,26 @@ impl Refs {
         sites.dedup_by_key(|s| (s.start, s.end));
         let mut links = Vec::new();
         for l in xref.links.iter().filter(|l| l.span.file == file) {
-            let t = l.target;
-            let (Some(path), Some(src)) = (
-                super::diagnostics::file_path(sources, t.file),
-                super::diagnostics::source(sources, t.file),
-            ) else {
-                continue;
-            };
-            let lines = super::text::Lines::new(&src.text, enc);
-            let range = lines.range(t.start as usize, t.end as usize);
-            links.push((l.span.start as usize, l.span.end as usize, path, range));
+            let (start, end) = (l.span.start as usize, l.span.end as usize);
+            match &l.target {
+                crate::front::xref::Target::At(t) => {
+                    let (Some(path), Some(src)) = (
+                        super::diagnostics::file_path(sources, t.file),
+                        super::diagnostics::source(sources, t.file),
+                    ) else {
+                        continue;
+                    };
+                    let lines = super::text::Lines::new(&src.text, enc);
+                    let range = lines.range(t.start as usize, t.end as usize);
+                    links.push((start, end, path, range));
+                }
+                crate::front::xref::Target::File(paths) => {
+                    if let Some(p) = paths.iter().find(|p| p.is_file()) {
+                        let path = crate::session::normal(p);
+                        links.push((start, end, path, lsp_types::Range::default()));
+                    }
+                }
+            }
         }
         Refs { sites, links }
     }

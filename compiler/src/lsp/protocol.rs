@@ -88,7 +88,7 @@ fn capabilities(enc: Encoding) -> lsp::ServerCapabilities {
             work_done_progress_options: Default::default(),
         })),
         completion_provider: Some(lsp::CompletionOptions {
-            trigger_characters: Some(vec![".".into(), "[".into(), " ".into()]),
+            trigger_characters: Some(vec![".".into(), "[".into()]),
             ..Default::default()
         }),
         code_action_provider: Some(lsp::CodeActionProviderCapability::Options(

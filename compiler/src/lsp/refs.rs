@@ -109,7 +109,7 @@ pub fn rename(server: &mut Server, p: &lsp::RenameParams) -> Result<lsp::Workspa
             .iter()
             .any(|s| s.def && s.scope == site.scope && s.id == new)
         {
-            return Err(format!("`{new}` is already a node here: rename it first"));
+            return Err(format!("`{new}` is already a node of this scope"));
         }
         let sites: Vec<&Site> = refs.same_node(site).collect();
         let edits: Vec<lsp::TextEdit> = sites

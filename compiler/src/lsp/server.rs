@@ -55,6 +55,8 @@ impl Server {
         let options = CheckOptions {
             // As `agc check`: no plan is written, so no digest is computed.
             no_digest: true,
+            // Definition, references and rename read the reference index.
+            xref: true,
             ..options
         };
         Server {

@@ -24,7 +24,8 @@
 //!   changes).
 //! - [`Session::check`] (in [`crate::check`]): the diagnostics of one document and of the
 //!   files it pulls in, sorted, with spans into [`Session::sources`]; the front end's checked
-//!   unit ([`crate::check::Unit`]); the lowered and analysed graphs when error-free; and which
+//!   unit ([`crate::check::Unit`]) and its reference index ([`crate::check::Checked::xref`]);
+//!   the lowered and analysed graphs when error-free; and which
 //!   files the check read ([`crate::check::Checked::files`], the document's own first): the
 //!   files whose change can change the result.
 //! - [`Session::compile`] (in [`crate::compile`]): what `build`, `graph` and `gen` take: the

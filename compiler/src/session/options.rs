@@ -25,4 +25,8 @@ pub struct CheckOptions {
     /// `--graph ID` of `build` and `graph`: the one graph they take from a document holding
     /// several (an Agent Graph Provider).
     pub graph: Option<String>,
+    /// Whether the check builds the unit's reference index ([`crate::check::Checked::xref`]):
+    /// the language server asks for it; the commands do not (it is a walk of the document they
+    /// would not use).
+    pub xref: bool,
 }

@@ -5,7 +5,7 @@
 
 use super::model;
 use super::tools::Resolved;
-use crate::front::xref::{self, Link, Xref, narrow};
+use crate::front::xref::{self, Link, Target, Xref, narrow};
 use crate::source::{SourceMap, Span};
 
 pub fn xref(sources: &SourceMap, unit: &super::Unit) -> Xref {
@@ -31,7 +31,7 @@ pub fn xref(sources: &SourceMap, unit: &super::Unit) -> Xref {
             {
                 x.links.push(Link {
                     span: c.node.span,
-                    target: at,
+                    target: Target::At(at),
                 });
             }
         }

@@ -6,7 +6,7 @@
 
 use super::refs::Workspace;
 use super::scope;
-use crate::front::xref::{self, Link, Xref};
+use crate::front::xref::{self, Link, Target, Xref};
 use crate::source::{Document, Field, SourceMap, Span, Value};
 
 pub fn xref(sources: &SourceMap, ws: &Workspace) -> Xref {
@@ -65,7 +65,7 @@ fn links(x: &mut Xref, ws: &Workspace, di: usize, doc: &Document, s: &scope::Sco
                 {
                     x.links.push(Link {
                         span: from.span,
-                        target: to.key().unwrap_or(to.span),
+                        target: Target::At(to.key().unwrap_or(to.span)),
                     });
                 }
             }
@@ -75,7 +75,7 @@ fn links(x: &mut Xref, ws: &Workspace, di: usize, doc: &Document, s: &scope::Sco
             {
                 x.links.push(Link {
                     span: from.span,
-                    target: crate::front::file_start(to.file),
+                    target: Target::At(crate::front::file_start(to.file)),
                 });
             }
         }
