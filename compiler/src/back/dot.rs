@@ -6,7 +6,8 @@
 //! leads back from its last node to its first. Nodes take the Mermaid diagram's looks, in its
 //! palette (one table, [`style::LOOKS`], with each look's nearest Graphviz shape), clusters the
 //! colours of their frames, and the same end nodes mark where a run ends ([`exits`]);
-//! conditional edges are dashed, failure edges red, back edges bold. Only the graph's own entry
+//! conditional edges are dashed, failure edges red, back edges bold and out of the ranking
+//! (`constraint=false`, so a loop reads top-down with its repeat arrow going back). Only the graph's own entry
 //! nodes (or clusters) get a thick border. Strings are always quoted, with `"` and `\` escaped and
 //! newlines written as `\n`, so any text is safe.
 
@@ -96,7 +97,9 @@ pub fn render(g: &Graph, collapse: bool) -> String {
             EdgeKind::Failure => attrs.push(format!(
                 "style=dashed, color=\"{RED}\", fontcolor=\"{RED}\""
             )),
-            EdgeKind::Back => attrs.push("style=bold".into()),
+            // Back edges take no part in ranking (`constraint=false`): the loop reads top-down
+            // in execution order and the arrow goes back up, as in Mermaid (issue 45 item 1).
+            EdgeKind::Back => attrs.push("style=bold, constraint=false".into()),
         }
         write_edge(&mut out, &layout, &body, (e.from, Head::Node(e.to)), attrs);
     }
@@ -109,7 +112,7 @@ pub fn render(g: &Graph, collapse: bool) -> String {
         {
             let attrs = vec![
                 format!("label={}", quote(super::mermaid::REPEAT)),
-                "style=bold".into(),
+                "style=bold, constraint=false".into(),
             ];
             write_edge(&mut out, &layout, &body, (last, Head::Node(first)), attrs);
         }
