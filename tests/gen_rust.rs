@@ -478,3 +478,104 @@ fn a_plan_without_handled_nodes_generates_no_unused_code() {
         }
     }
 }
+
+/// Copies the files of `from` (recursively) into `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// The files under `dir`, by path relative to it.
+fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.insert(rel, std::fs::read(&p).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// Issue 49 item 7: the same documents, generated from two checkouts at different absolute
+/// places (given as absolute paths), give byte-identical crates that name no machine path:
+/// files are named relative to the crate (an AGS graph with a subgraph in another file, and
+/// an Agent Graph Provider whose plan is its graph file's).
+#[test]
+fn generated_crates_are_the_same_bytes_in_every_checkout() {
+    let child = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: child\ntitle: Child\nobjective: Be referenced.\nconstraints: {max_cost_usd: 1}\nentrypoints: [work]\nnodes:\n  work:\n    title: Work\n    description: The child's only node.\n    outputs:\n      result: {type: string, description: The result.}\noutputs:\n  result: {type: string, description: Out., from: nodes.work.outputs.result}\n";
+    let parent = "ags_version: \"1.0\"\nkind: AgenticGraph\nid: parent\ntitle: Parent\nobjective: Reference a child.\nconstraints: {max_cost_usd: 1}\nentrypoints: [run]\nnodes:\n  run:\n    type: subgraph\n    title: Run\n    description: Runs the child.\n    subgraph:\n      ref:\n        uri: \"./sub/child.agraph.yaml\"\n";
+    let checkouts = [
+        TempDir::new("agc-gen-one-"),
+        TempDir::new("agc-gen-two-").not_created("deeper/checkout"),
+    ];
+    let mut crates = Vec::new();
+    for c in &checkouts {
+        let root = c.to_path_buf();
+        std::fs::create_dir_all(root.join("docs/sub")).unwrap();
+        std::fs::write(root.join("docs/parent.agraph.yaml"), parent).unwrap();
+        std::fs::write(root.join("docs/sub/child.agraph.yaml"), child).unwrap();
+        copy_tree(
+            Path::new("examples/agent-graph/release"),
+            &root.join("docs/release"),
+        );
+        for (doc, out) in [
+            ("docs/parent.agraph.yaml", "gen/parent"),
+            ("docs/release", "gen/release"),
+        ] {
+            let doc = root.join(doc).to_string_lossy().to_string();
+            let out = root.join(out).to_string_lossy().to_string();
+            let docs = root.join("docs").to_string_lossy().to_string();
+            let args = ["gen", "rust", &doc, "-o", &out, "--root", &docs];
+            assert_eq!(agc(&args), 0, "{doc}");
+        }
+        let files = tree(&root.join("gen"));
+        let shown = root.to_string_lossy().replace('\\', "/");
+        for (path, bytes) in &files {
+            let text = String::from_utf8_lossy(bytes);
+            assert!(!text.contains(&*shown), "{path} names the checkout: {text}");
+        }
+        crates.push(files);
+    }
+    assert_eq!(
+        crates[0].keys().collect::<Vec<_>>(),
+        crates[1].keys().collect::<Vec<_>>()
+    );
+    for (path, bytes) in &crates[0] {
+        assert!(
+            bytes == &crates[1][path],
+            "{path} differs between the checkouts"
+        );
+    }
+    let plan = String::from_utf8_lossy(&crates[0]["parent/src/plan.json"]).to_string();
+    assert!(
+        plan.contains("\"path\": \"../../docs/parent.agraph.yaml\""),
+        "{plan}"
+    );
+    assert!(
+        plan.contains("\"../../docs/sub/child.agraph.yaml:"),
+        "{plan}"
+    );
+    let lib = String::from_utf8_lossy(&crates[0]["release/src/lib.rs"]).to_string();
+    assert!(
+        lib.contains("//! - source: ../../docs/release/graphs/release.yaml"),
+        "{lib}"
+    );
+}

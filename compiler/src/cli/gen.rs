@@ -165,6 +165,22 @@ fn run_rust(args: RustArgs) -> i32 {
     if failed {
         return 1;
     }
+    // The plan names files relative to the crate, not as given on the command line (an
+    // absolute path would make the crate differ from one checkout to the next).
+    let (mut compiled, mut sources) = (compiled, sources);
+    let crate_dir = crate::session::normal(&args.output);
+    let relative = |name: &str| {
+        let path = Path::new(name);
+        if name == crate::source::load::STDIN_NAME || !path.exists() {
+            return name.to_string();
+        }
+        rust::relative_path(&crate_dir, &crate::session::normal(path))
+    };
+    sources.rename_files(&relative);
+    let display = relative(&display);
+    if !compiled.display.is_empty() {
+        compiled.display = relative(&compiled.display);
+    }
     let text = plan_text(&compiled, &sources, &display);
     crate::discard::discard(compiled);
     // The plan writer writes a valid plan; a failure to read it back would be an agc bug.

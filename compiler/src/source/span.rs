@@ -243,6 +243,14 @@ impl SourceMap {
         self.files.len()
     }
 
+    /// Renames every file to `f(name)` (`agc gen rust` names them relative to the crate it
+    /// writes, so that the embedded plan is the same on every machine).
+    pub fn rename_files(&mut self, mut f: impl FnMut(&str) -> String) {
+        for file in &mut self.files {
+            file.name = f(&file.name);
+        }
+    }
+
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
     }

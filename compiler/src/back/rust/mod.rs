@@ -15,6 +15,7 @@ pub mod types;
 
 use agc_runtime::plan::Plan;
 pub use model::Runtime;
+use std::path::{Component, Path};
 
 /// One generated file: its path relative to the crate root and its contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,6 +43,28 @@ pub fn generate(plan_text: &str, plan: &Plan, crate_name: &str, runtime: &Runtim
         contents: plan_text.to_string(),
     });
     files
+}
+
+/// The path of `to` as seen from the folder `from`, `/`-separated (`../../ags/x.agraph.yaml`):
+/// how a generated crate names the document it was generated from, the same bytes in every
+/// checkout. Both paths are absolute and lexically normal; when they share no root (two
+/// Windows drives), `to`'s file name.
+pub fn relative_path(from: &Path, to: &Path) -> String {
+    let (a, b): (Vec<Component>, Vec<Component>) =
+        (from.components().collect(), to.components().collect());
+    if a.first() != b.first() {
+        return to
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    }
+    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); a.len() - common];
+    parts.extend(
+        b[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    parts.join("/")
 }
 
 /// Whether `name` is a valid Cargo package name for the generated crate: ASCII letters,
