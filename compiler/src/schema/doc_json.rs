@@ -95,7 +95,7 @@ impl<'a> Node<'a, DocJson> for &'a Value {
 }
 
 /// A mapping's members, keys as `&str`.
-pub struct Members<'a>(crate::source::value::map::Iter<'a>);
+pub struct Members<'a>(crate::source::value::map::Iter<'a, Value>);
 
 impl<'a> Iterator for Members<'a> {
     type Item = (&'a str, &'a Value);

@@ -17,7 +17,10 @@ pub mod map;
 mod serde_impl;
 mod string;
 
-pub use map::{LINEAR_MAX, Map};
+pub use map::LINEAR_MAX;
+
+/// A document's mapping: string keys in document order, see [`map::Table`].
+pub type Map = map::Table<Value>;
 pub use string::Str;
 
 use serde_json::Number;
@@ -374,6 +377,15 @@ impl<I: ValueIndex> std::ops::Index<I> for Value {
     type Output = Value;
     fn index(&self, index: I) -> &Value {
         index.index_into(self).unwrap_or(&NULL)
+    }
+}
+
+impl Map {
+    /// The mapping as a `serde_json::Map` (a deep copy, in the same order).
+    pub fn to_json_map(&self) -> serde_json::Map<String, serde_json::Value> {
+        self.iter()
+            .map(|(k, v)| (k.to_string(), v.to_json()))
+            .collect()
     }
 }
 

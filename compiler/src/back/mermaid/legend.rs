@@ -3,8 +3,9 @@
 //! of four held together by invisible links, and one entry that says what each kind of arrow
 //! used means (no sample arrows between empty boxes).
 
+use super::edges::Edges;
+use super::layout::Layout;
 use super::style::{self, Look};
-use super::{Edges, Layout};
 use crate::ir::{EdgeKind, Graph, NodeId};
 use std::fmt::Write;
 

@@ -10,7 +10,7 @@
 //!   straight through; the loop's title says until when and how often (`loop until
 //!   failing_count == 0 · max 5`), and a thick `repeat` edge leads from the body's last node
 //!   back to its first, or, when the body holds boxes of its own, from the loop's box back into
-//!   itself (see [`Repeat`]). Regions nest at any depth; members are written in execution order
+//!   itself (see [`layout::Repeat`]). Regions nest at any depth; members are written in execution order
 //!   (see [`layout`]).
 //! - One shape and class per node kind (tasks, decisions, gates, terminals...); only the
 //!   graph's own entry nodes get the `entry` class (thick border).
@@ -21,6 +21,7 @@
 //! - Ids are generated (`n3`, `l0`); all text is escaped (see [`escape`]). Output is a pure
 //!   function of the IR: the same graph gives the same bytes.
 
+mod edges;
 pub mod escape;
 pub(crate) mod exits;
 pub mod inject;
@@ -29,9 +30,11 @@ mod legend;
 pub(crate) mod style;
 pub mod text;
 
-pub(crate) use layout::{Layout, Repeat, Visit, repeat, repetition, walk};
+pub(crate) use edges::REPEAT;
+use edges::{Edges, write_classes, write_edges};
+pub(crate) use layout::{Layout, Visit, repeat, repetition, walk};
 
-use crate::ir::{EdgeKind, Graph, NodeId, NodeKind, RegionId, RegionKind};
+use crate::ir::{Graph, NodeId, NodeKind, RegionId, RegionKind};
 use escape::label;
 use std::fmt::Write;
 
@@ -66,9 +69,6 @@ pub struct Options {
 /// Front matter configuration when the diagram has containers: their titles take two lines.
 const CONTAINER_CONFIG: &str =
     "config:\n  flowchart:\n    subGraphTitleMargin:\n      top: 4\n      bottom: 36\n";
-
-/// The label of a loop's repeat arrow (the loop's box says until when, and how often).
-pub(crate) const REPEAT: &str = "repeat";
 
 /// The flowchart text, and how many edges it has (for the caller's limit check).
 pub fn render(g: &Graph, opts: Options) -> (String, usize) {
@@ -212,118 +212,6 @@ pub(crate) fn node_words(g: &Graph, id: NodeId) -> String {
 fn node_decl(g: &Graph, layout: &Layout, id: NodeId) -> String {
     let (open, close, _, _) = style::style(style::look(g, layout, id));
     format!("n{}{open}{}{close}", id.0, label(&node_words(g, id)))
-}
-
-/// Edge bookkeeping: how many were written, and which (by Mermaid's 0-based link index) are
-/// failure edges, for `linkStyle`.
-#[derive(Default)]
-struct Edges {
-    count: usize,
-    failure: Vec<usize>,
-    /// Classes the legend uses that the diagram itself may not.
-    classes: Vec<&'static str>,
-    /// The end nodes' ids (`t0,t1`), drawn as terminals.
-    ends: String,
-}
-
-impl Edges {
-    fn push(&mut self, out: &mut String, line: &str, failure: bool) {
-        let _ = writeln!(out, "    {line}");
-        if failure {
-            self.failure.push(self.count);
-        }
-        self.count += 1;
-    }
-}
-
-fn write_edges(out: &mut String, g: &Graph, layout: &Layout, edges: &mut Edges) {
-    // Edges leave their sources in node order, and a source's edges in their branch order.
-    let mut order: Vec<usize> = (0..g.edges.len()).collect();
-    order.sort_by_key(|&i| {
-        let e = &g.edges[i];
-        (e.from, e.order.unwrap_or(u32::MAX), i)
-    });
-    for i in order {
-        let e = &g.edges[i];
-        let (Some(&from_visible), Some(&to_visible)) = (
-            layout.visible.get(e.from.index()),
-            layout.visible.get(e.to.index()),
-        ) else {
-            continue;
-        };
-        if !from_visible || !to_visible {
-            continue;
-        }
-        let arrow = match e.kind {
-            EdgeKind::Sequence => "-->",
-            EdgeKind::Conditional | EdgeKind::Failure => "-.->",
-            EdgeKind::Back => "==>",
-        };
-        let line = match text::edge_label(g, e) {
-            Some(l) => format!("n{} {arrow}|\"{}\"| n{}", e.from.0, label(&l), e.to.0),
-            None => format!("n{} {arrow} n{}", e.from.0, e.to.0),
-        };
-        edges.push(out, &line, e.kind == EdgeKind::Failure);
-    }
-    // A drawn loop repeats: its body's last node leads back to its first, or its box back
-    // into itself (see [`Repeat`]).
-    for i in 0..g.regions.len() {
-        let r = RegionId(i as u32);
-        let (from, to) = match repeat(layout, g, r) {
-            Some(Repeat::Back { last, first }) => (last, first),
-            Some(Repeat::Around) => (g.regions[i].owner, g.regions[i].owner),
-            None => continue,
-        };
-        let line = format!("n{} ==>|\"{REPEAT}\"| n{}", from.0, to.0);
-        edges.push(out, &line, false);
-    }
-}
-
-/// `classDef` for the classes in use (the legend uses the same ones, see [`style`]), then
-/// `class` lines.
-fn write_classes(out: &mut String, g: &Graph, layout: &Layout, edges: &Edges) {
-    let mut by_class: Vec<Vec<String>> = vec![Vec::new(); style::CLASSES.len()];
-    for i in 0..g.nodes.len() {
-        if !layout.visible[i] {
-            continue;
-        }
-        let (_, _, class, _) = style::style(style::look(g, layout, NodeId(i as u32)));
-        if let Some(slot) = style::CLASSES.iter().position(|c| c.0 == class) {
-            by_class[slot].push(format!("n{i}"));
-        }
-    }
-    for ((class, css), ids) in style::CLASSES.iter().zip(&by_class) {
-        if !ids.is_empty() || edges.classes.contains(class) {
-            let _ = writeln!(out, "    classDef {class} {css}");
-        }
-    }
-    for ((class, _), ids) in style::CLASSES.iter().zip(&by_class) {
-        if !ids.is_empty() {
-            let _ = writeln!(out, "    class {} {class}", ids.join(","));
-        }
-    }
-    if !edges.ends.is_empty() {
-        let _ = writeln!(out, "    class {} terminal", edges.ends);
-    }
-    let entries: Vec<String> = g
-        .entrypoints
-        .iter()
-        .filter(|n| layout.visible.get(n.index()) == Some(&true))
-        .map(|n| format!("n{}", n.0))
-        .collect();
-    if !entries.is_empty() {
-        let _ = writeln!(out, "    classDef entry stroke-width:3px");
-        let _ = writeln!(out, "    class {} entry", entries.join(","));
-    }
-    if !edges.failure.is_empty() {
-        let ids: Vec<String> = edges.failure.iter().map(usize::to_string).collect();
-        let red = style::RED;
-        let _ = writeln!(
-            out,
-            "    linkStyle {} stroke:{red},color:{red}",
-            ids.join(",")
-        );
-    }
 }
 
 #[cfg(test)]

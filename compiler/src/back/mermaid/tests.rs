@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::ir::expr::ExprLang;
-use crate::ir::{Edge, IrExpr, LoopMode, Node, Outcome, Outcomes, Region};
+use crate::ir::{Edge, EdgeKind, IrExpr, LoopMode, Node, Outcome, Outcomes, Region};
 use crate::source::{FileId, Span};
 
 fn sp() -> Span {

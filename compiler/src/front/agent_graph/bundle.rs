@@ -22,8 +22,9 @@
 //! bundle schema already requires it, so upstream reports `schema-invalid` alone there.
 
 use super::inventory::Inventory;
+use super::paths;
 use super::provider::LoadedProvider;
-use super::{key_span_at, paths, span_at};
+use super::spans::{key_span_at, span_at};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
 use crate::front::Context;

@@ -5,7 +5,7 @@
 //!
 //! Runs on a schema-valid graph document; reads it defensively all the same.
 
-use super::span_at;
+use super::spans::span_at;
 use crate::analysis::grouped::Grouped;
 use crate::diag::Diagnostic;
 use crate::source::Document;

@@ -6,7 +6,7 @@
 //! AGC072) on every `requiresFacts` / `satisfiedBy` path.
 
 use super::loader::GraphDoc;
-use super::span_at;
+use super::spans::span_at;
 use crate::diag::Diagnostic;
 use crate::source::Document;
 use crate::source::Value;

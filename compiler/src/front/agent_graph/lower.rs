@@ -20,7 +20,8 @@
 //!   graph is lowered with its calls inlined, so a chain of 1,600 graphs each calling the next
 //!   inlined 1.3 million nodes with ids up to 1,600 levels long (77 s and 14 GB to check).
 
-use super::{Unit, span_at};
+use super::spans::span_at;
+use super::unit::Unit;
 use crate::diag::Diagnostic;
 use crate::front::Lowered;
 use crate::ir::expr::{ExprLang, IrExpr};

@@ -33,12 +33,14 @@ pub mod provider;
 mod recursion;
 mod resources;
 pub mod skill;
+mod spans;
+mod unit;
 mod xref;
 
 use super::{CompiledWith, Context, FrontEnd, Lowered};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
-use crate::source::{Document, SourceMap, Span, Value};
+use crate::source::{Document, SourceMap, Value};
 use std::path::Path;
 
 pub use inventory::Inventory;
@@ -46,6 +48,8 @@ pub use loader::GraphDoc;
 pub use lower::MAX_NODES;
 pub(crate) use paths::{absolute, files_below};
 pub use provider::LoadedProvider;
+pub(crate) use spans::span_at;
+pub use unit::Unit;
 
 /// Whether `path` is a built bundle's `manifest.json` (JSON whose `schema` is
 /// `agent-graph.bundle.v1`). A folder holding one stands for the bundle, which is verified,
@@ -60,37 +64,8 @@ pub fn is_bundle_manifest(path: &Path) -> bool {
             })
 }
 
-/// The span of the value at `pointer`, else of its nearest existing parent.
-pub(crate) fn span_at(doc: &Document, pointer: &str) -> Span {
-    let mut p = pointer;
-    loop {
-        if let Some(c) = doc.at(p) {
-            return c.node.span;
-        }
-        match p.rfind('/') {
-            Some(i) => p = &p[..i],
-            None => return doc.spans.span,
-        }
-    }
-}
-
-/// The span of the key of the mapping entry at `pointer` (else of its value, as [`span_at`]).
-pub(crate) fn key_span_at(doc: &Document, pointer: &str) -> Span {
-    doc.at(pointer)
-        .and_then(|c| c.node.key())
-        .unwrap_or_else(|| span_at(doc, pointer))
-}
-
 /// The Agent Graph v1 front end (see [`FrontEnd`]).
 pub struct AgentGraph;
-
-/// What checking gives: the root document and, for a Provider, what was loaded.
-pub struct Unit {
-    pub root: Document,
-    pub provider: Option<LoadedProvider>,
-    /// A graph checked on its own (not through a Provider).
-    pub lone_graph: Option<String>,
-}
 
 /// AGC207: a Provider manifest or a bundle's manifest read without a file (standard input):
 /// the manifest itself is checked, the files it lists cannot be found, and saying nothing would

@@ -6,7 +6,8 @@
 use super::inventory::Inventory;
 use super::loader::{ActionEntry, GraphDoc, Loader};
 use super::paths::{self, Refusal};
-use super::{convert, frontmatter, graph, key_span_at, span_at};
+use super::spans::{key_span_at, span_at};
+use super::{convert, frontmatter, graph};
 use crate::diag::Diagnostic;
 use crate::dialect::{AgentGraphKind, Dialect};
 use crate::front::Context;

@@ -31,6 +31,7 @@ pub mod refs;
 pub mod resolved;
 mod shape;
 pub mod tools;
+mod unit;
 mod xref;
 
 use super::{Context, FrontEnd, Lowered};
@@ -40,23 +41,7 @@ use std::collections::BTreeMap;
 
 pub use actions::go_duration_seconds;
 pub use lint::{FAN_OUT_CEILING, GATE_REVISIONS_CEILING};
-
-/// What `check` hands to `lower`: the Loop and what the checks found out.
-#[derive(Debug)]
-pub struct Unit {
-    pub doc: Document,
-    pub tools: tools::Tools,
-    /// Every template and condition that compiled, by the pointer of its scalar (shared with
-    /// the IR the lowering makes).
-    pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
-    /// (scope, node index, field pointer, node id read), for data links.
-    pub reads: Vec<(usize, usize, String, String)>,
-    /// (scope, node id, span of the path) of every `nodes.<id>` read, for the reference
-    /// index ([`xref`]).
-    pub node_reads: Vec<(u32, Box<str>, crate::source::Span)>,
-    /// Compiled templates (`false`) and conditions (`true`) by pointer.
-    pub sources: BTreeMap<String, bool>,
-}
+pub use unit::{Unit, Unit0};
 
 /// Runs every semantic check of a schema-valid Loop.
 pub fn check_loop(doc: &Document, text: &str, tools: &tools::Tools) -> (Vec<Diagnostic>, Unit0) {
@@ -77,15 +62,6 @@ pub fn check_loop(doc: &Document, text: &str, tools: &tools::Tools) -> (Vec<Diag
             sources: l.sources,
         },
     )
-}
-
-/// The parts of a [`Unit`] the checks produce.
-#[derive(Debug, Default)]
-pub struct Unit0 {
-    pub exprs: BTreeMap<String, std::sync::Arc<agc_runtime::expr::Expr>>,
-    pub reads: Vec<(usize, usize, String, String)>,
-    pub node_reads: Vec<(u32, Box<str>, crate::source::Span)>,
-    pub sources: BTreeMap<String, bool>,
 }
 
 /// The agh.loop/v1 front end (see [`FrontEnd`]).

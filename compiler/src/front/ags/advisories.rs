@@ -2,9 +2,9 @@
 //! AG907, AG908, AG909. (AG904, an output nobody reads, needs the expression references and
 //! lives with the data-flow checks.)
 
-use super::Checker;
+use super::checker::Checker;
+use super::checker::node_type;
 use super::defaults;
-use super::node_type;
 use super::scope::{Scope, strings};
 use crate::hash::HashSet;
 use crate::source::Field;

@@ -11,7 +11,7 @@
 //! - The body is `loop.body`, or the fragment named by `loop.use`; a `use` naming no fragment
 //!   is AG132 already and is skipped here.
 
-use super::Checker;
+use super::checker::Checker;
 use super::names::outputs_of;
 use super::scope::{Scope, ScopeKind};
 use crate::hash::{HashMap, HashSet};

@@ -3,7 +3,7 @@
 //! `nodes.<id>.outputs.*` reads them), or, for the graph's (or a fragment's) own `success`,
 //! one of the graph's `outputs`.
 
-use super::Checker;
+use super::checker::Checker;
 use super::names::{declares_output, outputs_of};
 use super::scope::Scope;
 use crate::source::Field;

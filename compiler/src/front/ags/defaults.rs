@@ -5,7 +5,7 @@
 //! intelligence on gates and the canonical example has both (SPEC is silent; see
 //! `agc explain AG102`).
 
-use super::node_type;
+use super::checker::node_type;
 use super::scope::Scope;
 use crate::source::Field;
 use crate::source::{Map, Value};

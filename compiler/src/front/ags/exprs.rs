@@ -2,7 +2,7 @@
 //! `${{ }}` in expression position refused (AG211), names resolved (AG202/AG203/AG205/AG206),
 //! and the predecessor rule (AG201) answered per scope in one batch.
 
-use super::Checker;
+use super::checker::Checker;
 use super::names::{self, NodeRead, ScopeNames};
 use super::positions::{self, Position};
 use super::scope::{Scope, ScopeKind};

@@ -1,7 +1,7 @@
 //! Fragment use: AG132 (`use` naming no fragment) and AG131 (recursive use, direct or through
 //! other fragments, via `loop.use`, `map.use` and `subgraph.use`, including uses inside bodies).
 
-use super::Checker;
+use super::checker::Checker;
 use super::scope::{Scope, ScopeKind};
 use crate::hash::HashMap;
 use crate::source::Field;

@@ -9,6 +9,8 @@
 
 use crate::source::Field;
 
+#[path = "lower_decl.rs"]
+mod decl;
 #[path = "lower_exprs.rs"]
 mod exprs;
 #[path = "lower_links.rs"]
@@ -21,13 +23,14 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, IrExpr,
-    LoopMode, NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId, RegionKind,
-    Semantics, SubgraphSource,
+    Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, IrExpr, LoopMode,
+    NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId, RegionKind, Semantics,
+    SubgraphSource,
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
 use crate::source::{Map, Str, Value};
+use decl::{declared, port_type, required};
 use node::{NodeLowerer, lower_nodes};
 use std::sync::Mutex;
 
@@ -512,38 +515,6 @@ fn edge(
         on: Vec::new(),
     };
     Some((edge, nl.span(&ptr)))
-}
-
-/// A param's, port's or output's declared `type` (`any` when it names none).
-fn port_type(spec: &Value) -> crate::ir::ValueType {
-    str_of(spec, "type").unwrap_or("any").into()
-}
-
-/// Whether a param, port or output is required: `required` defaults to true in the schema.
-fn required(spec: &Value) -> bool {
-    spec.field("required")
-        .and_then(Value::as_bool)
-        .unwrap_or(true)
-}
-
-fn str_of<'v>(v: &'v Value, key: &str) -> Option<&'v str> {
-    v.field(key).and_then(Value::as_str)
-}
-
-/// What a declaration (`param_spec`, `input_spec`, `output_spec`) says beyond its type.
-fn declared(spec: &Value) -> Declared {
-    Declared {
-        schema: spec
-            .field("schema")
-            .map(|s| crate::ir::Shared::new(s.to_json())),
-        enum_values: spec
-            .field("enum")
-            .and_then(Value::as_array)
-            .map(|e| e.iter().map(Value::to_json).collect()),
-        description: str_of(spec, "description").map(Box::from),
-        redact: spec.field("redact").and_then(Value::as_bool) == Some(true),
-        default: spec.field("default").map(|d| Box::new(d.to_json())),
-    }
 }
 
 /// A region block's options the IR region does not model (`on_max_iterations`,

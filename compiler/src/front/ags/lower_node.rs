@@ -3,10 +3,10 @@
 //! nodes of a large scope are lowered on several threads ([`lower_nodes`]) and then added to
 //! the graph in the scope's order, which keeps node ids and plans as one thread makes them.
 
-use super::{declared, port_type, required};
-use crate::front::ags::ExprCache;
+use super::decl::{declared, port_type, required};
+use crate::front::ags::checker::ExprCache;
+use crate::front::ags::checker::node_type;
 use crate::front::ags::defaults::{self, merged};
-use crate::front::ags::node_type;
 use crate::front::ags::scope::Scope;
 use crate::ir::{
     Estimate, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeKind, Output,

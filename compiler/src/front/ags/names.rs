@@ -150,7 +150,7 @@ pub fn outputs_of(root: &Map, node: &Map) -> Option<HashSet<String>> {
         .and_then(Value::as_object)
         .map(|o| o.keys().map(|k| k.as_str().to_owned()).collect())
         .unwrap_or_default();
-    let ty = super::node_type(node);
+    let ty = super::checker::node_type(node);
     if matches!(ty, "decision" | "gate") {
         set.insert("decision".into());
     }
@@ -204,7 +204,7 @@ pub fn declares_output(root: &Map, node: &Map, name: &str) -> Option<bool> {
     if in_map(node.field("outputs")) {
         return Some(true);
     }
-    if name == "decision" && matches!(super::node_type(node), "decision" | "gate") {
+    if name == "decision" && matches!(super::checker::node_type(node), "decision" | "gate") {
         return Some(true);
     }
     for (block, field) in [
@@ -579,7 +579,7 @@ fn child_declared_outputs(root: &Map, owner: &Map) -> Option<HashSet<String>> {
     )
 }
 
-impl super::Checker<'_> {
+impl super::checker::Checker<'_> {
     /// The "did you mean" of a name an expression reads that does not exist, within the
     /// document's budget: the name the help shows, what is written and what to write
     /// instead.

@@ -10,7 +10,7 @@
 //!   validator lets such a fragment read the graph's params); a `ref` child is checked where
 //!   it is loaded.
 
-use super::Checker;
+use super::checker::Checker;
 use super::scope::Scope;
 use crate::diag::Diagnostic;
 use crate::source::Field;

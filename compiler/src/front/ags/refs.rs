@@ -33,9 +33,9 @@ pub struct Workspace {
     /// parses what it does not find here). Lowering *takes* each one it uses (moves it into
     /// the IR rather than cloning it, so the parsed form is held once at the memory peak); an
     /// expression lowered twice (a fragment `use`d by two nodes) is parsed again.
-    pub exprs: std::cell::RefCell<super::ExprCache>,
-    /// The node reads the checks resolved, in every document ([`super::Reads`]).
-    pub reads: super::Reads,
+    pub exprs: std::cell::RefCell<super::checker::ExprCache>,
+    /// The node reads the checks resolved, in every document ([`super::checker::Reads`]).
+    pub reads: super::checker::Reads,
 }
 
 impl Workspace {

@@ -1,7 +1,7 @@
 //! Layer 2 (referential) checks of SPEC §18.1: AG111–AG117, AG121–AG124, AG141–AG142,
 //! AG151–AG153. One pass per scope; every finding is reported.
 
-use super::Checker;
+use super::checker::Checker;
 use super::scope::EffEdge;
 use super::scope::{Scope, ScopeKind, strings};
 use crate::diag::Diagnostic;

@@ -8,7 +8,7 @@
 //! walked for that parallel), so the whole pass is linear in the document for non-overlapping
 //! branches.
 
-use super::Checker;
+use super::checker::Checker;
 use super::model::{Model, START};
 use crate::source::Value;
 use std::collections::HashMap;

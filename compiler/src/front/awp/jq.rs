@@ -8,7 +8,7 @@
 //! spread over several lines is a literal string, as upstream). `tool_call` arguments and
 //! prompts are never evaluated upstream, so they are not programs here either.
 
-use super::Checker;
+use super::checker::Checker;
 use super::model::{Model, NodeRef};
 use super::state::{Lookup, lookup, types};
 use crate::expr::jq::{JqProgram, Seg, parse_jq_many};

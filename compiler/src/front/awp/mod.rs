@@ -20,6 +20,7 @@
 //! [`lower`] turns an error-free document into the IR. Decisions where upstream is loose are
 //! documented next to each rule and in `agc explain`.
 
+mod checker;
 mod defs;
 mod graph;
 pub mod jq;
@@ -34,6 +35,7 @@ mod xref;
 use super::{Context, FrontEnd, Lowered};
 use crate::diag::Diagnostic;
 use crate::source::{Document, SourceMap};
+use checker::Checker;
 
 /// The AWP workflow definition front end (see [`FrontEnd`]).
 pub struct Awp;
@@ -97,23 +99,5 @@ impl FrontEnd for Awp {
 
     fn into_root(unit: Document) -> Document {
         unit
-    }
-}
-
-/// Shared state of the checks: the document (for spans) and the findings.
-pub(crate) struct Checker<'d> {
-    pub doc: &'d Document,
-    pub text: &'d str,
-    pub diags: Vec<Diagnostic>,
-    /// The comparisons left for "did you mean" among node ids.
-    pub suggestions: crate::diag::suggest::Budget,
-}
-
-impl Checker<'_> {
-    /// A diagnostic (with the code's registered severity) at the value at `ptr`.
-    fn diag(&self, code: &'static str, ptr: &str, msg: String) -> Diagnostic {
-        Diagnostic::new(code, msg)
-            .at(self.doc.span(ptr))
-            .with_pointer(ptr)
     }
 }

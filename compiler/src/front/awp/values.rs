@@ -1,7 +1,7 @@
 //! Value rules: durations (the engine's `parseDurationMs` grammar), `wait.until` (ISO-8601),
 //! reducers, `version_pin`, and the checkpointing policy.
 
-use super::Checker;
+use super::checker::Checker;
 use super::model::Model;
 use crate::source::Value;
 

@@ -1,4 +1,4 @@
-//! [`Map`]: a document's mapping, its entries in document order in one exact slice.
+//! [`Table`]: a document's mapping ([`super::Map`]), its entries in document order in one exact slice.
 //!
 //! Most mappings of a workflow hold a handful of entries, and comparing a few short keys in
 //! order costs less than hashing one; a mapping with more than [`LINEAR_MAX`] entries (a
@@ -6,7 +6,7 @@
 //! lookups stay `O(1)`. The table is hashed with one per-process seed, so nobody can choose keys
 //! that collide on purpose.
 
-use super::{Str, Value};
+use super::Str;
 use hashbrown::HashTable;
 use std::fmt;
 use std::hash::BuildHasher;
@@ -21,54 +21,63 @@ pub(crate) fn key_hash(key: &str) -> u64 {
     STATE.get_or_init(Default::default).hash_one(key)
 }
 
-/// A mapping with unique string keys, in insertion order.
+/// A mapping with unique string keys, in insertion order, of values `V` (the document's
+/// mapping is `Table<Value>`, [`super::Map`]; generic so that this file does not depend on
+/// the value type that contains it).
 ///
 /// Invariant: keys are unique; a mapping is [`Repr::Large`] exactly when it has more than
-/// [`LINEAR_MAX`] entries. 16 bytes, so that a [`Value`] is 24.
-#[derive(Clone, Default)]
-pub struct Map(Repr);
+/// [`LINEAR_MAX`] entries. 16 bytes, so that a document value is 24.
+#[derive(Clone)]
+pub struct Table<V>(Repr<V>);
 
 #[derive(Clone)]
-enum Repr {
-    Small(Box<[Entry]>),
-    Large(Box<Large>),
+enum Repr<V> {
+    Small(Box<[Entry<V>]>),
+    Large(Box<Large<V>>),
 }
 
 /// A large mapping's entries and every entry's position, hashed by [`key_hash`].
 #[derive(Clone)]
-struct Large {
-    entries: Box<[Entry]>,
+struct Large<V> {
+    entries: Box<[Entry<V>]>,
     index: HashTable<u32>,
 }
 
-impl Default for Repr {
-    fn default() -> Repr {
+impl<V> Default for Table<V> {
+    fn default() -> Table<V> {
+        Table(Repr::default())
+    }
+}
+
+impl<V> Default for Repr<V> {
+    fn default() -> Repr<V> {
         Repr::Small(Box::default())
     }
 }
 
-type Entry = (Str, Value);
-type Pair<'a> = (&'a Str, &'a Value);
+type Entry<V> = (Str, V);
+type Pair<'a, V> = (&'a Str, &'a V);
 
-fn pair(e: &Entry) -> Pair<'_> {
+fn pair<V>(e: &Entry<V>) -> Pair<'_, V> {
     (&e.0, &e.1)
 }
 
 /// Iterator over a mapping's entries, in order.
-pub type Iter<'a> = std::iter::Map<std::slice::Iter<'a, Entry>, fn(&'a Entry) -> Pair<'a>>;
+pub type Iter<'a, V> =
+    std::iter::Map<std::slice::Iter<'a, Entry<V>>, fn(&'a Entry<V>) -> Pair<'a, V>>;
 
-impl Map {
+impl<V> Table<V> {
     /// An empty mapping (no allocation).
-    pub fn new() -> Map {
-        Map::default()
+    pub fn new() -> Table<V> {
+        Table::default()
     }
 
     /// A mapping of `entries`; a later entry with a key seen before replaces the earlier one's
     /// value and keeps its position (as `serde_json::Map` does).
-    pub fn from_entries(entries: Vec<Entry>) -> Map {
+    pub fn from_entries(entries: Vec<Entry<V>>) -> Table<V> {
         let mut table = HashTable::<u32>::new();
         let big = entries.len() > LINEAR_MAX;
-        let mut out: Vec<Entry> = Vec::with_capacity(entries.len());
+        let mut out: Vec<Entry<V>> = Vec::with_capacity(entries.len());
         for (k, v) in entries {
             let found = if big {
                 table
@@ -92,14 +101,14 @@ impl Map {
                 }
             }
         }
-        Map::with_table(out.into_boxed_slice(), big.then_some(table))
+        Table::with_table(out.into_boxed_slice(), big.then_some(table))
     }
 
     /// A mapping of entries whose keys are known to be unique, with their position table when
     /// the caller built one (the loader does, to find duplicate keys).
-    pub(crate) fn with_table(entries: Box<[Entry]>, table: Option<HashTable<u32>>) -> Map {
+    pub(crate) fn with_table(entries: Box<[Entry<V>]>, table: Option<HashTable<u32>>) -> Table<V> {
         if entries.len() <= LINEAR_MAX {
-            return Map(Repr::Small(entries));
+            return Table(Repr::Small(entries));
         }
         let index = table.unwrap_or_else(|| {
             let mut t = HashTable::with_capacity(entries.len());
@@ -111,14 +120,14 @@ impl Map {
             t
         });
         debug_assert_eq!(index.len(), entries.len());
-        Map(Repr::Large(Box::new(Large { entries, index })))
+        Table(Repr::Large(Box::new(Large { entries, index })))
     }
 
     /// Sets `key` to `value`: in place when the key is there (returning the old value, as
     /// `serde_json::Map::insert` does), else appended. Appending copies the entries (and
     /// rebuilds the position table of a large mapping): for the few keys of an IR node's
-    /// attributes; build large mappings with [`Map::from_entries`] or `collect`.
-    pub fn insert(&mut self, key: impl Into<Str>, value: Value) -> Option<Value> {
+    /// attributes; build large mappings with [`Table::from_entries`] or `collect`.
+    pub fn insert(&mut self, key: impl Into<Str>, value: V) -> Option<V> {
         let key = key.into();
         if let Some((i, _)) = self.get_full(&key) {
             let entries = match &mut self.0 {
@@ -132,12 +141,12 @@ impl Map {
             Repr::Large(large) => large.entries.into_vec(),
         };
         entries.push((key, value));
-        *self = Map::with_table(entries.into_boxed_slice(), None);
+        *self = Table::with_table(entries.into_boxed_slice(), None);
         None
     }
 
     /// The entries, in order.
-    fn entries(&self) -> &[Entry] {
+    fn entries(&self) -> &[Entry<V>] {
         match &self.0 {
             Repr::Small(entries) => entries,
             Repr::Large(large) => &large.entries,
@@ -153,7 +162,7 @@ impl Map {
     }
 
     /// The position and value of `key`'s entry.
-    pub fn get_full(&self, key: &str) -> Option<(usize, &Value)> {
+    pub fn get_full(&self, key: &str) -> Option<(usize, &V)> {
         let (i, entries) = match &self.0 {
             Repr::Small(entries) => (entries.iter().position(|e| e.0 == key)?, &**entries),
             Repr::Large(large) => {
@@ -166,7 +175,7 @@ impl Map {
         Some((i, &entries[i].1))
     }
 
-    pub fn get(&self, key: &str) -> Option<&Value> {
+    pub fn get(&self, key: &str) -> Option<&V> {
         self.get_full(key).map(|(_, v)| v)
     }
 
@@ -175,31 +184,26 @@ impl Map {
     }
 
     /// The entry at a position.
-    pub fn get_index(&self, i: usize) -> Option<(&Str, &Value)> {
+    pub fn get_index(&self, i: usize) -> Option<(&Str, &V)> {
         self.entries().get(i).map(pair)
     }
 
-    pub fn iter(&self) -> Iter<'_> {
-        self.entries().iter().map(pair as fn(&Entry) -> Pair<'_>)
+    pub fn iter(&self) -> Iter<'_, V> {
+        self.entries()
+            .iter()
+            .map(pair as fn(&Entry<V>) -> Pair<'_, V>)
     }
 
     pub fn keys(&self) -> impl DoubleEndedIterator<Item = &Str> + ExactSizeIterator {
         self.entries().iter().map(|e| &e.0)
     }
 
-    /// The mapping as a `serde_json::Map` (a deep copy, in the same order).
-    pub fn to_json_map(&self) -> serde_json::Map<String, serde_json::Value> {
-        self.iter()
-            .map(|(k, v)| (k.to_string(), v.to_json()))
-            .collect()
-    }
-
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &Value> + ExactSizeIterator {
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
         self.entries().iter().map(|e| &e.1)
     }
 
     /// The entries, in order, taken out of the mapping (its position table is dropped).
-    pub(crate) fn into_entries(self) -> Box<[Entry]> {
+    pub(crate) fn into_entries(self) -> Box<[Entry<V>]> {
         match self.0 {
             Repr::Small(entries) => entries,
             Repr::Large(large) => large.entries,
@@ -207,30 +211,30 @@ impl Map {
     }
 }
 
-impl<'a> IntoIterator for &'a Map {
-    type Item = Pair<'a>;
-    type IntoIter = Iter<'a>;
-    fn into_iter(self) -> Iter<'a> {
+impl<'a, V> IntoIterator for &'a Table<V> {
+    type Item = Pair<'a, V>;
+    type IntoIter = Iter<'a, V>;
+    fn into_iter(self) -> Iter<'a, V> {
         self.iter()
     }
 }
 
-impl<K: Into<Str>> FromIterator<(K, Value)> for Map {
-    fn from_iter<T: IntoIterator<Item = (K, Value)>>(iter: T) -> Map {
-        Map::from_entries(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
+impl<K: Into<Str>, V> FromIterator<(K, V)> for Table<V> {
+    fn from_iter<T: IntoIterator<Item = (K, V)>>(iter: T) -> Table<V> {
+        Table::from_entries(iter.into_iter().map(|(k, v)| (k.into(), v)).collect())
     }
 }
 
 /// Equal when both hold the same entries, in any order (as `serde_json::Map`).
-impl PartialEq for Map {
-    fn eq(&self, other: &Map) -> bool {
+impl<V: PartialEq> PartialEq for Table<V> {
+    fn eq(&self, other: &Table<V>) -> bool {
         self.len() == other.len() && self.iter().all(|(k, v)| other.get(k) == Some(v))
     }
 }
 
-impl Eq for Map {}
+impl<V: Eq> Eq for Table<V> {}
 
-impl fmt::Debug for Map {
+impl<V: fmt::Debug> fmt::Debug for Table<V> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_map().entries(self.iter()).finish()
     }

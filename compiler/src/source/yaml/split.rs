@@ -31,13 +31,10 @@
 //! tree comes out the same, arena order included (tested on every corpus document, cut at
 //! every entry of its largest collection).
 
-use super::build::Built;
-use super::{Loaded, Loader, RETURNED, produce};
-use crate::source::tree::Node;
+use super::loader::{Cut, Joint, Loaded, Loader, Part, RETURNED, indentation, produce};
 use crate::source::{FileId, Limits};
-use saphyr_parser::{Event, Parser};
+use saphyr_parser::Parser;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::Receiver;
 
 /// Files from this size on are cut (smaller ones are not worth a third thread).
 pub(super) const SPLIT_FROM: usize = 1024 * 1024;
@@ -53,35 +50,6 @@ const MIN_MIDDLE: usize = 64 * 1024;
 /// a bound on levels keeps the plan linear in the file (a file of 10,000 keys each nested in
 /// the last took minutes without it). Workflows keep their large collection a level or two down.
 const MAX_LEVEL: usize = 8;
-
-/// Where a file is cut: the middle `split..end` holds entries of a block collection `level`
-/// collections deep (the root is level 0), at column `col`, whose first entry starts at byte
-/// `target`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Cut {
-    pub split: usize,
-    pub end: usize,
-    pub level: usize,
-    pub col: usize,
-    pub is_map: bool,
-    pub target: usize,
-}
-
-/// The middle's part, built on its own.
-pub(super) struct Part {
-    root: Built,
-    nodes: Vec<Node>,
-    max_open: usize,
-    prev_end: usize,
-}
-
-/// Where the middle's part joins the rest (a field of the rest's [`Loader`]).
-pub(super) struct Joint<'a> {
-    cut: Cut,
-    part: &'a Receiver<Option<Part>>,
-    /// The part is in place.
-    pub(super) done: bool,
-}
 
 /// Loads `text` from `offset` cut at `cut`; `None` when the split does not hold (see the
 /// module docs), for the caller to load it in one stream.
@@ -139,7 +107,7 @@ fn middle(file: FileId, text: &str, cut: Cut, limits: Limits, stop: &AtomicBool)
     let body = &text[cut.split..cut.end];
     let mut l = Loader::new(file, text, body, cut.split, limits);
     l.context_free = true;
-    l.ends_at = Some((cut.end, cut.end + super::indentation(&text[cut.end..])));
+    l.ends_at = Some((cut.end, cut.end + indentation(&text[cut.end..])));
     let mut parser = Parser::new_from_str(body);
     let mut documents = 0usize;
     let mut events = 0u32;
@@ -163,72 +131,11 @@ fn middle(file: FileId, text: &str, cut: Cut, limits: Limits, stop: &AtomicBool)
     })
 }
 
-impl Joint<'_> {
-    pub(super) fn cut(&self) -> Cut {
-        self.cut
-    }
-}
-
-impl Loader<'_> {
-    /// At a close (starting at byte `start`) that is the first event after the gap or
-    /// follows it: whether the split still holds. Closes of the collections inside the cut
-    /// collection go through; before that collection's own close, the middle's part is
-    /// spliced in.
-    pub(super) fn at_joint(&mut self, start: usize) -> bool {
-        let Some(joint) = self.joint.as_mut() else {
-            return false;
-        };
-        let cut = joint.cut;
-        let Some((is_map, at)) = self.tree.frame(cut.level) else {
-            return false;
-        };
-        // A flow collection's bracket would end a collection here that the middle holds.
-        if is_map != cut.is_map
-            || at != cut.target
-            || self.text[start.min(self.text.len())..].starts_with([']', '}'])
-        {
-            return false;
-        }
-        if self.tree.depth() > cut.level + 1 {
-            return true;
-        }
-        let Ok(Some(part)) = joint.part.recv() else {
-            return false;
-        };
-        if cut.level + part.max_open > self.limits.max_depth {
-            return false;
-        }
-        if !self
-            .tree
-            .splice(self.file, part.root, part.nodes, &mut self.diags)
-        {
-            return false;
-        }
-        self.prev_end = part.prev_end;
-        joint.done = true;
-        true
-    }
-}
-
-/// Whether an event's meaning may depend on text before it: an anchor (an alias after the
-/// middle may name it, and a later anchor of the same name replaces it), an alias, a tag (its
-/// handle may come from a directive).
-pub(super) fn context_bound(event: &Event<'_>) -> bool {
-    match event {
-        Event::Scalar(_, _, anchor, tag) => *anchor != 0 || tag.is_some(),
-        Event::SequenceStart(anchor, tag) | Event::MappingStart(anchor, tag) => {
-            *anchor != 0 || tag.is_some()
-        }
-        Event::Alias(_) => true,
-        _ => false,
-    }
-}
-
 /// The lines of a text, read for their indentation.
-struct Lines<'t> {
-    b: &'t [u8],
-    starts: &'t [u32],
-    offset: usize,
+pub(super) struct Lines<'t> {
+    pub(super) b: &'t [u8],
+    pub(super) starts: &'t [u32],
+    pub(super) offset: usize,
 }
 
 impl Lines<'_> {
@@ -315,9 +222,9 @@ pub(super) fn plan(text: &str, offset: usize, starts: &[u32]) -> Option<Cut> {
 /// The block collection a file is cut in: its entries are at column `col` on lines
 /// `lo..hi`, `level` collections deep.
 #[derive(Clone, Copy, Debug)]
-struct Target {
-    lo: usize,
-    hi: usize,
+pub(super) struct Target {
+    pub(super) lo: usize,
+    pub(super) hi: usize,
     col: usize,
     level: usize,
     is_map: bool,
@@ -360,7 +267,7 @@ impl Lines<'_> {
 }
 
 /// The collection to cut (see [`plan`]).
-fn target(lines: &Lines<'_>) -> Option<Target> {
+pub(super) fn target(lines: &Lines<'_>) -> Option<Target> {
     let n = lines.starts.len();
     if n == 0 {
         return None;
@@ -418,7 +325,7 @@ fn target(lines: &Lines<'_>) -> Option<Target> {
 /// The cut whose middle starts at line `i`, when `i` is an entry of `t` after its first: the
 /// middle ends where a line is indented less than `t`'s entries (or, in a sequence, as deep
 /// but not `-`).
-fn cut_at(lines: &Lines<'_>, t: &Target, i: usize) -> Option<Cut> {
+pub(super) fn cut_at(lines: &Lines<'_>, t: &Target, i: usize) -> Option<Cut> {
     if i <= t.lo || i >= t.hi || !lines.entry(i, t.col, t.is_map) {
         return None;
     }
@@ -439,10 +346,5 @@ fn cut_at(lines: &Lines<'_>, t: &Target, i: usize) -> Option<Cut> {
     })
 }
 
-mod agrees;
 #[cfg(test)]
 mod tests;
-
-#[cfg(test)]
-pub(super) use agrees::printed;
-pub use agrees::split_agrees;

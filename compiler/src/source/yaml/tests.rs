@@ -1,7 +1,7 @@
 //! The pipelined loader (parser on its own thread) against the one-thread loader: the same
 //! document, spans and diagnostics for every kind of input, including streams that stop early.
 
-use super::{BATCH, load_with};
+use super::loader::{BATCH, load_with};
 use crate::source::{FileId, Limits};
 
 /// Both loaders' results, printed in full: value, every span node (depth first), diagnostics.
@@ -13,7 +13,7 @@ fn both(text: &str, limits: Limits) -> (String, String) {
     (one, two)
 }
 
-pub(super) use super::split::printed as print;
+pub(super) use super::agrees::printed as print;
 
 /// A mapping of `n` entries mixing the constructs the loader handles: anchors and aliases,
 /// block and quoted scalars, flow collections, numbers, tags, non-ASCII text.

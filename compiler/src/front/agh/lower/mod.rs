@@ -28,9 +28,10 @@
 //!   keeps only a transform's other `params` keys.
 
 mod node;
+mod routes;
 
-use super::Unit;
 use super::model::{NodeView, Scope, Version, scopes};
+use super::unit::Unit;
 use crate::diag::Diagnostic;
 use crate::ir::{
     Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, IrExpr, LoopMode,
@@ -38,8 +39,8 @@ use crate::ir::{
     RegionId, RegionKind, Semantics, SubgraphSource,
 };
 use crate::source::{Map as DocMap, Value as Doc};
-use node::continue_verdicts;
-pub use node::routes;
+use routes::continue_verdicts;
+pub use routes::routes;
 use serde_json::{Value, json};
 use std::collections::{BTreeSet, HashMap};
 

@@ -1,8 +1,9 @@
 //! The split load against the one-stream load: wherever a cut holds, the same document, span
 //! arena and diagnostics; where it cannot hold, it gives up rather than differ.
 
-use super::{load, plan, split_agrees};
-use crate::source::yaml::load_with;
+use super::{load, plan};
+use crate::source::yaml::loader::load_with;
+use crate::source::yaml::split_agrees;
 use crate::source::yaml::tests::print;
 use crate::source::{FileId, Limits, SourceFile};
 

@@ -1,10 +1,10 @@
 //! The split load checked against the one-stream load on any text, whatever its size: the
-//! hook of the `split` fuzz target and of the split's own tests. [`plan`](super::plan) only
+//! hook of the `split` fuzz target and of the split's own tests. [`plan`](super::split::plan) only
 //! cuts files of a MiB or more, which no fuzzer input reaches; here every cut it could choose
 //! is tried on small inputs too.
 
-use super::{Cut, Lines, cut_at, load, target};
-use crate::source::yaml::{Loaded, load_with};
+use super::loader::{Cut, Loaded, load_with};
+use super::split::{Lines, cut_at, load, target};
 use crate::source::{FileId, Limits, SourceFile};
 
 /// Every cut of the collection the split would cut in `text` (its body from `offset`), at most
