@@ -166,6 +166,5 @@ const RUNTIME_CIRCLES: &[&[&str]] = &[
         "run/handler.rs",
         "run/record.rs",
     ],
-    &["run/driver.rs", "run/exec.rs"],
 ];
 const RUNTIME_LONG_FILES: &[&str] = &[];

@@ -6,10 +6,10 @@
 #![allow(clippy::result_large_err)]
 
 use super::core::{Call, Command, State, TimerKind, check};
-use super::driver::{Progress, RunError, RunOptions};
 use super::event::{CallResult, Event, HumanAnswer};
 use super::handler::{CallContext, FailureClass, Handler, HandlerError, dispatch};
 use super::journal::Journal;
+use super::options::{Progress, RunError, RunOptions};
 use super::record::{NodeStatus, RunRecord, RunStatus};
 use super::timer_queue::{TimerQueue, fire, until};
 use crate::plan::Plan;

@@ -40,6 +40,7 @@ pub mod handler;
 pub mod journal;
 #[cfg(feature = "sqlite")]
 pub mod journal_sqlite;
+mod options;
 pub mod record;
 pub mod script;
 pub mod timer_queue;
