@@ -12,8 +12,7 @@ use common::TempDir;
 use runner::{
     Answer, ApproveDecision, ApproveInputs, ApproveOutputs, CollectChangesInputs,
     CollectChangesOutputs, CollectChangesOutputsEntriesItem, CollectChangesOutputsEntriesItemKind,
-    Context, DraftNotesInputs, DraftNotesOutputs, Failure, FailureClass, Handlers,
-    ReviewLengthDecision, ReviewLengthInputs, ReviewLengthOutputs, TrimNotesInputs,
+    Context, DraftNotesInputs, DraftNotesOutputs, Failure, Handlers, Hooks, TrimNotesInputs,
     TrimNotesOutputs,
 };
 use std::sync::Arc;
@@ -50,22 +49,12 @@ impl Handlers for Typed {
         })
     }
 
-    async fn review_length(
-        &self,
-        _ctx: &Context,
-        _inputs: ReviewLengthInputs,
-    ) -> Result<ReviewLengthOutputs, Failure> {
-        Ok(ReviewLengthOutputs {
-            decision: ReviewLengthDecision::Ok,
-        })
-    }
-
     async fn trim_notes(
         &self,
         _ctx: &Context,
         _inputs: TrimNotesInputs,
     ) -> Result<TrimNotesOutputs, Failure> {
-        Err(Failure::new(FailureClass::ToolError, "not reached"))
+        Err(Failure::tool("not reached"))
     }
 
     async fn approve(
@@ -81,7 +70,10 @@ impl Handlers for Typed {
             note: None,
         }))
     }
+}
 
+/// The hooks: this implementation answers the `proofread` checkpoint when it decides.
+impl Hooks for Typed {
     async fn checkpoint(
         &self,
         ctx: &Context,
@@ -162,6 +154,22 @@ fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
     assert_eq!(status, 0, "agc run succeeds");
     let scripted = std::fs::read_to_string(&record).unwrap();
     assert_eq!(typed.to_pretty_string(), scripted);
+    // `review_length` decides by its expressions: no method in `Handlers`, and the run
+    // decided it all the same (issue 49 item 1).
+    let review = typed
+        .nodes
+        .iter()
+        .find(|n| n.node_id == "review_length")
+        .expect("review_length ran");
+    assert_eq!(
+        review.status,
+        runner::agc_runtime::run::NodeStatus::Succeeded
+    );
+    assert_eq!(
+        review.outputs.as_ref().and_then(|o| o.get("decision")),
+        Some(&serde_json::json!("ok")),
+        "{review:#?}"
+    );
 }
 
 #[test]
@@ -222,7 +230,7 @@ fn the_typed_checkpoint_hook_answers_or_leaves_pending() {
     };
     let inputs = serde_json::Map::new();
     let ask = |decide: bool| {
-        let h = runner::Typed(Typed { decide });
+        let h = runner::Typed(runner::Graph(Typed { decide }));
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();

@@ -43,6 +43,8 @@ struct Every {
     seen: Mutex<Vec<String>>,
 }
 
+impl et::Hooks for Every {}
+
 impl et::Handlers for Every {
     async fn survey(
         &self,
@@ -137,6 +139,8 @@ fn every_type_runs_through_a_loop_and_a_map() {
 
 /// Handlers behind an `Arc`, so the test keeps a handle on what they saw.
 struct Shared(Arc<Every>);
+
+impl et::Hooks for Shared {}
 
 impl et::Handlers for Shared {
     async fn survey(

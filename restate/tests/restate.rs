@@ -312,7 +312,7 @@ fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refuse
 
 mod typed {
     //! A generated runner (`examples/generated/changelog-release`, unchanged) served on
-    //! Restate: its typed `Handlers` adapt into a `dyn Handler` (`Typed`), which the worker
+    //! Restate: its typed `Handlers` adapt into a `dyn Handler` (`Typed(Graph(..))`), which the worker
     //! library serves as the task service.
 
     use super::*;
@@ -323,6 +323,8 @@ mod typed {
     use std::sync::Arc;
 
     struct Mine;
+
+    impl Hooks for Mine {}
 
     impl Handlers for Mine {
         async fn collect_changes(
@@ -349,22 +351,12 @@ mod typed {
             })
         }
 
-        async fn review_length(
-            &self,
-            _ctx: &Context,
-            _inputs: ReviewLengthInputs,
-        ) -> Result<ReviewLengthOutputs, Failure> {
-            Ok(ReviewLengthOutputs {
-                decision: ReviewLengthDecision::Ok,
-            })
-        }
-
         async fn trim_notes(
             &self,
             _ctx: &Context,
             _inputs: TrimNotesInputs,
         ) -> Result<TrimNotesOutputs, Failure> {
-            Err(Failure::new(FailureClass::ToolError, "not reached"))
+            Err(Failure::tool("not reached"))
         }
 
         async fn approve(
@@ -403,7 +395,7 @@ mod typed {
         let (listener, addr) = rt
             .block_on(agc_restate::serve::bind("127.0.0.1:0".parse().unwrap()))
             .unwrap();
-        let endpoint = agc_restate::endpoint(Arc::new(Fixed(Arc::new(Typed(Mine)))));
+        let endpoint = agc_restate::endpoint(Arc::new(Fixed(Arc::new(Typed(Graph(Mine))))));
         std::thread::spawn(move || rt.block_on(agc_restate::serve::serve(listener, endpoint)));
         server.register(&format!("http://{addr}"));
 

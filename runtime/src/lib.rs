@@ -18,4 +18,5 @@ pub mod held;
 pub mod jq;
 pub mod plan;
 pub mod run;
+pub mod typed;
 pub mod value;

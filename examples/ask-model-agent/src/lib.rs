@@ -8,7 +8,9 @@
 //! (4xx) is a `model_error`. The tokens a response reports (`usage`) are recorded in the
 //! attempt's usage, and summed into the run's.
 
-use ask_model_runner::{AskInputs, AskOutputs, Context, Failure, FailureClass, Handlers, Usage};
+use ask_model_runner::{
+    AskInputs, AskOutputs, Context, Failure, FailureClass, Handlers, Hooks, Usage,
+};
 use serde_json::{Value, json};
 use std::time::Duration;
 
@@ -59,6 +61,9 @@ impl ChatModel {
     }
 }
 
+/// The graph has no human checkpoints: the hooks' defaults.
+impl Hooks for ChatModel {}
+
 impl Handlers for ChatModel {
     async fn ask(&self, ctx: &Context, inputs: AskInputs) -> Result<AskOutputs, Failure> {
         let body = json!({
@@ -78,19 +83,10 @@ impl Handlers for ChatModel {
             request =
                 request.timeout(deadline.saturating_duration_since(std::time::Instant::now()));
         }
-        let response = request.send().await.map_err(|e| {
-            Failure::new(
-                FailureClass::Transient,
-                format!("{}: {}", self.url(), error_chain(&e)),
-            )
-        })?;
+        // A network failure is worth retrying: `transient` (the graph's `retry_on`).
+        let response = request.send().await.map_err(Failure::transient)?;
         let status = response.status();
-        let text = response.text().await.map_err(|e| {
-            Failure::new(
-                FailureClass::Transient,
-                format!("reading the answer of {}: {}", self.url(), error_chain(&e)),
-            )
-        })?;
+        let text = response.text().await.map_err(Failure::transient)?;
         let reply: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
         ctx.add_usage(&usage(&reply));
         if !status.is_success() {
@@ -107,13 +103,10 @@ impl Handlers for ChatModel {
             .pointer("/choices/0/message/content")
             .and_then(Value::as_str)
             .ok_or_else(|| {
-                Failure::new(
-                    FailureClass::ModelError,
-                    format!(
-                        "the answer has no choices[0].message.content: {}",
-                        clip(&text)
-                    ),
-                )
+                Failure::model(format!(
+                    "the answer has no choices[0].message.content: {}",
+                    clip(&text)
+                ))
             })?;
         let model = reply
             .get("model")
@@ -161,16 +154,4 @@ fn clip(text: &str) -> String {
         Some((i, _)) => format!("{}…", &text[..i]),
         None => text.to_string(),
     }
-}
-
-/// An error and its causes, `: `-separated (reqwest's own message is only the outermost).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut cause = e.source();
-    while let Some(c) = cause {
-        s.push_str(": ");
-        s.push_str(&c.to_string());
-        cause = c.source();
-    }
-    s
 }

@@ -26,11 +26,13 @@
 //! Ids: nodes are referred to by their scoped id (`repair_loop/run_tests`); [`Plan::index`]
 //! builds the lookup tables the scheduler needs.
 
+mod calls;
 mod index;
 pub mod layout;
 mod model;
 mod read;
 mod semantics;
+pub use calls::HandlerCall;
 pub use index::PlanIndex;
 pub use model::{
     Bounds, Declared, Edge, EdgeKind, Estimate, Expr, ExprLang, Exprs, FORMAT, FORMATS_READ,

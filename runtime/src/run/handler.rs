@@ -254,11 +254,95 @@ impl HandlerError {
     }
 }
 
+/// Constructors from any error, one per class, for `?` in handlers:
+/// `client.send().await.map_err(Failure::transient)?`. The message is the error's and its
+/// causes', `: `-separated (an HTTP client's own message often names only the outermost).
+impl HandlerError {
+    /// A failure of `class` from `error` (an error of any type, a `String` or a `&str`).
+    pub fn of(
+        class: FailureClass,
+        error: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> HandlerError {
+        let error = error.into();
+        let mut message = error.to_string();
+        let mut cause = error.source();
+        while let Some(c) = cause {
+            message.push_str(": ");
+            message.push_str(&c.to_string());
+            cause = c.source();
+        }
+        HandlerError::new(class, message)
+    }
+
+    /// `transient`: worth retrying (a busy service, a network failure).
+    pub fn transient(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> HandlerError {
+        HandlerError::of(FailureClass::Transient, error)
+    }
+
+    /// `model_error`: the model refused or answered nonsense.
+    pub fn model(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> HandlerError {
+        HandlerError::of(FailureClass::ModelError, error)
+    }
+
+    /// `tool_error`: a tool the call used failed.
+    pub fn tool(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> HandlerError {
+        HandlerError::of(FailureClass::ToolError, error)
+    }
+
+    /// `timeout`: the call gave up waiting.
+    pub fn timeout(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> HandlerError {
+        HandlerError::of(FailureClass::Timeout, error)
+    }
+
+    /// `budget_exceeded`: the call would spend more than it may.
+    pub fn budget_exceeded(
+        error: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> HandlerError {
+        HandlerError::of(FailureClass::BudgetExceeded, error)
+    }
+
+    /// `criteria_failed`: the result does not meet the node's criteria.
+    pub fn criteria_failed(
+        error: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> HandlerError {
+        HandlerError::of(FailureClass::CriteriaFailed, error)
+    }
+
+    /// `output_missing`: an output the node declares could not be produced.
+    pub fn output_missing(
+        error: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> HandlerError {
+        HandlerError::of(FailureClass::OutputMissing, error)
+    }
+
+    /// `validation_error`: a value has the wrong shape.
+    pub fn validation(error: impl Into<Box<dyn std::error::Error + Send + Sync>>) -> HandlerError {
+        HandlerError::of(FailureClass::ValidationError, error)
+    }
+
+    /// `permission_denied`: the call may not do what it was asked.
+    pub fn permission_denied(
+        error: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> HandlerError {
+        HandlerError::of(FailureClass::PermissionDenied, error)
+    }
+
+    /// This failure with `usage` added to what the attempt used.
+    pub fn with_usage(mut self, usage: &Usage) -> HandlerError {
+        self.usage.add(usage);
+        self
+    }
+}
+
 impl std::fmt::Display for HandlerError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.class.as_str(), self.message)
     }
 }
+
+/// A failure is an error like any other: boxed, `?`-converted into `anyhow::Error` or
+/// `Box<dyn Error>`, its class kept in [`HandlerError::class`].
+impl std::error::Error for HandlerError {}
 
 /// What a [`Handler`] method returns: a boxed future of the call's result that borrows the
 /// handler, the context, the node and the inputs for `'a`.

@@ -8,15 +8,11 @@
 
 use super::names::{self, Namer};
 use super::types::{DefKind, Field, Ty, TypeSpace};
-use agc_runtime::plan::{Declared, Node, Plan};
+use agc_runtime::plan::{Declared, GraphOutput, HandlerCall, Node, NodeKind, Param, Plan};
 use serde_json::Value;
 
 /// rustfmt's default line width.
 const WIDTH: usize = 100;
-
-/// Node kinds that a developer implements (one handler method each); every other kind (loops,
-/// maps, subgraphs, forks, joins, terminals, waits, state updates) is run by `agc-runtime`.
-pub const HANDLED_KINDS: &[&str] = &["task", "decision", "gate", "external"];
 
 /// The whole generated crate, ready for the templates.
 pub struct Model {
@@ -177,10 +173,15 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
         params,
     );
 
-    // Graph outputs.
+    // Graph outputs: the declared ones, else (AWP) the end node's `output_schema`.
     let mut fnamer = Namer::new();
-    let outputs: Vec<Field> = plan
-        .outputs
+    let result = end_result(plan);
+    let declared = if plan.outputs.is_empty() {
+        &result
+    } else {
+        &plan.outputs
+    };
+    let outputs: Vec<Field> = declared
         .iter()
         .map(|p| {
             let port = Port {
@@ -198,16 +199,27 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
         outputs,
     );
 
-    // Handlers, in plan (execution) order.
-    let mut methods = Namer::with_reserved(&["untyped"]);
+    // Handlers, in plan (execution) order: a method for each node the runtime calls a
+    // handler for (an AWP signal wait is answered on resume, like a gate left pending). The
+    // trait holds nothing else (its hooks are the runtime's `Hooks`), so its methods cannot
+    // clash with anything but each other.
+    let mut methods = Namer::new();
     let mut handlers = Vec::new();
     let mut runtime_nodes = Vec::new();
     for node in &plan.nodes {
         let id = node.id.as_str();
         let kind = node.kind.as_str();
-        if !HANDLED_KINDS.contains(&kind) {
-            runtime_nodes.push((names::markdown_inline(id), kind.to_string()));
-            continue;
+        match plan.handler_call(node) {
+            Some(HandlerCall::Task | HandlerCall::Decision | HandlerCall::Gate) => {}
+            _ => {
+                let how = if node.kind == NodeKind::Decision {
+                    "decision, by its expressions".to_string()
+                } else {
+                    kind.to_string()
+                };
+                runtime_nodes.push((names::markdown_inline(id), how));
+                continue;
+            }
         }
         // Room for the `Inputs`/`Outputs`/`Decision` suffixes within the identifier cap.
         let mut base = names::camel(id);
@@ -254,6 +266,16 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
                 };
             }
             outputs.push(f);
+        }
+        // An input gate's collected values are outputs too (the runtime merges them in).
+        for p in gate_collect(node) {
+            let port = Port {
+                name: &p.name,
+                ty: &p.ty,
+                required: p.required,
+                decl: &p.decl,
+            };
+            outputs.push(port_field(&mut space, &mut fnamer, &out_name, port));
         }
         space.add_struct(
             out_name.clone(),
@@ -351,6 +373,68 @@ fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
         ]),
         _ => None,
     }
+}
+
+/// An AWP workflow's result as its end node declares it (`config.output_schema`, an object
+/// with `properties`): the run's outputs are the result's keys. Empty when no end node of the
+/// root declares one.
+fn end_result(plan: &Plan) -> Vec<GraphOutput> {
+    let schema = plan
+        .nodes
+        .iter()
+        .filter(|n| n.kind == NodeKind::Terminal && !n.id.contains('/'))
+        .find_map(|n| n.attributes.get("config")?.get("output_schema"));
+    let Some(schema) = schema else {
+        return Vec::new();
+    };
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|r| r.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    props
+        .iter()
+        .map(|(name, prop)| GraphOutput {
+            name: name.clone(),
+            ty: "any".into(),
+            required: required.contains(&name.as_str()),
+            from: None,
+            decl: Declared {
+                schema: Some(prop.clone()),
+                description: prop
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                ..Declared::default()
+            },
+        })
+        .collect()
+}
+
+/// What an input gate collects (`attributes.gate.collect`: name → a param declaration), in
+/// declaration order.
+fn gate_collect(node: &Node) -> Vec<Param> {
+    let Some(collect) = node
+        .attributes
+        .get("gate")
+        .and_then(|g| g.get("collect"))
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    collect
+        .iter()
+        .filter(|(name, _)| name.as_str() != "decision")
+        .filter_map(|(name, spec)| {
+            let mut spec = spec.as_object()?.clone();
+            spec.insert("name".into(), Value::String(name.clone()));
+            spec.entry("type").or_insert_with(|| "any".into());
+            serde_json::from_value(Value::Object(spec)).ok()
+        })
+        .collect()
 }
 
 fn decision_doc(kind: &str) -> Vec<String> {

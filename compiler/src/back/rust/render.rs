@@ -32,9 +32,11 @@ struct TypesRs<'a> {
 #[template(path = "rust/handler.rs", escape = "none")]
 struct HandlerRs<'a> {
     handlers: &'a [HandlerView],
-    tasks: Vec<&'a HandlerView>,
-    decisions: Vec<&'a HandlerView>,
+    /// Tasks and decisions (the runtime's `task` and `decision` calls).
+    calls: Vec<&'a HandlerView>,
     gates: Vec<&'a HandlerView>,
+    /// The `use agc_runtime::typed::{..};` line: only what the file uses.
+    typed_use: String,
 }
 
 #[derive(Template)]
@@ -72,6 +74,21 @@ pub fn files(m: &Model) -> Vec<(&'static str, String)> {
             .filter(|h| kinds.contains(&h.kind.as_str()))
             .collect()
     };
+    let typed_use = {
+        let (any, gates) = (!m.handlers.is_empty(), !by_kind(&["gate"]).is_empty());
+        let names: Vec<&str> = [
+            (any, "self"),
+            (gates, "Answer"),
+            (true, "Context"),
+            (true, "Dispatch"),
+            (true, "Hooks"),
+            (any, "Reply"),
+        ]
+        .into_iter()
+        .filter_map(|(used, n)| used.then_some(n))
+        .collect();
+        format!("use agc_runtime::typed::{{{}}};", names.join(", "))
+    };
     vec![
         (
             "Cargo.toml",
@@ -96,9 +113,9 @@ pub fn files(m: &Model) -> Vec<(&'static str, String)> {
             "src/handler.rs",
             text(&HandlerRs {
                 handlers: &m.handlers,
-                tasks: by_kind(&["task", "external"]),
-                decisions: by_kind(&["decision"]),
+                calls: by_kind(&["task", "external", "decision"]),
                 gates: by_kind(&["gate"]),
+                typed_use,
             }),
         ),
         (

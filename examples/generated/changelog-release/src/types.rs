@@ -69,27 +69,6 @@ pub struct DraftNotesOutputs {
     pub notes: String,
 }
 
-/// The inputs of decision review_length.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReviewLengthInputs {}
-
-/// The branches this decision can take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ReviewLengthDecision {
-    /// Too many entries; trim first.
-    #[serde(rename = "trim")]
-    Trim,
-    /// Short enough to publish.
-    #[serde(rename = "ok")]
-    Ok,
-}
-
-/// The outputs of decision review_length.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReviewLengthOutputs {
-    pub decision: ReviewLengthDecision,
-}
-
 /// The inputs of task trim_notes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TrimNotesInputs {

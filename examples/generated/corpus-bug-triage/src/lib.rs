@@ -6,8 +6,9 @@
 //! - source: ../../../../shared/corpus/ags/third_party/magagent/bug-triage.agraph.yaml
 //! - dialect: ags
 //!
-//! Implement [`Handlers`], one method per task, decision and gate, then call [`run`], or
-//! [`resume`] after a crash or a pause.
+//! Implement [`Handlers`] (one method per node the runtime asks about) and [`Hooks`] (an
+//! empty `impl` takes its defaults), then call [`run`], or [`resume`] after a crash or a
+//! pause.
 
 // The handlers' error type is agc-runtime's `HandlerError`; its size is the runtime's choice.
 #![allow(clippy::result_large_err)]
@@ -18,13 +19,12 @@ mod types;
 pub use agc_runtime;
 pub use agc_runtime::plan::Plan;
 pub use agc_runtime::run::{
-    Decision, GateOutcome, Journal, JsonlJournal, MemoryJournal, RunError, RunOptions, RunRecord,
-    RunStatus, tokio_runtime,
+    CallContext, Checkpoint, Decision, FailureClass, GateOutcome, GateResponse,
+    HandlerError as Failure, Journal, JsonlJournal, MemoryJournal, RunError, RunOptions, RunRecord,
+    RunStatus, Usage, tokio_runtime,
 };
-pub use handler::{
-    Answer, CallContext, Checkpoint, Context, Failure, FailureClass, GateResponse, Handlers, Reply,
-    Typed, Usage,
-};
+pub use agc_runtime::typed::{Answer, Context, Hooks, Reply, Typed};
+pub use handler::{Graph, Handlers};
 pub use types::*;
 
 use serde_json::{Map, Value};
@@ -46,8 +46,9 @@ pub fn plan() -> Plan {
     Plan::from_json(PLAN_JSON).expect("the embedded plan is an agc plan")
 }
 
-/// The graph's outputs from a run's record, typed. Fails when one is missing or has another
-/// shape (a run that did not succeed may lack some).
+/// The graph's outputs from a run's record (its top-level `outputs`: an AWP workflow's
+/// result), typed. Fails when one is missing or has another shape (a run that did not succeed
+/// may lack some).
 pub fn outputs(record: &RunRecord) -> Result<Outputs, serde_json::Error> {
     serde_json::from_value(Value::Object(record.outputs.clone()))
 }
@@ -66,7 +67,7 @@ pub async fn run<H: Handlers + 'static>(
         Ok(Value::Object(map)) => map,
         _ => Map::new(),
     };
-    let handler = Arc::new(Typed(handlers));
+    let handler = Arc::new(Typed(Graph(handlers)));
     agc_runtime::run::run(Arc::new(plan()), params, handler, journal, opts).await
 }
 
@@ -79,7 +80,7 @@ pub async fn resume<H: Handlers + 'static>(
     decisions: &[Decision],
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
-    let handler = Arc::new(Typed(handlers));
+    let handler = Arc::new(Typed(Graph(handlers)));
     agc_runtime::run::resume(Arc::new(plan()), handler, journal, decisions, opts).await
 }
 

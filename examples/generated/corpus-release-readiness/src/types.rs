@@ -26,27 +26,6 @@ pub struct InspectOutputs {
     pub ready: bool,
 }
 
-/// The inputs of decision disposition.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DispositionInputs {}
-
-/// The branches this decision can take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum DispositionDecision {
-    /// All checks passed.
-    #[serde(rename = "publish")]
-    Publish,
-    /// One or more checks failed.
-    #[serde(rename = "hold")]
-    Hold,
-}
-
-/// The outputs of decision disposition.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DispositionOutputs {
-    pub decision: DispositionDecision,
-}
-
 /// The inputs of gate approval.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ApprovalInputs {}

@@ -155,33 +155,6 @@ pub struct UntypedOutputs {
     pub value: serde_json::Value,
 }
 
-/// The inputs of decision fn.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FnInputs {}
-
-/// The branches this decision can take.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum FnDecision {
-    /// \`ok\`
-    #[serde(rename = "ok")]
-    Ok,
-    /// Collides with ok.
-    #[serde(rename = "OK")]
-    Ok2,
-    /// A keyword that is no variant name.
-    #[serde(rename = "Self")]
-    SelfValue,
-    /// No letters.
-    #[serde(rename = "_")]
-    Empty,
-}
-
-/// The outputs of decision fn.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FnOutputs {
-    pub decision: FnDecision,
-}
-
 /// The inputs of gate crate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrateInputs {}

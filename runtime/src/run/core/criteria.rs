@@ -200,7 +200,7 @@ impl State {
         let Some(decision) = node.attributes.get("decision") else {
             return false;
         };
-        if decision.get("evaluator").and_then(Value::as_str) != Some("expression") {
+        if !node.decides_by_expression() {
             return false;
         }
         let scope = self.runs[r].scope;

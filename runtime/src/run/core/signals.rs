@@ -192,11 +192,7 @@ impl Stage {
 
 /// An AWP signal wait's signal name (`attributes.wait`: `kind: signal`, `signal`).
 pub fn signal_name(node: &crate::plan::Node) -> Option<&str> {
-    let w = node.attributes.get("wait")?;
-    if w.get("kind").and_then(Value::as_str) != Some("signal") {
-        return None;
-    }
-    w.get("signal").and_then(Value::as_str)
+    node.signal()
 }
 
 #[cfg(test)]
