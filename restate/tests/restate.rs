@@ -180,52 +180,29 @@ fn counts(log: &[Value]) -> std::collections::BTreeMap<(String, u64), usize> {
 
 #[test]
 fn a_worker_killed_mid_map_finishes_without_rerunning_completed_items() {
-    let Some(server) = Server::start("kill-map") else {
+    let Some(mut live) = Live::start("kill-map") else {
         return;
     };
-    let logs = temp_dir("kill-map-logs");
-    let worker = Worker::start(0, &logs);
-    let port = worker.port;
-    server.register(&worker.url());
-    let out = temp_dir("kill-map-out");
-    let record = out.join("record.json").display().to_string();
     let (graph, script, params) = (
         fixture("fan-out.agraph.yaml"),
         fixture("fan-out.script.yaml"),
         fixture("fan-out.params.json"),
     );
-    let run = agc_async(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--params",
-        &params,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let run = agc_async(&live.run_args(&graph, &script, &["--params", &params]));
     // Six items of 400 ms, two at a time: kill once the third item has started (two done,
     // one or two in flight).
     wait_until("the third map item to start", 60, || {
-        invocations(&logs)
+        invocations(&live.logs)
             .iter()
             .filter(|i| i["path"].as_str().is_some_and(|p| p.starts_with("each[")))
             .count()
             >= 3
     });
-    let before = invocations(&logs);
-    worker.kill9();
-    let worker = Worker::start(port, &logs);
+    let before = invocations(&live.logs);
+    live.restart_worker();
     assert_eq!(run.wait(), 0, "the run finishes after the restart");
-    let text = std::fs::read_to_string(&record).unwrap();
-    let rec: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(rec["status"], "succeeded");
-    let after = invocations(&logs);
+    assert_eq!(live.record()["status"], "succeeded");
+    let after = invocations(&live.logs);
     let c = counts(&after);
     // Every item and the summary ran; a call ran at most twice, and only a call that was
     // in flight at the kill (one of the last two started before it) ran again.
@@ -250,64 +227,42 @@ fn a_worker_killed_mid_map_finishes_without_rerunning_completed_items() {
             );
         }
     }
-    drop(worker);
 }
 
 #[test]
 fn a_long_journal_replays_after_a_kill_at_a_gate_and_a_second_decision_is_refused() {
-    let Some(server) = Server::start("long-loop") else {
+    let Some(mut live) = Live::start("long-loop") else {
         return;
     };
-    let logs = temp_dir("long-loop-logs");
-    let worker = Worker::start(0, &logs);
-    let port = worker.port;
-    server.register(&worker.url());
-    let out = temp_dir("long-loop-out");
-    let record = out.join("record.json").display().to_string();
     let (graph, script) = (
         fixture("long-loop.agraph.yaml"),
         fixture("long-loop.script.yaml"),
     );
-    let code = agc(&server.run_args(&graph, &script, &record));
+    let code = agc(&live.run_args(&graph, &script, &[]));
     assert_eq!(code, 4, "the run pauses at the gate after the loop");
-    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
-    let entries = server.journal_len(&run_id);
+    let run_id = live.run_id();
+    let entries = live.server.journal_len(&run_id);
     assert!(entries > 3000, "the journal has {entries} entries");
 
     // Killed while paused on the gate; the decision after the restart replays the whole
     // journal on the new worker.
-    worker.kill9();
-    let worker = Worker::start(port, &logs);
-    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
-    let body = json!({"gate": "approve", "outcome": "approved"}).to_string();
-    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    live.restart_worker();
+    let body = json!({"gate": "approve", "outcome": "approved"});
+    let (status, text) = live.decide(&run_id, &body);
     assert_eq!(status, 200, "{text}");
-    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    let (status, text) = live.decide(&run_id, &body);
     assert_eq!(status, 409, "a second decision is refused: {text}");
     // The replay takes a moment: follow once the run reports the gate decided.
-    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
-    wait_until("the run to leave the gate", 120, || {
-        http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
-    });
-    let code = agc(&[
-        "run",
-        "--resume",
-        &run_id,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
-    assert_eq!(code, 0, "the run finishes after the replay");
-    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
-    assert_eq!(rec["status"], "succeeded");
-    let c = counts(&invocations(&logs));
+    live.wait_left_human(&run_id, "the run to leave the gate");
+    assert_eq!(
+        live.resume(&run_id, &[]),
+        0,
+        "the run finishes after the replay"
+    );
+    assert_eq!(live.record()["status"], "succeeded");
+    let c = counts(&invocations(&live.logs));
     assert_eq!(c.len(), 1001, "1,000 turns and the gate");
     assert!(c.values().all(|&n| n == 1), "a completed call ran again");
-    drop(worker);
 }
 
 mod typed {
@@ -543,91 +498,59 @@ fn cli_errors_have_their_codes() {
 
 #[test]
 fn a_checkpoint_pause_is_decided_once() {
-    let Some(server) = Server::start("checkpoint") else {
+    let Some(live) = Live::start("checkpoint") else {
         return;
     };
-    let logs = temp_dir("checkpoint-logs");
-    let worker = Worker::start(0, &logs);
-    server.register(&worker.url());
-    let out = temp_dir("checkpoint-out");
-    let record = out.join("record.json").display().to_string();
     let graph = resolve("tests/golden/runs/graphs/checkpoints.agraph.yaml");
     let script = script_path("checkpoints");
-    let code = agc(&server.run_args(&graph, &script, &record));
+    let code = agc(&live.run_args(&graph, &script, &[]));
     assert_eq!(code, 4, "the run pauses at the unanswered checkpoint");
-    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
-    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
-    let (_, view) = http("POST", &status_url, None).unwrap();
+    let run_id = live.run_id();
+    let view = live.status(&run_id);
     assert!(
         view.contains("plan_work.go"),
         "status lists the checkpoint: {view}"
     );
-    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
-    let body = json!({"gate": "plan_work.go", "outcome": "approved", "actor": "ops"}).to_string();
-    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    let body = json!({"gate": "plan_work.go", "outcome": "approved", "actor": "ops"});
+    let (status, text) = live.decide(&run_id, &body);
     assert_eq!(status, 200, "{text}");
-    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+    let (status, text) = live.decide(&run_id, &body);
     assert_eq!(status, 409, "a second decision is refused: {text}");
-    wait_until("the run to leave the checkpoint", 120, || {
-        http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
-    });
-    let code = agc(&[
-        "run",
-        "--resume",
-        &run_id,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
-    assert_eq!(code, 0, "the run finishes after the decision");
-    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    live.wait_left_human(&run_id, "the run to leave the checkpoint");
+    assert_eq!(
+        live.resume(&run_id, &[]),
+        0,
+        "the run finishes after the decision"
+    );
+    let rec = normalized(&live.record().to_string());
     assert_eq!(rec["status"], "succeeded");
     let go = &rec["nodes"][0]["human_events"][1];
     assert_eq!(
         (go["checkpoint_id"].as_str(), go["actor"].as_str()),
         (Some("go"), Some("ops"))
     );
-    drop(worker);
 }
 
 #[test]
 fn decide_with_outputs_passes_them_to_the_run() {
-    let Some(server) = Server::start("decide-outputs") else {
+    let Some(live) = Live::start("decide-outputs") else {
         return;
     };
-    let logs = temp_dir("decide-outputs-logs");
-    let worker = Worker::start(0, &logs);
-    server.register(&worker.url());
-    let out = temp_dir("decide-outputs-out");
-    let record = out.join("record.json").display().to_string();
     let fixtures = repo().join("restate/tests/fixtures");
     let graph = fixtures.join("review.agraph.yaml").display().to_string();
     let script = fixtures.join("review.script.yaml").display().to_string();
-    let code = agc(&server.run_args(&graph, &script, &record));
+    let code = agc(&live.run_args(&graph, &script, &[]));
     assert_eq!(code, 4, "the run pauses at the review");
-    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
-    let code = agc(&[
-        "run",
-        "--resume",
-        &run_id,
+    let run_id = live.run_id();
+    let decision = [
         "--decide",
         "draft.check=approved",
         "--outputs",
         r#"draft.check={"summary": "edited on restate"}"#,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    ];
+    let code = live.resume(&run_id, &decision);
     assert_eq!(code, 0, "the run finishes after the decision");
-    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    let rec = live.record();
     assert_eq!(rec["status"], "succeeded");
     assert_eq!(
         rec["nodes"][0]["outputs"],
@@ -635,7 +558,6 @@ fn decide_with_outputs_passes_them_to_the_run() {
     );
     assert_eq!(rec["nodes"][0]["human_events"][0]["outcome"], "edited");
     assert_eq!(rec["nodes"][1]["inputs"]["summary"], "edited on restate");
-    drop(worker);
 }
 
 /// An AWP signal wait pauses on its durable promise; `decide` delivers the signal with its
@@ -643,63 +565,30 @@ fn decide_with_outputs_passes_them_to_the_run() {
 /// naming the signal rather than the wait is refused (404).
 #[test]
 fn a_signal_is_delivered_with_its_payload_through_decide() {
-    let Some(server) = Server::start("signal") else {
+    let Some(live) = Live::start("signal") else {
         return;
     };
-    let logs = temp_dir("signal-logs");
-    let worker = Worker::start(0, &logs);
-    server.register(&worker.url());
-    let out = temp_dir("signal-out");
-    let record = out.join("record.json").display().to_string();
     let graph = resolve("tests/golden/runs/graphs/awp-signals.workflow.yaml");
     let script = script_path("awp-signals-paused");
     let params = params_path("awp-signals");
-    let code = agc(&[
-        "run",
-        &graph,
-        "--script",
-        &script,
-        "--params",
-        &params,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
+    let code = agc(&live.run_args(&graph, &script, &["--params", &params]));
     assert_eq!(code, 4, "the run pauses on the signal wait");
-    let paused = normalized(&std::fs::read_to_string(&record).unwrap());
-    assert_eq!(paused["nodes"][1]["x-signal"], "payment");
-    let run_id = normalized_id(&std::fs::read_to_string(&record).unwrap());
-    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
-    let by_name = json!({"gate": "payment", "outcome": "approved"}).to_string();
-    let (status, text) = http("POST", &decide, Some(&by_name)).unwrap();
+    assert_eq!(live.record()["nodes"][1]["x-signal"], "payment");
+    let run_id = live.run_id();
+    let by_name = json!({"gate": "payment", "outcome": "approved"});
+    let (status, text) = live.decide(&run_id, &by_name);
     assert_eq!(status, 404, "the wait is named by its scope path: {text}");
     let body = json!({"gate": "await_payment", "outcome": "approved", "actor": "bank",
-        "outputs": {"paid_by": "bob", "amount": 10, "notes": ["paid late"]}})
-    .to_string();
-    let (status, text) = http("POST", &decide, Some(&body)).unwrap();
+        "outputs": {"paid_by": "bob", "amount": 10, "notes": ["paid late"]}});
+    let (status, text) = live.decide(&run_id, &body);
     assert_eq!(status, 200, "{text}");
-    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
-    wait_until("the run to leave the wait", 120, || {
-        http("POST", &status_url, None).is_ok_and(|(_, t)| !t.contains("awaiting_human"))
-    });
-    let code = agc(&[
-        "run",
-        "--resume",
-        &run_id,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
-    assert_eq!(code, 0, "the run finishes after the signal");
-    let rec = normalized(&std::fs::read_to_string(&record).unwrap());
+    live.wait_left_human(&run_id, "the run to leave the wait");
+    assert_eq!(
+        live.resume(&run_id, &[]),
+        0,
+        "the run finishes after the signal"
+    );
+    let rec = live.record();
     assert_eq!(rec["status"], "succeeded");
     // `notes` appended (reducer), the rest overwritten; the review's `intent` on top.
     assert_eq!(
@@ -716,5 +605,4 @@ fn a_signal_is_delivered_with_its_payload_through_decide() {
         ),
         (Some("signal"), Some("provided"), Some("bank"))
     );
-    drop(worker);
 }

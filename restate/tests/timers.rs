@@ -31,35 +31,30 @@ fn seconds_between(a: &Value, b: &Value) -> f64 {
 
 #[test]
 fn a_worker_killed_during_a_backoff_retries_once_after_it() {
-    let Some(server) = Server::start("timer-kill") else {
+    let Some(mut live) = Live::start("timer-kill") else {
         return;
     };
-    let logs = temp_dir("timer-kill-logs");
-    let worker = Worker::start(0, &logs);
-    let port = worker.port;
-    server.register(&worker.url());
-    let out = temp_dir("timer-kill-out");
-    let record = out.join("record.json").display().to_string();
     let (graph, script) = (
         path("tests/golden/runs/graphs/flaky-fetch.agraph.yaml"),
         path("tests/golden/runs/scripts/flaky-fetch.script.yaml"),
     );
-    let run = agc_async(&server.run_args(&graph, &script, &record));
+    let run = agc_async(&live.run_args(&graph, &script, &[]));
     // The first attempt fails at once; its result reaches the workflow within moments, and
     // the workflow then sleeps 2 s (durably) before the retry: kill the worker in the sleep.
-    wait_until("the first fetch", 60, || !invocations(&logs).is_empty());
+    wait_until("the first fetch", 60, || {
+        !invocations(&live.logs).is_empty()
+    });
     std::thread::sleep(std::time::Duration::from_millis(800));
-    worker.kill9();
-    let worker = Worker::start(port, &logs);
+    live.restart_worker();
     assert_eq!(run.wait(), 0, "the run finishes after the restart");
-    let rec: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let rec = live.record();
     assert_eq!(rec["status"], "succeeded");
     let attempts = &rec["nodes"][0]["attempts"];
     assert_eq!(attempts[0]["status"], "failed");
     assert_eq!(attempts[1]["status"], "succeeded");
     let waited = seconds_between(&attempts[0]["finished_at"], &attempts[1]["started_at"]);
     assert!(waited >= 1.9, "the retry came {waited} s after the failure");
-    let calls: Vec<(String, u64)> = invocations(&logs)
+    let calls: Vec<(String, u64)> = invocations(&live.logs)
         .iter()
         .map(|i| {
             (
@@ -77,47 +72,23 @@ fn a_worker_killed_during_a_backoff_retries_once_after_it() {
         ],
         "each call ran once"
     );
-    drop(worker);
 }
 
 #[test]
 fn a_gate_timeout_races_its_promise_and_approves() {
-    let Some(server) = Server::start("gate-timeout") else {
+    let Some(live) = Live::start("gate-timeout") else {
         return;
     };
-    let logs = temp_dir("gate-timeout-logs");
-    let worker = Worker::start(0, &logs);
-    server.register(&worker.url());
-    let out = temp_dir("gate-timeout-out");
-    let record = out.join("record.json").display().to_string();
     let (graph, script) = (
         path("tests/golden/runs/graphs/gate-timeout.agraph.yaml"),
         path("tests/golden/runs/scripts/gate-timeout.script.yaml"),
     );
-    let code = agc(&server.run_args(&graph, &script, &record));
+    let code = agc(&live.run_args(&graph, &script, &[]));
     assert_eq!(code, 4, "the run shows the pause while the timeout runs");
-    let paused: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
-    let run_id = paused["run_id"].as_str().unwrap().to_string();
-    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
-    wait_until("the timeout to end the pause", 60, || {
-        http("POST", &status_url, None).is_ok_and(|(_, t)| {
-            serde_json::from_str::<Value>(&t).is_ok_and(|v| v["status"] == "succeeded")
-        })
-    });
-    let code = agc(&[
-        "run",
-        "--resume",
-        &run_id,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
-    assert_eq!(code, 0);
-    let rec: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let run_id = live.run_id();
+    live.wait_succeeded(&run_id, "the timeout to end the pause");
+    assert_eq!(live.resume(&run_id, &[]), 0);
+    let rec = live.record();
     let gate = &rec["nodes"][1];
     assert_eq!(gate["node_id"], "sign_off");
     assert_eq!(gate["decision"], "approved");
@@ -125,7 +96,6 @@ fn a_gate_timeout_races_its_promise_and_approves() {
     let waited = seconds_between(&gate["started_at"], &gate["finished_at"]);
     assert!(waited >= 2.9, "the gate timed out after {waited} s");
     assert_eq!(rec["outputs"]["url"], "https://example.org/app-1.0");
-    drop(worker);
 }
 
 const CHECKPOINT_GRAPH: &str = r#"ags_version: "1.0"
@@ -154,52 +124,28 @@ nodes:
 
 #[test]
 fn a_checkpoint_timeout_races_its_promise_and_approves() {
-    let Some(server) = Server::start("checkpoint-timeout") else {
+    let Some(live) = Live::start("checkpoint-timeout") else {
         return;
     };
-    let logs = temp_dir("checkpoint-timeout-logs");
-    let worker = Worker::start(0, &logs);
-    server.register(&worker.url());
-    let out = temp_dir("checkpoint-timeout-out");
-    let record = out.join("record.json").display().to_string();
-    let graph = out.join("g.agraph.yaml");
+    let graph = live.out.join("g.agraph.yaml");
     std::fs::write(&graph, CHECKPOINT_GRAPH).unwrap();
-    let script = out.join("s.yaml");
+    let script = live.out.join("s.yaml");
     std::fs::write(
         &script,
         "format: agc.script/v1\nnodes:\n  publish:\n    outputs: { url: \"https://example.org/r\" }\n",
     )
     .unwrap();
     let (graph, script) = (graph.display().to_string(), script.display().to_string());
-    let code = agc(&server.run_args(&graph, &script, &record));
+    let code = agc(&live.run_args(&graph, &script, &[]));
     assert_eq!(code, 4, "the run shows the pause while the timeout runs");
-    let paused: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
-    let run_id = paused["run_id"].as_str().unwrap().to_string();
-    let status_url = format!("{}/restate/call/AgcRun/{run_id}/status", server.ingress);
-    wait_until("the timeout to end the pause", 60, || {
-        http("POST", &status_url, None).is_ok_and(|(_, t)| {
-            serde_json::from_str::<Value>(&t).is_ok_and(|v| v["status"] == "succeeded")
-        })
-    });
+    let run_id = live.run_id();
+    live.wait_succeeded(&run_id, "the timeout to end the pause");
     // Too late: the checkpoint no longer awaits anyone.
-    let decide = format!("{}/restate/call/AgcRun/{run_id}/decide", server.ingress);
     let body = serde_json::json!({"gate": "publish.pre_upload", "outcome": "rejected"});
-    let (status, text) = http("POST", &decide, Some(&body.to_string())).unwrap();
+    let (status, text) = live.decide(&run_id, &body);
     assert_eq!(status, 404, "{text}");
-    let code = agc(&[
-        "run",
-        "--resume",
-        &run_id,
-        "--engine",
-        "restate",
-        "--ingress",
-        &server.ingress,
-        "-q",
-        "--record",
-        &record,
-    ]);
-    assert_eq!(code, 0);
-    let rec: Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(live.resume(&run_id, &[]), 0);
+    let rec = live.record();
     let node = &rec["nodes"][0];
     let ev = &node["human_events"][0];
     assert_eq!(ev["checkpoint_id"], "pre_upload");
@@ -209,5 +155,4 @@ fn a_checkpoint_timeout_races_its_promise_and_approves() {
     assert!(waited >= 2.9, "the checkpoint timed out after {waited} s");
     assert_eq!(node["attempts"][0]["status"], "succeeded", "the upload ran");
     assert_eq!(node["outputs"]["url"], "https://example.org/r");
-    drop(worker);
 }

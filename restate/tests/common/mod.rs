@@ -236,8 +236,122 @@ impl Worker {
 
     /// `kill -9` (SIGKILL by PID).
     pub fn kill9(mut self) {
+        self.kill9_here();
+    }
+
+    fn kill9_here(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// What most tests set up: a server, one worker registered with it (its invocation logs in
+/// `logs`), and `out` for the record (`record`) and the test's own inputs. The fields drop in
+/// their order: the worker first, then the folders, the server last.
+pub struct Live {
+    pub worker: Worker,
+    pub logs: TempDir,
+    pub out: TempDir,
+    /// `out/record.json`.
+    pub record: String,
+    pub server: Server,
+}
+
+impl Live {
+    /// Starts it all, or `None` (with a notice) where [`Server::start`] skips.
+    pub fn start(name: &str) -> Option<Live> {
+        let server = Server::start(name)?;
+        let logs = temp_dir(&format!("{name}-logs"));
+        let worker = Worker::start(0, &logs);
+        server.register(&worker.url());
+        let out = temp_dir(&format!("{name}-out"));
+        let record = out.join("record.json").display().to_string();
+        Some(Live {
+            worker,
+            logs,
+            out,
+            record,
+            server,
+        })
+    }
+
+    /// `kill -9` of the worker, then a new one on the same port with the same logs.
+    pub fn restart_worker(&mut self) {
+        let port = self.worker.port;
+        self.worker.kill9_here();
+        self.worker = Worker::start(port, &self.logs);
+    }
+
+    /// `agc run GRAPH --script SCRIPT ... --record <record>` on this server, and `extra`.
+    pub fn run_args<'a>(
+        &'a self,
+        graph: &'a str,
+        script: &'a str,
+        extra: &[&'a str],
+    ) -> Vec<&'a str> {
+        let mut args = self.server.run_args(graph, script, &self.record).to_vec();
+        args.extend(extra);
+        args
+    }
+
+    /// `agc run --resume RUN_ID [extra] --engine restate ... --record <record>`: its exit code.
+    pub fn resume(&self, run_id: &str, extra: &[&str]) -> i32 {
+        let mut args = vec!["run", "--resume", run_id];
+        args.extend(extra);
+        args.extend([
+            "--engine",
+            "restate",
+            "--ingress",
+            &self.server.ingress,
+            "-q",
+            "--record",
+            &self.record,
+        ]);
+        agc(&args)
+    }
+
+    /// The record `agc` last wrote, as written.
+    pub fn record(&self) -> Value {
+        serde_json::from_str(&std::fs::read_to_string(&self.record).unwrap()).unwrap()
+    }
+
+    /// The run id of the record `agc` last wrote.
+    pub fn run_id(&self) -> String {
+        self.record()["run_id"].as_str().unwrap().to_string()
+    }
+
+    /// `POST .../AgcRun/RUN_ID/decide` with `body`: (status, body).
+    pub fn decide(&self, run_id: &str, body: &Value) -> (u16, String) {
+        let url = format!(
+            "{}/restate/call/AgcRun/{run_id}/decide",
+            self.server.ingress
+        );
+        http("POST", &url, Some(&body.to_string())).unwrap()
+    }
+
+    /// `POST .../AgcRun/RUN_ID/status`: the run's view, or an empty string when unreachable.
+    pub fn status(&self, run_id: &str) -> String {
+        let url = format!(
+            "{}/restate/call/AgcRun/{run_id}/status",
+            self.server.ingress
+        );
+        http("POST", &url, None).map(|(_, t)| t).unwrap_or_default()
+    }
+
+    /// Waits (bounded) until the run no longer awaits a human.
+    pub fn wait_left_human(&self, run_id: &str, what: &str) {
+        wait_until(what, 120, || {
+            let s = self.status(run_id);
+            !s.is_empty() && !s.contains("awaiting_human")
+        });
+    }
+
+    /// Waits (bounded) until the run's status is `succeeded`.
+    pub fn wait_succeeded(&self, run_id: &str, what: &str) {
+        wait_until(what, 60, || {
+            serde_json::from_str::<Value>(&self.status(run_id))
+                .is_ok_and(|v| v["status"] == "succeeded")
+        });
     }
 }
 
