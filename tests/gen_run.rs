@@ -21,15 +21,24 @@ use std::sync::Arc;
 struct Typed {
     /// Whether the gate decides at once (else it pauses).
     decide: bool,
+    /// What collecting the changes costs (`ctx.add_usage`).
+    cost: Option<f64>,
 }
 
 impl Handlers for Typed {
     async fn collect_changes(
         &self,
-        _ctx: &Context,
+        ctx: &Context,
         inputs: CollectChangesInputs,
     ) -> Result<CollectChangesOutputs, Failure> {
         assert_eq!(inputs.since, "v1.0.0");
+        if let Some(cost) = self.cost {
+            ctx.add_usage(&runner::Usage {
+                total_tokens: Some(1200),
+                cost_usd: Some(cost),
+                ..runner::Usage::default()
+            });
+        }
         Ok(CollectChangesOutputs {
             entries: vec![CollectChangesOutputsEntriesItem {
                 title: "Typed runners".into(),
@@ -121,7 +130,10 @@ fn typed_handlers_give_the_run_record_of_agc_run_with_the_equivalent_script() {
     let mut journal = MemoryJournal::default();
     let typed = block(runner::run(
         &params(),
-        Typed { decide: true },
+        Typed {
+            decide: true,
+            cost: None,
+        },
         &mut journal,
         &options(),
     ))
@@ -177,7 +189,10 @@ fn a_gate_answering_none_pauses_and_resume_decides() {
     let mut journal = MemoryJournal::default();
     let paused = block(runner::run(
         &params(),
-        Typed { decide: false },
+        Typed {
+            decide: false,
+            cost: None,
+        },
         &mut journal,
         &options(),
     ))
@@ -188,7 +203,10 @@ fn a_gate_answering_none_pauses_and_resume_decides() {
         outcome: runner::GateOutcome::Approved,
     }];
     let done = block(runner::resume(
-        Typed { decide: false },
+        Typed {
+            decide: false,
+            cost: None,
+        },
         &mut journal,
         &decisions,
         &options(),
@@ -230,7 +248,7 @@ fn the_typed_checkpoint_hook_answers_or_leaves_pending() {
     };
     let inputs = serde_json::Map::new();
     let ask = |decide: bool| {
-        let h = runner::Typed(runner::Graph(Typed { decide }));
+        let h = runner::Typed(runner::Graph(Typed { decide, cost: None }));
         let rt = tokio::runtime::Builder::new_current_thread()
             .build()
             .unwrap();
@@ -244,4 +262,67 @@ fn the_typed_checkpoint_hook_answers_or_leaves_pending() {
     assert_eq!(answered.outputs["notes"], "proofread");
     assert_eq!(answered.actor.as_deref(), Some("editor"));
     assert_eq!(ask(false), runner::GateResponse::pending());
+}
+
+/// Issue 49 item 5: what a typed handler records with `ctx.add_usage` is the attempt's usage
+/// in the run record, summed into the run's, and the run's budget (`max_cost_usd: 5`) sees
+/// it: the run stops before the next call.
+#[test]
+fn usage_a_typed_handler_records_reaches_the_record_and_the_budget() {
+    let mut journal = MemoryJournal::default();
+    let h = Typed {
+        decide: true,
+        cost: Some(6.0),
+    };
+    let record = block(runner::run(&params(), h, &mut journal, &options())).expect("runs");
+    assert_ne!(record.status, runner::RunStatus::Succeeded, "{record:#?}");
+    assert_eq!(record.usage.cost_usd, Some(6.0));
+    assert_eq!(record.usage.total_tokens, Some(1200));
+    let collect = record
+        .nodes
+        .iter()
+        .find(|n| n.node_id == "collect_changes")
+        .expect("collect_changes ran");
+    let attempt = serde_json::to_value(collect).unwrap();
+    assert_eq!(
+        attempt["attempts"][0]["usage"]["cost_usd"], 6.0,
+        "{attempt:#}"
+    );
+    assert!(
+        record.nodes.iter().all(|n| n.node_id != "draft_notes"
+            || n.status != runner::agc_runtime::run::NodeStatus::Succeeded),
+        "the budget stops the run before the next call"
+    );
+    let halted = serde_json::to_string(&record.diagnostics).unwrap();
+    assert!(halted.contains("max_cost_usd"), "{halted}");
+}
+
+/// Issue 49 item 3: an input gate returns what it collects, typed, and the run records it
+/// as the gate's outputs.
+#[test]
+fn an_input_gate_returns_its_collected_values_typed() {
+    use gate_only_runner as g;
+    struct SignOff;
+    impl g::Hooks for SignOff {}
+    impl g::Handlers for SignOff {
+        async fn sign_off(
+            &self,
+            _ctx: &g::Context,
+            _inputs: g::SignOffInputs,
+        ) -> Result<Option<g::Answer<g::SignOffOutputs>>, g::Failure> {
+            Ok(Some(g::Answer::new(g::SignOffOutputs {
+                decision: g::SignOffDecision::Approved,
+                version: "1.2.3".into(),
+                count: Some(2),
+            })))
+        }
+    }
+    let mut journal = MemoryJournal::default();
+    let record = block(g::run(&g::Params {}, SignOff, &mut journal, &options())).expect("runs");
+    assert_eq!(record.status, g::RunStatus::Succeeded, "{record:#?}");
+    let gate = &record.nodes[0];
+    let outputs = gate.outputs.as_ref().expect("the gate's outputs");
+    assert_eq!(outputs["decision"], "approved");
+    assert_eq!(outputs["version"], "1.2.3");
+    assert_eq!(outputs["count"], 2);
 }

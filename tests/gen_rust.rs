@@ -42,6 +42,28 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "examples/generated/every-type",
         "every-type-runner",
     ),
+    // Issue 49 item 2: every name the crate uses for its own items as a node id, one crate
+    // per dialect (built by CI as workspace members, `-D warnings`).
+    (
+        "tests/golden/gen/reserved/reserved.agraph.yaml",
+        "examples/generated/reserved-ags",
+        "reserved-ags-runner",
+    ),
+    (
+        "tests/golden/gen/reserved/reserved.workflow.yaml",
+        "examples/generated/reserved-awp",
+        "reserved-awp-runner",
+    ),
+    (
+        "tests/golden/gen/reserved/reserved.loop.yaml",
+        "examples/generated/reserved-agh",
+        "reserved-agh-runner",
+    ),
+    (
+        "tests/golden/gen/reserved/provider",
+        "examples/generated/reserved-agent-graph",
+        "reserved-agent-graph-runner",
+    ),
 ];
 
 fn agc(args: &[&str]) -> i32 {
@@ -578,4 +600,24 @@ fn generated_crates_are_the_same_bytes_in_every_checkout() {
         lib.contains("//! - source: ../../docs/release/graphs/release.yaml"),
         "{lib}"
     );
+}
+
+/// Issue 48 item 3: an AWP runner's `Outputs` is the workflow result as its end node's
+/// `output_schema` declares it (`outputs(record)` reads the record's top-level `outputs`).
+#[test]
+fn an_awp_runner_types_the_workflow_result() {
+    let doc = Path::new("tests/golden/gen/reserved/reserved.workflow.yaml");
+    let files = generate(doc, "reserved-awp-runner");
+    let types = &files
+        .iter()
+        .find(|f| f.path == "src/types.rs")
+        .unwrap()
+        .contents;
+    let at = types
+        .find("pub struct Outputs {")
+        .expect("an Outputs struct with fields");
+    let outputs = &types[at..at + types[at..].find("\n}").unwrap()];
+    assert!(outputs.contains("pub note: String,"), "{outputs}");
+    assert!(outputs.contains("#[serde(rename = \"self\")]"), "{outputs}");
+    assert!(outputs.contains("pub self_: Option<i64>,"), "{outputs}");
 }

@@ -38,7 +38,7 @@ pub const GRAPH_ID: &str = "agc-fixtures/gate-only";
 
 /// The digest of the graph the plan was built from, when its dialect defines one: a journal
 /// written for another digest is refused on resume.
-pub const GRAPH_DIGEST: Option<&str> = Some("sha256-O9dN2NiwJVFlGC+Ro1L2B8EqpPLlL3ob9ApqNJWJP+M=");
+pub const GRAPH_DIGEST: Option<&str> = Some("sha256-2xwR/MIAu6eX5+60cjqdTK+9qd7UxApXrmPW82JP76w=");
 
 /// The embedded plan, parsed.
 pub fn plan() -> Plan {

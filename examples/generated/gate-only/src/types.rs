@@ -31,4 +31,9 @@ pub enum SignOffDecision {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignOffOutputs {
     pub decision: SignOffDecision,
+    /// The version signed off.
+    pub version: String,
+    /// How many reviewers agreed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
 }
