@@ -96,22 +96,6 @@ fn calls(dir: &Path, path: &str) -> usize {
         .count()
 }
 
-/// Every file of the run directory with its bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap_or_default(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
-}
-
 /// Waits until the slow call of the resumed run is being made.
 fn wait_for_ship(dir: &Path, child: &mut std::process::Child) {
     let deadline = Instant::now() + Duration::from_secs(60);
@@ -137,7 +121,7 @@ fn a_second_process_is_refused(journal: &str) {
     let dir = paused(&tmp, journal);
     let mut first = resume(&dir, true).spawn().unwrap();
     wait_for_ship(&dir, &mut first);
-    let before = snapshot(&dir);
+    let before = common::snapshot(&dir);
     let second = resume(&dir, false).output().unwrap();
     let err = stderr(&second);
     assert_eq!(second.status.code(), Some(2), "{err}");
@@ -149,7 +133,11 @@ fn a_second_process_is_refused(journal: &str) {
         );
     }
     // The slow call is still in flight: the directory is as the first process has it.
-    assert_eq!(snapshot(&dir), before, "the refused process wrote nothing");
+    assert_eq!(
+        common::snapshot(&dir),
+        before,
+        "the refused process wrote nothing"
+    );
     let out = first.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(calls(&dir, "ship"), 1, "the call in flight was made once");
@@ -173,7 +161,10 @@ fn two_at_once(journal: &str) {
     let refused = if a.status.code() == Some(2) { &a } else { &b };
     assert!(stderr(refused).contains("AGC309"), "{}", stderr(refused));
     assert_eq!(calls(&dir, "ship"), 1);
-    let events = events(&dir, journal);
+    let events: Vec<serde_json::Value> = common::journal_events(&dir, journal)
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
     let count = |kind: &str| events.iter().filter(|e| e["event"] == kind).count();
     assert_eq!((count("resumed"), count("decided")), (1, 1), "{events:?}");
 }
@@ -190,29 +181,6 @@ fn a_killed_holder_leaves_nothing_to_clean(journal: &str) {
     let out = resume(&dir, false).output().unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(calls(&dir, "ship"), 2, "issued again after the crash");
-}
-
-/// The journal's events as JSON values.
-fn events(dir: &Path, journal: &str) -> Vec<serde_json::Value> {
-    match journal {
-        "jsonl" => std::fs::read_to_string(dir.join("journal.jsonl"))
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect(),
-        #[cfg(feature = "sqlite")]
-        "sqlite" => {
-            use agc_runtime::run::Journal;
-            agc_runtime::run::SqliteJournal::open(&dir.join("journal.sqlite"))
-                .unwrap()
-                .load()
-                .unwrap()
-                .iter()
-                .map(|e| serde_json::to_value(e).unwrap())
-                .collect()
-        }
-        other => panic!("no journal {other}"),
-    }
 }
 
 #[test]

@@ -76,22 +76,6 @@ fn resume(dir: &Path) -> Output {
         .unwrap()
 }
 
-/// Every file of the run directory with its bytes.
-fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| {
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    files
-}
-
 /// The journal file and the text of its last event (as the journal stores it).
 fn last_event(dir: &Path, journal: &str) -> (PathBuf, String) {
     match journal {
@@ -144,7 +128,7 @@ fn damaged_last_events_are_refused(journal: &str) {
         let damaged = last.replacen(&format!("\"{key}\":"), &format!("\"{renamed}\":"), 1);
         assert_ne!(damaged, last);
         patch(&file, &last, &damaged);
-        let before = snapshot(&dir);
+        let before = common::snapshot(&dir);
         for round in 0..2 {
             let out = resume(&dir);
             let err = stderr(&out);
@@ -154,7 +138,7 @@ fn damaged_last_events_are_refused(journal: &str) {
                 "{key}: {err}"
             );
             assert_eq!(
-                snapshot(&dir),
+                common::snapshot(&dir),
                 before,
                 "{key}, round {round}: nothing written"
             );

@@ -72,23 +72,7 @@ fn invocations(dir: &Path) -> Vec<Value> {
 
 /// The (path, attempt) of every call whose answer the journal held, read from its file.
 fn answered(dir: &Path, journal: &str) -> HashSet<(String, u32)> {
-    let events: Vec<Event> = match journal {
-        // Read, not opened: opening repairs a torn last line, which is the resume's job.
-        "jsonl" => std::fs::read_to_string(dir.join("journal.jsonl"))
-            .unwrap()
-            .lines()
-            .filter_map(|l| serde_json::from_str(l).ok())
-            .collect(),
-        #[cfg(feature = "sqlite")]
-        "sqlite" => {
-            use agc_runtime::run::Journal;
-            agc_runtime::run::SqliteJournal::open(&dir.join("journal.sqlite"))
-                .unwrap()
-                .load()
-                .unwrap()
-        }
-        other => panic!("no journal {other}"),
-    };
+    let events = common::journal_events(dir, journal);
     events
         .into_iter()
         .filter_map(|e| match e {

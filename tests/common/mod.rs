@@ -79,3 +79,42 @@ pub fn check_agraph(text: String) -> Vec<agc::diag::Diagnostic> {
         &agc::check::CheckOptions::default(),
     )
 }
+
+/// Every file of a run directory with its bytes, sorted by name (to show that a command wrote
+/// nothing there).
+pub fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The events of a run directory's journal (`jsonl`, or `sqlite` when built with that
+/// feature), read from its file: a JSON Lines journal is read, not opened (opening repairs a
+/// torn last line, which is the resume's job), and a line that does not parse is skipped.
+pub fn journal_events(dir: &Path, journal: &str) -> Vec<agc_runtime::run::Event> {
+    match journal {
+        "jsonl" => std::fs::read_to_string(dir.join("journal.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| serde_json::from_str(l).ok())
+            .collect(),
+        #[cfg(feature = "sqlite")]
+        "sqlite" => {
+            use agc_runtime::run::Journal;
+            agc_runtime::run::SqliteJournal::open(&dir.join("journal.sqlite"))
+                .unwrap()
+                .load()
+                .unwrap()
+        }
+        other => panic!("no journal {other}"),
+    }
+}
