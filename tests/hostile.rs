@@ -101,7 +101,11 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
             } else if t.is_symlink() {
                 format!("-> {}", std::fs::read_link(e.path()).unwrap().display())
             } else if t.is_file() {
-                String::from_utf8_lossy(&std::fs::read(e.path()).unwrap()).into_owned()
+                // A file of mode 000 (unreadable to a user who is not root) by its kind.
+                std::fs::read(e.path()).map_or_else(
+                    |e| format!("unreadable: {}", e.kind()),
+                    |b| String::from_utf8_lossy(&b).into_owned(),
+                )
             } else {
                 "special".to_string()
             };
@@ -356,6 +360,12 @@ const INPUTS: &[Case] = &[
 
 /// Runs one case in `dir`; a case that does not end within the deadline is a hang.
 fn run_case(dir: &Path, c: &Case) {
+    run_case_under(dir, c, &[]);
+}
+
+/// [`run_case`] with agc started by `wrapper` (a program and its arguments, then agc's path
+/// and arguments); none when empty.
+fn run_case_under(dir: &Path, c: &Case, wrapper: &[&str]) {
     let before = snapshot(dir);
     let stdout = match c.stdout {
         Stdout::Full => Stdio::from(
@@ -366,7 +376,15 @@ fn run_case(dir: &Path, c: &Case) {
         ),
         Stdout::Pipe | Stdout::Closed => Stdio::piped(),
     };
-    let mut child = Command::new(env!("CARGO_BIN_EXE_agc"))
+    let mut cmd = match wrapper.split_first() {
+        Some((program, args)) => {
+            let mut cmd = Command::new(program);
+            cmd.args(args).arg(env!("CARGO_BIN_EXE_agc"));
+            cmd
+        }
+        None => Command::new(env!("CARGO_BIN_EXE_agc")),
+    };
+    let mut child = cmd
         .args(c.args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
@@ -517,8 +535,11 @@ fn output_folders_agc_wrote_are_rewritten_and_others_only_with_force() {
     assert!(dir.join("mine/mine.txt").exists() && dir.join("mine/.git/HEAD").exists());
 }
 
-/// A file the user may not read is AGC001 and exit 2, for a document and for params. Run as
-/// root (which reads any file), the case cannot be staged and is skipped with a notice.
+/// A file the user may not read is AGC001 and exit 2, for a document and for params. Root
+/// reads any file through two capabilities (`CAP_DAC_OVERRIDE`, `CAP_DAC_READ_SEARCH`), so as
+/// root (CI) agc runs under `setpriv` with both dropped from its bounding set, where a file of
+/// mode 000 is as unreadable to it as to anyone. Only where that cannot be staged (no `setpriv`,
+/// or a container that forbids dropping capabilities) is the case skipped, with a notice.
 #[cfg(unix)]
 #[test]
 fn unreadable_files_are_refused() {
@@ -527,14 +548,39 @@ fn unreadable_files_are_refused() {
     let locked = dir.join("locked.yaml");
     std::fs::copy(dir.join("wf.yaml"), &locked).unwrap();
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
-    if std::fs::read(&locked).is_ok() {
-        eprintln!(
-            "notice: running as a user who reads any file (root); unreadable files not tested"
-        );
-        return;
-    }
-    run_case(&dir, &case(&["check", "locked.yaml"], 2, "AGC001", &[]));
-    run_case(
+    const WITHOUT_DAC: &[&str] = &[
+        "setpriv",
+        "--bounding-set",
+        "-dac_override,-dac_read_search",
+    ];
+    let wrapper: &[&str] = if std::fs::read(&locked).is_err() {
+        &[]
+    } else {
+        // Staged only when a wrapped process runs (`true`) and cannot read the file (`cat`).
+        let wrapped = |args: &[&std::ffi::OsStr]| {
+            Command::new(WITHOUT_DAC[0])
+                .args(&WITHOUT_DAC[1..])
+                .args(args)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let staged = wrapped(&["true".as_ref()]) && !wrapped(&["cat".as_ref(), locked.as_ref()]);
+        if !staged {
+            eprintln!(
+                "notice: running as root and capabilities cannot be dropped (setpriv); unreadable files not tested"
+            );
+            return;
+        }
+        WITHOUT_DAC
+    };
+    run_case_under(
+        &dir,
+        &case(&["check", "locked.yaml"], 2, "AGC001", &[]),
+        wrapper,
+    );
+    run_case_under(
         &dir,
         &case(
             &["run", "wf.yaml", "--params", "locked.yaml"],
@@ -542,5 +588,6 @@ fn unreadable_files_are_refused() {
             "AGC001",
             &[],
         ),
+        wrapper,
     );
 }
