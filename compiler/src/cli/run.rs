@@ -65,7 +65,7 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     let Some(file) = &args.file else {
         return 2;
     };
-    let Some(plan) = load_plan(args, file, sources, diags) else {
+    let Some((plan, plan_text)) = load_plan(args, file, sources, diags) else {
         return if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {
@@ -106,10 +106,13 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
                     return 2;
                 }
             };
-            if let Err(e) = run_dir::prepare(dir, &plan, &script, args.fixed_clock, &args.journal) {
+            if let Err(e) =
+                run_dir::prepare(dir, &plan_text, &script, args.fixed_clock, &args.journal)
+            {
                 diags.push(Diagnostic::error("AGC001", e));
                 return 2;
             }
+            drop(plan_text);
             let handler = match ScriptHandler::new(script).with_log(&dir.join("invocations.jsonl"))
             {
                 Ok(h) => Arc::new(h),

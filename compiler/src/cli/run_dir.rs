@@ -12,7 +12,6 @@
 //! (`JsonlJournal`, `SqliteJournal`), for hosts that use them without a run directory.
 
 use crate::diag::Diagnostic;
-use agc_runtime::plan::Plan;
 use agc_runtime::run::script::Script;
 use agc_runtime::run::{Journal, JsonlJournal};
 use std::fs::File;
@@ -162,11 +161,12 @@ pub(super) fn create(dir: &Path) -> Result<(), Diagnostic> {
         .map_err(|e| Diagnostic::error("AGC001", format!("cannot create `{}`: {e}", dir.display())))
 }
 
-/// Fills a new run directory (held by this process): the plan, the script and the options;
-/// refused when the directory already holds a run.
+/// Fills a new run directory (held by this process): the plan (`plan_text`, the text the plan
+/// run was read from), the script and the options; refused when the directory already holds
+/// a run.
 pub(super) fn prepare(
     dir: &Path,
-    plan: &Plan,
+    plan_text: &str,
     script: &Script,
     fixed: bool,
     journal: &str,
@@ -181,19 +181,19 @@ pub(super) fn prepare(
             dir.display()
         ));
     }
-    let write = |name: &str, text: String| {
+    let write = |name: &str, text: &str| {
         let path = dir.join(name);
         crate::fsio::write::write(&path, &[], text.as_bytes())
             .map_err(|e| e.message(&path.to_string_lossy()))
     };
-    write("plan.json", plan.to_pretty_string())?;
+    write("plan.json", plan_text)?;
     write(
         "script.json",
-        serde_json::to_string_pretty(script).unwrap_or_default(),
+        &serde_json::to_string_pretty(script).unwrap_or_default(),
     )?;
     write(
         "options.json",
-        serde_json::to_string(&Kept {
+        &serde_json::to_string(&Kept {
             fixed_clock: fixed,
             journal: journal.to_string(),
         })

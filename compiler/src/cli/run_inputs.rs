@@ -8,20 +8,22 @@ use agc_runtime::plan::Plan;
 use agc_runtime::run::script::Script;
 use std::path::Path;
 
-/// Compiles `file`, or reads it as a plan when it is one.
+/// Compiles `file`, or reads it as a plan when it is one: the plan, and the plan text it was
+/// read from (what a run directory keeps as `plan.json`: writing the plan out again would cost
+/// as much as the run of a large graph, and reads back to the same plan).
 pub(super) fn load_plan(
     args: &RunArgs,
     file: &Path,
     sources: &mut SourceMap,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Plan> {
+) -> Option<(Plan, String)> {
     let display = super::walk::shown(file);
     if file.extension().and_then(|e| e.to_str()) == Some("json")
         && let Ok(text) = crate::fsio::read_text(file, args.root.limit.bytes)
         && text.contains("\"agc.plan/v")
     {
         return match Plan::from_json(&text) {
-            Ok(p) => Some(p),
+            Ok(p) => Some((p, text)),
             Err(e) => {
                 diags.push(Diagnostic::error(
                     "AGC302",
@@ -48,7 +50,7 @@ pub(super) fn load_plan(
     let text = crate::compile::plan_text(&compiled, sources, &display);
     crate::discard::discard(compiled);
     match Plan::from_json(&text) {
-        Ok(p) => Some(p),
+        Ok(p) => Some((p, text)),
         Err(e) => {
             diags.push(Diagnostic::error(
                 "AGC302",
@@ -103,18 +105,38 @@ pub(super) fn load_script(
             bad = true;
         }
     }
-    if let Some(nodes) = root.get("nodes").and_then(crate::source::Value::as_object) {
-        for (k, v) in nodes {
-            if let Err(e) = serde_json::from_value::<agc_runtime::run::script::Entry>(v.to_json()) {
-                let ptr = format!("/nodes/{}", crate::source::tree::escape_token(k));
+    // Each entry is converted and read once (a script of 10k entries is read as often as
+    // there are runs of a 10k-node graph).
+    let mut script = Script::default();
+    if let Some(f) = root.get("format") {
+        match serde_json::from_value::<Option<String>>(f.to_json()) {
+            Ok(f) => script.format = f,
+            Err(e) => {
                 diags.push(
-                    Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
-                        .at(doc.span(&ptr))
-                        .with_help(
-                            "an entry has outputs, decision, fail, delay_ms, usage, results or checkpoints",
-                        ),
+                    Diagnostic::error("AGC300", format!("`format`: {e}")).at(doc.span("/format")),
                 );
                 bad = true;
+            }
+        }
+    }
+    if let Some(nodes) = root.get("nodes").and_then(crate::source::Value::as_object) {
+        script.nodes.reserve(nodes.len());
+        for (k, v) in nodes {
+            match serde_json::from_value::<agc_runtime::run::script::Entry>(v.to_json()) {
+                Ok(entry) => {
+                    script.nodes.insert(k.to_string(), entry);
+                }
+                Err(e) => {
+                    let ptr = format!("/nodes/{}", crate::source::tree::escape_token(k));
+                    diags.push(
+                        Diagnostic::error("AGC300", format!("script entry `{k}`: {e}"))
+                            .at(doc.span(&ptr))
+                            .with_help(
+                                "an entry has outputs, decision, fail, delay_ms, usage, results or checkpoints",
+                            ),
+                    );
+                    bad = true;
+                }
             }
         }
     } else if root.contains_key("nodes") {
@@ -124,16 +146,7 @@ pub(super) fn load_script(
         );
         bad = true;
     }
-    if bad {
-        return None;
-    }
-    match serde_json::from_value::<Script>(doc.value.to_json()) {
-        Ok(s) => Some(s),
-        Err(e) => {
-            diags.push(Diagnostic::error("AGC300", format!("{e}")).at(doc.span("")));
-            None
-        }
-    }
+    (!bad).then_some(script)
 }
 
 /// AGC304: a script key that names no node of the plan, or a checkpoint answer that names

@@ -65,7 +65,7 @@ fn submit(
     let Some(file) = &args.file else {
         return Ok(2);
     };
-    let Some(plan) = load_plan(args, file, sources, diags) else {
+    let Some((plan, _)) = load_plan(args, file, sources, diags) else {
         return Ok(if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {

@@ -27,6 +27,7 @@
 //! builds the lookup tables the scheduler needs.
 
 mod calls;
+mod de;
 mod index;
 pub mod layout;
 mod model;

@@ -230,31 +230,8 @@ impl Serialize for Location {
     }
 }
 
-impl<'de> Deserialize<'de> for Location {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Form {
-            Text(String),
-            Object {
-                path: String,
-                line: u32,
-                column: u32,
-            },
-        }
-        match Form::deserialize(d)? {
-            Form::Object { path, line, column } => Ok(Location { path, line, column }),
-            Form::Text(t) => parse_location(&t).ok_or_else(|| {
-                serde::de::Error::custom(format!(
-                    "location `{t}` is not `line:column` or `path:line:column`"
-                ))
-            }),
-        }
-    }
-}
-
 /// `line:column` or `path:line:column` (the path may itself hold `:`).
-fn parse_location(t: &str) -> Option<Location> {
+pub(super) fn parse_location(t: &str) -> Option<Location> {
     let mut it = t.rsplitn(3, ':');
     let column = it.next()?.parse().ok()?;
     let line = it.next()?.parse().ok()?;
@@ -358,8 +335,8 @@ pub enum InputSource {
     Implicit(bool),
 }
 
-/// A declared node input.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A declared node input (read by `plan/de.rs`: one pass over its fields, no flattening).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Input {
     pub name: String,
     #[serde(rename = "type")]
@@ -375,8 +352,8 @@ pub struct Input {
     pub default: Option<Value>,
 }
 
-/// A declared node output.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A declared node output (read by `plan/de.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Output {
     pub name: String,
     #[serde(rename = "type")]

@@ -226,9 +226,11 @@ impl ScriptHandler {
         };
         st.seen.insert(id, ordinal);
         if let Some(f) = st.file.as_mut()
-            && let Ok(line) = serde_json::to_string(&inv)
+            && let Ok(mut line) = serde_json::to_vec(&inv)
         {
-            let _ = writeln!(f, "{line}").and_then(|()| f.flush());
+            // One write per line: a crash leaves whole lines and at most one cut short.
+            line.push(b'\n');
+            let _ = f.write_all(&line).and_then(|()| f.flush());
         }
         st.log.push(inv);
         drop(st);
@@ -280,12 +282,15 @@ impl Handler for ScriptHandler {
         Box::pin(async move {
             let entry = self.pick(cx, node).unwrap_or_default();
             self.common(&entry).await?;
-            let scope = template_scope(cx, inputs);
             let mut outputs = match &entry.outputs {
-                Some(o) => o
-                    .iter()
-                    .map(|(k, v)| (k.clone(), render(v, &scope)))
-                    .collect(),
+                // The scope is built only for outputs that hold a `${{ }}` placeholder.
+                Some(o) if o.values().any(has_placeholder) => {
+                    let scope = template_scope(cx, inputs);
+                    o.iter()
+                        .map(|(k, v)| (k.clone(), render(v, &scope)))
+                        .collect()
+                }
+                Some(o) => o.clone(),
                 None => placeholders(node),
             };
             if let Some(d) = &entry.decision {
@@ -426,6 +431,16 @@ fn template_scope(cx: &CallContext, inputs: &Map<String, Value>) -> Value {
         m.insert("iteration".into(), Value::from(i));
     }
     Value::Object(m)
+}
+
+/// Whether a string of `v` holds a `${{` placeholder (else [`render`] gives `v` back).
+fn has_placeholder(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.contains("${{"),
+        Value::Array(a) => a.iter().any(has_placeholder),
+        Value::Object(o) => o.values().any(has_placeholder),
+        _ => false,
+    }
 }
 
 /// Renders `${{ path }}` placeholders in every string of `v`.

@@ -22,19 +22,52 @@ pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
 /// Names `<root>.<name>` that `e` reads, without duplicates; with `literal_args`, also the
 /// string literals passed to calls (`output("id", ...)` names nodes by string).
 pub(super) fn root_refs(e: &CoreExpr, root: &str, literal_args: bool, out: &mut Vec<String>) {
+    walk(e, |e| match &e.kind {
+        ExprKind::Member { target, field } => {
+            if let ExprKind::Ident { name } = &target.kind
+                && name == root
+                && !out.contains(field)
+            {
+                out.push(field.clone());
+            }
+        }
+        // `output(id, name)` and the `succeeded(id)` family name nodes by string.
+        ExprKind::Call { args, .. } if literal_args => {
+            for a in args {
+                if let ExprKind::Literal {
+                    value: crate::expr::Literal::String(s),
+                } = &a.kind
+                    && !out.contains(s)
+                {
+                    out.push(s.clone());
+                }
+            }
+        }
+        _ => {}
+    });
+}
+
+/// The root names `e` reads (every identifier in it, without duplicates). An evaluation
+/// reaches a root only by its name, or `nodes` through the node functions ([`node_refs`]),
+/// so a root no identifier names need not be built.
+pub(super) fn idents(e: &CoreExpr, out: &mut Vec<String>) {
+    walk(e, |e| {
+        if let ExprKind::Ident { name } = &e.kind
+            && !out.contains(name)
+        {
+            out.push(name.clone());
+        }
+    });
+}
+
+/// Calls `visit` on every node of `e` (iteratively: no recursion that follows input depth).
+fn walk<'e>(e: &'e CoreExpr, mut visit: impl FnMut(&'e CoreExpr)) {
     let mut stack = vec![e];
     while let Some(e) = stack.pop() {
+        visit(e);
         match &e.kind {
-            ExprKind::Member { target, field } => {
-                if let ExprKind::Ident { name } = &target.kind
-                    && name == root
-                    && !out.contains(field)
-                {
-                    out.push(field.clone());
-                }
-                stack.push(target);
-            }
             ExprKind::Literal { .. } | ExprKind::Ident { .. } => {}
+            ExprKind::Member { target, .. } | ExprKind::Has { target, .. } => stack.push(target),
             ExprKind::Index { target, index } => {
                 stack.push(target);
                 stack.push(index);
@@ -58,16 +91,6 @@ pub(super) fn root_refs(e: &CoreExpr, root: &str, literal_args: bool, out: &mut 
                     stack.push(t);
                 }
                 stack.extend(args.iter());
-                // `output(id, name)` and the `succeeded(id)` family name nodes by string.
-                for a in args.iter().filter(|_| literal_args) {
-                    if let ExprKind::Literal {
-                        value: crate::expr::Literal::String(s),
-                    } = &a.kind
-                        && !out.contains(s)
-                    {
-                        out.push(s.clone());
-                    }
-                }
             }
             ExprKind::List { items } => stack.extend(items.iter()),
             ExprKind::Map { entries } => {
@@ -76,7 +99,6 @@ pub(super) fn root_refs(e: &CoreExpr, root: &str, literal_args: bool, out: &mut 
                     stack.push(v);
                 }
             }
-            ExprKind::Has { target, .. } => stack.push(target),
             ExprKind::Comprehension {
                 range,
                 filter,
@@ -142,30 +164,41 @@ impl State {
 
     /// The roots an expression in `scope` sees besides [`State::graph_roots`] (which the
     /// evaluation borrows: `params` unless the scope has its own, `context`, agh `inputs`).
+    /// Only the roots `core` names are built ([`idents`]): the others cannot be read.
     fn roots(&self, scope: usize, core: &CoreExpr, anchor: &Anchor<'_>) -> Map<String, Value> {
         let sc = &self.scopes[scope];
+        let mut read = Vec::new();
+        idents(core, &mut read);
+        let reads = |name: &str| read.iter().any(|r| r == name);
         let mut roots = Map::new();
-        roots.insert("attachments".into(), self.attachments());
-        let mut graph = Map::new();
-        graph.insert("id".into(), Value::from(self.plan.graph.id.clone()));
-        if let Some(t) = &self.plan.graph.title {
-            graph.insert("title".into(), Value::from(t.clone()));
+        if reads("attachments") {
+            roots.insert("attachments".into(), self.attachments());
         }
-        roots.insert("graph".into(), Value::Object(graph));
+        if reads("graph") {
+            let mut graph = Map::new();
+            graph.insert("id".into(), Value::from(self.plan.graph.id.clone()));
+            if let Some(t) = &self.plan.graph.title {
+                graph.insert("title".into(), Value::from(t.clone()));
+            }
+            roots.insert("graph".into(), Value::Object(graph));
+        }
         for (k, v) in &sc.vars {
-            roots.insert(k.clone(), v.clone());
+            if reads(k) {
+                roots.insert(k.clone(), v.clone());
+            }
         }
         let mut names = Vec::new();
         node_refs(core, &mut names);
         let mut nodes = Map::new();
-        for name in names {
-            if let Some(&node) = self.idx.local[sc.kind].get(&name)
+        for name in &names {
+            if let Some(&node) = self.idx.local[sc.kind].get(name)
                 && let Some(run) = sc.run_of(&self.pos, node)
             {
-                nodes.insert(name, self.node_view(run));
+                nodes.insert(name.clone(), self.node_view(run));
             }
         }
-        if let Some(run) = anchor.run {
+        let own = names.iter().any(|n| n == "self");
+        if let Some(run) = anchor.run.filter(|_| own || reads("self")) {
             let mut me = match self.node_view(run) {
                 Value::Object(m) => m,
                 _ => Map::new(),
@@ -178,7 +211,9 @@ impl State {
             if let Some(i) = anchor.inputs.or(self.runs[run].inputs.as_ref()) {
                 me.insert("inputs".into(), Value::Object(i.clone()));
             }
-            nodes.insert("self".into(), Value::Object(me.clone()));
+            if own {
+                nodes.insert("self".into(), Value::Object(me.clone()));
+            }
             roots.insert("self".into(), Value::Object(me));
         }
         roots.insert("nodes".into(), Value::Object(nodes));
@@ -189,7 +224,7 @@ impl State {
             if let Some(i) = sc.iteration {
                 roots.insert("generation".into(), Value::from(i + 1));
             }
-        } else if let Some(i) = anchor.inputs {
+        } else if let Some(i) = anchor.inputs.filter(|_| reads("inputs")) {
             roots.insert("inputs".into(), Value::Object(i.clone()));
         }
         roots
