@@ -326,3 +326,113 @@ fn an_input_gate_returns_its_collected_values_typed() {
     assert_eq!(outputs["version"], "1.2.3");
     assert_eq!(outputs["count"], 2);
 }
+
+/// Issue 49 item 6: an Agent Graph runner is typed: its params are the fact store (typed from
+/// the Provider's fact checks), and each action reports a typed outcome (its edges' `on`
+/// names) and facts. The release Provider runs as its script does: the first review asks for
+/// changes (`partial`: build again), the second completes and records who approved, which
+/// satisfies `publish`'s fact check.
+#[test]
+fn an_agent_graph_runner_takes_typed_facts_and_reports_typed_outcomes() {
+    use agent_graph_release_runner as ag;
+    use std::sync::atomic::{AtomicU32, Ordering};
+    #[derive(Default)]
+    struct Release {
+        reviews: AtomicU32,
+        builds: AtomicU32,
+    }
+    impl ag::Hooks for Release {}
+    impl ag::Handlers for Release {
+        async fn build(
+            &self,
+            _ctx: &ag::Context,
+            _inputs: ag::BuildInputs,
+        ) -> Result<ag::BuildOutputs, ag::Failure> {
+            self.builds.fetch_add(1, Ordering::SeqCst);
+            Ok(ag::BuildOutputs::default())
+        }
+
+        async fn review(
+            &self,
+            _ctx: &ag::Context,
+            _inputs: ag::ReviewInputs,
+        ) -> Result<ag::ReviewOutputs, ag::Failure> {
+            if self.reviews.fetch_add(1, Ordering::SeqCst) == 0 {
+                return Ok(ag::ReviewOutputs {
+                    outcome: Some(ag::ReviewOutcome::Partial),
+                    facts: None,
+                });
+            }
+            let approved = ag::FactsRelease {
+                ready: Some(true),
+                approved_by: Some("maintainer".into()),
+            };
+            Ok(ag::ReviewOutputs {
+                outcome: Some(ag::ReviewOutcome::Completed),
+                facts: Some(ag::Facts {
+                    release: Some(approved),
+                }),
+            })
+        }
+
+        async fn publish(
+            &self,
+            _ctx: &ag::Context,
+            _inputs: ag::PublishInputs,
+        ) -> Result<ag::PublishOutputs, ag::Failure> {
+            Ok(ag::PublishOutputs::default())
+        }
+    }
+    let params = ag::Params {
+        facts: Some(ag::Facts {
+            release: Some(ag::FactsRelease {
+                ready: Some(true),
+                approved_by: None,
+            }),
+        }),
+    };
+    let h = Arc::new(Release::default());
+    struct Shared(Arc<Release>);
+    impl ag::Hooks for Shared {}
+    impl ag::Handlers for Shared {
+        async fn build(
+            &self,
+            ctx: &ag::Context,
+            inputs: ag::BuildInputs,
+        ) -> Result<ag::BuildOutputs, ag::Failure> {
+            self.0.build(ctx, inputs).await
+        }
+
+        async fn review(
+            &self,
+            ctx: &ag::Context,
+            inputs: ag::ReviewInputs,
+        ) -> Result<ag::ReviewOutputs, ag::Failure> {
+            self.0.review(ctx, inputs).await
+        }
+
+        async fn publish(
+            &self,
+            ctx: &ag::Context,
+            inputs: ag::PublishInputs,
+        ) -> Result<ag::PublishOutputs, ag::Failure> {
+            self.0.publish(ctx, inputs).await
+        }
+    }
+    let mut journal = MemoryJournal::default();
+    let shared = Shared(Arc::clone(&h));
+    let record = block(ag::run(&params, shared, &mut journal, &options())).expect("runs");
+    assert_eq!(record.status, ag::RunStatus::Succeeded, "{record:#?}");
+    assert_eq!(
+        h.builds.load(Ordering::SeqCst),
+        2,
+        "the partial review rebuilds"
+    );
+    assert_eq!(h.reviews.load(Ordering::SeqCst), 2);
+    let publish = record.nodes.iter().find(|n| n.node_id == "publish");
+    assert_eq!(
+        publish.map(|n| n.status),
+        Some(runner::agc_runtime::run::NodeStatus::Succeeded),
+        "the approval recorded as a fact lets publish run"
+    );
+}

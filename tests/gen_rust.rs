@@ -42,6 +42,12 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "examples/generated/every-type",
         "every-type-runner",
     ),
+    // Issue 49 item 6: an Agent Graph Provider, its fact store and outcomes typed.
+    (
+        "examples/agent-graph/release",
+        "examples/generated/agent-graph-release",
+        "agent-graph-release-runner",
+    ),
     // Issue 49 item 2: every name the crate uses for its own items as a node id, one crate
     // per dialect (built by CI as workspace members, `-D warnings`).
     (

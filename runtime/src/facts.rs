@@ -48,6 +48,29 @@ pub enum FactTest {
     Equals(Value),
 }
 
+/// The parts of a lowered fact check (`path exists`, `path missing`, `path == <json>`, joined
+/// by `&&`, as the plan writes a `requiresFacts` list): each part's path and test, or what
+/// is not a fact check. The one reading of that text: the scheduler evaluates it, the Rust
+/// generator types the fact store from it.
+pub fn parse_check(source: &str) -> Result<Vec<(&str, FactTest)>, String> {
+    let mut parts = Vec::new();
+    for part in source.split("&&").map(str::trim).filter(|p| !p.is_empty()) {
+        let test = if let Some(path) = part.strip_suffix(" exists") {
+            (path.trim(), FactTest::Exists(true))
+        } else if let Some(path) = part.strip_suffix(" missing") {
+            (path.trim(), FactTest::Exists(false))
+        } else if let Some((path, want)) = part.split_once(" == ") {
+            let want: Value = serde_json::from_str(want.trim())
+                .map_err(|e| format!("fact check `{part}`: {e}"))?;
+            (path.trim(), FactTest::Equals(want))
+        } else {
+            return Err(format!("`{part}` is not a fact check"));
+        };
+        parts.push(test);
+    }
+    Ok(parts)
+}
+
 /// Whether the fact check `{ path, test }` passes on `facts`.
 pub fn check_fact(path: &str, test: &FactTest, facts: &Value) -> bool {
     let found = eval_fact(path, facts);

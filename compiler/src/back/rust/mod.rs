@@ -8,6 +8,7 @@
 //! it never carries a second semantics. Names and text from the document reach the code only
 //! through [`names`].
 
+mod facts;
 pub mod model;
 pub mod names;
 mod render;

@@ -6,6 +6,7 @@
 //! every line whose layout depends on its width is laid out here the way rustfmt lays it out
 //! (100 columns), so that the generated crate is rustfmt-clean as written.
 
+use super::facts;
 use super::names::{self, Namer};
 use super::types::{DefKind, Field, Ty, TypeSpace};
 use agc_runtime::plan::{Declared, GraphOutput, HandlerCall, Node, NodeKind, Param, Plan};
@@ -166,6 +167,19 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
             port_field(&mut space, &mut fnamer, "Params", port)
         })
         .collect();
+    // Agent Graph: the params are the fact store, typed from the checks that read it.
+    let facts = facts::schema(plan).map(|schema| {
+        let decl = Declared {
+            schema: Some(schema),
+            ..Declared::default()
+        };
+        space.port("facts", "object", &decl)
+    });
+    let mut params = params;
+    if let Some(t) = &facts {
+        let doc = "The fact store the run starts with (a run without one starts empty).";
+        params.push(facts_field(&mut fnamer, t, doc));
+    }
     let params_fields = params.len();
     space.add_struct(
         "Params".into(),
@@ -266,6 +280,28 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
                 };
             }
             outputs.push(f);
+        }
+        // Agent Graph: an action reports the outcome its edges route on and facts to merge.
+        if let Some(t) = facts.as_ref().filter(|_| kind == "task") {
+            let values = facts::outcomes(plan, node);
+            if !values.is_empty() {
+                let doc = names::doc_lines("The outcomes this node's edges route on.");
+                let ty = space.add_enum(&format!("{base} outcome"), doc, &values);
+                outputs.push(Field {
+                    ident: fnamer.snake("outcome"),
+                    json: "outcome".into(),
+                    ty: Ty::Option(Box::new(ty)),
+                    optional: true,
+                    doc: names::doc_lines(
+                        "The outcome to route on (completed when left out and the call succeeds).",
+                    ),
+                });
+            }
+            outputs.push(facts_field(
+                &mut fnamer,
+                t,
+                "Facts to merge into the fact store.",
+            ));
         }
         // An input gate's collected values are outputs too (the runtime merges them in).
         for p in gate_collect(node) {
@@ -372,6 +408,17 @@ fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
             ("rejected".into(), "The gate was rejected.".into()),
         ]),
         _ => None,
+    }
+}
+
+/// An optional `facts` field of type `t` (the fact store's).
+fn facts_field(fnamer: &mut Namer, t: &Ty, doc: &str) -> Field {
+    Field {
+        ident: fnamer.snake("facts"),
+        json: "facts".into(),
+        ty: Ty::Option(Box::new(t.clone())),
+        optional: true,
+        doc: names::doc_lines(doc),
     }
 }
 

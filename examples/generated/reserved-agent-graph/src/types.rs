@@ -5,8 +5,12 @@
 use serde::{Deserialize, Serialize};
 
 /// The graph's parameters.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Params {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Params {
+    /// The fact store the run starts with (a run without one starts empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The graph's outputs, as a finished run's record holds them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -16,502 +20,1447 @@ pub struct Outputs {}
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CheckpointOutcome {
+    /// Routes to unknown_node.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task checkpoint.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckpointOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CheckpointOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<CheckpointOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task unknown_node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnknownNodeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnknownNodeOutcome {
+    /// Routes to plan.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task unknown_node.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnknownNodeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UnknownNodeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<UnknownNodeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PlanTypeOutcome {
+    /// Routes to run.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task plan.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<PlanTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RunInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum RunOutcome {
+    /// Routes to resume.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task run.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<RunOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task resume.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResumeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ResumeOutcome {
+    /// Routes to outputs.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task resume.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResumeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResumeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ResumeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OutputsTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OutputsTypeOutcome {
+    /// Routes to tokio_runtime.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task outputs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OutputsTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OutputsTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OutputsTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task tokio_runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokioRuntimeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TokioRuntimeOutcome {
+    /// Routes to answer.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task tokio_runtime.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TokioRuntimeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TokioRuntimeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<TokioRuntimeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnswerTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AnswerTypeOutcome {
+    /// Routes to context.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task answer.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AnswerTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<AnswerTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task context.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ContextTypeOutcome {
+    /// Routes to params.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task context.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContextTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContextTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ContextTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task params.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ParamsTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ParamsTypeOutcome {
+    /// Routes to handlers.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task params.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParamsTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ParamsTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ParamsTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task handlers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandlersTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HandlersTypeOutcome {
+    /// Routes to hooks.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task handlers.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandlersTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HandlersTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<HandlersTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task hooks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HooksTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HooksTypeOutcome {
+    /// Routes to graph.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task hooks.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HooksTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HooksTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<HooksTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GraphTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GraphTypeOutcome {
+    /// Routes to dispatch.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task graph.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GraphTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GraphTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task dispatch.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DispatchTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DispatchTypeOutcome {
+    /// Routes to failure.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task dispatch.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DispatchTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DispatchTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<DispatchTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task failure.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FailureTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FailureTypeOutcome {
+    /// Routes to reply.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task failure.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FailureTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<FailureTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReplyTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReplyTypeOutcome {
+    /// Routes to typed.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task reply.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplyTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReplyTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ReplyTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypedTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TypedTypeOutcome {
+    /// Routes to usage.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task typed.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypedTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypedTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<TypedTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task usage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UsageTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UsageTypeOutcome {
+    /// Routes to plan-json.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task usage.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UsageTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UsageTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<UsageTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task plan-json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanJsonInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PlanJsonOutcome {
+    /// Routes to graph_id.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task plan-json.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanJsonOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanJsonOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<PlanJsonOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task graph_id.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GraphIdInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GraphIdOutcome {
+    /// Routes to graph_digest.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task graph_id.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphIdOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GraphIdOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GraphIdOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task graph_digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GraphDigestInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GraphDigestOutcome {
+    /// Routes to h.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task graph_digest.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphDigestOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GraphDigestOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GraphDigestOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task h.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HOutcome {
+    /// Routes to ctx.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task h.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<HOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task ctx.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CtxInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CtxOutcome {
+    /// Routes to inputs.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task ctx.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CtxOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CtxOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<CtxOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task inputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InputsInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum InputsOutcome {
+    /// Routes to node.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task inputs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputsOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct InputsOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<InputsOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NodeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NodeOutcome {
+    /// Routes to call.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task node.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NodeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NodeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<NodeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task call.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CallOutcome {
+    /// Routes to gate.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task call.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CallOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CallOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<CallOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task gate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GateInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GateOutcomeType {
+    /// Routes to handler.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task gate.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GateOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GateOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GateOutcomeType>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task handler.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HandlerTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HandlerTypeOutcome {
+    /// Routes to types.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task handler.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandlerTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HandlerTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<HandlerTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task types.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypesInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TypesOutcome {
+    /// Routes to agc_runtime.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task types.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypesOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypesOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<TypesOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task agc_runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AgcRuntimeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AgcRuntimeOutcome {
+    /// Routes to serde.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task agc_runtime.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AgcRuntimeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgcRuntimeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<AgcRuntimeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task serde.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SerdeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SerdeOutcome {
+    /// Routes to serde_json.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task serde.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SerdeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SerdeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SerdeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task serde_json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SerdeJsonInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SerdeJsonOutcome {
+    /// Routes to std.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task serde_json.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SerdeJsonOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SerdeJsonOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SerdeJsonOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task std.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StdInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StdOutcome {
+    /// Routes to core.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task std.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StdOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StdOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<StdOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task core.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CoreOutcome {
+    /// Routes to self.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task core.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CoreOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CoreOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<CoreOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task self.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SelfTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SelfTypeOutcome {
+    /// Routes to super.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task self.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SelfTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SelfTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SelfTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task super.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SuperInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SuperOutcome {
+    /// Routes to crate.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task super.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SuperOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SuperOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SuperOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task crate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrateInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CrateOutcome {
+    /// Routes to type.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task crate.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CrateOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CrateOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<CrateOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TypeOutcome {
+    /// Routes to fn.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task type.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<TypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task fn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FnInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FnOutcome {
+    /// Routes to async.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task fn.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FnOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FnOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<FnOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task async.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AsyncInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AsyncOutcome {
+    /// Routes to await.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task async.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AsyncOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AsyncOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<AsyncOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task await.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AwaitInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AwaitOutcome {
+    /// Routes to dyn.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task await.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AwaitOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AwaitOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<AwaitOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task dyn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DynInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DynOutcome {
+    /// Routes to match.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task dyn.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DynOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DynOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<DynOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task match.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MatchOutcome {
+    /// Routes to mod.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task match.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MatchOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<MatchOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task mod.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ModInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ModOutcome {
+    /// Routes to try.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task mod.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ModOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ModOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task try.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TryInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TryOutcome {
+    /// Routes to gen.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task try.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TryOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TryOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<TryOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task gen.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GenInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GenOutcome {
+    /// Routes to static.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task gen.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GenOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GenOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<GenOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task static.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StaticInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StaticOutcome {
+    /// Routes to box.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task static.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StaticOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StaticOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<StaticOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task box.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoxTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BoxTypeOutcome {
+    /// Routes to some.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task box.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoxTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BoxTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<BoxTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task some.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SomeTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SomeTypeOutcome {
+    /// Routes to none.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task some.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SomeTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SomeTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<SomeTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task none.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoneTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum NoneTypeOutcome {
+    /// Routes to ok.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task none.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NoneTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct NoneTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<NoneTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task ok.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OkTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OkTypeOutcome {
+    /// Routes to err.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task ok.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OkTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OkTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OkTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task err.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ErrTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrTypeOutcome {
+    /// Routes to option.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task err.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ErrTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ErrTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task option.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OptionTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OptionTypeOutcome {
+    /// Routes to result.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task option.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OptionTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct OptionTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<OptionTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task result.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ResultTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ResultTypeOutcome {
+    /// Routes to string.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task result.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResultTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResultTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ResultTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task string.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StringTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StringTypeOutcome {
+    /// Routes to vec.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task string.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StringTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StringTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<StringTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task vec.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VecTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum VecTypeOutcome {
+    /// Routes to map.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task vec.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VecTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct VecTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<VecTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task map.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MapTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MapTypeOutcome {
+    /// Routes to value.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task map.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MapTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MapTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<MapTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task value.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ValueTypeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ValueTypeOutcome {
+    /// Routes to decode.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task value.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ValueTypeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ValueTypeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<ValueTypeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task decode.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DecodeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DecodeOutcome {
+    /// Routes to encode.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task decode.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DecodeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DecodeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<DecodeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task encode.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EncodeInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EncodeOutcome {
+    /// Routes to plan.json.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task encode.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EncodeOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct EncodeOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<EncodeOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task plan.json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlanJsonInputs2 {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PlanJsonOutcome2 {
+    /// Routes to a/b.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task plan.json.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanJsonOutputs2 {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PlanJsonOutputs2 {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<PlanJsonOutcome2>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task a/b.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AbInputs {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AbOutcome {
+    /// Routes to tokio-runtime.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task a/b.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AbOutputs {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AbOutputs {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<AbOutcome>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}
 
 /// The inputs of task tokio-runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokioRuntimeInputs2 {}
 
+/// The outcomes this node's edges route on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TokioRuntimeOutcome2 {
+    /// Routes to done.
+    #[serde(rename = "completed")]
+    Completed,
+}
+
 /// The outputs of task tokio-runtime.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TokioRuntimeOutputs2 {}
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TokioRuntimeOutputs2 {
+    /// The outcome to route on (completed when left out and the call succeeds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<TokioRuntimeOutcome2>,
+    /// Facts to merge into the fact store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub facts: Option<serde_json::Map<String, serde_json::Value>>,
+}

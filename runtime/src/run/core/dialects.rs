@@ -221,20 +221,8 @@ impl State {
     /// Evaluates a fact check against the fact store.
     pub(super) fn eval_facts(&self, source: &str) -> Result<bool, String> {
         let facts = Value::Object(self.dialect_state.clone().unwrap_or_default());
-        for part in source.split("&&").map(str::trim).filter(|p| !p.is_empty()) {
-            use crate::facts::{FactTest, check_fact};
-            let holds = if let Some(path) = part.strip_suffix(" exists") {
-                check_fact(path.trim(), &FactTest::Exists(true), &facts)
-            } else if let Some(path) = part.strip_suffix(" missing") {
-                check_fact(path.trim(), &FactTest::Exists(false), &facts)
-            } else if let Some((path, want)) = part.split_once(" == ") {
-                let want: Value = serde_json::from_str(want.trim())
-                    .map_err(|e| format!("fact check `{part}`: {e}"))?;
-                check_fact(path.trim(), &FactTest::Equals(want), &facts)
-            } else {
-                return Err(format!("`{part}` is not a fact check"));
-            };
-            if !holds {
+        for (path, test) in crate::facts::parse_check(source)? {
+            if !crate::facts::check_fact(path, &test, &facts) {
                 return Ok(false);
             }
         }
