@@ -397,7 +397,7 @@ fn writes_are_idempotent_and_check_reports_staleness() {
         "{cargo}"
     );
     assert!(
-        cargo.contains("agc-runtime = \""),
+        cargo.contains("agc-runtime = { version = \""),
         "a version dependency by default: {cargo}"
     );
     let lib = dir.join("src/lib.rs");

@@ -4,17 +4,28 @@
 //!   evaluator ([`expr::eval::eval`]).
 //! - [`value`]: runtime values.
 //! - [`held`]: bytes held per thread (a counting global allocator), for evaluation limits.
-//! - [`jq`]: jq evaluation through jaq, bounded (see the module docs).
+//! - [`jq`]: jq evaluation through jaq, bounded (see the module docs; feature `awp`, default
+//!   on).
 //! - [`plan`]: the `agc.plan/v3` serde types (v2 and v1 plans still read), the contract between compiler and runtime.
 //! - [`run`]: executing plans: the pure scheduler core, the async driver, journals, run records.
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 //! - [`agent_graph`]: Agent Graph v1 evaluation and routing (feature `agent-graph`, default on).
+//!
+//! # Features
+//!
+//! Each dialect's heavier support is a cargo feature, all on by default: `awp` (jq, through
+//! jaq) and `agent-graph` (evaluation and routing, with ICU's collator). Running AGS, agh
+//! and Agent Graph plans needs neither; [`plan::Plan::runtime_features`] says what a plan
+//! needs, and a plan that needs a feature this build lacks does not start
+//! ([`plan::Plan::index`] fails). Runners from `agc gen rust` turn the defaults off and name
+//! only those. `sqlite` (off by default) adds a SQLite journal.
 
 #[cfg(feature = "agent-graph")]
 pub mod agent_graph;
 pub mod expr;
 pub mod facts;
 pub mod held;
+#[cfg(feature = "awp")]
 pub mod jq;
 pub mod plan;
 pub mod run;

@@ -5,7 +5,10 @@ use std::collections::HashMap;
 
 impl Plan {
     /// Lookup tables over the plan (node ids to indices, edges per node, region bodies).
+    /// Fails on an inconsistent plan, and on a plan that needs a feature of this crate that
+    /// this build lacks ([`Plan::runtime_features`]).
     pub fn index(&self) -> Result<PlanIndex, PlanError> {
+        self.check_features()?;
         PlanIndex::new(self)
     }
 }

@@ -28,6 +28,7 @@
 
 mod calls;
 mod de;
+mod features;
 mod index;
 pub mod layout;
 mod model;

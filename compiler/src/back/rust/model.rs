@@ -89,11 +89,21 @@ pub enum Runtime {
 }
 
 impl Runtime {
-    fn dep_line(&self) -> String {
-        match self {
-            Runtime::Path(p) => format!("agc-runtime = {{ path = {} }}", toml_string(p)),
-            Runtime::Version(v) => format!("agc-runtime = {}", toml_string(v)),
-        }
+    /// The dependency line of the generated `Cargo.toml`: the runtime's default features off,
+    /// only those the plan needs on ([`Plan::runtime_features`]), so that an AGS runner does
+    /// not build AWP's jq or Agent Graph's ICU collator.
+    fn dep_line(&self, features: &[&str]) -> String {
+        let source = match self {
+            Runtime::Path(p) => format!("path = {}", toml_string(p)),
+            Runtime::Version(v) => format!("version = {}", toml_string(v)),
+        };
+        let features: Vec<String> = features.iter().map(|f| toml_string(f)).collect();
+        let features = if features.is_empty() {
+            String::new()
+        } else {
+            format!(", features = [{}]", features.join(", "))
+        };
+        format!("agc-runtime = {{ {source}, default-features = false{features} }}")
     }
 }
 
@@ -355,7 +365,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
     let types = (0..space.defs.len()).map(|i| def_view(&space, i)).collect();
     Model {
         crate_name: opts.crate_name.to_string(),
-        runtime_dep: opts.runtime.dep_line(),
+        runtime_dep: opts.runtime.dep_line(&plan.runtime_features()),
         graph_id_lit: names::literal(graph_id),
         source_path_lit: names::literal(&source.path),
         digest_lit: source.graph_digest.as_deref().map(names::literal),

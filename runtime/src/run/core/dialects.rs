@@ -27,7 +27,6 @@ use crate::plan::{JqOutputs, NodeKind, Reducer, StateModel, StateUpdates, Subgra
 #[path = "transform.rs"]
 mod transform;
 use serde_json::{Map, Value};
-use std::time::Duration;
 
 impl State {
     /// AGC307 at the start of the run for every construct the runtime does not carry out:
@@ -187,7 +186,18 @@ impl State {
         })
     }
 
+    /// Without the `awp` feature there is no jq: the plan is refused before it starts
+    /// ([`crate::plan::Plan::runtime_features`]), so this is reached only by a plan that
+    /// slipped past that check.
+    #[cfg(not(feature = "awp"))]
+    fn jq_outputs(&self, source: &str) -> Result<Vec<Value>, String> {
+        Err(format!(
+            "jq `{source}`: agc-runtime was built without its feature `awp` (jq)"
+        ))
+    }
+
     /// Runs a jq program on the AWP state: all its outputs.
+    #[cfg(feature = "awp")]
     fn jq_outputs(&self, source: &str) -> Result<Vec<Value>, String> {
         let input = Value::Object(self.dialect_state.clone().unwrap_or_default());
         let program = source.to_string();
@@ -203,7 +213,7 @@ impl State {
                 );
             })
             .map_err(|e| format!("cannot start jq: {e}"))?;
-        let grace = limits.time + limits.time / 2 + Duration::from_secs(1);
+        let grace = limits.time + limits.time / 2 + std::time::Duration::from_secs(1);
         match rx.recv_timeout(grace) {
             Ok(Ok(outs)) => Ok(outs),
             Ok(Err(e @ crate::jq::JqError::Limit(_))) => {

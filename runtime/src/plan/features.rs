@@ -1,0 +1,93 @@
+//! Which of this crate's cargo features a plan needs to run (see the crate docs' Features).
+//!
+//! The compiler reads it to write a generated runner's dependency on this crate (only those
+//! features, the defaults off); [`Plan::index`], which every run starts with, refuses a plan
+//! that needs a feature this build lacks, so such a plan fails before its first node rather
+//! than at its first jq expression.
+
+use super::{Plan, PlanError};
+
+/// A feature of this crate and the dialect whose plans need it.
+struct Needed {
+    feature: &'static str,
+    dialect: &'static str,
+    what: &'static str,
+}
+
+/// Every feature a dialect's plans may need, in a fixed order.
+const NEEDED: &[Needed] = &[Needed {
+    feature: "awp",
+    dialect: "awp",
+    what: "jq expressions",
+}];
+
+/// Whether this build has `feature`.
+fn built(feature: &str) -> bool {
+    feature == "awp" && cfg!(feature = "awp")
+}
+
+impl Plan {
+    /// The features of `agc-runtime` this plan needs to run, in a fixed order: `["awp"]` for
+    /// an AWP plan (its expressions are jq), none for AGS, agh and Agent Graph plans (their
+    /// expressions and fact checks are in the core; `agent-graph` is evaluation and routing,
+    /// which no run calls).
+    pub fn runtime_features(&self) -> Vec<&'static str> {
+        self.needed().map(|n| n.feature).collect()
+    }
+
+    fn needed(&self) -> impl Iterator<Item = &'static Needed> + '_ {
+        NEEDED.iter().filter(|n| n.dialect == self.source.dialect)
+    }
+
+    /// Fails when this plan needs a feature this build of the crate lacks.
+    pub(super) fn check_features(&self) -> Result<(), PlanError> {
+        self.check_features_against(built)
+    }
+
+    fn check_features_against(&self, built: fn(&str) -> bool) -> Result<(), PlanError> {
+        match self.needed().find(|n| !built(n.feature)) {
+            Some(n) => Err(PlanError(format!(
+                "this {} plan has {}: agc-runtime was built without its feature `{}` (add it to the dependency's `features`)",
+                n.dialect, n.what, n.feature
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Plan;
+
+    fn plan(dialect: &str) -> Plan {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/golden/plans/changelog-release.agraph.yaml.plan.json"
+        );
+        let mut plan = Plan::from_json(&std::fs::read_to_string(path).expect("golden plan"))
+            .expect("an agc plan");
+        plan.source.dialect = dialect.to_string();
+        plan
+    }
+
+    #[test]
+    fn only_awp_plans_need_a_feature() {
+        for dialect in ["ags", "agh", "agent-graph"] {
+            assert!(plan(dialect).runtime_features().is_empty(), "{dialect}");
+        }
+        assert_eq!(plan("awp").runtime_features(), ["awp"]);
+        assert_eq!(super::built("awp"), cfg!(feature = "awp"));
+    }
+
+    #[test]
+    fn a_plan_whose_feature_is_missing_does_not_start() {
+        let err = plan("awp").check_features_against(|_| false).unwrap_err();
+        assert_eq!(
+            err.0,
+            "this awp plan has jq expressions: agc-runtime was built without its feature `awp` (add it to the dependency's `features`)"
+        );
+        assert!(plan("awp").check_features_against(|_| true).is_ok());
+        assert!(plan("ags").check_features_against(|_| false).is_ok());
+        assert_eq!(plan("awp").index().is_ok(), cfg!(feature = "awp"));
+    }
+}
