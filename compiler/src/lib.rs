@@ -27,6 +27,7 @@ pub mod discard;
 pub mod expr;
 pub mod front;
 pub mod fsio;
+pub mod generate;
 pub mod hash;
 pub mod ir;
 pub mod lsp;

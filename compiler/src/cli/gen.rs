@@ -12,8 +12,6 @@
 //! by the one writer ([`crate::fsio::write`]): atomically, and never over the document read.
 
 use crate::back::rust::{self, GenFile, Runtime};
-use crate::compile::plan_text;
-use crate::session::Session;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args, Debug)]
@@ -140,63 +138,28 @@ fn run_rust(args: RustArgs) -> i32 {
         return 2;
     }
     let display = super::walk::shown(&args.file);
-    let mut session = Session::new(args.root.options());
-    let out = session.compile(&args.file, &display);
-    crate::discard::discard(out.unit);
-    let (compiled, mut diags, sources) = (out.compiled, out.diags, session.sources);
-    let compiled = match crate::compile::single(compiled, &display) {
-        Ok(c) => c,
-        Err(d) => {
-            diags.push(d);
-            None
-        }
+    let what = crate::generate::RustRunner {
+        crate_name: args.crate_name.clone(),
+        runtime,
+        options: args.root.options(),
+        relative_to: Some(args.output.clone()),
     };
+    let mut generated = crate::generate::rust_runner(&args.file, &display, &what);
     let failed = super::build::diags_to_stderr(
-        &mut diags,
-        &sources,
+        &mut generated.diags,
+        &generated.sources,
         args.diag.format,
         args.diag.color,
         args.strict,
     );
-    let io = diags.iter().any(crate::fsio::is_refusal);
-    let Some(compiled) = compiled else {
+    if generated.files.is_empty() {
+        let io = generated.diags.iter().any(crate::fsio::is_refusal);
         return if io { 2 } else { 1 };
-    };
+    }
     if failed {
         return 1;
     }
-    // The plan names files relative to the crate, not as given on the command line (an
-    // absolute path would make the crate differ from one checkout to the next).
-    let (mut compiled, mut sources) = (compiled, sources);
-    let crate_dir = crate::session::normal(&args.output);
-    let relative = |name: &str| {
-        let path = Path::new(name);
-        if name == crate::source::load::STDIN_NAME || !path.exists() {
-            return name.to_string();
-        }
-        rust::relative_path(&crate_dir, &crate::session::normal(path))
-    };
-    sources.rename_files(&relative);
-    let display = relative(&display);
-    if !compiled.display.is_empty() {
-        compiled.display = relative(&compiled.display);
-    }
-    let text = plan_text(&compiled, &sources, &display);
-    crate::discard::discard(compiled);
-    // The plan writer writes a valid plan; a failure to read it back would be an agc bug.
-    let plan = match agc_runtime::plan::Plan::from_json(&text) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: internal: the plan does not read back: {e}");
-            return 2;
-        }
-    };
-    let graph_id = plan.graph.id.as_str();
-    let crate_name = args
-        .crate_name
-        .clone()
-        .unwrap_or_else(|| rust::default_crate_name(graph_id));
-    let files = rust::generate(&text, &plan, &crate_name, &runtime);
+    let files = generated.files;
     if args.check {
         check(&files, &args.output, &display)
     } else {

@@ -10,6 +10,7 @@ mod eval_limits;
 mod explain;
 mod r#gen;
 mod graph;
+mod manual;
 mod output;
 mod restate;
 mod run;
@@ -25,7 +26,7 @@ use crate::diag::Diagnostic;
 use crate::session::Session;
 use crate::source::SourceMap;
 pub(crate) use args::{ColorArg, DiagArgs, FormatArg, GraphPick, LimitArg, RootArg};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 pub(crate) use output::{Stream, out, print_diagnostics};
 use std::path::PathBuf;
 
@@ -48,7 +49,8 @@ Examples:
 #[derive(Parser, Debug)]
 #[command(
     name = "agc",
-    version,
+    // The package version and the commit it was built from (compiler/build.rs).
+    version = env!("AGC_VERSION"),
     about = "A compiler for agentic workflow documents: AGS 1.0, Agent Graph v1, AWP, agh.loop/v1",
     after_help = EXAMPLES
 )]
@@ -99,6 +101,10 @@ enum Command {
         #[arg(long)]
         list: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, powershell, elvish).
+    Completions(manual::CompletionsArgs),
+    /// Print the manual page `agc.1`, or write every page into a folder with `-o DIR`.
+    Man(manual::ManArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -127,6 +133,12 @@ struct LspArgs {
     stdio: bool,
     #[command(flatten)]
     root: RootArg,
+}
+
+/// The command line's definition (every command, argument and help text): what completions
+/// and manual pages are generated from.
+pub fn command() -> clap::Command {
+    Cli::command()
 }
 
 /// Runs agc with the process arguments; returns the exit status.
@@ -204,6 +216,8 @@ fn dispatch(cli: Cli) -> i32 {
             crate::lsp::run_stdio(args.root.options())
         }
         Command::Explain { code, list } => explain::run(code.as_deref(), list),
+        Command::Completions(args) => manual::completions(args, Cli::command()),
+        Command::Man(args) => manual::man(args, Cli::command()),
     }
 }
 

@@ -9,6 +9,7 @@
 //! through [`names`].
 
 mod facts;
+pub mod include;
 pub mod model;
 pub mod names;
 mod render;
