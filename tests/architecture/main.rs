@@ -158,11 +158,7 @@ const RUNTIME_CIRCLES: &[&[&str]] = &[&[
     "run/core/ladder.rs",
     "run/core/mod.rs",
     "run/core/parallel.rs",
-    "run/core/signals.rs",
     "run/core/timers.rs",
     "run/core/types.rs",
-    "run/event.rs",
-    "run/handler.rs",
-    "run/record.rs",
 ]];
 const RUNTIME_LONG_FILES: &[&str] = &[];

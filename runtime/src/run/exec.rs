@@ -6,8 +6,9 @@
 #![allow(clippy::result_large_err)]
 
 use super::core::{Call, Command, State, TimerKind, check};
+use super::dispatch::dispatch;
 use super::event::{CallResult, Event, HumanAnswer};
-use super::handler::{CallContext, FailureClass, Handler, HandlerError, dispatch};
+use super::handler::{CallContext, FailureClass, Handler, HandlerError};
 use super::journal::Journal;
 use super::options::{Progress, RunError, RunOptions};
 use super::record::{NodeStatus, RunRecord, RunStatus};

@@ -5,7 +5,6 @@
 // call, never in a hot loop, so boxing it would only make handlers clumsier to write.
 #![allow(clippy::result_large_err)]
 
-use super::event::CallResult;
 use crate::plan::{Node, NodeKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -466,44 +465,5 @@ where
                 "the blocking call was cancelled (the runtime is shutting down)",
             )),
         },
-    }
-}
-
-/// Makes one call on `handler`: the one dispatch every driver uses, so a call means the same
-/// everywhere. `checkpoint` set: [`Handler::checkpoint`]; else by `kind` (an AWP signal
-/// wait: [`Handler::signal`]).
-pub async fn dispatch(
-    handler: &dyn Handler,
-    cx: &CallContext,
-    node: &Node,
-    kind: NodeKind,
-    checkpoint: Option<&Checkpoint>,
-    inputs: &Map<String, Value>,
-) -> Result<CallResult, HandlerError> {
-    match (checkpoint, kind) {
-        (Some(c), _) => handler
-            .checkpoint(cx, node, c, inputs)
-            .await
-            .map(CallResult::Gate),
-        (None, NodeKind::Gate) => handler.gate(cx, node, inputs).await.map(CallResult::Gate),
-        (None, NodeKind::Wait) => match super::core::signal_name(node) {
-            Some(signal) => handler
-                .signal(cx, node, signal, inputs)
-                .await
-                .map(CallResult::Gate),
-            // The core calls no other wait (a timed wait is a timer).
-            None => handler
-                .task(cx, node, inputs)
-                .await
-                .map(CallResult::Completed),
-        },
-        (None, NodeKind::Decision) => handler
-            .decision(cx, node, inputs)
-            .await
-            .map(CallResult::Completed),
-        (None, _) => handler
-            .task(cx, node, inputs)
-            .await
-            .map(CallResult::Completed),
     }
 }

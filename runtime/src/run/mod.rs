@@ -33,6 +33,7 @@
 
 pub mod clock;
 pub mod core;
+mod dispatch;
 pub mod driver;
 pub mod event;
 mod exec;
@@ -46,6 +47,7 @@ pub mod script;
 pub mod timer_queue;
 
 pub use clock::{Clock, FixedClock, FixedIds, IdSource, SystemClock, SystemIds};
+pub use dispatch::dispatch;
 pub use driver::{
     Observer, Progress, RunError, RunOptions, resume, resume_answering, run, tokio_runtime,
 };
@@ -54,7 +56,7 @@ pub use exec::bind_params;
 pub use exec::strip_indices;
 pub use handler::{
     CallContext, CallFuture, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse,
-    Handler, HandlerError, Usage, blocking, dispatch,
+    Handler, HandlerError, Usage, blocking,
 };
 pub use journal::{Journal, JournalError, JsonlJournal, MemoryJournal, NullJournal};
 #[cfg(feature = "sqlite")]

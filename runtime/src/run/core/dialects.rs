@@ -40,7 +40,7 @@ impl State {
         for (i, n) in plan.nodes.iter().enumerate() {
             let why = match n.kind {
                 crate::plan::NodeKind::Wait
-                    if !super::timers::is_timed_wait(n) && super::signal_name(n).is_none() =>
+                    if !super::timers::is_timed_wait(n) && n.signal().is_none() =>
                 {
                     Some(format!(
                     "`{}` is a wait node without a time or a signal to wait for (a source to watch): agc-runtime completes it at once",

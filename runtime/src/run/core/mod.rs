@@ -63,7 +63,6 @@ mod types;
 pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
 pub use check::{Mismatch, check};
 pub use human::checkpoint_ids;
-pub use signals::signal_name;
 pub use timers::{OnTimeout, Timer, TimerKind};
 pub use types::{Call, Command};
 pub(crate) use types::{Container, Run, Scope};

@@ -38,7 +38,7 @@ impl State {
         if node.kind != crate::plan::NodeKind::Wait {
             return None;
         }
-        signal_name(node)
+        node.signal()
     }
 
     /// Run `r` is an AWP interrupt (its resume payload overwrites the state).
@@ -188,11 +188,6 @@ impl Stage {
             Stage::Interrupt => "interrupt",
         }
     }
-}
-
-/// An AWP signal wait's signal name (`attributes.wait`: `kind: signal`, `signal`).
-pub fn signal_name(node: &crate::plan::Node) -> Option<&str> {
-    node.signal()
 }
 
 #[cfg(test)]
