@@ -122,3 +122,32 @@ fn a_run_fails_the_node_and_stays_resumable() {
         assert_eq!(record(&rd)["status"], "failed");
     }
 }
+
+/// The plan carries limits (`agc build --eval-…` writes `eval_limits`), which a run of the
+/// plan uses; `agc run`'s own flags replace them.
+#[test]
+fn the_plan_carries_limits_and_run_flags_override_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wf = tmp.path().join("wf.yaml");
+    let deep = "reduce range(200) as $i (null; [.]) | tojson | length";
+    std::fs::write(&wf, HOSTILE.replace("FILTER", deep)).unwrap();
+    let plan = tmp.path().join("plan.json");
+    let (wf, plan) = (wf.to_str().unwrap(), plan.to_str().unwrap());
+    let out = agc(&["build", wf, "-o", plan, "--eval-depth", "50"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let text = std::fs::read_to_string(plan).unwrap();
+    assert!(
+        text.contains("\"eval_limits\": {\n    \"depth\": 50\n  }"),
+        "{text}"
+    );
+    // Under the plan's limit the node fails with AGC043.
+    let out = agc(&["run", plan, "--fixed-clock"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("AGC043"));
+    // A flag replaces the plan's limit: the filter finishes.
+    let out = agc(&["run", plan, "--fixed-clock", "--eval-depth", "500"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Without limits in the plan, the default depth (10,000) lets it finish too.
+    let out = agc(&["run", wf, "--fixed-clock"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+}

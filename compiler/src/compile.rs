@@ -25,6 +25,7 @@ pub fn plan_input<'a>(c: &'a Compiled, sources: &'a SourceMap, path: &'a str) ->
             &c.display
         },
         digest: c.digest.as_deref(),
+        eval_limits: Default::default(),
     }
 }
 

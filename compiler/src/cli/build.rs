@@ -35,6 +35,10 @@ pub(crate) struct BuildArgs {
     /// Treat warnings as errors.
     #[arg(long)]
     strict: bool,
+    /// jq limits written into the plan as its `eval_limits` (a run uses them unless its own
+    /// `--eval-…` flags say otherwise).
+    #[command(flatten)]
+    eval_limits: super::eval_limits::EvalLimitArgs,
     /// agh: write agh's own resolved form of the Loop (defaults filled in, template and
     /// condition sources by upstream key) instead of the plan.
     #[arg(long, conflicts_with = "check")]
@@ -122,8 +126,15 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
                 // Checked: a failed write exits 2, a closed pipe (`agc build x | head`) stops
                 // quietly (`crate::fsio::stdout`).
                 let mut out = BufWriter::new(crate::fsio::stdout::Stdout);
-                let _ = write_plan(&compiled, &sources, &display, args.compact, &mut out)
-                    .and_then(|()| out.flush());
+                let _ = write_plan(
+                    &compiled,
+                    &sources,
+                    &display,
+                    args.compact,
+                    args.eval_limits.plan_limits(),
+                    &mut out,
+                )
+                .and_then(|()| out.flush());
             };
             alongside(print.take(), write);
             0
@@ -132,7 +143,14 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
             let inputs = args.inputs();
             let write = || {
                 crate::fsio::write::write_with(out, &inputs, |w| {
-                    write_plan(&compiled, &sources, &display, args.compact, w)
+                    write_plan(
+                        &compiled,
+                        &sources,
+                        &display,
+                        args.compact,
+                        args.eval_limits.plan_limits(),
+                        w,
+                    )
                 })
             };
             match alongside(print.take(), write) {
@@ -143,11 +161,29 @@ pub(crate) fn run(mut args: BuildArgs) -> i32 {
                 }
             }
         }
-        (Some(out), true) if same_as_file(&compiled, &sources, &display, args.compact, out) => 0,
+        (Some(out), true)
+            if same_as_file(
+                &compiled,
+                &sources,
+                &display,
+                args.compact,
+                args.eval_limits.plan_limits(),
+                out,
+            ) =>
+        {
+            0
+        }
         (Some(out), true) => {
             let mut plan = Vec::new();
             // Writing to memory cannot fail; serde_json writes UTF-8.
-            let _ = write_plan(&compiled, &sources, &display, args.compact, &mut plan);
+            let _ = write_plan(
+                &compiled,
+                &sources,
+                &display,
+                args.compact,
+                args.eval_limits.plan_limits(),
+                &mut plan,
+            );
             let plan = String::from_utf8_lossy(&plan);
             match std::fs::read_to_string(out) {
                 Ok(old) if old == plan => 0,
@@ -243,6 +279,7 @@ fn same_as_file(
     sources: &SourceMap,
     display: &str,
     compact: bool,
+    limits: agc_runtime::plan::EvalLimits,
     path: &Path,
 ) -> bool {
     let Ok(file) = std::fs::File::open(path) else {
@@ -252,7 +289,7 @@ fn same_as_file(
         file: std::io::BufReader::new(file),
         buf: Vec::new(),
     };
-    if write_plan(c, sources, display, compact, &mut cmp).is_err() {
+    if write_plan(c, sources, display, compact, limits, &mut cmp).is_err() {
         return false;
     }
     // Equal only if the file has nothing left.
@@ -286,9 +323,11 @@ fn write_plan(
     sources: &SourceMap,
     display: &str,
     compact: bool,
+    limits: agc_runtime::plan::EvalLimits,
     mut out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let input = plan_input(c, sources, display);
+    let mut input = plan_input(c, sources, display);
+    input.eval_limits = limits;
     if compact {
         plan::write_compact(&input, &mut out)
     } else {

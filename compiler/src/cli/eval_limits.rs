@@ -1,10 +1,11 @@
 //! `--eval-stack`, `--eval-depth`, `--eval-memory`, `--eval-timeout`: the bounds of one
 //! expression evaluation, shared by `agc eval` and `agc run` (issue 47: an expression can
 //! never kill the process). What each bounds and how is in `agc_runtime::jq::meter`; an
-//! exceeded bound is AGC043, and these flags raise it.
+//! exceeded bound is AGC043, and these flags raise it. `agc build` takes them too and writes
+//! them into the plan (`eval_limits`); `agc run` starts from the plan's, and its own flags
+//! replace those.
 
 use agc_runtime::jq::Limits;
-use std::time::Duration;
 
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct EvalLimitArgs {
@@ -30,14 +31,19 @@ fn positive_seconds(s: &str) -> Result<f64, String> {
 }
 
 impl EvalLimitArgs {
+    /// The limits given, as a plan carries them (`agc build --eval-…`).
+    pub(crate) fn plan_limits(&self) -> agc_runtime::plan::EvalLimits {
+        agc_runtime::plan::EvalLimits {
+            stack_mib: self.eval_stack,
+            depth: self.eval_depth,
+            memory_mib: self.eval_memory,
+            timeout_seconds: self.eval_timeout,
+        }
+    }
+
     /// The limits: each flag given replaces its part of `base`.
     pub(crate) fn limits(&self, base: Limits) -> Limits {
-        Limits {
-            stack: self.eval_stack.map_or(base.stack, |m| (m as usize) << 20),
-            depth: self.eval_depth.map_or(base.depth, |d| d as usize),
-            memory: self.eval_memory.map_or(base.memory, |m| (m as usize) << 20),
-            time: self.eval_timeout.map_or(base.time, Duration::from_secs_f64),
-        }
+        self.plan_limits().apply(base)
     }
 }
 

@@ -43,8 +43,8 @@ pub use model::{
     Source, has_side_effects,
 };
 pub use semantics::{
-    Backoff, Curve, Decisions, ExpressionErrors, JqOutputs, LoopRules, Namespace, OnItemFailure,
-    Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,
+    Backoff, Curve, Decisions, EvalLimits, ExpressionErrors, JqOutputs, LoopRules, Namespace,
+    OnItemFailure, Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,
 };
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::layout;
-use super::semantics::{Backoff, OnItemFailure, Semantics, SubgraphSource};
+use super::semantics::{Backoff, EvalLimits, OnItemFailure, Semantics, SubgraphSource};
 
 /// The format tag of the plans the compiler writes.
 pub const FORMAT: &str = "agc.plan/v3";
@@ -61,6 +61,9 @@ pub struct Plan {
     /// The graph's declared outputs, bound when the run ends.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub outputs: Vec<GraphOutput>,
+    /// The bounds of one jq evaluation the plan asks for (left out when none is given).
+    #[serde(default, skip_serializing_if = "EvalLimits::is_empty")]
+    pub eval_limits: EvalLimits,
 }
 
 impl Plan {

@@ -405,3 +405,44 @@ impl SubgraphSource {
         }
     }
 }
+
+/// The bounds of one jq evaluation a plan asks for (`agc build --eval-stack/--eval-depth/
+/// --eval-memory/--eval-timeout`, written as the plan's `eval_limits`): each given one
+/// replaces the runner's default, and a runner's own setting (`agc run --eval-…`) replaces it
+/// in turn. What each bounds: `crate::jq::meter`; an exceeded bound is AGC043.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EvalLimits {
+    /// MiB of stack recursion may use.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stack_mib: Option<u32>,
+    /// How deeply a value built may nest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// MiB of memory one evaluation may hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mib: Option<u32>,
+    /// Seconds one evaluation may run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<f64>,
+}
+
+impl EvalLimits {
+    /// Whether no limit is given (then the plan leaves `eval_limits` out).
+    pub fn is_empty(&self) -> bool {
+        *self == EvalLimits::default()
+    }
+
+    /// `base` with each limit given here in its place.
+    pub fn apply(&self, base: crate::jq::Limits) -> crate::jq::Limits {
+        crate::jq::Limits {
+            stack: self.stack_mib.map_or(base.stack, |m| (m as usize) << 20),
+            depth: self.depth.map_or(base.depth, |d| d as usize),
+            memory: self.memory_mib.map_or(base.memory, |m| (m as usize) << 20),
+            time: self
+                .timeout_seconds
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .map_or(base.time, std::time::Duration::from_secs_f64),
+        }
+    }
+}

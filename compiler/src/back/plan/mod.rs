@@ -39,6 +39,8 @@ pub struct PlanInput<'a> {
     pub path: &'a str,
     /// `sha256-…` of the source document's canonical form, when the dialect defines one.
     pub digest: Option<&'a str>,
+    /// The bounds of one jq evaluation the plan asks for (`agc build --eval-…`).
+    pub eval_limits: agc_runtime::plan::EvalLimits,
 }
 
 /// A plan, lazily: serializing it walks the IR and emits the `agc.plan/v3` document.
@@ -257,6 +259,9 @@ impl Plan<'_> {
         e.entry("bounds", input.bounds)?;
         if !outputs[0].is_empty() {
             e.entry("outputs", &outputs_of(c, None))?;
+        }
+        if !input.eval_limits.is_empty() {
+            e.entry("eval_limits", &input.eval_limits)?;
         }
         Ok(())
     }

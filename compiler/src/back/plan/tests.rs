@@ -232,6 +232,7 @@ fn with_plan_of<T>(
         sources: &sources,
         path,
         digest,
+        eval_limits: Default::default(),
     })
 }
 
@@ -440,5 +441,37 @@ fn arrays_formatted_on_two_threads_are_the_laid_out_value() {
             format!("o{}", count - 2)
         );
         assert_eq!(value, build(input));
+    });
+}
+
+/// `eval_limits` (from `agc build --eval-…`) is written after everything else and reads back
+/// into the runtime's plan, which writes the same bytes.
+#[test]
+fn eval_limits_are_written_and_read_back() {
+    with_plan(None, |input| {
+        assert!(!to_string(input).contains("eval_limits"));
+        let limits = agc_runtime::plan::EvalLimits {
+            depth: Some(50),
+            timeout_seconds: Some(0.5),
+            ..Default::default()
+        };
+        let input = PlanInput {
+            eval_limits: limits,
+            ..*input
+        };
+        let text = to_string(&input);
+        assert!(
+            text.ends_with(
+                "  \"eval_limits\": {\n    \"depth\": 50,\n    \"timeout_seconds\": 0.5\n  }\n}\n"
+            ),
+            "{text}"
+        );
+        let plan = agc_runtime::plan::Plan::from_json(&text).unwrap();
+        assert_eq!(plan.eval_limits, limits);
+        assert_eq!(plan.to_pretty_string(), text);
+        let applied = limits.apply(agc_runtime::jq::Limits::DEFAULT);
+        assert_eq!(applied.depth, 50);
+        assert_eq!(applied.time, std::time::Duration::from_millis(500));
+        assert_eq!(applied.stack, agc_runtime::jq::Limits::DEFAULT.stack);
     });
 }

@@ -59,7 +59,9 @@ in `agc run` the expression fails as any expression error does (the node's input
 resolved, or the guard fails, by the dialect's rules), the run goes on or stops by its policy, \
 and the process and its journal stay intact, so the run can be resumed. Raise a limit with \
 `--eval-stack MIB`, `--eval-depth N`, `--eval-memory MIB` or `--eval-timeout SECS` on \
-`agc eval` and `agc run`. AGX, CEL and template expressions are bounded by their evaluator \
+`agc eval` and `agc run`, or carry it in the plan: the same flags on `agc build` write the \
+plan's `eval_limits`, which every run of the plan uses (`agc run`'s own flags still replace \
+them). AGX, CEL and template expressions are bounded by their evaluator \
 (nesting, steps) instead.",
     },
 ];
