@@ -151,3 +151,111 @@ fn the_plan_carries_limits_and_run_flags_override_them() {
     let out = agc(&["run", wf, "--fixed-clock"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 }
+
+/// An AGS node whose input concatenates past the evaluation limits (67,108,864 bytes built),
+/// with a retry policy that retries `budget_exceeded` and a failure edge to a gate.
+const RETRIED: &str = r#"ags_version: "1.0"
+kind: AgenticGraph
+id: limits/retried
+title: An input over the evaluation limits
+objective: Fail an attempt on a limit, retry it, then take the failure edge.
+params:
+  s:
+    type: string
+    description: A long text.
+entrypoints: [double]
+nodes:
+  double:
+    title: Double
+    description: Reads the text twice.
+    inputs:
+      twice:
+        type: string
+        description: The text, twice.
+        from: params.s + params.s
+    outputs:
+      result:
+        type: string
+        description: The result.
+    failure:
+      retry:
+        max_attempts: 2
+        retry_on: [budget_exceeded]
+  recover:
+    type: gate
+    title: Recover
+    description: A human looks at what failed.
+    gate:
+      mode: approve
+      prompt: Go on without the doubled text?
+edges:
+  - from: double
+    to: recover
+    kind: on_failure
+"#;
+
+/// An exceeded limit in a node's inputs is a failed attempt of class `budget_exceeded`
+/// (issue 47): the retry policy retries it (the inputs evaluated again), the failure edge
+/// takes the exhausted node, and the run, paused at the gate after it, resumes.
+#[test]
+fn a_limit_in_the_inputs_fails_the_attempt_for_retries_and_failure_edges() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wf = tmp.path().join("wf.yaml");
+    std::fs::write(&wf, RETRIED).unwrap();
+    let params = tmp.path().join("p.json");
+    // 2 x 34,000,000 bytes: over the 64 MiB a concatenation may build.
+    let text = serde_json::json!({ "s": "x".repeat(34_000_000) }).to_string();
+    std::fs::write(&params, text).unwrap();
+    let rd = tmp.path().join("rd");
+    let (wf, params, rd_s) = (
+        wf.to_str().unwrap(),
+        params.to_str().unwrap(),
+        rd.to_str().unwrap(),
+    );
+    let out = agc(&[
+        "run",
+        wf,
+        "--params",
+        params,
+        "--run-dir",
+        rd_s,
+        "--fixed-clock",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "{out:?}");
+    let check = |r: &serde_json::Value, recover: &str| {
+        let node = |id: &str| {
+            r["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|n| n["node_id"] == id)
+                .cloned()
+                .unwrap_or_else(|| panic!("no `{id}` in {r}"))
+        };
+        let double = node("double");
+        assert_eq!(double["status"], "failed", "{double}");
+        let attempts = double["attempts"].as_array().unwrap();
+        assert_eq!(attempts.len(), 2, "{double}");
+        for a in attempts {
+            assert_eq!(a["status"], "budget_exceeded", "{a}");
+            let error = a["error"].as_str().unwrap();
+            assert!(
+                error.starts_with("budget_exceeded: input `twice`") && error.contains("AGC043"),
+                "{error}"
+            );
+        }
+        assert_eq!(node("recover")["status"], recover);
+    };
+    check(&record(&rd), "awaiting_human");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("finished double: failed (budget_exceeded: "),
+        "{stderr}"
+    );
+    // The journal replays (the limit met again, the same attempts) and the run goes on.
+    let out = agc(&["run", "--resume", rd_s, "--decide", "recover=approved"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let r = record(&rd);
+    assert_eq!(r["status"], "succeeded");
+    check(&r, "succeeded");
+}

@@ -69,6 +69,9 @@ pub const DEFAULT_MAX_BUILT: u64 = 64 << 20;
 pub struct EvalError {
     pub node: NodeId,
     pub message: String,
+    /// Whether an evaluation limit was exceeded (steps, nesting, what concatenation built),
+    /// rather than the expression being wrong for its input.
+    pub limit: bool,
 }
 
 impl fmt::Display for EvalError {
@@ -192,6 +195,15 @@ fn err(node: NodeId, message: impl Into<String>) -> EvalError {
     EvalError {
         node,
         message: message.into(),
+        limit: false,
+    }
+}
+
+/// An exceeded evaluation limit.
+fn limit_err(node: NodeId, message: impl Into<String>) -> EvalError {
+    EvalError {
+        limit: true,
+        ..err(node, message)
     }
 }
 
@@ -199,10 +211,10 @@ impl Evaluator<'_, '_> {
     fn eval(&mut self, e: &Expr) -> Result<Value, EvalError> {
         self.steps += 1;
         if self.steps > self.env.max_steps {
-            return Err(err(e.id, "evaluation step limit exceeded"));
+            return Err(limit_err(e.id, "evaluation step limit exceeded"));
         }
         if self.depth >= MAX_DEPTH {
-            return Err(err(e.id, "expression nested too deeply"));
+            return Err(limit_err(e.id, "expression nested too deeply"));
         }
         self.depth += 1;
         let result = self.eval_kind(e);
@@ -357,7 +369,7 @@ impl Evaluator<'_, '_> {
             };
             self.built = self.built.saturating_add(len(&l) + len(&r));
             if self.built > self.env.max_built {
-                return Err(err(
+                return Err(limit_err(
                     id,
                     format!(
                         "the evaluation built more than {} bytes or items by concatenation",

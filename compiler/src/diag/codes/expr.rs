@@ -55,9 +55,11 @@ the third, `last(range(1e18))` or `def f: f; f` the last. jaq has no such checks
 agc adds them to the program when it compiles it (a check at every function call, every \
 iteration and every value built), so every loop and every recursion passes one. An exceeded \
 limit is not a jq error: `try`, `?` and `//` do not catch it. `agc eval` exits with status 2; \
-in `agc run` the expression fails as any expression error does (the node's input cannot be \
-resolved, or the guard fails, by the dialect's rules), the run goes on or stops by its policy, \
-and the process and its journal stay intact, so the run can be resumed. Raise a limit with \
+in `agc run` a limit exceeded in a node's inputs fails the node's attempt with class \
+`budget_exceeded`, which its retry policy (`retry_on: [budget_exceeded]`, the inputs evaluated \
+again) and its failure edges see like any failed attempt; elsewhere (a guard, a switch) the \
+expression fails as any expression error does, by the dialect's rules. The process and its \
+journal stay intact, so the run can be resumed. Raise a limit with \
 `--eval-stack MIB`, `--eval-depth N`, `--eval-memory MIB` or `--eval-timeout SECS` on \
 `agc eval` and `agc run`, or carry it in the plan: the same flags on `agc build` write the \
 plan's `eval_limits`, which every run of the plan uses (`agc run`'s own flags still replace \

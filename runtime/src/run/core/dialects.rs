@@ -217,12 +217,13 @@ impl State {
         match rx.recv_timeout(grace) {
             Ok(Ok(outs)) => Ok(outs),
             Ok(Err(e @ crate::jq::JqError::Limit(_))) => {
-                Err(format!("jq `{source}`: {e} (AGC043)"))
+                Err(format!("jq `{source}`: {e}{}", super::env::LIMIT))
             }
             Ok(Err(e)) => Err(format!("jq `{source}`: {e}")),
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
-                "jq `{source}` ran past {} s and was abandoned (AGC043)",
-                grace.as_secs_f64()
+                "jq `{source}` ran past {} s and was abandoned{}",
+                grace.as_secs_f64(),
+                super::env::LIMIT
             )),
             Err(_) => Err(format!("jq `{source}` stopped without a result")),
         }

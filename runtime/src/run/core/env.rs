@@ -14,6 +14,16 @@ use serde_json::{Map, Value};
 /// Cap on evaluation steps per expression (bounds guards, inputs and collects).
 pub const MAX_STEPS: u64 = 200_000;
 
+/// How an evaluation error that is an exceeded limit ends (jq's in `dialects.rs`, the core
+/// languages' in [`State::eval`]): such an error fails the attempt with a class, where other
+/// expression errors fail the node's input (`launch.rs`).
+pub(super) const LIMIT: &str = " (AGC043)";
+
+/// Whether the evaluation error `msg` is an exceeded limit (see [`LIMIT`]).
+pub(super) fn is_limit(msg: &str) -> bool {
+    msg.ends_with(LIMIT)
+}
+
 /// Names `nodes.<name>` that `e` reads (or `self`), without duplicates.
 pub(super) fn node_refs(e: &CoreExpr, out: &mut Vec<String>) {
     root_refs(e, "nodes", true, out);
@@ -333,7 +343,10 @@ impl State {
             .with_max_steps(MAX_STEPS);
         eval_with(core, lang, &env)
             .map(|v| to_json(&v))
-            .map_err(|err| format!("`{}`: {}", e.source, err.message))
+            .map_err(|err| {
+                let limit = if err.limit { LIMIT } else { "" };
+                format!("`{}`: {}{limit}", e.source, err.message)
+            })
     }
 
     /// Evaluates a guard: true, false, or an error (a non-boolean is an error).

@@ -29,6 +29,18 @@ impl State {
             };
             let inputs = match inputs {
                 Ok(i) => i,
+                // An exceeded evaluation limit is a failed attempt, whose class the retry
+                // policy and the failure edges see (issue 47); the next attempt evaluates the
+                // inputs again.
+                Err(msg) if super::env::is_limit(&msg) => {
+                    self.diag("AGC043", "error", msg.clone(), Some(r));
+                    let run = &mut self.runs[r];
+                    run.attempt += 1;
+                    run.attempt_started = Some(self.now.clone());
+                    let err = HandlerError::new(FailureClass::BudgetExceeded, msg);
+                    self.attempt_failed(r, err, AttemptStatus::Failed);
+                    return;
+                }
                 Err(msg) => {
                     self.diag("RT033", "error", msg, Some(r));
                     self.terminate(r, NodeStatus::Failed);
@@ -148,6 +160,15 @@ impl State {
                 ));
                 return;
             }
+        }
+        let own = self.runs[r]
+            .ladder
+            .as_ref()
+            .is_none_or(|l| l.phase == super::ladder::Phase::Attempts);
+        if own && self.runs[r].inputs.is_none() && !self.runs[r].status.is_terminal() {
+            // The attempt before failed on an evaluation limit in the inputs: evaluate them
+            // again (`launch`), which issues this attempt when they resolve.
+            return self.launch(r);
         }
         if self.before_side_effects(r, 0) {
             return;
