@@ -434,6 +434,7 @@ impl EvalLimits {
     }
 
     /// `base` with each limit given here in its place.
+    #[cfg(feature = "awp")]
     pub fn apply(&self, base: crate::jq::Limits) -> crate::jq::Limits {
         crate::jq::Limits {
             stack: self.stack_mib.map_or(base.stack, |m| (m as usize) << 20),
