@@ -627,3 +627,29 @@ fn an_awp_runner_types_the_workflow_result() {
     assert!(outputs.contains("#[serde(rename = \"self\")]"), "{outputs}");
     assert!(outputs.contains("pub self_: Option<i64>,"), "{outputs}");
 }
+
+/// Issue 49 item 3: every gate's outputs carry its decision as an enum, also where the plan
+/// declares no `decision` output (an Agent Graph gate), since its answer names one.
+#[test]
+fn every_gate_answers_with_a_typed_decision() {
+    let doc = Path::new("../shared/corpus/agent-graph/examples/review-gate");
+    if !doc.is_dir() {
+        println!("note: {} is absent; skipped", doc.display());
+        return;
+    }
+    let files = generate(doc, "review-gate-runner");
+    let types = &files
+        .iter()
+        .find(|f| f.path == "src/types.rs")
+        .unwrap()
+        .contents;
+    let at = types
+        .find("pub struct ApproveOutputs {")
+        .expect("the gate's outputs");
+    let outputs = &types[at..at + types[at..].find("\n}").unwrap()];
+    assert!(
+        outputs.contains("pub decision: ApproveDecision,"),
+        "{outputs}"
+    );
+    assert!(types.contains("pub enum ApproveDecision {"), "{types}");
+}

@@ -291,6 +291,24 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
             }
             outputs.push(f);
         }
+        // Every gate answers `approved` or `rejected` (an Agent Graph or agh gate declares no
+        // `decision` output; its answer has one all the same).
+        if kind == "gate"
+            && !outputs.iter().any(|f| f.json == "decision")
+            && let Some(values) = decision_values(node, kind)
+        {
+            let ty = space.add_enum(&format!("{base} decision"), decision_doc(kind), &values);
+            outputs.insert(
+                0,
+                Field {
+                    ident: fnamer.snake("decision"),
+                    json: "decision".into(),
+                    ty,
+                    optional: false,
+                    doc: names::doc_lines("What the human decided."),
+                },
+            );
+        }
         // Agent Graph: an action reports the outcome its edges route on and facts to merge.
         if let Some(t) = facts.as_ref().filter(|_| kind == "task") {
             let values = facts::outcomes(plan, node);
@@ -392,7 +410,7 @@ fn capitalise(s: &str) -> String {
 
 /// The values a decision or gate node's `decision` output takes, when the plan says: a
 /// decision's branch labels (`attributes.decision.branches[].label`, else the labels of its
-/// outgoing edges are not known here), a gate's `approved`/`rejected`.
+/// outgoing edges are not known here), any gate's `approved`/`rejected`.
 fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
     match kind {
         "decision" => {
@@ -413,7 +431,7 @@ fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
                 .collect();
             (!values.is_empty()).then_some(values)
         }
-        "gate" if node.attributes.contains_key("gate") => Some(vec![
+        "gate" => Some(vec![
             ("approved".into(), "The gate was approved.".into()),
             ("rejected".into(), "The gate was rejected.".into()),
         ]),
