@@ -10,16 +10,17 @@ use serde_json::{Map, Value};
 
 /// The work behind this graph: exactly the nodes the runtime asks a handler about, one method
 /// each. Tasks (and external calls) return their outputs; decisions that an agent evaluates
-/// (AGS `evaluator: agent`, or none given) return the branch they take; gates return a human's
-/// [`Answer`] (an input gate's with the values it collects), or `None` to pause the run until
-/// a decision arrives on resume. The runtime runs every other node itself, without a call:
-/// decisions by expression (AGS `evaluator: expression`), AWP switches, agh and Agent Graph
-/// branches (their edges decide), joins, loops, maps, subgraphs, waits, state updates and ends.
+/// (AGS `evaluator: agent`, or none given) return the branch they take; gates return a
+/// human's `Answer` (an input gate's with the values it collects), or `None` to pause the run
+/// until a decision arrives on resume. The runtime runs every other node itself, without a
+/// call: decisions by expression (AGS `evaluator: expression`), AWP switches, agh and Agent
+/// Graph branches (their edges decide), joins, loops, maps, subgraphs, waits, state updates
+/// and ends.
 ///
 /// Each method gets the node's inputs, already checked against their declared types, and
 /// returns its outputs, which must have the declared types: the Rust compiler enforces what
 /// the plan declares. Methods are async: write them as `async fn` returning
-/// `Result<Outputs, Failure>` (see [`Reply`]). Await what waits (a model call, an HTTP request,
+/// `Result<Outputs, Failure>` (see `Reply`). Await what waits (a model call, an HTTP request,
 /// a tool); for blocking code use `agc_runtime::run::blocking`. A call past its deadline is
 /// cancelled: its future is dropped at its next `.await`. A method may be called again for the
 /// same `ctx.idempotency_key` (a retry, or a call that was in flight when the process died or
