@@ -17,7 +17,8 @@
 //!   agh branch or any other decision whose every way out is guarded, labelled `else`; an AWP
 //!   `switch` without a `default`, `no match` to `failed` (the engine fails the run); an Agent
 //!   Graph gate with no edge on `failed`, `failed` to `blocked` (nothing is reached, the
-//!   evaluation blocks). Inside a loop, map or subgraph body (but an agh Loop's generations) a
+//!   evaluation blocks); a plain AGS gate (`on_reject: fail`, the default) with no failure
+//!   edge, `rejected` to `failed`. Inside a loop, map or subgraph body (but an agh Loop's generations) a
 //!   false side only ends the iteration and is not drawn.
 
 use super::{Layout, text};
@@ -173,6 +174,13 @@ fn false_side(g: &Graph, n: NodeId, clean: &'static str) -> Vec<(String, &'stati
         ("agent-graph", NodeKind::Gate) if !taken("failed") => {
             sides.push(("failed".to_string(), "blocked", true));
         }
+        // A plain AGS gate (`on_reject: fail`, the default) fails the run when a human rejects,
+        // unless a failure edge takes the failure elsewhere.
+        ("ags", NodeKind::Gate)
+            if rejection_fails(node) && !outs.iter().any(|e| e.kind == EdgeKind::Failure) =>
+        {
+            sides.push(("rejected".to_string(), "failed", true));
+        }
         // Only where every way out says which branch it takes: an edge taken on any branch, or
         // on a condition that is not one branch, leaves the false side unknown.
         ("ags", NodeKind::Decision | NodeKind::Gate) if outs.iter().all(|e| named(e)) => {
@@ -211,4 +219,14 @@ fn false_side(g: &Graph, n: NodeId, clean: &'static str) -> Vec<(String, &'stati
         _ => {}
     }
     sides
+}
+
+/// Whether a human's rejection of an AGS gate fails the run (`gate.on_reject`, `fail` by
+/// default; `route` and `skip_dependents` go on).
+fn rejection_fails(node: &crate::ir::Node) -> bool {
+    node.attrs
+        .get("gate")
+        .and_then(|g| g.get("on_reject"))
+        .and_then(Value::as_str)
+        .is_none_or(|r| r == "fail")
 }

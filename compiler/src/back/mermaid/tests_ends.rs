@@ -216,6 +216,51 @@ fn the_false_side_of_a_branch_is_drawn_in_every_dialect() {
     );
 }
 
+/// A plain AGS gate fails the run when a human rejects (`on_reject: fail`, the default): a red
+/// `rejected` arrow to `failed`; not when the rejection goes on (`skip_dependents`, `route`)
+/// or a failure edge takes it.
+#[test]
+fn a_plain_ags_gate_s_rejection_ends_failed() {
+    let gate_with = |on_reject: Option<&str>| {
+        let mut b = B::new();
+        b.0.dialect = "ags";
+        let gate = b.node("approve", NodeKind::Gate, None);
+        let ship = b.node("ship", NodeKind::Task, None);
+        b.edge(gate, ship, EdgeKind::Sequence);
+        let mut g = vec![("mode", s("approve"))];
+        if let Some(r) = on_reject {
+            g.push(("on_reject", s(r)));
+        }
+        b.0.nodes[gate as usize].attrs.insert("gate", obj(&g));
+        (b, gate)
+    };
+    for on_reject in [None, Some("fail")] {
+        let (b, gate) = gate_with(on_reject);
+        let text = draw(&b.0);
+        assert!(text.contains("t1([\"failed\"])"), "{text}");
+        assert!(
+            text.contains(&format!("n{gate} -.->|\"rejected\"| t1\n")),
+            "{text}"
+        );
+        let red = edge_lines(&text)
+            .iter()
+            .position(|l| l.contains("rejected"))
+            .unwrap();
+        assert!(
+            text.contains(&format!("linkStyle {red} stroke:#c62828")),
+            "{text}"
+        );
+    }
+    for on_reject in ["skip_dependents", "route"] {
+        let (b, _) = gate_with(Some(on_reject));
+        assert!(!draw(&b.0).contains("rejected"), "{on_reject}");
+    }
+    let (mut b, gate) = gate_with(None);
+    let notify = b.node("notify", NodeKind::Task, None);
+    b.edge(gate, notify, EdgeKind::Failure);
+    assert!(!draw(&b.0).contains("rejected"));
+}
+
 /// DOT draws what Mermaid draws (issue 45): the same end nodes and arrows into them, and the
 /// same palette, from the one table of looks.
 #[test]
