@@ -401,7 +401,8 @@ fn definition_follows_links_to_other_files() {
     let ext = ws.join("extensions/my-ext");
     let lp = ext.join("loops/one/loop.yaml");
     std::fs::create_dir_all(lp.parent().unwrap()).unwrap();
-    let manifest = "{\"extension\": {\"name\": \"my-ext\"}, \"resources\": {\"tools\": {\n  \"push\": {\"output_schema\": {\"type\": \"object\"}}}}}\n";
+    // `push` is named first in another tool's description: the link is to its own key.
+    let manifest = "{\"extension\": {\"name\": \"my-ext\"}, \"resources\": {\"tools\": {\n  \"pull\": {\"description\": \"undoes a push\"},\n  \"push\": {\"output_schema\": {\"type\": \"object\"}}}}}\n";
     std::fs::write(ext.join("extension.json"), manifest).unwrap();
     let lp_text = "apiVersion: agh.loop/v1\nkind: Loop\nmeta: { name: one }\ncontract: { goal: Push., terminal_states: [done] }\ngraph:\n  nodes:\n    - id: push\n      class: action\n      kind: ext__my_ext__push\n      params: { remote: origin }\n";
     std::fs::write(&lp, lp_text).unwrap();
@@ -413,7 +414,7 @@ fn definition_follows_links_to_other_files() {
     assert_eq!(def[0]["uri"], uri(&ext.join("extension.json")), "{def}");
     assert_eq!(
         def[0]["range"]["start"],
-        json!({ "line": 1, "character": 3 })
+        json!({ "line": 2, "character": 3 })
     );
     assert_eq!(c.shutdown(), 0);
 }

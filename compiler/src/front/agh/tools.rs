@@ -244,13 +244,13 @@ fn load_one(
     let file: FileId = cx.sources.add(SourceFile::new(display, text));
     let result = parsed.and_then(|v| tools.add_manifest(&v, display));
     if let Ok(added) = &result {
-        // The tool's name where the manifest declares it: after `tools`, quoted or bare.
         let text = &cx.sources.get(file).text;
-        let from = text.find("tools").unwrap_or(0);
-        let within = crate::source::Span::new(file, from, text.len());
+        let json = (!toml)
+            .then(|| crate::source::yaml::load(file, text, 0, cx.opts.limits).doc)
+            .flatten();
         for (id, name) in added {
             if let Some(t) = tools.by_id.get_mut(id) {
-                t.at = crate::front::xref::narrow(text, within, name);
+                t.at = declared_at(text, file, json.as_ref(), name);
             }
         }
     }
@@ -265,10 +265,55 @@ fn load_one(
     }
 }
 
+/// Where a manifest declares tool `name`: in the key `resources.tools.<name>` of a JSON manifest
+/// (read with its spans, `json`); in a TOML one, the name in its table header
+/// (`[resources.tools.<name>]`, the name bare or quoted), else its first occurrence after
+/// `tools`.
+fn declared_at(
+    text: &str,
+    file: FileId,
+    json: Option<&crate::source::Document>,
+    name: &str,
+) -> Option<crate::source::Span> {
+    use crate::source::tree::escape_token;
+    if let Some(doc) = json {
+        let ptr = format!("/resources/tools/{}", escape_token(name));
+        let key = doc.at(&ptr).and_then(|c| c.node.key())?;
+        return crate::front::xref::narrow(text, key, name).or(Some(key));
+    }
+    let header = [
+        format!("[resources.tools.{name}]"),
+        format!("[resources.tools.\"{name}\"]"),
+    ]
+    .iter()
+    .find_map(|h| text.find(h.as_str()));
+    let from = header.or_else(|| text.find("tools")).unwrap_or(0);
+    let within = crate::source::Span::new(file, from, text.len());
+    crate::front::xref::narrow(text, within, name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The link of a tool id lands on the tool's own declaration, not on an earlier mention
+    /// of its name (a description, another tool's schema).
+    #[test]
+    fn a_tool_is_declared_at_its_key_or_table_header() {
+        let f = FileId(0);
+        let json = r#"{"extension": {"name": "e"}, "resources": {"tools": {
+  "helper": {"description": "runs push first"},
+  "push": {"output_schema": {"type": "object"}}}}}"#;
+        let doc = crate::source::yaml::load(f, json, 0, Default::default()).doc;
+        let at = declared_at(json, f, doc.as_ref(), "push").unwrap();
+        assert_eq!(&json[at.start as usize..at.end as usize], "push");
+        assert_eq!(json[..at.start as usize].matches('\n').count(), 2);
+        let toml = "[extension]\nname = \"e\"\n[resources.tools.helper]\ndescription = \"runs push first\"\n[resources.tools.push]\n";
+        let at = declared_at(toml, f, None, "push").unwrap();
+        assert_eq!(&toml[at.start as usize..at.end as usize], "push");
+        assert!(toml[..at.start as usize].ends_with("[resources.tools."));
+    }
 
     #[test]
     fn tool_ids_follow_the_extension_name() {
