@@ -653,3 +653,40 @@ fn every_gate_answers_with_a_typed_decision() {
     );
     assert!(types.contains("pub enum ApproveDecision {"), "{types}");
 }
+
+/// Issue 49 item 2: in the reserved-names crates (one per dialect, built as workspace
+/// members), ids named like the hooks, the crate's functions and the dispatch's own locals
+/// each got their method, under its own name: nothing else lives in `Handlers`.
+#[test]
+fn reserved_names_are_node_methods_like_any_other() {
+    for dir in [
+        "reserved-ags",
+        "reserved-awp",
+        "reserved-agh",
+        "reserved-agent-graph",
+    ] {
+        let path = format!("examples/generated/{dir}/src/handler.rs");
+        let handler = std::fs::read_to_string(&path).unwrap();
+        let trait_body = &handler[handler.find("pub trait Handlers: Hooks {").unwrap()..];
+        let trait_body = &trait_body[..trait_body.find("\n}\n").unwrap()];
+        for m in [
+            "checkpoint",
+            "unknown_node",
+            "plan",
+            "run",
+            "resume",
+            "outputs",
+            "h",
+            "ctx",
+        ] {
+            assert!(
+                trait_body.contains(&format!("    fn {m}(")),
+                "{path}: no method `{m}`"
+            );
+            assert!(
+                handler.contains(&format!("Handlers::{m}(h, ctx, inputs)")),
+                "{path}: `{m}` is not dispatched by its trait path"
+            );
+        }
+    }
+}
