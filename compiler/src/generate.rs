@@ -46,6 +46,9 @@ pub struct Generated {
     /// Every file the compile read, the document first: a change to any of them can change
     /// the output.
     pub read: Vec<PathBuf>,
+    /// The `agc-runtime` features the plan needs ([`agc_runtime::plan::Plan::runtime_features`]),
+    /// which the crate's `Cargo.toml` turns on.
+    pub features: Vec<&'static str>,
 }
 
 impl Generated {
@@ -68,6 +71,7 @@ pub fn rust_runner(path: &Path, display: &str, what: &RustRunner) -> Generated {
         diags: Vec::new(),
         sources: SourceMap::new(),
         read,
+        features: Vec::new(),
     };
     let compiled = match crate::compile::single(out.compiled, display) {
         Ok(c) => c,
@@ -112,6 +116,7 @@ pub fn rust_runner(path: &Path, display: &str, what: &RustRunner) -> Generated {
                     .clone()
                     .unwrap_or_else(|| rust::default_crate_name(&plan.graph.id));
                 generated.files = rust::generate(&text, &plan, &name, &what.runtime);
+                generated.features = plan.runtime_features();
                 generated.crate_name = name;
             }
             // The plan writer writes a valid plan; a failure to read it back is an agc bug.

@@ -31,3 +31,14 @@ pub mod plan;
 pub mod run;
 pub mod typed;
 pub mod value;
+
+/// Includes the runner that `agc-build` wrote into this crate's `OUT_DIR` from its build
+/// script: `agc_runtime::include_runner!("release");` defines the module `release` (its
+/// `Handlers`, `Hooks`, `Params`, `run`, `resume`, ...), as `tonic::include_proto!` does for
+/// protobuf. The name is the module `agc-build` wrote (`OUT_DIR/<name>.rs`).
+#[macro_export]
+macro_rules! include_runner {
+    ($module:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/", $module, ".rs"));
+    };
+}

@@ -36,7 +36,7 @@ pub trait Handlers: Hooks {
     fn ask(&self, ctx: &Context, inputs: AskInputs) -> impl Reply<AskOutputs>;
 }
 
-/// The dispatch of this graph's nodes to the methods of `H`: what [`crate::run`] hands the
+/// The dispatch of this graph's nodes to the methods of `H`: what [`super::run`] hands the
 /// runtime (through `agc_runtime::typed::Typed`).
 pub struct Graph<H>(pub H);
 

@@ -141,7 +141,7 @@ pub trait Handlers: Hooks {
     fn publish(&self, ctx: &Context, inputs: PublishInputs) -> impl Reply<PublishOutputs>;
 }
 
-/// The dispatch of this graph's nodes to the methods of `H`: what [`crate::run`] hands the
+/// The dispatch of this graph's nodes to the methods of `H`: what [`super::run`] hands the
 /// runtime (through `agc_runtime::typed::Typed`).
 pub struct Graph<H>(pub H);
 

@@ -50,7 +50,7 @@ pub trait Handlers: Hooks {
     fn visit_read(&self, ctx: &Context, inputs: VisitReadInputs) -> impl Reply<VisitReadOutputs>;
 }
 
-/// The dispatch of this graph's nodes to the methods of `H`: what [`crate::run`] hands the
+/// The dispatch of this graph's nodes to the methods of `H`: what [`super::run`] hands the
 /// runtime (through `agc_runtime::typed::Typed`).
 pub struct Graph<H>(pub H);
 

@@ -319,7 +319,7 @@ pub trait Handlers: Hooks {
     fn box_2(&self, ctx: &Context, inputs: BoxTypeInputs2) -> impl Reply<BoxTypeOutputs2>;
 }
 
-/// The dispatch of this graph's nodes to the methods of `H`: what [`crate::run`] hands the
+/// The dispatch of this graph's nodes to the methods of `H`: what [`super::run`] hands the
 /// runtime (through `agc_runtime::typed::Typed`).
 pub struct Graph<H>(pub H);
 

@@ -48,10 +48,8 @@ pub fn routes(v: &NodeView<'_>) -> Value {
             if route == "branch" && obj.and_then(|m| m.get("branch")).is_none() {
                 return None;
             }
-            let mut m = match obj.map(DocMap::to_json_map) {
-                Some(m) => m,
-                None => Map::new(),
-            };
+            let mut m: Map<String, serde_json::Value> =
+                obj.map(DocMap::to_json_map).unwrap_or_default();
             m.insert("route".into(), json!(route));
             match route {
                 "halt" => {
