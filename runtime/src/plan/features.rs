@@ -5,20 +5,22 @@
 //! that needs a feature this build lacks, so such a plan fails before its first node rather
 //! than at its first jq expression.
 
-use super::{Plan, PlanError};
+use super::{Plan, PlanError, StateModel};
 
-/// A feature of this crate and the dialect whose plans need it.
+/// A feature of this crate and which plans need it, read from the plan's typed semantics
+/// (never its dialect's name).
 struct Needed {
     feature: &'static str,
-    dialect: &'static str,
+    needs: fn(&Plan) -> bool,
     what: &'static str,
 }
 
-/// Every feature a dialect's plans may need, in a fixed order.
+/// Every feature a plan may need, in a fixed order.
 const NEEDED: &[Needed] = &[Needed {
     feature: "awp",
-    dialect: "awp",
-    what: "jq expressions",
+    // A workflow state is what AWP's jq expressions read (`StateModel::Workflow`).
+    needs: |p| matches!(p.semantics.state, StateModel::Workflow { .. }),
+    what: "jq expressions (an AWP workflow)",
 }];
 
 /// Whether this build has `feature`.
@@ -28,15 +30,15 @@ fn built(feature: &str) -> bool {
 
 impl Plan {
     /// The features of `agc-runtime` this plan needs to run, in a fixed order: `["awp"]` for
-    /// an AWP plan (its expressions are jq), none for AGS, agh and Agent Graph plans (their
-    /// expressions and fact checks are in the core; `agent-graph` is evaluation and routing,
-    /// which no run calls).
+    /// an AWP plan (a workflow state, read by jq expressions), none for AGS, agh and Agent
+    /// Graph plans (their expressions and fact checks are in the core; `agent-graph` is
+    /// evaluation and routing, which no run calls).
     pub fn runtime_features(&self) -> Vec<&'static str> {
         self.needed().map(|n| n.feature).collect()
     }
 
     fn needed(&self) -> impl Iterator<Item = &'static Needed> + '_ {
-        NEEDED.iter().filter(|n| n.dialect == self.source.dialect)
+        NEEDED.iter().filter(|n| (n.needs)(self))
     }
 
     /// Fails when this plan needs a feature this build of the crate lacks.
@@ -47,8 +49,8 @@ impl Plan {
     fn check_features_against(&self, built: fn(&str) -> bool) -> Result<(), PlanError> {
         match self.needed().find(|n| !built(n.feature)) {
             Some(n) => Err(PlanError(format!(
-                "this {} plan has {}: agc-runtime was built without its feature `{}` (add it to the dependency's `features`)",
-                n.dialect, n.what, n.feature
+                "this plan has {}: agc-runtime was built without its feature `{}` (add it to the dependency's `features`)",
+                n.what, n.feature
             ))),
             None => Ok(()),
         }
@@ -57,7 +59,7 @@ impl Plan {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Plan;
+    use super::super::{Plan, StateModel};
 
     fn plan(dialect: &str) -> Plan {
         let path = concat!(
@@ -67,6 +69,13 @@ mod tests {
         let mut plan = Plan::from_json(&std::fs::read_to_string(path).expect("golden plan"))
             .expect("an agc plan");
         plan.source.dialect = dialect.to_string();
+        plan.semantics.state = match dialect {
+            "awp" => StateModel::Workflow {
+                reducers: Default::default(),
+            },
+            "agent-graph" => StateModel::Facts,
+            _ => StateModel::None,
+        };
         plan
     }
 
@@ -84,7 +93,7 @@ mod tests {
         let err = plan("awp").check_features_against(|_| false).unwrap_err();
         assert_eq!(
             err.0,
-            "this awp plan has jq expressions: agc-runtime was built without its feature `awp` (add it to the dependency's `features`)"
+            "this plan has jq expressions (an AWP workflow): agc-runtime was built without its feature `awp` (add it to the dependency's `features`)"
         );
         assert!(plan("awp").check_features_against(|_| true).is_ok());
         assert!(plan("ags").check_features_against(|_| false).is_ok());
