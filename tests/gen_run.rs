@@ -436,3 +436,107 @@ fn an_agent_graph_runner_takes_typed_facts_and_reports_typed_outcomes() {
         "the approval recorded as a fact lets publish run"
     );
 }
+
+/// An AWP runner with typed handlers gives byte for byte the record of `agc run` with the
+/// equivalent script: `start` is answered by the dispatch (no method), steps that declare no
+/// outputs set state properties through typed, optional fields, and the switch decides
+/// without a method (issue 49 items 1 and 3 for AWP).
+#[test]
+fn an_awp_runner_gives_the_record_of_agc_run_with_the_equivalent_script() {
+    use awp_support_triage_runner as aw;
+    struct Triage;
+    impl aw::Hooks for Triage {}
+    impl aw::Handlers for Triage {
+        async fn classify(
+            &self,
+            _ctx: &aw::Context,
+            _inputs: aw::ClassifyInputs,
+        ) -> Result<aw::ClassifyOutputs, aw::Failure> {
+            Ok(aw::ClassifyOutputs {
+                intent: "bug".into(),
+                confidence: 0.92,
+            })
+        }
+
+        async fn review(
+            &self,
+            _ctx: &aw::Context,
+            _inputs: aw::ReviewInputs,
+        ) -> Result<Option<aw::Answer<aw::ReviewOutputs>>, aw::Failure> {
+            Err(aw::Failure::tool("not reached"))
+        }
+
+        async fn answer(
+            &self,
+            _ctx: &aw::Context,
+            _inputs: aw::AnswerTypeInputs,
+        ) -> Result<aw::AnswerTypeOutputs, aw::Failure> {
+            Err(aw::Failure::tool("not reached"))
+        }
+
+        async fn research_search_logs(
+            &self,
+            _ctx: &aw::Context,
+            _inputs: aw::ResearchSearchLogsInputs,
+        ) -> Result<aw::ResearchSearchLogsOutputs, aw::Failure> {
+            Ok(aw::ResearchSearchLogsOutputs {
+                findings: Some(vec!["log: NullPointerException in save()".into()]),
+                ..Default::default()
+            })
+        }
+
+        async fn research_search_history(
+            &self,
+            _ctx: &aw::Context,
+            _inputs: aw::ResearchSearchHistoryInputs,
+        ) -> Result<aw::ResearchSearchHistoryOutputs, aw::Failure> {
+            Ok(aw::ResearchSearchHistoryOutputs::default())
+        }
+
+        async fn fix(
+            &self,
+            _ctx: &aw::Context,
+            _inputs: aw::FixInputs,
+        ) -> Result<aw::FixOutputs, aw::Failure> {
+            Ok(aw::FixOutputs {
+                patch: Some("guard the empty buffer in save()".into()),
+                ..Default::default()
+            })
+        }
+    }
+    let params: aw::Params = serde_json::from_str(
+        &std::fs::read_to_string("examples/awp/support-triage.params.json").unwrap(),
+    )
+    .unwrap();
+    let mut journal = MemoryJournal::default();
+    let typed = block(aw::run(&params, Triage, &mut journal, &options())).expect("runs");
+
+    let dir = TempDir::new("agc-gen-run-awp-");
+    let record = dir.join("record.json");
+    let record_arg = record.to_string_lossy().to_string();
+    let status = agc::cli::run([
+        "agc",
+        "run",
+        "examples/awp/support-triage.workflow.yaml",
+        "--params",
+        "examples/awp/support-triage.params.json",
+        "--script",
+        "examples/awp/support-triage.script.yaml",
+        "--record",
+        &record_arg,
+        "--fixed-clock",
+        "--threads",
+        "1",
+        "--quiet",
+    ]);
+    let scripted = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(
+        typed.to_pretty_string(),
+        scripted,
+        "agc run exited {status}"
+    );
+    assert!(
+        !typed.outputs.is_empty(),
+        "the workflow's result: {typed:#?}"
+    );
+}

@@ -42,6 +42,12 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
         "examples/generated/every-type",
         "every-type-runner",
     ),
+    // An AWP workflow: its `start` answered by the dispatch, steps setting state typed.
+    (
+        "examples/awp/support-triage.workflow.yaml",
+        "examples/generated/awp-support-triage",
+        "awp-support-triage-runner",
+    ),
     // Issue 49 item 6: an Agent Graph Provider, its fact store and outcomes typed.
     (
         "examples/agent-graph/release",

@@ -61,12 +61,19 @@ impl<H: Handlers> Dispatch for Graph<H> {
         node: &str,
         inputs: &'a Map<String, Value>,
     ) -> Option<CallFuture<'a, Map<String, Value>>> {
-{%- if calls.is_empty() %}
+{%- if calls.is_empty() && idle.is_empty() %}
         let _ = (ctx, node, inputs);
         None
 {%- else %}
+{%- if calls.is_empty() %}
+        let _ = (ctx, inputs);
+{%- else %}
         let h = &self.0;
+{%- endif %}
         let call: CallFuture<'a, Map<String, Value>> = match node {
+{%- for i in idle %}
+            {{ i }} => Box::pin(async { Ok(Map::new()) }),
+{%- endfor %}
 {%- for c in calls %}
             {{ c.id_lit }} => Box::pin(async move {
                 let inputs = typed::decode(ctx, inputs)?;

@@ -9,7 +9,9 @@
 use super::facts;
 use super::names::{self, Namer};
 use super::types::{DefKind, Field, Ty, TypeSpace};
-use agc_runtime::plan::{Declared, GraphOutput, HandlerCall, Node, NodeKind, Param, Plan};
+use agc_runtime::plan::{
+    Declared, GraphOutput, HandlerCall, Node, NodeKind, Param, Plan, StateModel,
+};
 use serde_json::Value;
 
 /// rustfmt's default line width.
@@ -35,6 +37,8 @@ pub struct Model {
     pub handlers: Vec<HandlerView>,
     /// Nodes run by the runtime itself, for the README: `(scoped id, kind)`, escaped.
     pub runtime_nodes: Vec<(String, String)>,
+    /// Calls the dispatch answers itself, with no outputs (AWP `start`): their ids as literals.
+    pub idle: Vec<String>,
     /// The plan's params type name (`Params`).
     pub params_fields: usize,
 }
@@ -191,6 +195,22 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
         params.push(facts_field(&mut fnamer, t, doc));
     }
     let params_fields = params.len();
+    // AWP: a node's outputs merge into the workflow state (the params' properties), so a task
+    // that declares none may set any state property: each one optional.
+    let state_update: Option<Vec<Field>> =
+        matches!(plan.semantics.state, StateModel::Workflow { .. }).then(|| {
+            params
+                .iter()
+                .map(|f| Field {
+                    ty: match &f.ty {
+                        Ty::Option(_) => f.ty.clone(),
+                        t => Ty::Option(Box::new(t.clone())),
+                    },
+                    optional: true,
+                    ..f.clone()
+                })
+                .collect()
+        });
     space.add_struct(
         "Params".into(),
         names::doc_lines("The graph's parameters."),
@@ -230,9 +250,17 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
     let mut methods = Namer::new();
     let mut handlers = Vec::new();
     let mut runtime_nodes = Vec::new();
+    let mut idle = Vec::new();
     for node in &plan.nodes {
         let id = node.id.as_str();
         let kind = node.kind.as_str();
+        // AWP's `start` marks where a run begins and does no work: the runtime calls it
+        // like a task (its attempt is in the record), the dispatch answers it.
+        if node.origin_kind == "start" && node.kind == NodeKind::Task && node.outputs.is_empty() {
+            runtime_nodes.push((names::markdown_inline(id), "start, no work".to_string()));
+            idle.push(names::literal(id));
+            continue;
+        }
         match plan.handler_call(node) {
             Some(HandlerCall::Task | HandlerCall::Decision | HandlerCall::Gate) => {}
             _ => {
@@ -290,6 +318,12 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
                 };
             }
             outputs.push(f);
+        }
+        if kind == "task"
+            && node.outputs.is_empty()
+            && let Some(fields) = &state_update
+        {
+            outputs.extend(fields.iter().cloned());
         }
         // Every gate answers `approved` or `rejected` (an Agent Graph or agh gate declares no
         // `decision` output; its answer has one all the same).
@@ -396,6 +430,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
         uses_map,
         handlers,
         runtime_nodes,
+        idle,
         params_fields,
     }
 }

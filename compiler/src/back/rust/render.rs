@@ -35,6 +35,8 @@ struct HandlerRs<'a> {
     /// Tasks and decisions (the runtime's `task` and `decision` calls).
     calls: Vec<&'a HandlerView>,
     gates: Vec<&'a HandlerView>,
+    /// Calls answered with no outputs (AWP `start`), as literals.
+    idle: &'a [String],
     /// The `use agc_runtime::typed::{..};` line: only what the file uses.
     typed_use: String,
 }
@@ -115,6 +117,7 @@ pub fn files(m: &Model) -> Vec<(&'static str, String)> {
                 handlers: &m.handlers,
                 calls: by_kind(&["task", "external", "decision"]),
                 gates: by_kind(&["gate"]),
+                idle: &m.idle,
                 typed_use,
             }),
         ),

@@ -30,9 +30,6 @@ use serde_json::{Map, Value};
 /// trait with defaults (`impl Hooks for MyHandlers {}` waits for decisions), so that no node
 /// id can clash with a hook.
 pub trait Handlers: Hooks {
-    /// Task start
-    fn start(&self, ctx: &Context, inputs: StartInputs) -> impl Reply<StartOutputs>;
-
     /// Task checkpoint
     fn checkpoint(&self, ctx: &Context, inputs: CheckpointInputs) -> impl Reply<CheckpointOutputs>;
 
@@ -338,10 +335,7 @@ impl<H: Handlers> Dispatch for Graph<H> {
     ) -> Option<CallFuture<'a, Map<String, Value>>> {
         let h = &self.0;
         let call: CallFuture<'a, Map<String, Value>> = match node {
-            "start" => Box::pin(async move {
-                let inputs = typed::decode(ctx, inputs)?;
-                typed::encode(Handlers::start(h, ctx, inputs).await?)
-            }),
+            "start" => Box::pin(async { Ok(Map::new()) }),
             "checkpoint" => Box::pin(async move {
                 let inputs = typed::decode(ctx, inputs)?;
                 typed::encode(Handlers::checkpoint(h, ctx, inputs).await?)

@@ -21,21 +21,16 @@ pub struct Outputs {
     pub self_: Option<i64>,
 }
 
-/// The inputs of task start.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StartInputs {}
-
-/// The outputs of task start.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StartOutputs {}
-
 /// The inputs of task checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CheckpointInputs {}
 
 /// The outputs of task checkpoint.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CheckpointOutputs {}
+pub struct CheckpointOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task unknown_node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,7 +38,10 @@ pub struct UnknownNodeInputs {}
 
 /// The outputs of task unknown_node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnknownNodeOutputs {}
+pub struct UnknownNodeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -51,7 +49,10 @@ pub struct PlanTypeInputs {}
 
 /// The outputs of task plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanTypeOutputs {}
+pub struct PlanTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,7 +60,10 @@ pub struct RunInputs {}
 
 /// The outputs of task run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RunOutputs {}
+pub struct RunOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task resume.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -67,7 +71,10 @@ pub struct ResumeInputs {}
 
 /// The outputs of task resume.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResumeOutputs {}
+pub struct ResumeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -75,7 +82,10 @@ pub struct OutputsTypeInputs {}
 
 /// The outputs of task outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OutputsTypeOutputs {}
+pub struct OutputsTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task tokio_runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,7 +93,10 @@ pub struct TokioRuntimeInputs {}
 
 /// The outputs of task tokio_runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TokioRuntimeOutputs {}
+pub struct TokioRuntimeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,7 +104,10 @@ pub struct AnswerTypeInputs {}
 
 /// The outputs of task answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerTypeOutputs {}
+pub struct AnswerTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task context.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,7 +115,10 @@ pub struct ContextTypeInputs {}
 
 /// The outputs of task context.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContextTypeOutputs {}
+pub struct ContextTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task params.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -107,7 +126,10 @@ pub struct ParamsTypeInputs {}
 
 /// The outputs of task params.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParamsTypeOutputs {}
+pub struct ParamsTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task handlers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -115,7 +137,10 @@ pub struct HandlersTypeInputs {}
 
 /// The outputs of task handlers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandlersTypeOutputs {}
+pub struct HandlersTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task hooks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -123,7 +148,10 @@ pub struct HooksTypeInputs {}
 
 /// The outputs of task hooks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HooksTypeOutputs {}
+pub struct HooksTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,7 +159,10 @@ pub struct GraphTypeInputs {}
 
 /// The outputs of task graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphTypeOutputs {}
+pub struct GraphTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task dispatch.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,7 +170,10 @@ pub struct DispatchTypeInputs {}
 
 /// The outputs of task dispatch.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DispatchTypeOutputs {}
+pub struct DispatchTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task failure.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -147,7 +181,10 @@ pub struct FailureTypeInputs {}
 
 /// The outputs of task failure.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureTypeOutputs {}
+pub struct FailureTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -155,7 +192,10 @@ pub struct ReplyTypeInputs {}
 
 /// The outputs of task reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplyTypeOutputs {}
+pub struct ReplyTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -163,7 +203,10 @@ pub struct TypedTypeInputs {}
 
 /// The outputs of task typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypedTypeOutputs {}
+pub struct TypedTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task usage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -171,7 +214,10 @@ pub struct UsageTypeInputs {}
 
 /// The outputs of task usage.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UsageTypeOutputs {}
+pub struct UsageTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task plan_json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -179,7 +225,10 @@ pub struct PlanJsonInputs {}
 
 /// The outputs of task plan_json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanJsonOutputs {}
+pub struct PlanJsonOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task graph_id.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -187,7 +236,10 @@ pub struct GraphIdInputs {}
 
 /// The outputs of task graph_id.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphIdOutputs {}
+pub struct GraphIdOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task graph_digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -195,7 +247,10 @@ pub struct GraphDigestInputs {}
 
 /// The outputs of task graph_digest.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphDigestOutputs {}
+pub struct GraphDigestOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task h.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -203,7 +258,10 @@ pub struct HInputs {}
 
 /// The outputs of task h.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HOutputs {}
+pub struct HOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task ctx.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -211,7 +269,10 @@ pub struct CtxInputs {}
 
 /// The outputs of task ctx.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CtxOutputs {}
+pub struct CtxOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task inputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,7 +280,10 @@ pub struct InputsInputs {}
 
 /// The outputs of task inputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct InputsOutputs {}
+pub struct InputsOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -227,7 +291,10 @@ pub struct NodeInputs {}
 
 /// The outputs of task node.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NodeOutputs {}
+pub struct NodeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task call.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -235,7 +302,10 @@ pub struct CallInputs {}
 
 /// The outputs of task call.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CallOutputs {}
+pub struct CallOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task gate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -243,7 +313,10 @@ pub struct GateInputs {}
 
 /// The outputs of task gate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GateOutputs {}
+pub struct GateOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task handler.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -251,7 +324,10 @@ pub struct HandlerTypeInputs {}
 
 /// The outputs of task handler.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandlerTypeOutputs {}
+pub struct HandlerTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task types.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -259,7 +335,10 @@ pub struct TypesInputs {}
 
 /// The outputs of task types.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypesOutputs {}
+pub struct TypesOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task agc_runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -267,7 +346,10 @@ pub struct AgcRuntimeInputs {}
 
 /// The outputs of task agc_runtime.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AgcRuntimeOutputs {}
+pub struct AgcRuntimeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task serde.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -275,7 +357,10 @@ pub struct SerdeInputs {}
 
 /// The outputs of task serde.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SerdeOutputs {}
+pub struct SerdeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task serde_json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -283,7 +368,10 @@ pub struct SerdeJsonInputs {}
 
 /// The outputs of task serde_json.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SerdeJsonOutputs {}
+pub struct SerdeJsonOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task std.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -291,7 +379,10 @@ pub struct StdInputs {}
 
 /// The outputs of task std.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StdOutputs {}
+pub struct StdOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task core.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -299,7 +390,10 @@ pub struct CoreInputs {}
 
 /// The outputs of task core.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CoreOutputs {}
+pub struct CoreOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task self.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -307,7 +401,10 @@ pub struct SelfTypeInputs {}
 
 /// The outputs of task self.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SelfTypeOutputs {}
+pub struct SelfTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task super.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -315,7 +412,10 @@ pub struct SuperInputs {}
 
 /// The outputs of task super.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SuperOutputs {}
+pub struct SuperOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task crate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -323,7 +423,10 @@ pub struct CrateInputs {}
 
 /// The outputs of task crate.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CrateOutputs {}
+pub struct CrateOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -331,7 +434,10 @@ pub struct TypeInputs {}
 
 /// The outputs of task type.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypeOutputs {}
+pub struct TypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task fn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -339,7 +445,10 @@ pub struct FnInputs {}
 
 /// The outputs of task fn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FnOutputs {}
+pub struct FnOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task async.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -347,7 +456,10 @@ pub struct AsyncInputs {}
 
 /// The outputs of task async.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AsyncOutputs {}
+pub struct AsyncOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task await.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -355,7 +467,10 @@ pub struct AwaitInputs {}
 
 /// The outputs of task await.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AwaitOutputs {}
+pub struct AwaitOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task dyn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -363,7 +478,10 @@ pub struct DynInputs {}
 
 /// The outputs of task dyn.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DynOutputs {}
+pub struct DynOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task match.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -371,7 +489,10 @@ pub struct MatchInputs {}
 
 /// The outputs of task match.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MatchOutputs {}
+pub struct MatchOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task mod.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -379,7 +500,10 @@ pub struct ModInputs {}
 
 /// The outputs of task mod.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ModOutputs {}
+pub struct ModOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task try.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -387,7 +511,10 @@ pub struct TryInputs {}
 
 /// The outputs of task try.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TryOutputs {}
+pub struct TryOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task gen.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -395,7 +522,10 @@ pub struct GenInputs {}
 
 /// The outputs of task gen.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GenOutputs {}
+pub struct GenOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task static.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -403,7 +533,10 @@ pub struct StaticInputs {}
 
 /// The outputs of task static.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StaticOutputs {}
+pub struct StaticOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task box.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -411,7 +544,10 @@ pub struct BoxTypeInputs {}
 
 /// The outputs of task box.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoxTypeOutputs {}
+pub struct BoxTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task some.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -419,7 +555,10 @@ pub struct SomeTypeInputs {}
 
 /// The outputs of task some.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SomeTypeOutputs {}
+pub struct SomeTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task none.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -427,7 +566,10 @@ pub struct NoneTypeInputs {}
 
 /// The outputs of task none.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NoneTypeOutputs {}
+pub struct NoneTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task ok.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -435,7 +577,10 @@ pub struct OkTypeInputs {}
 
 /// The outputs of task ok.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OkTypeOutputs {}
+pub struct OkTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task err.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -443,7 +588,10 @@ pub struct ErrTypeInputs {}
 
 /// The outputs of task err.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrTypeOutputs {}
+pub struct ErrTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task option.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -451,7 +599,10 @@ pub struct OptionTypeInputs {}
 
 /// The outputs of task option.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OptionTypeOutputs {}
+pub struct OptionTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task result.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -459,7 +610,10 @@ pub struct ResultTypeInputs {}
 
 /// The outputs of task result.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResultTypeOutputs {}
+pub struct ResultTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task string.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -467,7 +621,10 @@ pub struct StringTypeInputs {}
 
 /// The outputs of task string.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StringTypeOutputs {}
+pub struct StringTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task vec.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -475,7 +632,10 @@ pub struct VecTypeInputs {}
 
 /// The outputs of task vec.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct VecTypeOutputs {}
+pub struct VecTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task map.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -483,7 +643,10 @@ pub struct MapTypeInputs {}
 
 /// The outputs of task map.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MapTypeOutputs {}
+pub struct MapTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task value.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -491,7 +654,10 @@ pub struct ValueTypeInputs {}
 
 /// The outputs of task value.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ValueTypeOutputs {}
+pub struct ValueTypeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task decode.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -499,7 +665,10 @@ pub struct DecodeInputs {}
 
 /// The outputs of task decode.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DecodeOutputs {}
+pub struct DecodeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task encode.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -507,7 +676,10 @@ pub struct EncodeInputs {}
 
 /// The outputs of task encode.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EncodeOutputs {}
+pub struct EncodeOutputs {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -515,7 +687,10 @@ pub struct AnswerTypeInputs2 {}
 
 /// The outputs of task Answer.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AnswerTypeOutputs2 {}
+pub struct AnswerTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Context.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -523,7 +698,10 @@ pub struct ContextTypeInputs2 {}
 
 /// The outputs of task Context.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ContextTypeOutputs2 {}
+pub struct ContextTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Params.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -531,7 +709,10 @@ pub struct ParamsTypeInputs2 {}
 
 /// The outputs of task Params.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ParamsTypeOutputs2 {}
+pub struct ParamsTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -539,7 +720,10 @@ pub struct OutputsTypeInputs2 {}
 
 /// The outputs of task Outputs.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OutputsTypeOutputs2 {}
+pub struct OutputsTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Handlers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -547,7 +731,10 @@ pub struct HandlersTypeInputs2 {}
 
 /// The outputs of task Handlers.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HandlersTypeOutputs2 {}
+pub struct HandlersTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Hooks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -555,7 +742,10 @@ pub struct HooksTypeInputs2 {}
 
 /// The outputs of task Hooks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct HooksTypeOutputs2 {}
+pub struct HooksTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -563,7 +753,10 @@ pub struct GraphTypeInputs2 {}
 
 /// The outputs of task Graph.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphTypeOutputs2 {}
+pub struct GraphTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Dispatch.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -571,7 +764,10 @@ pub struct DispatchTypeInputs2 {}
 
 /// The outputs of task Dispatch.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DispatchTypeOutputs2 {}
+pub struct DispatchTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Failure.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -579,7 +775,10 @@ pub struct FailureTypeInputs2 {}
 
 /// The outputs of task Failure.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailureTypeOutputs2 {}
+pub struct FailureTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -587,7 +786,10 @@ pub struct ReplyTypeInputs2 {}
 
 /// The outputs of task Reply.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplyTypeOutputs2 {}
+pub struct ReplyTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -595,7 +797,10 @@ pub struct TypedTypeInputs2 {}
 
 /// The outputs of task Typed.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TypedTypeOutputs2 {}
+pub struct TypedTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Self.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -603,7 +808,10 @@ pub struct SelfTypeInputs2 {}
 
 /// The outputs of task Self.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SelfTypeOutputs2 {}
+pub struct SelfTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task PLAN_JSON.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -611,7 +819,10 @@ pub struct PlanJsonInputs2 {}
 
 /// The outputs of task PLAN_JSON.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlanJsonOutputs2 {}
+pub struct PlanJsonOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task GRAPH_ID.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -619,7 +830,10 @@ pub struct GraphIdInputs2 {}
 
 /// The outputs of task GRAPH_ID.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphIdOutputs2 {}
+pub struct GraphIdOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task GRAPH_DIGEST.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -627,7 +841,10 @@ pub struct GraphDigestInputs2 {}
 
 /// The outputs of task GRAPH_DIGEST.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GraphDigestOutputs2 {}
+pub struct GraphDigestOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Some.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -635,7 +852,10 @@ pub struct SomeTypeInputs2 {}
 
 /// The outputs of task Some.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SomeTypeOutputs2 {}
+pub struct SomeTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task None.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -643,7 +863,10 @@ pub struct NoneTypeInputs2 {}
 
 /// The outputs of task None.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NoneTypeOutputs2 {}
+pub struct NoneTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Ok.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -651,7 +874,10 @@ pub struct OkTypeInputs2 {}
 
 /// The outputs of task Ok.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OkTypeOutputs2 {}
+pub struct OkTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Err.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -659,7 +885,10 @@ pub struct ErrTypeInputs2 {}
 
 /// The outputs of task Err.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ErrTypeOutputs2 {}
+pub struct ErrTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
 
 /// The inputs of task Box.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -667,4 +896,7 @@ pub struct BoxTypeInputs2 {}
 
 /// The outputs of task Box.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoxTypeOutputs2 {}
+pub struct BoxTypeOutputs2 {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
