@@ -63,7 +63,7 @@ pub trait Handlers: Hooks {
     fn fix(&self, ctx: &Context, inputs: FixInputs) -> impl Reply<FixOutputs>;
 }
 
-/// The dispatch of this graph's nodes to the methods of `H`: what [`crate::run`] hands the
+/// The dispatch of this graph's nodes to the methods of `H`: what [`super::run`] hands the
 /// runtime (through `agc_runtime::typed::Typed`).
 pub struct Graph<H>(pub H);
 
