@@ -1,7 +1,7 @@
 //! A generated runner's dependencies are lean (issue 49 item 8): its `agc-runtime` line turns
 //! the runtime's default features off and names only those its plan needs (`awp` for AWP's
 //! jq, nothing for AGS, agh and Agent Graph), and the AGS example crate's dependency tree
-//! holds neither Agent Graph's ICU crates nor AWP's jaq.
+//! holds neither Agent Graph's ICU crates nor AWP's jaq (the AWP example's holds jaq only).
 
 mod common;
 
@@ -110,6 +110,10 @@ fn the_ags_example_crate_builds_neither_icu_nor_jaq() {
         .filter(|p| p.starts_with("icu_") || p.starts_with("jaq-") || p == &"ryu-js")
         .collect();
     assert!(heavy.is_empty(), "{heavy:?}");
+    // An AWP runner (the workspace's AWP example) has jq, and still no ICU.
+    let awp = tree("awp-support-triage-runner");
+    assert!(awp.iter().any(|p| p == "jaq-core"), "{awp:?}");
+    assert!(!awp.iter().any(|p| p.starts_with("icu_")), "{awp:?}");
     // The same query sees them where the defaults are on (agc itself), so it can fail.
     let agc = tree("agc");
     assert!(agc.iter().any(|p| p == "icu_collator"), "{agc:?}");
