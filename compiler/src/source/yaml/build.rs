@@ -199,8 +199,17 @@ impl Builder {
                 .max(frame.open_end)
         };
         self.nodes.extend(self.spans.drain(frame.spans_base..));
+        shrink(&mut self.spans);
+        // The outermost open collection of its kind owns its stack from 0: the stack becomes
+        // its value (shrunk in place) rather than being copied, so a large collection is not
+        // held twice at its close.
         let value = match frame.kind {
+            Kind::Seq { base: 0 } => Value::Array(std::mem::take(&mut self.items).into()),
             Kind::Seq { base } => Value::Array(self.items.drain(base..).collect()),
+            Kind::Map { base: 0, seen, .. } => Value::Object(Map::with_table(
+                std::mem::take(&mut self.entries).into(),
+                seen,
+            )),
             Kind::Map { base, seen, .. } => {
                 Value::Object(Map::with_table(self.entries.drain(base..).collect(), seen))
             }
@@ -322,5 +331,14 @@ fn key_slot(built: Built, diags: &mut Vec<Diagnostic>) -> Slot {
             );
             Slot::Drop
         }
+    }
+}
+
+/// Gives back the memory of a stack that held a large collection's children: it is kept for
+/// reuse only while it is at most four times what is left on it (and a few pages).
+fn shrink<T>(stack: &mut Vec<T>) {
+    let keep = stack.len().max(4096);
+    if stack.capacity() > 4 * keep {
+        stack.shrink_to(keep);
     }
 }
