@@ -37,9 +37,7 @@ impl Stub {
             while let Ok((stream, _)) = listener.accept().await {
                 let (status, body) = script[n.min(script.len() - 1)].clone();
                 n += 1;
-                if let Some(request) = answer(stream, status, &body).await {
-                    log.lock().unwrap().push(request);
-                }
+                answer(stream, status, &body, &log).await;
             }
         });
         Stub { base_url, seen }
@@ -50,9 +48,15 @@ impl Stub {
     }
 }
 
-/// Reads one HTTP/1.1 request from `stream` and answers `status` with `body`, closing the
-/// connection.
-async fn answer(mut stream: TcpStream, status: u16, body: &Value) -> Option<Seen> {
+/// Reads one HTTP/1.1 request from `stream`, keeps it in `log`, and answers `status` with
+/// `body`, closing the connection. The request is kept before the answer is written: once the
+/// client has its answer, a test that counts the requests sees this one.
+async fn answer(
+    mut stream: TcpStream,
+    status: u16,
+    body: &Value,
+    log: &Mutex<Vec<Seen>>,
+) -> Option<()> {
     let mut buf = Vec::new();
     let mut chunk = [0u8; 4096];
     let head_end = loop {
@@ -83,6 +87,7 @@ async fn answer(mut stream: TcpStream, status: u16, body: &Value) -> Option<Seen
         head,
         body: serde_json::from_slice(&buf[head_end..head_end + length]).ok()?,
     };
+    log.lock().unwrap().push(request);
     let text = body.to_string();
     let reason = match status {
         200 => "OK",
@@ -95,8 +100,7 @@ async fn answer(mut stream: TcpStream, status: u16, body: &Value) -> Option<Seen
         text.len()
     );
     stream.write_all(response.as_bytes()).await.ok()?;
-    stream.shutdown().await.ok()?;
-    Some(request)
+    stream.shutdown().await.ok()
 }
 
 /// An answer as the chat-completions API gives it.
