@@ -6,6 +6,8 @@
 //! - [`held`]: bytes held per thread (a counting global allocator), for evaluation limits.
 //! - [`jq`]: jq evaluation through jaq, bounded (see the module docs; feature `awp`, default
 //!   on).
+//! - [`json`]: JSON text of serde values as serde_json writes it, faster (run records, journal
+//!   lines).
 //! - [`plan`]: the `agc.plan/v3` serde types (v2 and v1 plans still read), the contract between compiler and runtime.
 //! - [`run`]: executing plans: the pure scheduler core, the async driver, journals, run records.
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
@@ -27,6 +29,7 @@ pub mod facts;
 pub mod held;
 #[cfg(feature = "awp")]
 pub mod jq;
+pub mod json;
 pub mod plan;
 pub mod run;
 pub mod typed;

@@ -189,7 +189,7 @@ pub(super) fn prepare(
     write("plan.json", plan_text)?;
     write(
         "script.json",
-        &serde_json::to_string_pretty(script).unwrap_or_default(),
+        &agc_runtime::json::to_string_pretty(script).unwrap_or_default(),
     )?;
     write(
         "options.json",

@@ -67,7 +67,7 @@ pub struct JsonlJournal {
     /// `fsync` on every flush (off by default: a flush survives `kill -9`).
     pub sync: bool,
     /// Lines appended since the last flush.
-    pending: Vec<u8>,
+    pending: String,
     /// The end of the file's last complete line when it was opened.
     whole: u64,
     /// The bytes after `whole` when the file was opened (a torn write), until cut away.
@@ -114,7 +114,7 @@ impl JsonlJournal {
             path: path.to_path_buf(),
             file,
             sync: false,
-            pending: Vec::with_capacity(4096),
+            pending: String::with_capacity(4096),
             whole,
             torn: len - whole,
             cut: false,
@@ -163,9 +163,9 @@ impl Drop for JsonlJournal {
 
 impl Journal for JsonlJournal {
     fn append(&mut self, event: &Event) -> Result<(), JournalError> {
-        serde_json::to_writer(&mut self.pending, event)
+        crate::json::write_compact(&mut self.pending, event)
             .map_err(|e| JournalError(format!("cannot encode event: {e}")))?;
-        self.pending.push(b'\n');
+        self.pending.push('\n');
         Ok(())
     }
 
@@ -184,7 +184,7 @@ impl Journal for JsonlJournal {
         }
         // One write for the batch: a crash inside it leaves whole lines and at most one
         // line cut short, which `open` and `load` drop.
-        self.file.write_all(&self.pending).map_err(err)?;
+        self.file.write_all(self.pending.as_bytes()).map_err(err)?;
         self.pending.clear();
         if self.sync {
             self.file.sync_data().map_err(err)?;

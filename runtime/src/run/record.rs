@@ -57,7 +57,8 @@ pub struct LoopTerminal {
 impl RunRecord {
     /// Pretty JSON with a trailing newline.
     pub fn to_pretty_string(&self) -> String {
-        let mut s = serde_json::to_string_pretty(self).expect("run record serializes");
+        // serde_json's bytes, written without its per-piece overhead (`crate::json`).
+        let mut s = crate::json::to_string_pretty(self).expect("run record serializes");
         s.push('\n');
         s
     }

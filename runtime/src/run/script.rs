@@ -225,12 +225,13 @@ impl ScriptHandler {
             resumed: cx.resumed,
         };
         st.seen.insert(id, ordinal);
-        if let Some(f) = st.file.as_mut()
-            && let Ok(mut line) = serde_json::to_vec(&inv)
-        {
-            // One write per line: a crash leaves whole lines and at most one cut short.
-            line.push(b'\n');
-            let _ = f.write_all(&line).and_then(|()| f.flush());
+        if let Some(f) = st.file.as_mut() {
+            let mut line = String::with_capacity(128);
+            if crate::json::write_compact(&mut line, &inv).is_ok() {
+                // One write per line: a crash leaves whole lines and at most one cut short.
+                line.push('\n');
+                let _ = f.write_all(line.as_bytes()).and_then(|()| f.flush());
+            }
         }
         st.log.push(inv);
         drop(st);
