@@ -259,3 +259,170 @@ fn a_limit_in_the_inputs_fails_the_attempt_for_retries_and_failure_edges() {
     assert_eq!(r["status"], "succeeded");
     check(&r, "succeeded");
 }
+
+/// RETRIED with the concatenation moved from an input to where GUARD says, and no input.
+const GUARDED: &str = r#"ags_version: "1.0"
+kind: AgenticGraph
+id: limits/guarded
+title: A condition over the evaluation limits
+objective: Fail an attempt on a limit met by a condition, retry it, then take the failure edge.
+params:
+  s:
+    type: string
+    description: A long text.
+entrypoints: [double]
+nodes:
+  double:
+GUARD
+    failure:
+      retry:
+        max_attempts: 2
+        retry_on: [budget_exceeded]
+  recover:
+    type: gate
+    title: Recover
+    description: A human looks at what failed.
+    gate:
+      mode: approve
+      prompt: Go on without it?
+edges:
+  - from: double
+    to: recover
+    kind: on_failure
+"#;
+
+/// A limit met by the node's own `when` or by a decision's branch condition is a failed
+/// attempt of class `budget_exceeded`, like one met by its inputs (issue 47): retried (the
+/// condition evaluated again), then the failure edge. It was a run failure without an
+/// attempt (RT062) for the `when`, and a branch counted as false for the decision.
+#[test]
+fn a_limit_in_a_guard_or_a_decision_fails_the_attempt_like_the_inputs() {
+    let concat = "len(params.s + params.s) > 0";
+    let guard = format!(
+        "    title: Double\n    description: Runs when the text, twice, is not empty.\n    \
+         when: {concat}\n    outputs:\n      result: {{type: string, description: The result.}}"
+    );
+    let decision = format!(
+        "    type: decision\n    title: Double\n    description: Picks by the text, twice.\n    \
+         decision:\n      evaluator: expression\n      branches:\n        \
+         - {{label: long, description: Long., when: \"{concat}\"}}\n        \
+         - {{label: short, description: Short., when: \"true\"}}"
+    );
+    let cases = [
+        (guard, "budget_exceeded: the node's `when` failed: "),
+        (
+            decision,
+            "budget_exceeded: branch `long`'s condition failed: ",
+        ),
+    ];
+    for (node, error_start) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let wf = tmp.path().join("wf.yaml");
+        std::fs::write(&wf, GUARDED.replace("GUARD", &node)).unwrap();
+        let check = agc(&["check", wf.to_str().unwrap()]);
+        assert_eq!(check.status.code(), Some(0), "{check:?}");
+        let params = tmp.path().join("p.json");
+        let text = serde_json::json!({ "s": "x".repeat(34_000_000) }).to_string();
+        std::fs::write(&params, text).unwrap();
+        let rd = tmp.path().join("rd");
+        let (wf, params, rd_s) = (
+            wf.to_str().unwrap(),
+            params.to_str().unwrap(),
+            rd.to_str().unwrap(),
+        );
+        let out = agc(&[
+            "run",
+            wf,
+            "--params",
+            params,
+            "--run-dir",
+            rd_s,
+            "--fixed-clock",
+        ]);
+        assert_eq!(out.status.code(), Some(4), "{error_start}: {out:?}");
+        let r = record(&rd);
+        let node = |id: &str| {
+            r["nodes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|n| n["node_id"] == id)
+                .cloned()
+                .unwrap_or_else(|| panic!("no `{id}` in {r}"))
+        };
+        let double = node("double");
+        assert_eq!(double["status"], "failed", "{double}");
+        let attempts = double["attempts"].as_array().unwrap();
+        assert_eq!(attempts.len(), 2, "{double}");
+        for a in attempts {
+            assert_eq!(a["status"], "budget_exceeded", "{a}");
+            let error = a["error"].as_str().unwrap();
+            assert!(
+                error.starts_with(error_start) && error.ends_with("(AGC043)"),
+                "{error}"
+            );
+        }
+        assert_eq!(node("recover")["status"], "awaiting_human");
+        // The journal replays to the same attempts, and the run goes on past the gate.
+        let out = agc(&["run", "--resume", rd_s, "--decide", "recover=approved"]);
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let r = record(&rd);
+        assert_eq!(r["nodes"][0]["attempts"].as_array().unwrap().len(), 2);
+    }
+}
+
+/// An AWP switch whose case meets a limit fails its attempt with `budget_exceeded` (it was
+/// AGC327, a routing failure without an attempt).
+#[test]
+fn a_limit_in_a_switch_case_fails_the_switch_attempt() {
+    let wf = r#"document: {schema: https://agent-workflow.dev/schemas/workflow-definition.json, name: limits-switch, version: 1.0.0}
+state_schema:
+  type: object
+  properties:
+    x: {}
+nodes:
+  - {id: start, type: start}
+  - id: route
+    type: switch
+    config:
+      cases:
+        - {when: '[range(1e9)] | length > 0', target: done}
+      default: done
+  - {id: done, type: end, config: {output_mapping: .x}}
+edges:
+  - {source: __start__, target: start}
+  - {source: start, target: route}
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let path = tmp.path().join("wf.yaml");
+    std::fs::write(&path, wf).unwrap();
+    let rd = tmp.path().join("rd");
+    let out = agc(&[
+        "run",
+        path.to_str().unwrap(),
+        "--run-dir",
+        rd.to_str().unwrap(),
+        "--fixed-clock",
+        "--eval-memory",
+        "8",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let r = record(&rd);
+    let route = r["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node_id"] == "route")
+        .cloned()
+        .unwrap();
+    assert_eq!(route["status"], "failed", "{route}");
+    let attempts = route["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 1, "{route}");
+    assert_eq!(attempts[0]["status"], "budget_exceeded", "{route}");
+    let error = attempts[0]["error"].as_str().unwrap();
+    assert!(
+        error.starts_with("budget_exceeded: switch `route`: a case failed: jq")
+            && error.contains("memory"),
+        "{error}"
+    );
+}

@@ -4,7 +4,7 @@
 //! The CLI speaks this format over HTTP without depending on this crate; `docs/restate.md`
 //! documents it field by field, and a change here is a change of that contract.
 
-use agc_runtime::plan::{Node, NodeKind};
+use agc_runtime::plan::{EvalLimits, Node, NodeKind};
 use agc_runtime::run::{CallResult, Checkpoint, GateOutcome};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -34,6 +34,10 @@ pub struct RunInput {
     /// A run script (`agc.script/v1`, as JSON) for a scripted worker; other workers ignore it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<Value>,
+    /// Evaluation limits over the plan's `eval_limits` (`agc run --engine restate --eval-…`):
+    /// each one given replaces the plan's, for this run only.
+    #[serde(default, skip_serializing_if = "EvalLimits::is_empty")]
+    pub eval_limits: EvalLimits,
 }
 
 /// Input of `AgcTask/execute`: one handler call the core asked for.

@@ -11,6 +11,10 @@
 //! outstanding, its event stamped at its `fire_at`, a pure function of the journaled state,
 //! so both engines give the same records.
 //!
+//! Evaluation limits: the plan's `eval_limits`, with the run input's over them, are the
+//! run's own. A time limit met fails the invocation (Restate retries it) rather than the
+//! node, since a replay could decide it otherwise; see `drive`.
+//!
 //! Shared handlers: `decide` resolves a gate's promise (a second decision is refused with
 //! 409), `status` reports progress, awaiting gates and, once the run pauses or ends, its
 //! record.
@@ -184,8 +188,10 @@ async fn drive(
         .map_err(|e| terminal(400, format!("not a usable agc plan: {e}")))?;
     let params = bind_params(&plan, input.params).map_err(|e| terminal(400, e.to_string()))?;
     let plan = Arc::new(plan);
-    let mut state =
-        State::new(Arc::clone(&plan)).map_err(|e| terminal(400, format!("invalid plan: {e}")))?;
+    // The plan's evaluation limits, and the run's own over them: this run's alone.
+    let mut state = State::new(Arc::clone(&plan))
+        .map_err(|e| terminal(400, format!("invalid plan: {e}")))?
+        .with_eval_limits(&input.eval_limits);
     let mut context = match plan.attrs.get("context") {
         Some(Value::Object(c)) => c.clone(),
         _ => Map::new(),
@@ -228,6 +234,22 @@ async fn drive(
                 _ => None,
             };
             let cmds = state.step(ev);
+            // A time limit met depends on the worker's speed and load, and a replay here
+            // re-steps every event with no record of it to read first (the local driver
+            // journals it: `agc_runtime::run::core` `limits`): no path may follow from it.
+            // The invocation fails instead, and Restate retries it. The other limits decide
+            // the same on every replay (the plan and the run's limits are its input).
+            if let Some(Event::LimitMet { message, .. }) = state
+                .take_limits_met()
+                .into_iter()
+                .find(|e| matches!(e, Event::LimitMet { time: true, .. }))
+            {
+                return Err(HandlerError::from(format!(
+                    "an evaluation met its time limit, which must not decide a durable run's \
+                     path: {message}; retried by Restate (raise the limit with \
+                     `eval_limits.timeout_seconds`)"
+                )));
+            }
             if let Some(path) = finished
                 && state.node_status(&path).is_some_and(|s| s.is_terminal())
             {

@@ -41,11 +41,7 @@ pub(crate) fn run(args: RunArgs) -> i32 {
         return 2;
     }
     let code = match &args.resume {
-        _ if args.engine != "local" => {
-            let limits = args.eval_limits.limits(agc_runtime::jq::run_limits());
-            agc_runtime::jq::set_run_limits(limits);
-            super::run_restate::run(&args, &mut sources, &mut diags)
-        }
+        _ if args.engine != "local" => super::run_restate::run(&args, &mut sources, &mut diags),
         Some(dir) => resume(&args, dir, &mut sources, &mut diags),
         None => start(&args, &mut sources, &mut diags),
     };
@@ -92,7 +88,6 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
         },
     };
     check_script_keys(&script, &plan, diags);
-    set_limits(args, &plan);
     let plan = Arc::new(plan);
     let opts = options(args, args.fixed_clock, None);
     let outcome = match &args.run_dir {
@@ -264,7 +259,6 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
         }
     };
     let opts = options(args, kept.fixed_clock, last_at.as_deref());
-    set_limits(args, &plan);
     let resumed = agc_runtime::run::resume_answering(
         Arc::new(plan),
         handler,
@@ -279,13 +273,6 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
     let mut args_dir = RunArgsView::from(args);
     args_dir.run_dir = Some(dir.to_path_buf());
     finish_with(&args_dir, outcome, diags, "AGC303")
-}
-
-/// Sets the limits of every jq evaluation of the run: the runner's defaults, the plan's
-/// `eval_limits` in their place, and this command's `--eval-…` flags over both.
-fn set_limits(args: &RunArgs, plan: &Plan) {
-    let base = plan.eval_limits.apply(agc_runtime::jq::run_limits());
-    agc_runtime::jq::set_run_limits(args.eval_limits.limits(base));
 }
 
 /// The parts of the arguments `finish` needs.
@@ -414,7 +401,11 @@ fn block_on<T>(
 }
 
 fn options(args: &RunArgs, fixed: bool, last_at: Option<&str>) -> RunOptions {
-    let mut opts = RunOptions::default();
+    let mut opts = RunOptions {
+        // Over the plan's own `eval_limits`, for this run only.
+        eval_limits: args.eval_limits.plan_limits(),
+        ..RunOptions::default()
+    };
     if fixed {
         let clock = last_at.and_then(FixedClock::after).unwrap_or_default();
         opts.clock = Arc::new(clock);

@@ -103,6 +103,11 @@ fn submit(
     if let Some(s) = script {
         input["script"] = s;
     }
+    // The command's limits over the plan's, which the worker honours by itself.
+    let limits = args.eval_limits.plan_limits();
+    if !limits.is_empty() {
+        input["eval_limits"] = serde_json::to_value(limits).unwrap_or(Value::Null);
+    }
     let url = format!("{ingress}/restate/send/AgcRun/{run_id}/run");
     let r = request("POST", &url, Some(&input.to_string()))?;
     if !r.ok() {

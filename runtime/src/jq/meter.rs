@@ -64,25 +64,15 @@ impl Limits {
         memory: 1 << 30,
         time: Duration::from_secs(10),
     };
-}
 
-/// The limits runs evaluate jq under ([`run_limits`]): [`Limits::DEFAULT`] with 5 s of time.
-static RUN_LIMITS: std::sync::RwLock<Limits> = std::sync::RwLock::new(Limits {
-    time: Duration::from_secs(5),
-    ..Limits::DEFAULT
-});
-
-/// Sets the limits every jq evaluation of a run uses from now on, in this process (a run's
-/// command line sets them once, before the run starts; `agc run --eval-…`).
-pub fn set_run_limits(limits: Limits) {
-    if let Ok(mut l) = RUN_LIMITS.write() {
-        *l = limits;
-    }
-}
-
-/// The limits of a jq evaluation in a run (see [`set_run_limits`]).
-pub fn run_limits() -> Limits {
-    RUN_LIMITS.read().map(|l| *l).unwrap_or(Limits::DEFAULT)
+    /// What a run's evaluations start from: [`Limits::DEFAULT`] with 5 s of time. A run
+    /// takes its own limits from there (the plan's `eval_limits`, then its options': see
+    /// [`crate::plan::EvalLimits`]); nothing about them is global to the process, so runs
+    /// of different plans in one process each have their own.
+    pub const RUN: Limits = Limits {
+        time: Duration::from_secs(5),
+        ..Limits::DEFAULT
+    };
 }
 
 impl Default for Limits {

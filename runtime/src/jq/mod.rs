@@ -46,7 +46,7 @@ pub mod value;
 pub use check::check_filter;
 pub use error::{CompileError, CompileErrorKind, JqError};
 pub use library::{definitions, known_filters};
-pub use meter::{Exceeded, Limits, MAX_OUTPUTS, run_limits, set_run_limits};
+pub use meter::{Exceeded, Limits, MAX_OUTPUTS};
 pub use run::{JQ_STACK, JqFilter, on_jq_stack, on_stack, run_jq, run_jq_limited};
 
 #[cfg(test)]

@@ -408,8 +408,10 @@ impl SubgraphSource {
 
 /// The bounds of one jq evaluation a plan asks for (`agc build --eval-stack/--eval-depth/
 /// --eval-memory/--eval-timeout`, written as the plan's `eval_limits`): each given one
-/// replaces the runner's default, and a runner's own setting (`agc run --eval-…`) replaces it
-/// in turn. What each bounds: `crate::jq::meter`; an exceeded bound is AGC043.
+/// replaces the runtime's default (`crate::jq::Limits::RUN`), and a run's own setting
+/// (`RunOptions::eval_limits`, from `agc run --eval-…`) replaces it in turn. Every run holds
+/// its own (`State`), whatever engine drives it. What each bounds: `crate::jq::meter`; an
+/// exceeded bound is AGC043.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvalLimits {
@@ -431,6 +433,16 @@ impl EvalLimits {
     /// Whether no limit is given (then the plan leaves `eval_limits` out).
     pub fn is_empty(&self) -> bool {
         *self == EvalLimits::default()
+    }
+
+    /// `base` with each limit given here in its place (a run's options over its plan's).
+    pub fn over(&self, base: &EvalLimits) -> EvalLimits {
+        EvalLimits {
+            stack_mib: self.stack_mib.or(base.stack_mib),
+            depth: self.depth.or(base.depth),
+            memory_mib: self.memory_mib.or(base.memory_mib),
+            timeout_seconds: self.timeout_seconds.or(base.timeout_seconds),
+        }
     }
 
     /// `base` with each limit given here in its place.

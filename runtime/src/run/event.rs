@@ -54,6 +54,18 @@ pub enum Event {
     /// core no longer waits on (cancelled, or already fired) is ignored, so a driver that
     /// cannot cancel a timer may still deliver it.
     TimerFired { id: u64, path: String, at: String },
+    /// Handling the event before met an evaluation limit (AGC043) in the run's `seq`-th jq
+    /// evaluation (counted from its start; `time`: the time limit). A replay reads the
+    /// outcome here instead of evaluating again, which could decide otherwise: on another
+    /// machine's speed, or under the limits given at resume (`run::core` `limits`). The
+    /// core changes nothing when it steps this event.
+    LimitMet {
+        seq: u64,
+        message: String,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        time: bool,
+        at: String,
+    },
 }
 
 impl Event {
@@ -65,7 +77,8 @@ impl Event {
             | Event::CallFinished { at, .. }
             | Event::Decided { at, .. }
             | Event::Resumed { at }
-            | Event::TimerFired { at, .. } => at,
+            | Event::TimerFired { at, .. }
+            | Event::LimitMet { at, .. } => at,
         }
     }
 }

@@ -32,7 +32,7 @@ pub(super) async fn run(
     opts: &RunOptions,
 ) -> Result<RunRecord, RunError> {
     let params = bind_params(&plan, params)?;
-    let state = State::new(Arc::clone(&plan))?;
+    let state = State::new(Arc::clone(&plan))?.with_eval_limits(&opts.eval_limits);
     let run_id = opts.run_id.clone().unwrap_or_else(|| opts.ids.run_id());
     // The graph's own `context` values (kept in the plan's attrs), then the host's.
     let mut context = match plan.attrs.get("context") {
@@ -72,10 +72,16 @@ pub(super) async fn resume(
             plan: plan.digest().map(str::to_string),
         });
     }
-    let mut state = State::new(Arc::clone(&plan))?;
+    let mut state = State::new(Arc::clone(&plan))?.with_eval_limits(&opts.eval_limits);
+    // Limits met are read from the journal, not met again (`core::limits`).
+    state.replay_limits(&events);
     for ev in events {
         state.step(ev);
     }
+    state.replay_done();
+    // Limits the replay met that the journal did not say (see `core::limits`): journaled
+    // first thing when the run goes on.
+    let met_in_replay = state.take_limits_met();
     if matches!(
         state.status(),
         RunStatus::Succeeded | RunStatus::Failed | RunStatus::Partial | RunStatus::Cancelled
@@ -101,7 +107,8 @@ pub(super) async fn resume(
             Some((name, what, t.fire_at))
         })
         .collect();
-    let mut next = vec![Event::Resumed { at: resumed_at }];
+    let mut next = met_in_replay;
+    next.push(Event::Resumed { at: resumed_at });
     for d in decisions {
         let path = awaiting
             .iter()
@@ -309,6 +316,10 @@ async fn drive(
                 _ => None,
             };
             let cmds = state.step(ev);
+            // A limit met is journaled before anything that follows from it (`core::limits`).
+            for met in state.take_limits_met() {
+                journal.append(&met)?;
+            }
             if let (Some((path, timer)), Some(obs)) = (finished, &opts.observer)
                 && let Some(status) = state.node_status(&path)
                 && !(timer && status == NodeStatus::Running)

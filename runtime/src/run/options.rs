@@ -55,6 +55,9 @@ pub struct RunOptions {
     pub context: Map<String, Value>,
     pub harness: Harness,
     pub observer: Option<Arc<dyn Observer>>,
+    /// Evaluation limits over the plan's `eval_limits` (each one given replaces the plan's,
+    /// which replaces the runtime's default): `agc run --eval-…`. They are this run's alone.
+    pub eval_limits: crate::plan::EvalLimits,
 }
 
 impl Default for RunOptions {
@@ -67,6 +70,7 @@ impl Default for RunOptions {
             context: Map::new(),
             harness: Harness::default(),
             observer: None,
+            eval_limits: Default::default(),
         }
     }
 }

@@ -55,15 +55,22 @@ the third, `last(range(1e18))` or `def f: f; f` the last. jaq has no such checks
 agc adds them to the program when it compiles it (a check at every function call, every \
 iteration and every value built), so every loop and every recursion passes one. An exceeded \
 limit is not a jq error: `try`, `?` and `//` do not catch it. `agc eval` exits with status 2; \
-in `agc run` a limit exceeded in a node's inputs fails the node's attempt with class \
-`budget_exceeded`, which its retry policy (`retry_on: [budget_exceeded]`, the inputs evaluated \
-again) and its failure edges see like any failed attempt; elsewhere (a guard, a switch) the \
-expression fails as any expression error does, by the dialect's rules. The process and its \
-journal stay intact, so the run can be resumed. Raise a limit with \
+in `agc run` a limit exceeded before a node's call (its `when`, its inputs, a decision's \
+branch conditions, a switch's cases) fails the node's attempt with class `budget_exceeded`, \
+which its retry policy (`retry_on: [budget_exceeded]`, what met the limit evaluated again) \
+and its failure edges see like any failed attempt; an edge's guard, evaluated after its \
+source ended, fails as any expression error does, by the dialect's rules. The process and \
+its journal stay intact, so the run can be resumed. A resumed run does not evaluate again \
+what met a limit: whether an evaluation meets the time limit depends on the machine and its \
+load, and every limit on the flags the resume is given, so the limit met is journaled \
+(`limit_met`) before anything follows from it, and the replay reads it there and takes the \
+path the run took; the replay's other evaluations get ten times the time limit, since they \
+finished within it before. On Restate, which replays a run without agc's journal, a time \
+limit met fails the invocation (Restate retries it) rather than the node. Raise a limit with \
 `--eval-stack MIB`, `--eval-depth N`, `--eval-memory MIB` or `--eval-timeout SECS` on \
 `agc eval` and `agc run`, or carry it in the plan: the same flags on `agc build` write the \
-plan's `eval_limits`, which every run of the plan uses (`agc run`'s own flags still replace \
-them). AGX, CEL and template expressions are bounded by their evaluator \
-(nesting, steps) instead.",
+plan's `eval_limits`, which every run of the plan uses, on any engine (`agc run`'s own flags \
+replace them for that run). AGX, CEL and template expressions are bounded by their evaluator \
+(nesting, steps, the size concatenation builds) instead, which a replay meets again exactly.",
     },
 ];

@@ -227,6 +227,11 @@ impl State {
                     break;
                 }
                 Ok(false) => {}
+                Err(err) if super::env::is_limit(&err) => {
+                    let msg = format!("branch `{label}`'s condition failed: {err}");
+                    self.limit_failed(r, msg);
+                    return true;
+                }
                 Err(err) => {
                     self.expression_failed(
                         Some(r),

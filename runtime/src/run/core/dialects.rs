@@ -10,8 +10,10 @@
 //!   output is `null`, several outputs are the array of them, and `null` is a value (an
 //!   assignment or mapping to `null` sets `null`); a guard holds when the result is neither
 //!   `false` nor `null` (jq's truth), so `empty` fails it and several outputs pass it.
-//! - **jq limits.** jq runs on its own thread under [`crate::jq::run_limits`] (recursion,
-//!   value depth, memory and time, checked as it runs: `crate::jq::meter`); an exceeded limit
+//! - **jq limits.** jq runs on its own thread under the run's limits (`State::eval_limits`
+//!   over [`crate::jq::Limits::RUN`]: recursion, value depth, memory and time, checked as it
+//!   runs: `crate::jq::meter`); a limit met is journaled and read back on replay (`limits`);
+//!   an exceeded limit
 //!   fails the evaluation (AGC043 in the message) like any jq error, and never the process.
 //!   Past the time limit and a grace the thread is abandoned, in case one native operation
 //!   runs long.
@@ -191,17 +193,41 @@ impl State {
     /// slipped past that check.
     #[cfg(not(feature = "awp"))]
     fn jq_outputs(&self, source: &str) -> Result<Vec<Value>, String> {
+        let _ = self.next_evaluation();
         Err(format!(
             "jq `{source}`: agc-runtime was built without its feature `awp` (jq)"
         ))
     }
 
-    /// Runs a jq program on the AWP state: all its outputs.
+    /// Runs a jq program on the AWP state: all its outputs. A limit met is noted for the
+    /// journal, and a replay reads it from there instead of evaluating (`limits`).
     #[cfg(feature = "awp")]
     fn jq_outputs(&self, source: &str) -> Result<Vec<Value>, String> {
+        let (seq, met) = self.next_evaluation();
+        if let Some(message) = met {
+            return Err(message);
+        }
+        let mut limits = self.eval_limits.apply(crate::jq::Limits::RUN);
+        if self.replaying() {
+            limits.time *= super::limits::REPLAY_TIME_FACTOR;
+        }
+        let outcome = self.jq_limited(source, limits);
+        if let Err((message, Some(time))) = &outcome {
+            self.limit_met(seq, message, *time);
+        }
+        outcome.map_err(|(message, _)| message)
+    }
+
+    /// Runs a jq program on the AWP state under `limits`, on a thread of its own: its
+    /// outputs, or why not, with whether a limit was met (`Some(true)`: the time limit).
+    #[cfg(feature = "awp")]
+    fn jq_limited(
+        &self,
+        source: &str,
+        limits: crate::jq::Limits,
+    ) -> Result<Vec<Value>, (String, Option<bool>)> {
         let input = Value::Object(self.dialect_state.clone().unwrap_or_default());
         let program = source.to_string();
-        let limits = crate::jq::run_limits();
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("agc-jq".into())
@@ -212,20 +238,28 @@ impl State {
                         .and_then(|f| f.run_limited(&input, limits)),
                 );
             })
-            .map_err(|e| format!("cannot start jq: {e}"))?;
+            .map_err(|e| (format!("cannot start jq: {e}"), None))?;
         let grace = limits.time + limits.time / 2 + std::time::Duration::from_secs(1);
         match rx.recv_timeout(grace) {
             Ok(Ok(outs)) => Ok(outs),
-            Ok(Err(e @ crate::jq::JqError::Limit(_))) => {
-                Err(format!("jq `{source}`: {e}{}", super::env::LIMIT))
+            Ok(Err(crate::jq::JqError::Limit(e))) => {
+                let time = matches!(e, crate::jq::Exceeded::Time(_));
+                let e = crate::jq::JqError::Limit(e);
+                Err((
+                    format!("jq `{source}`: {e}{}", super::env::LIMIT),
+                    Some(time),
+                ))
             }
-            Ok(Err(e)) => Err(format!("jq `{source}`: {e}")),
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(format!(
-                "jq `{source}` ran past {} s and was abandoned{}",
-                grace.as_secs_f64(),
-                super::env::LIMIT
+            Ok(Err(e)) => Err((format!("jq `{source}`: {e}"), None)),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err((
+                format!(
+                    "jq `{source}` ran past {} s and was abandoned{}",
+                    grace.as_secs_f64(),
+                    super::env::LIMIT
+                ),
+                Some(true),
             )),
-            Err(_) => Err(format!("jq `{source}` stopped without a result")),
+            Err(_) => Err((format!("jq `{source}` stopped without a result"), None)),
         }
     }
 

@@ -15,6 +15,10 @@ impl State {
         if self.runs[r].parked {
             return self.send(r);
         }
+        self.runs[r].relaunch = false;
+        if self.runs[r].guard_pending && !self.guard_allows(r) {
+            return;
+        }
         let node = self.runs[r].node;
         let kind = self.plan.nodes[node].kind;
         let now = self.now.clone();
@@ -32,15 +36,7 @@ impl State {
                 // An exceeded evaluation limit is a failed attempt, whose class the retry
                 // policy and the failure edges see (issue 47); the next attempt evaluates the
                 // inputs again.
-                Err(msg) if super::env::is_limit(&msg) => {
-                    self.diag("AGC043", "error", msg.clone(), Some(r));
-                    let run = &mut self.runs[r];
-                    run.attempt += 1;
-                    run.attempt_started = Some(self.now.clone());
-                    let err = HandlerError::new(FailureClass::BudgetExceeded, msg);
-                    self.attempt_failed(r, err, AttemptStatus::Failed);
-                    return;
-                }
+                Err(msg) if super::env::is_limit(&msg) => return self.limit_failed(r, msg),
                 Err(msg) => {
                     self.diag("RT033", "error", msg, Some(r));
                     self.terminate(r, NodeStatus::Failed);
@@ -68,6 +64,7 @@ impl State {
                         self.runs[r].outputs = Some(Map::new());
                         self.terminate(r, NodeStatus::Succeeded);
                     }
+                    Err(msg) if super::env::is_limit(&msg) => self.limit_failed(r, msg),
                     Err(msg) => {
                         self.diag("AGC327", "error", msg, Some(r));
                         self.terminate(r, NodeStatus::Failed);
@@ -126,6 +123,62 @@ impl State {
         }
     }
 
+    /// An evaluation limit met before `r`'s call (`msg` ends in AGC043): a failed attempt of
+    /// class `budget_exceeded`, the same wherever it was met (the run's `when`, its inputs,
+    /// a decision's branches, a switch's cases), which the retry policy and the failure edges
+    /// see like any failed attempt (issue 47). A retry starts over from `launch`.
+    pub(super) fn limit_failed(&mut self, r: usize, msg: String) {
+        self.diag("AGC043", "error", msg.clone(), Some(r));
+        let now = self.now.clone();
+        let run = &mut self.runs[r];
+        run.status = NodeStatus::Running;
+        run.started_at.get_or_insert_with(|| now.clone());
+        run.attempt += 1;
+        run.attempt_started = Some(now);
+        run.relaunch = true;
+        let err = HandlerError::new(FailureClass::BudgetExceeded, msg);
+        self.attempt_failed(r, err, AttemptStatus::Failed);
+    }
+
+    /// Evaluates run `r`'s own `when` (true without one): false skips the run, an
+    /// evaluation limit fails its attempt ([`State::limit_failed`]) and leaves the guard to
+    /// evaluate again, another error fails the run (RT062). Whether the run goes on.
+    pub(super) fn guard_allows(&mut self, r: usize) -> bool {
+        let plan = std::sync::Arc::clone(&self.plan);
+        let Some(guard) = &plan.nodes[self.runs[r].node].guard else {
+            return true;
+        };
+        let scope = self.runs[r].scope;
+        match self.eval_bool(scope, guard, &Anchor::default()) {
+            Ok(true) => {
+                self.runs[r].guard_pending = false;
+                true
+            }
+            Ok(false) => {
+                self.runs[r].guard_pending = false;
+                self.runs[r].skip_reason = Some("when_false".into());
+                self.terminate(r, NodeStatus::Skipped);
+                false
+            }
+            Err(e) if super::env::is_limit(&e) => {
+                self.runs[r].guard_pending = true;
+                self.limit_failed(r, format!("the node's `when` failed: {e}"));
+                false
+            }
+            Err(e) => {
+                self.runs[r].guard_pending = false;
+                self.diag(
+                    "RT062",
+                    "error",
+                    format!("the node's `when` failed: {e}"),
+                    Some(r),
+                );
+                self.terminate(r, NodeStatus::Failed);
+                false
+            }
+        }
+    }
+
     /// Issues the next attempt of `r`, if the run's budgets allow (after its
     /// `before_side_effects` checkpoints).
     pub(super) fn new_attempt(&mut self, r: usize) {
@@ -165,9 +218,12 @@ impl State {
             .ladder
             .as_ref()
             .is_none_or(|l| l.phase == super::ladder::Phase::Attempts);
-        if own && self.runs[r].inputs.is_none() && !self.runs[r].status.is_terminal() {
-            // The attempt before failed on an evaluation limit in the inputs: evaluate them
-            // again (`launch`), which issues this attempt when they resolve.
+        if own
+            && (self.runs[r].inputs.is_none() || self.runs[r].relaunch)
+            && !self.runs[r].status.is_terminal()
+        {
+            // The attempt before failed on an evaluation limit before its call: evaluate
+            // again (`launch`), which issues this attempt when everything resolves.
             return self.launch(r);
         }
         if self.before_side_effects(r, 0) {

@@ -10,7 +10,9 @@
 //! - When a run reaches a terminal status, its outgoing edges resolve by the activation table
 //!   (`outcomes` of the edge against the run's status, then the guard; edges with an `order`
 //!   are first-match); readiness follows the join (`all`, `any`, `n_of`) and an unsatisfiable
-//!   join skips the node. A node's `when` guard is evaluated once at readiness; false skips.
+//!   join skips the node. A node's `when` guard is evaluated once at readiness (again only
+//!   when it met an evaluation limit and the attempt that failed so is retried: `launch`);
+//!   false skips.
 //! - Nodes without incoming edges that are not entrypoints are unreachable and skipped.
 //! - Ready calls launch in plan order (topological, then declaration) while the global
 //!   `constraints.max_parallel_nodes` (default 1) allows; loops, maps and subgraphs never
@@ -49,6 +51,7 @@ mod human;
 mod human_timeout;
 mod ladder;
 mod launch;
+mod limits;
 mod parallel;
 mod record;
 mod regions;
@@ -137,6 +140,15 @@ pub struct State {
     pub(crate) compensation: compensate::Compensation,
     /// How an agh Loop ended (see `agh`).
     pub(crate) terminal: Option<crate::run::record::LoopTerminal>,
+    /// The run's evaluation limits: the plan's `eval_limits`, and a driver's options over
+    /// them ([`State::with_eval_limits`]); jq reads them (`dialects`).
+    pub(crate) eval_limits: crate::plan::EvalLimits,
+    /// jq evaluations made so far, counted in the order the core makes them (`limits`).
+    jq_seq: std::cell::Cell<u64>,
+    /// Limits met since the driver last took them: (evaluation, message, the time limit).
+    limits_met: std::cell::RefCell<Vec<(u64, String, bool)>>,
+    /// While a journal is replayed: the limits its evaluations met, by evaluation.
+    replay: Option<Arc<HashMap<u64, String>>>,
 }
 
 impl State {
@@ -160,6 +172,7 @@ impl State {
             .and_then(Value::as_u64)
             .unwrap_or(1)
             .max(1) as usize;
+        let plan_limits = plan.eval_limits;
         Ok(State {
             compensation: compensate::Compensation::for_plan(&plan),
             timers: timers::Timers::default(),
@@ -196,7 +209,23 @@ impl State {
             state_validator: None,
             waiting: HashMap::new(),
             terminal: None,
+            eval_limits: plan_limits,
+            jq_seq: Default::default(),
+            limits_met: Default::default(),
+            replay: None,
         })
+    }
+
+    /// The run's evaluation limits (see [`State::with_eval_limits`]).
+    pub fn eval_limits(&self) -> &crate::plan::EvalLimits {
+        &self.eval_limits
+    }
+
+    /// This state with evaluation limits `over` the plan's (each one given replaces the
+    /// plan's): a driver's own setting (`RunOptions::eval_limits`, `agc run --eval-…`).
+    pub fn with_eval_limits(mut self, over: &crate::plan::EvalLimits) -> State {
+        self.eval_limits = over.over(&self.plan.eval_limits);
+        self
     }
 
     /// The run's status now.
@@ -254,6 +283,10 @@ impl State {
 
     /// Applies one event; returns what to do next.
     pub fn step(&mut self, event: Event) -> Vec<Command> {
+        // A limit met is read before the replay (`limits`); stepping its line changes nothing.
+        if matches!(event, Event::LimitMet { .. }) {
+            return Vec::new();
+        }
         self.now = event.at().to_string();
         // A paused run still takes decisions, resumes and (human) timeouts.
         if self.is_over()
@@ -315,6 +348,7 @@ impl State {
             }
             Event::Resumed { .. } => self.resumed(),
             Event::TimerFired { id, path, .. } => self.timer_fired(id, &path),
+            Event::LimitMet { .. } => {}
         }
         self.check_wall_clock();
         self.pump();
@@ -553,27 +587,8 @@ impl State {
         }
         run.triggered = true;
         let node = run.node;
-        let scope = run.scope;
-        let plan = Arc::clone(&self.plan);
-        if let Some(guard) = &plan.nodes[node].guard {
-            match self.eval_bool(scope, guard, &env::Anchor::default()) {
-                Ok(true) => {}
-                Ok(false) => {
-                    self.runs[r].skip_reason = Some("when_false".into());
-                    self.terminate(r, NodeStatus::Skipped);
-                    return;
-                }
-                Err(e) => {
-                    self.diag(
-                        "RT062",
-                        "error",
-                        format!("the node's `when` failed: {e}"),
-                        Some(r),
-                    );
-                    self.terminate(r, NodeStatus::Failed);
-                    return;
-                }
-            }
+        if !self.guard_allows(r) {
+            return;
         }
         self.runs[r].status = NodeStatus::Ready;
         self.ready_set(node).insert((node, r));

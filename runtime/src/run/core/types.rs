@@ -105,6 +105,12 @@ pub(crate) struct Run {
     pub(crate) pass: u32,
     /// A call is prepared but waits in the ready set for a slot (see `ladder::send`).
     pub(crate) parked: bool,
+    /// The last attempt failed on an evaluation limit before its call (its `when`, inputs,
+    /// decision branches or switch cases: `launch::limit_failed`): its retry starts over from
+    /// `launch`, which evaluates them again.
+    pub(crate) relaunch: bool,
+    /// The run's own `when` met an evaluation limit: `launch` evaluates it again first.
+    pub(crate) guard_pending: bool,
     /// Human checkpoints asked or awaited (boxed: most runs have none).
     pub(crate) human: Option<Box<human::Asks>>,
     /// Failure-ladder and output-review bookkeeping (boxed: most runs never need it).
@@ -143,6 +149,8 @@ impl Run {
             container: None,
             pass: 0,
             parked: false,
+            relaunch: false,
+            guard_pending: false,
             human: None,
             ladder: None,
         }
