@@ -97,3 +97,43 @@ fn an_empty_stream_is_empty_on_both() {
         assert_eq!(one, two);
     }
 }
+
+#[test]
+fn a_collection_larger_than_the_arena_keeps_every_span() {
+    // Large lists close after smaller collections (the arena is not empty), inside a mapping
+    // and a sequence whose open entries lie below them on the stack, and next to small ones
+    // closed after them: every node's span still covers its own text, whichever way the
+    // closing collection's span nodes reached the arena.
+    let big = |tag: &str, n: usize| {
+        let items: Vec<String> = (0..n).map(|i| format!("{tag}{i}")).collect();
+        format!("[{}]", items.join(", "))
+    };
+    let text = format!(
+        "a: {{b: [1, 2], c: {{d: x}}}}\nlist: {}\nafter: {{e: [y, z]}}\nnested:\n  - small\n  - {}\n  - {{f: g}}\nlast: {}\n",
+        big("p", 5000),
+        big("q", 9000),
+        big("r", 4096)
+    );
+    let loaded = load_with(FileId(0), &text, 0, Limits::default(), false);
+    assert!(loaded.diags.is_empty(), "{:?}", loaded.diags);
+    let doc = loaded.doc.expect("a document");
+    let at = |pointer: &str| &text[doc.span(pointer).range()];
+    assert_eq!(at("/a/b/1"), "2");
+    assert_eq!(at("/a/c/d"), "x");
+    for i in [0, 1, 2500, 4999] {
+        assert_eq!(at(&format!("/list/{i}")), format!("p{i}"));
+    }
+    assert_eq!(at("/after/e/1"), "z");
+    assert_eq!(at("/nested/0"), "small");
+    for i in [0, 4095, 8999] {
+        assert_eq!(at(&format!("/nested/1/{i}")), format!("q{i}"));
+    }
+    assert_eq!(at("/nested/2/f"), "g");
+    for i in [0, 4095] {
+        assert_eq!(at(&format!("/last/{i}")), format!("r{i}"));
+    }
+    assert_eq!(&text[doc.key_span("/last").range()], "last");
+    // The two loaders agree on all of it.
+    let (one, two) = both(&text, Limits::default());
+    assert_eq!(one, two);
+}
