@@ -89,8 +89,9 @@ fn beside_and_after_agree_on_every_document() {
 }
 
 /// The schema reads a loaded document in place (`schema/doc_json.rs`): every document of the
-/// project and the corpus gets exactly the errors, in the same order and with the same
-/// instances, that the validator gives for a `serde_json` copy of it.
+/// project and the corpus gets exactly the errors, in the same order and with the same scalar
+/// instances, that the validator gives for a `serde_json` copy of it (a collection instance is
+/// a placeholder in agc's: see `schema::embedded::show`).
 #[test]
 fn the_schema_reads_documents_as_it_reads_json() {
     let all = documents(&["examples", "tests"]);

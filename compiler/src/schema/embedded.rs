@@ -129,8 +129,7 @@ fn agent_graph_registry() -> Result<jsonschema::Registry<'static>, String> {
     builder.prepare().map_err(|e| e.to_string())
 }
 
-/// Test support: every error of `dialect`'s schema for a document, as
-/// `instance path | schema path | kind`, from the validator agc uses (reading the document in
+/// Test support: every error of `dialect`'s schema for a document ([`show`]), from the validator agc uses (reading the document in
 /// place) and from one built the same way over `serde_json` (reading a JSON copy), so that a
 /// test can compare the two representations.
 #[cfg(test)]
@@ -150,21 +149,41 @@ pub(crate) fn errors_both_ways(
         _ => options.build(&schema),
     }
     .expect("schema compiles");
-    let show = |e: jsonschema::ValidationError<'_>| {
-        format!(
-            "{} | {} | {:?}",
-            e.instance_path().as_str(),
-            e.schema_path().as_str(),
-            e.kind()
-        )
-    };
     let ours = compiled(dialect)
         .expect("schema compiles")
         .validator
         .iter_errors(doc)
-        .map(show)
+        .map(|e| show(&e))
         .collect();
     let json = doc.to_json();
-    let theirs = reference.iter_errors(&json).map(show).collect();
+    let theirs = reference.iter_errors(&json).map(|e| show(&e)).collect();
     (ours, theirs)
+}
+
+/// One error as `instance path | schema path | instance | kind`, a `oneOf`/`anyOf`'s branches
+/// in full. A collection instance is shown by its type only: agc's errors carry an empty one
+/// (`DocJson`'s `lazy_value`), read from nowhere.
+#[cfg(test)]
+fn show(e: &jsonschema::ValidationError<'_>) -> String {
+    use jsonschema::error::ValidationErrorKind as K;
+    let instance = match e.instance().as_ref() {
+        Value::Array(_) => "array".to_string(),
+        Value::Object(_) => "object".to_string(),
+        scalar => scalar.to_string(),
+    };
+    let kind = match e.kind() {
+        K::AnyOf { context } | K::OneOfNotValid { context } => {
+            let branches: Vec<String> = context
+                .iter()
+                .map(|b| b.iter().map(show).collect::<Vec<_>>().join(", "))
+                .collect();
+            format!("{} [{}]", e.kind().keyword(), branches.join("; "))
+        }
+        other => format!("{other:?}"),
+    };
+    format!(
+        "{} | {} | {instance} | {kind}",
+        e.instance_path().as_str(),
+        e.schema_path().as_str(),
+    )
 }

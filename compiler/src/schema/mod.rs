@@ -43,6 +43,7 @@ pub mod embedded;
 mod message;
 mod report;
 mod rules;
+mod unique;
 
 use crate::diag::Diagnostic;
 use crate::dialect::Dialect;

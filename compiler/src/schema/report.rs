@@ -140,6 +140,18 @@ fn push(
             }
             return;
         }
+        // Counted from the document: the error's instance is a placeholder (`DocJson`).
+        ValidationErrorKind::AdditionalItems { limit } => {
+            let items = instance.pointer(&pointer).and_then(|v| v.as_array());
+            let extra = items.map_or(0, |a| a.len().saturating_sub(*limit));
+            Kind::Other {
+                keyword: "additionalItems".into(),
+                text: format!(
+                    "Additional items are not allowed ({extra} item{})",
+                    if extra == 1 { "" } else { "s" }
+                ),
+            }
+        }
         other => Kind::Other {
             keyword: other.keyword().to_string(),
             text: error.masked().to_string(),
