@@ -102,8 +102,9 @@ fn check_opts(path: &Path) -> CheckOptions {
     }
 }
 
-/// The checkpoints' and the ladder's expressions reach the plan under their keys, read where
-/// the merged value came from: a node's own block, or its scope's `defaults`.
+/// The checkpoints' expressions reach the plan under their keys and the ladder's in its typed
+/// `failure`, each read where the merged value came from: a node's own block, or its scope's
+/// `defaults`; the ladder leaves nothing in `attributes.failure`.
 #[test]
 fn checkpoint_and_ladder_expressions_are_lowered_with_defaults_merged() {
     let dir = TempDir::new("agc-build-ladder-");
@@ -153,15 +154,7 @@ outputs:
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(
-        keys,
-        [
-            "human.0.when",
-            "human.0.prompt",
-            "fallback.0.when",
-            "escalation.message"
-        ]
-    );
+    assert_eq!(keys, ["human.0.when", "human.0.prompt"]);
     assert_eq!(exprs["human.0.when"]["source"], "self.outputs.n > 1");
     // Read at the defaults (line 13), not at the node.
     assert!(
@@ -172,7 +165,28 @@ outputs:
         "{}",
         exprs["human.0.when"]["location"]
     );
-    assert_eq!(exprs["escalation.message"]["lang"], "agx-template");
+    let failure = &plan["nodes"][0]["failure"];
+    assert_eq!(failure["fallback"][0]["strategy"], "skip");
+    assert_eq!(
+        failure["fallback"][0]["when"]["source"],
+        "self.outputs.n == 0"
+    );
+    let message = &failure["escalation"]["message"];
+    assert_eq!(message["lang"], "agx-template");
+    // The message is the defaults' (line 18), the step the node's own (line 30).
+    assert!(
+        message["location"].as_str().unwrap().starts_with("18:"),
+        "{message}"
+    );
+    assert!(
+        failure["fallback"][0]["when"]["location"]
+            .as_str()
+            .unwrap()
+            .starts_with("30:"),
+        "{failure}"
+    );
+    assert_eq!(failure["escalation"]["to"], "human");
+    assert!(plan["nodes"][0]["attributes"].get("failure").is_none());
 }
 
 /// Lowering takes each expression the checks parsed out of their cache (it is moved into the

@@ -1,4 +1,4 @@
-//! The `agc.plan/v3` plan as serde types: the contract between the compiler and everything
+//! The `agc.plan/v4` plan as serde types: the contract between the compiler and everything
 //! that runs a plan (the scheduler in this crate, `agc run`, generated runners, other hosts).
 //!
 //! The compiler writes plans with a streaming writer (`compiler/src/back/plan/`); these types
@@ -7,18 +7,21 @@
 //! compares, so the writer and these types cannot drift. The JSON Schema of the format is
 //! `schemas/agc-plan-v1.schema.json` (it covers every format).
 //!
-//! Formats: `agc.plan/v3` is what the compiler writes (docs/plan-format.md): core expressions
+//! Formats: `agc.plan/v4` is what the compiler writes (docs/plan-format.md): core expressions
 //! in the compact encoding of [`crate::expr::wire`], locations as `"line:column"` strings
 //! (`"path:line:column"` outside the plan's own source document), fields at their default
 //! left out (`local_id` equal to the id, `origin_kind` equal to the kind, `required: true`,
 //! `join` all, one attempt, empty estimates, attributes, inputs and outputs, edge `outcomes`
 //! `["succeeded"]`, `implicit: false`), and what runs differently per dialect as typed fields
 //! decided by the compiler ([`Semantics`], [`Backoff`], [`OnItemFailure`],
-//! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect.
-//! `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1` plans (also the object forms,
-//! every field written) still load: the reader accepts both forms of every changed field and
-//! derives the typed semantics from the dialect (`read`), giving the plan the current
-//! format. Any other format tag is refused with an error naming it.
+//! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect, and
+//! what the runtime runs of a node's dialect fields as typed fields too ([`Failure`]: a
+//! node's `failure`), so that it reads no attribute JSON. `agc.plan/v3` plans (those fields
+//! in `attributes` and `exprs`), `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1`
+//! plans (also the object forms, every field written) still load: the reader accepts both
+//! forms of every changed field, derives the typed semantics from the dialect and reads the
+//! attributes into their typed fields (`read`), giving the plan the current format. Any
+//! other format tag is refused with an error naming it.
 //!
 //! Stability: within a format, fields are only ever added (optional, skipped when absent),
 //! never renamed or removed. Unknown fields are ignored on read.
@@ -28,6 +31,7 @@
 
 mod calls;
 mod de;
+mod failure;
 mod features;
 mod index;
 pub mod layout;
@@ -35,6 +39,10 @@ mod model;
 mod read;
 mod semantics;
 pub use calls::HandlerCall;
+pub use failure::{
+    DEFAULT_INCLUDE, EscalateTo, Escalation, Failure, FailureClass, Fallback, OnExhausted, RetryOn,
+    Strategy, TimeoutAction,
+};
 pub use index::PlanIndex;
 pub use model::{
     Bounds, Declared, Edge, EdgeKind, Estimate, Expr, ExprLang, Exprs, FORMAT, FORMATS_READ,

@@ -5,14 +5,15 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::failure::Failure;
 use super::layout;
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Semantics, SubgraphSource};
 
 /// The format tag of the plans the compiler writes.
-pub const FORMAT: &str = "agc.plan/v3";
+pub const FORMAT: &str = "agc.plan/v4";
 
 /// Every format tag this runtime reads.
-pub const FORMATS_READ: [&str; 3] = ["agc.plan/v1", "agc.plan/v2", FORMAT];
+pub const FORMATS_READ: [&str; 4] = ["agc.plan/v1", "agc.plan/v2", "agc.plan/v3", FORMAT];
 
 /// Permissions whose grant means a call has side effects (AGS AG902's list: `fs:write`,
 /// `fs:delete`, `git:commit`, `git:push`, `shell:exec`, each also as a prefix such as
@@ -450,14 +451,17 @@ pub struct Node {
     /// Expressions the runtime evaluates beyond the guard: `criteria.<id>` (an `expression`
     /// success criterion), `criteria.<id>.target` (a `regex` criterion's text),
     /// `branches.<label>` (decision branches under `evaluator: expression`), `human.<i>.when` /
-    /// `human.<i>.prompt` (checkpoint `i` of the merged `human` list), `fallback.<i>.when`,
-    /// `escalation.message`.
+    /// `human.<i>.prompt` (checkpoint `i` of the merged `human` list). (The failure ladder's
+    /// are in [`Failure`].)
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub exprs: Exprs,
     #[serde(default, skip_serializing_if = "Join::is_all")]
     pub join: Join,
     #[serde(default, skip_serializing_if = "Retry::is_default")]
     pub retry: Retry,
+    /// The failure ladder (`agc.plan/v4`; left out when the document says nothing of one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<Box<Failure<Expr>>>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

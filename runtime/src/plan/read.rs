@@ -1,8 +1,11 @@
 //! Reading plans: the format tag checked first ([`Plan::from_json`], [`Plan::from_value`]),
-//! and plans written before `agc.plan/v3` upgraded: the typed semantics those plans leave to
-//! the dialect are derived exactly as the runtime decided them while running before, and the
-//! plan gets the current format. This (with the compiler's lowering) is the only place that
-//! reads `source.dialect` to decide how a plan runs.
+//! and plans of older formats upgraded step by step to the current one: a plan written
+//! before `agc.plan/v3` gets the typed semantics it left to the dialect, derived exactly as
+//! the runtime decided them while running before; a plan written before `agc.plan/v4` gets
+//! the typed fields its `attributes` and `exprs` held (below). This (with the compiler's
+//! lowering) is the only place that reads `source.dialect` to decide how a plan runs.
+//!
+//! Before `agc.plan/v3`:
 //!
 //! - `semantics` from the dialect: AWP a workflow state whose reducers were `attrs.reducers`
 //!   (moved out of `attrs`), collected jq outputs, `null` as a value, switch decisions and
@@ -12,13 +15,22 @@
 //!   reading.
 //! - A node that may retry gets the backoff of its dialect's attributes: AGS
 //!   `attributes.failure.retry`, AWP `attributes.retry` ([`Backoff::ags`], [`Backoff::awp`]);
-//!   the others retried at once.
+//!   the others retried at once. (A plan that already says its backoff keeps it.)
 //! - A map's `min_successes` moves from its owner's `attributes.map`. (The subgraph source
 //!   strings and the map policy strings are read by their types.)
+//!
+//! Before `agc.plan/v4`:
+//!
+//! - A node's `attributes.failure` becomes its `failure` ([`Failure::from_block`], the same
+//!   reading lowering makes), with `exprs` `fallback.<i>.when` and `escalation.message`
+//!   moved into it; an escalation `message` without its expression (a hand-written plan) is
+//!   the literal text, as the runtime showed it. What the ladder does not hold stays in
+//!   `attributes.failure` ([`Failure::residue`]).
 
 use super::{
-    Backoff, Decisions, ExpressionErrors, FORMAT, FORMATS_READ, JqOutputs, LoopRules, Namespace,
-    Plan, PlanError, Reducer, RegionKind, Semantics, StateModel, StateUpdates,
+    Backoff, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure, JqOutputs,
+    LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind, Semantics, StateModel,
+    StateUpdates,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -80,12 +92,65 @@ fn check_format(f: &str) -> Result<(), PlanError> {
     )))
 }
 
-/// Reads an `agc.plan/v1` or `agc.plan/v2` plan into the current form.
+/// Reads a plan of an older format into the current form, one format at a time.
 fn upgrade(plan: &mut Plan) {
+    if matches!(plan.format.as_str(), "agc.plan/v1" | "agc.plan/v2") {
+        upgrade_to_v3(plan);
+    }
+    for n in &mut plan.nodes {
+        typed_failure(n);
+    }
+    plan.format = FORMAT.to_string();
+}
+
+/// A v3 node's `attributes.failure` and its expressions as its typed `failure` (a ladder
+/// the node has already, in a plan that holds both forms, stays when they say nothing more).
+fn typed_failure(n: &mut Node) {
+    let Some(block) = n.attributes.get("failure") else {
+        return;
+    };
+    let exprs = &mut n.exprs;
+    let location = &n.location;
+    n.failure = Failure::from_block(block, |key| {
+        let e = exprs.shift_remove(key);
+        if e.is_some() || key != "escalation.message" {
+            return e;
+        }
+        let text = block.get("escalation")?.get("message")?.as_str()?;
+        Some(literal(text, location))
+    })
+    .map(Box::new)
+    .or(n.failure.take());
+    match Failure::<Expr>::residue(block) {
+        Some(rest) => n.attributes["failure"] = rest,
+        None => {
+            n.attributes.shift_remove("failure");
+        }
+    }
+}
+
+/// A template that renders `text` as it stands.
+fn literal(text: &str, location: &super::Location) -> Expr {
+    use crate::expr::{Expr as Core, ExprKind, Literal};
+    Expr {
+        lang: ExprLang::AgxTemplate,
+        source: text.to_string(),
+        core: Some(Core {
+            id: 0,
+            kind: ExprKind::Literal {
+                value: Literal::String(text.to_string()),
+            },
+        }),
+        location: location.clone(),
+    }
+}
+
+/// Reads an `agc.plan/v1` or `agc.plan/v2` plan into the `agc.plan/v3` form.
+fn upgrade_to_v3(plan: &mut Plan) {
     let dialect = plan.source.dialect.clone();
     plan.semantics = semantics_of(&dialect, plan);
     for n in &mut plan.nodes {
-        if n.retry.max_attempts > 1 {
+        if n.retry.max_attempts > 1 && n.retry.backoff.is_none() {
             n.retry.backoff = match dialect.as_str() {
                 "ags" => Some(Backoff::ags(
                     n.attributes.get("failure").and_then(|f| f.get("retry")),
@@ -117,7 +182,6 @@ fn upgrade(plan: &mut Plan) {
             attrs.shift_remove("map");
         }
     }
-    plan.format = FORMAT.to_string();
 }
 
 /// The semantics the runtime gave a plan of `dialect` before they were written down.

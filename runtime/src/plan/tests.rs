@@ -34,7 +34,7 @@ fn wrong_format_is_refused() {
     let err = Plan::from_json(r#"{"format":"agc.plan/v9"}"#).unwrap_err();
     assert_eq!(
         err.0,
-        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1`, `agc.plan/v2` and `agc.plan/v3`)"
+        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1`, `agc.plan/v2`, `agc.plan/v3` and `agc.plan/v4`)"
     );
     let err = Plan::from_json(r#"{"format":"agc.plan/v3"}"#).unwrap_err();
     assert!(err.0.contains("missing field"), "{err}");
@@ -43,7 +43,7 @@ fn wrong_format_is_refused() {
             .join("../tests/golden/plans/corpus-minimal.agraph.yaml.plan.json"),
     )
     .expect("plan");
-    let bad = text.replacen("agc.plan/v3", "agc.plan/v9", 1);
+    let bad = text.replacen(FORMAT, "agc.plan/v9", 1);
     let err = Plan::from_json(&bad).unwrap_err();
     assert!(err.0.contains("unsupported plan format"), "{err}");
 }
@@ -112,9 +112,10 @@ fn v1_plans_still_load() {
     let text = v1_as_v2
         .to_pretty_string()
         .replace(&format!("\"{}:", v2.source.path), "\"");
+    let line = text.lines().zip(v2_text.lines()).find(|(a, b)| a != b);
     assert!(
         text == v2_text,
-        "the v1 form does not read back to the v2 plan"
+        "the v1 form does not read back to the v2 plan: {line:?}"
     );
 }
 
@@ -299,4 +300,82 @@ fn v2_plans_get_their_typed_semantics() {
         v2 == expected,
         "the backoffs and subgraph sources read back"
     );
+}
+
+/// A v3 plan of each example (what agc wrote before `agc.plan/v4`: one per generated example
+/// crate, kept in `tests/fixtures/plans/v3/`) reads to the same plan as the crate's v4 plan:
+/// the reader moves what v3 kept in `attributes` and `exprs` into the typed fields.
+#[test]
+fn v3_plans_read_as_their_v4_plans() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut entries: Vec<_> = std::fs::read_dir(root.join("tests/fixtures/plans/v3"))
+        .expect("v3 plans")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    entries.sort();
+    let (mut seen, mut ladders) = (0, 0);
+    for path in entries {
+        let file = path.file_name().and_then(|f| f.to_str()).expect("name");
+        let Some(name) = file.strip_suffix(".plan.json") else {
+            continue;
+        };
+        let v3_text = std::fs::read_to_string(&path).expect("v3 plan");
+        assert!(v3_text.contains("\"agc.plan/v3\""), "{name}");
+        let v4_path = root.join(format!("examples/generated/{name}/src/plan.json"));
+        let v4_text = std::fs::read_to_string(&v4_path).expect("v4 plan");
+        let v3 = Plan::from_json(&v3_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let v4 = Plan::from_json(&v4_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(v4.format, FORMAT, "{name}");
+        assert_eq!(v3.format, FORMAT, "{name}: read into the current format");
+        if v3 != v4 {
+            let (a, b) = (v3.to_pretty_string(), v4.to_pretty_string());
+            let line = a.lines().zip(b.lines()).find(|(x, y)| x != y);
+            panic!("{name}: the v3 plan reads differently from its v4 plan: {line:?}");
+        }
+        ladders += v4.nodes.iter().filter(|n| n.failure.is_some()).count();
+        seen += 1;
+    }
+    assert!(seen >= 20, "{seen} v3 plans compared");
+    assert!(ladders > 0, "some example has a failure ladder");
+}
+
+/// An AGS `failure` block reads into the typed ladder with its defaults, and what the ladder
+/// does not hold is its residue.
+#[test]
+fn a_failure_block_reads_into_the_typed_ladder() {
+    let block = serde_json::json!({
+        "retry": {"max_attempts": 3, "retry_on": ["any", "timeout"], "feedback": "none"},
+        "fallback": [{"strategy": "alternate_node", "node": "b"}, {"strategy": "teleport"}],
+        "escalation": {"to": "supervisor", "roles": ["oncall"]},
+        "on_exhausted": "succeed_degraded",
+        "x-note": "kept",
+    });
+    let f = Failure::<Expr>::from_block(&block, |_| None).expect("a ladder");
+    assert_eq!(
+        f.retry_on,
+        [RetryOn::Any, RetryOn::Class(FailureClass::Timeout)]
+    );
+    assert_eq!(f.fallback[0].strategy, Strategy::AlternateNode);
+    assert_eq!(f.fallback[0].node.as_deref(), Some("b"));
+    assert_eq!(f.fallback[1].strategy, Strategy::Unknown);
+    let esc = f.escalation.as_ref().expect("escalation");
+    assert_eq!(esc.to, EscalateTo::Supervisor);
+    assert_eq!(esc.include, DEFAULT_INCLUDE);
+    assert_eq!(f.on_exhausted, OnExhausted::SucceedDegraded);
+    assert_eq!(f.timeout_action, TimeoutAction::Fail);
+    assert_eq!(
+        Failure::<Expr>::residue(&block),
+        Some(serde_json::json!({"retry": {"feedback": "none"}, "x-note": "kept"}))
+    );
+    // Written without its defaults, and read back the same.
+    let text = serde_json::to_string(&f).expect("ser");
+    assert!(
+        !text.contains("include") && !text.contains("timeout_action"),
+        "{text}"
+    );
+    assert_eq!(serde_json::from_str::<Failure<Expr>>(&text).expect("de"), f);
+    // A block that says nothing the ladder holds is no ladder.
+    let quiet = serde_json::json!({"retry": {"max_attempts": 2}});
+    assert!(Failure::<Expr>::from_block(&quiet, |_| None).is_none());
+    assert_eq!(Failure::<Expr>::residue(&quiet), None);
 }

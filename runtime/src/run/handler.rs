@@ -202,36 +202,7 @@ pub struct Checkpoint {
     pub include: Map<String, Value>,
 }
 
-/// AGS failure classes (`failure.retry.retry_on` matches them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FailureClass {
-    Transient,
-    ModelError,
-    ToolError,
-    Timeout,
-    BudgetExceeded,
-    CriteriaFailed,
-    OutputMissing,
-    ValidationError,
-    PermissionDenied,
-}
-
-impl FailureClass {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            FailureClass::Transient => "transient",
-            FailureClass::ModelError => "model_error",
-            FailureClass::ToolError => "tool_error",
-            FailureClass::Timeout => "timeout",
-            FailureClass::BudgetExceeded => "budget_exceeded",
-            FailureClass::CriteriaFailed => "criteria_failed",
-            FailureClass::OutputMissing => "output_missing",
-            FailureClass::ValidationError => "validation_error",
-            FailureClass::PermissionDenied => "permission_denied",
-        }
-    }
-}
+pub use crate::plan::FailureClass;
 
 /// A failed call.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

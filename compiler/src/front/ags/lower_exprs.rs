@@ -60,11 +60,10 @@ impl NodeLowerer<'_> {
         out
     }
 
-    /// The expressions of a node's human checkpoints and failure ladder, with defaults
-    /// merged (so read where the merged value came from: the node, or its scope's
-    /// `defaults`): `human.<i>.when`, `human.<i>.prompt`, `fallback.<i>.when`,
-    /// `escalation.message`.
-    pub(super) fn ladder_exprs(
+    /// The expressions of a node's human checkpoints, with defaults merged (so read where
+    /// the merged value came from: the node, or its scope's `defaults`): `human.<i>.when`,
+    /// `human.<i>.prompt`.
+    pub(super) fn checkpoint_exprs(
         &self,
         s: &Scope<'_>,
         node: &Map,
@@ -73,7 +72,7 @@ impl NodeLowerer<'_> {
         let mut out = Vec::new();
         let dflt = format!("{}/defaults", s.ptr);
         // `human` is replaced whole (so the node's, else the default's: what
-        // `defaults::scalar` reads); `failure` merges key by key.
+        // `defaults::scalar` reads).
         let human_ptr = if node.contains_key("human") {
             format!("{ptr}/human")
         } else {
@@ -90,6 +89,22 @@ impl NodeLowerer<'_> {
                 }
             }
         }
+        out
+    }
+
+    /// The expressions of a node's failure ladder, with defaults merged (read where the
+    /// merged value came from, as [`Self::checkpoint_exprs`]), by the keys
+    /// `agc_runtime::plan::Failure::from_block` asks for: `fallback.<i>.when`,
+    /// `escalation.message`.
+    pub(super) fn failure_exprs(
+        &self,
+        s: &Scope<'_>,
+        node: &Map,
+        ptr: &str,
+    ) -> Vec<(String, IrExpr)> {
+        let mut out = Vec::new();
+        let dflt = format!("{}/defaults", s.ptr);
+        // `failure` merges key by key.
         let failure_ptr = |key: &str| {
             if node.field("failure").and_then(|f| f.field(key)).is_some() {
                 format!("{ptr}/failure/{key}")

@@ -9,8 +9,8 @@ use crate::front::ags::checker::node_type;
 use crate::front::ags::defaults::{self, merged};
 use crate::front::ags::scope::Scope;
 use crate::ir::{
-    Estimate, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeKind, Output,
-    RegionId, Retry,
+    Estimate, ExprLang, Failure, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeKind,
+    Output, RegionId, Retry,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -218,10 +218,17 @@ impl<'d> NodeLowerer<'d> {
             "failure",
             "human",
         ];
+        // The failure ladder is typed (`Failure`); `attributes.failure` keeps only what it
+        // does not hold.
+        let failure_block = merged(s, node, "failure");
+        let block = |k: &str| match k {
+            "failure" => failure_block.as_ref().and_then(Failure::residue),
+            _ => merged(s, node, k),
+        };
         let mut attrs = crate::ir::Attrs::new();
         for (k, v) in node {
             if MERGED.contains(&k.as_str()) {
-                if let Some(m) = merged(s, node, k) {
+                if let Some(m) = block(k) {
                     attrs.insert(k.clone(), m.into());
                 }
             } else if !matches!(
@@ -242,18 +249,25 @@ impl<'d> NodeLowerer<'d> {
                 attrs.insert(k.clone(), v.clone());
             }
         }
-        for block in MERGED {
-            if !node.contains_key(block)
-                && let Some(v) = merged(s, node, block)
+        for k in MERGED {
+            if !node.contains_key(k)
+                && let Some(v) = block(k)
             {
-                attrs.insert(block, v.into());
+                attrs.insert(k, v.into());
             }
         }
         let guard = node
             .field("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
         let mut exprs = self.runtime_exprs(node, ptr);
-        exprs.extend(self.ladder_exprs(s, node, ptr));
+        exprs.extend(self.checkpoint_exprs(s, node, ptr));
+        let failure = failure_block.as_ref().and_then(|b| {
+            let mut ladder = self.failure_exprs(s, node, ptr);
+            Failure::from_block(b, |key| {
+                let i = ladder.iter().position(|(k, _)| k == key)?;
+                Some(ladder.swap_remove(i).1)
+            })
+        });
         let span = self.key_span(ptr);
         (
             Node {
@@ -272,6 +286,7 @@ impl<'d> NodeLowerer<'d> {
                 extra: NodeExtra {
                     exprs,
                     retry,
+                    failure: failure.map(Box::new),
                     estimate,
                 }
                 .into(),

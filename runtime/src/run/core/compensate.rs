@@ -27,7 +27,6 @@
 use super::{Command, Run, State};
 use crate::plan::{NodeKind, Plan};
 use crate::run::record::{NodeStatus, RunStatus};
-use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -63,12 +62,7 @@ impl Compensation {
         let named: Vec<Option<&str>> = plan
             .nodes
             .iter()
-            .map(|n| {
-                n.attributes
-                    .get("failure")
-                    .and_then(|f| f.get("compensation"))
-                    .and_then(Value::as_str)
-            })
+            .map(|n| n.failure.as_ref().and_then(|f| f.compensation.as_deref()))
             .collect();
         if named.iter().all(Option::is_none) {
             return Compensation::default();

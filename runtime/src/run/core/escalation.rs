@@ -1,6 +1,6 @@
 //! The end of a node's failure ladder: its escalation and `on_exhausted`.
 //!
-//! Escalation (`failure.escalation`, once per node run; `escalated: true` from then on):
+//! Escalation (the plan's `failure.escalation`, once per node run; `escalated: true` from then on):
 //! the node's `on_escalation` checkpoints, then the hand-off: `to: node` runs that node's
 //! call like an alternate; `to: human` is the `escalation` hand-off unless a declared
 //! `on_escalation` checkpoint was asked already; `supervisor` and `external` are the handler's:
@@ -16,6 +16,7 @@
 use super::State;
 use super::human::{HandOff, Stage};
 use super::ladder::Phase;
+use crate::plan::{DEFAULT_INCLUDE, EscalateTo, OnExhausted};
 use crate::run::handler::{FailureClass, HandlerError};
 use crate::run::record::NodeStatus;
 use serde_json::{Map, Value};
@@ -25,9 +26,7 @@ impl State {
     /// hand-off. `forced`: escalate even without an `escalation` block (`on_exhausted:
     /// escalate`, `timeout_action: escalate`), to a human.
     pub(crate) fn escalate(&mut self, r: usize, forced: bool) {
-        let has_block = self
-            .failure_block(r)
-            .is_some_and(|f| f.get("escalation").is_some());
+        let has_block = self.failure(r).is_some_and(|f| f.escalation.is_some());
         if self.ladder(r).escalation_done || !(has_block || forced) {
             return self.exhausted(r);
         }
@@ -42,22 +41,21 @@ impl State {
             let hand_off = self.hand_off_material(r);
             return self.ask(r, Stage::OnEscalation, Some(i), 0, hand_off);
         }
-        let esc = self
-            .failure_block(r)
-            .and_then(|f| f.get("escalation"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        match esc.get("to").and_then(Value::as_str).unwrap_or("human") {
-            "node" => {
-                let name = esc.get("node").and_then(Value::as_str).unwrap_or("");
-                if !self.call_other(r, name, Phase::EscalationNode, "escalation") {
+        let (to, node) = match self.failure(r).and_then(|f| f.escalation.as_ref()) {
+            Some(esc) => (esc.to, esc.node.clone()),
+            None => (EscalateTo::Human, None),
+        };
+        match to {
+            EscalateTo::Node => {
+                let name = node.unwrap_or_default();
+                if !self.call_other(r, &name, Phase::EscalationNode, "escalation") {
                     self.exhausted(r);
                 }
             }
-            "human" if self.ladder(r).escalation_asked => self.exhausted(r),
+            EscalateTo::Human if self.ladder(r).escalation_asked => self.exhausted(r),
             to => {
                 let mut hand_off = self.hand_off_material(r);
-                hand_off.escalate_to = Some(to.to_string());
+                hand_off.escalate_to = Some(to.as_str().to_string());
                 self.ask(r, Stage::OnEscalation, None, 0, hand_off);
             }
         }
@@ -65,23 +63,14 @@ impl State {
 
     /// An escalation's rendered `message`, `roles` and `include` material.
     pub(crate) fn hand_off_material(&mut self, r: usize) -> HandOff {
-        let esc = self
-            .failure_block(r)
-            .and_then(|f| f.get("escalation"))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let node = self.runs[r].node;
-        let prompt = match self.plan.nodes[node]
-            .exprs
-            .get("escalation.message")
-            .cloned()
-        {
+        let esc = self.failure(r).and_then(|f| f.escalation.clone());
+        let prompt = match esc.as_ref().and_then(|e| e.message.as_ref()) {
             Some(e) => {
                 let seen = self.runs[r]
                     .ladder
                     .as_ref()
                     .and_then(|l| l.last_outputs.clone());
-                match self.eval_seeing(r, &e, seen) {
+                match self.eval_seeing(r, e, seen) {
                     Ok(Value::String(s)) => Some(s),
                     Ok(v) => Some(v.to_string()),
                     Err(err) => {
@@ -95,14 +84,11 @@ impl State {
                     }
                 }
             }
-            None => esc
-                .get("message")
-                .and_then(Value::as_str)
-                .map(str::to_string),
+            None => None,
         };
-        let include = match esc.get("include") {
-            Some(v) => super::human::strings(Some(v)),
-            None => vec!["failed_criteria".into(), "diagnostics".into()],
+        let include = match &esc {
+            Some(e) => e.include.clone(),
+            None => DEFAULT_INCLUDE.map(String::from).to_vec(),
         };
         let mut material = Map::new();
         for what in include {
@@ -136,7 +122,7 @@ impl State {
         HandOff {
             prompt,
             escalate_to: None,
-            roles: super::human::strings(esc.get("roles")),
+            roles: esc.map(|e| e.roles).unwrap_or_default(),
             include: material,
         }
     }
@@ -154,13 +140,15 @@ impl State {
 
     /// `on_exhausted`: the ladder's last step.
     pub(crate) fn exhausted(&mut self, r: usize) {
-        match self.failure_str(r, "on_exhausted").as_deref() {
-            Some("skip") => {
+        match self.failure(r).map(|f| f.on_exhausted) {
+            Some(OnExhausted::Skip) => {
                 self.runs[r].skip_reason = Some("on_exhausted".into());
                 self.terminate(r, NodeStatus::Skipped);
             }
-            Some("succeed_degraded") => self.succeed_degraded(r),
-            Some("escalate") if !self.ladder(r).escalation_done => self.escalate(r, true),
+            Some(OnExhausted::SucceedDegraded) => self.succeed_degraded(r),
+            Some(OnExhausted::Escalate) if !self.ladder(r).escalation_done => {
+                self.escalate(r, true)
+            }
             _ => self.terminate(r, NodeStatus::Failed),
         }
     }

@@ -40,7 +40,7 @@
 
 use super::State;
 use super::human::{HandOff, Stage};
-use crate::plan::NodeKind;
+use crate::plan::{Expr, Failure, NodeKind, Strategy, TimeoutAction};
 use crate::run::handler::{Completion, FailureClass, HandlerError, Usage};
 use crate::run::record::{AttemptStatus, CriteriaResults, NodeStatus};
 use serde_json::{Map, Value};
@@ -94,16 +94,9 @@ impl State {
         self.runs[r].ladder.get_or_insert_with(Box::default)
     }
 
-    /// The node's `failure` block (defaults merged).
-    pub(crate) fn failure_block(&self, r: usize) -> Option<&Value> {
-        self.plan.nodes[self.runs[r].node].attributes.get("failure")
-    }
-
-    pub(crate) fn failure_str(&self, r: usize, key: &str) -> Option<String> {
-        self.failure_block(r)
-            .and_then(|f| f.get(key))
-            .and_then(Value::as_str)
-            .map(str::to_string)
+    /// The node's failure ladder, when its document declares one.
+    pub(crate) fn failure(&self, r: usize) -> Option<&Failure<Expr>> {
+        self.plan.nodes[self.runs[r].node].failure.as_deref()
     }
 
     /// Issues run `r`'s prepared call when a slot is free; otherwise parks it in the ready
@@ -353,68 +346,62 @@ impl State {
         if !timed_out {
             return Some(false);
         }
-        match self.failure_str(r, "timeout_action").as_deref() {
-            Some("retry") => Some(true),
-            Some("escalate") => {
+        match self.failure(r).map(|f| f.timeout_action) {
+            Some(TimeoutAction::Retry) => Some(true),
+            Some(TimeoutAction::Escalate) => {
                 self.escalate(r, true);
                 None
             }
-            Some("partial") => {
+            Some(TimeoutAction::Partial) => {
                 self.succeed_degraded(r);
                 None
             }
-            _ => Some(false),
+            Some(TimeoutAction::Fail) | None => Some(false),
         }
     }
 
     /// The fallback steps from index `from`, then the escalation.
     pub(crate) fn fallbacks(&mut self, r: usize, from: usize) {
-        let steps: Vec<Value> = self
-            .failure_block(r)
-            .and_then(|f| f.get("fallback"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        for (i, step) in steps.iter().enumerate().skip(from) {
+        let steps = self.failure(r).map_or(0, |f| f.fallback.len());
+        for i in from..steps {
             if !self.step_holds(r, i) {
                 continue;
             }
-            let done = match step.get("strategy").and_then(Value::as_str) {
-                Some("alternate_node") => {
-                    let name = step.get("node").and_then(Value::as_str).unwrap_or("");
-                    self.call_other(r, name, Phase::Fallback(i), &format!("fallback {i}"))
+            let step = &self.failure(r).expect("it has steps").fallback[i];
+            let (strategy, description) = (step.strategy, step.description.clone());
+            let done = match strategy {
+                Strategy::AlternateNode => {
+                    let name = step.node.clone().unwrap_or_default();
+                    self.call_other(r, &name, Phase::Fallback(i), &format!("fallback {i}"))
                 }
-                Some("degrade_outputs") => {
-                    self.degrade(r, &super::human::strings(step.get("outputs")))
+                Strategy::DegradeOutputs => {
+                    let names = step.outputs.clone();
+                    self.degrade(r, &names)
                 }
-                Some("relax_criteria") => {
-                    self.relax(r, &super::human::strings(step.get("criteria")))
+                Strategy::RelaxCriteria => {
+                    let names = step.criteria.clone();
+                    self.relax(r, &names)
                 }
-                Some("human_takeover") => {
+                Strategy::HumanTakeover => {
                     self.ladder(r).phase = Phase::Fallback(i);
                     let hand_off = HandOff {
-                        prompt: step
-                            .get("description")
-                            .and_then(Value::as_str)
-                            .map(str::to_string),
+                        prompt: description,
                         ..HandOff::default()
                     };
                     self.ask(r, Stage::Takeover, None, i, hand_off);
                     true
                 }
-                Some("skip") => {
+                Strategy::Skip => {
                     self.ladder(r).fallback_used = Some("skip".into());
                     self.runs[r].skip_reason = Some("fallback".into());
                     self.terminate(r, NodeStatus::Skipped);
                     true
                 }
-                other => {
+                Strategy::Unknown => {
                     self.diag(
                         "AGC308",
                         "warning",
-                        format!(
-                            "fallback {i}: strategy {other:?} is not one the runtime knows; skipped"
-                        ),
+                        format!("fallback {i}: its strategy is not one the runtime knows; skipped"),
                         Some(r),
                     );
                     false
@@ -429,11 +416,7 @@ impl State {
 
     /// Fallback step `i`'s `when` (true without one; an error counts as false, RT062).
     fn step_holds(&mut self, r: usize, i: usize) -> bool {
-        let Some(e) = self.plan.nodes[self.runs[r].node]
-            .exprs
-            .get(&format!("fallback.{i}.when"))
-            .cloned()
-        else {
+        let Some(e) = self.failure(r).and_then(|f| f.fallback[i].when.clone()) else {
             return true;
         };
         let seen = self.runs[r]

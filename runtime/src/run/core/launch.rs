@@ -3,7 +3,7 @@
 
 use super::env::Anchor;
 use super::{State, check};
-use crate::plan::{Decisions, InputSource, NodeKind, StateUpdates};
+use crate::plan::{Decisions, InputSource, NodeKind, RetryOn, StateUpdates};
 use crate::run::event::CallResult;
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{Attempt, AttemptStatus, HumanEvent, NodeStatus};
@@ -378,25 +378,11 @@ impl State {
             .and_then(|l| l.failure.as_ref())
             .map_or(FailureClass::ToolError, |e| e.class);
         let node = &self.plan.nodes[self.runs[r].node];
-        let failure = node.attributes.get("failure");
-        let retry_on: Vec<String> = failure
-            .and_then(|f| f.get("retry"))
-            .and_then(|r| r.get("retry_on"))
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string)
-                    .collect()
-            })
-            .unwrap_or_else(|| {
-                vec![
-                    "transient".into(),
-                    "tool_error".into(),
-                    "criteria_failed".into(),
-                ]
-            });
-        let retryable = anyway || retry_on.iter().any(|c| c == "any" || c == class.as_str());
+        let retryable = anyway
+            || match &node.failure {
+                Some(f) => f.retry_on.iter().any(|on| on.matches(class)),
+                None => RetryOn::DEFAULT.iter().any(|on| on.matches(class)),
+            };
         if retryable && self.runs[r].attempt < node.retry.max_attempts.max(1) {
             self.retry_later(r);
             return;
