@@ -102,9 +102,10 @@ fn check_opts(path: &Path) -> CheckOptions {
     }
 }
 
-/// The checkpoints' expressions reach the plan under their keys and the ladder's in its typed
-/// `failure`, each read where the merged value came from: a node's own block, or its scope's
-/// `defaults`; the ladder leaves nothing in `attributes.failure`.
+/// The checkpoints' expressions reach the plan in its typed `human` and the ladder's in its
+/// typed `failure`, each read where the merged value came from: a node's own block, or its
+/// scope's `defaults`; the ladder leaves nothing in `attributes.failure`, and `human` leaves
+/// `attributes`.
 #[test]
 fn checkpoint_and_ladder_expressions_are_lowered_with_defaults_merged() {
     let dir = TempDir::new("agc-build-ladder-");
@@ -147,24 +148,23 @@ outputs:
     )
     .unwrap();
     let plan: serde_json::Value = serde_json::from_str(&build(&doc)).unwrap();
-    let exprs = &plan["nodes"][0]["exprs"];
-    let keys: Vec<&str> = exprs
-        .as_object()
-        .unwrap()
-        .keys()
-        .map(String::as_str)
-        .collect();
-    assert_eq!(keys, ["human.0.when", "human.0.prompt"]);
-    assert_eq!(exprs["human.0.when"]["source"], "self.outputs.n > 1");
+    assert!(plan["nodes"][0].get("exprs").is_none(), "{plan}");
+    let human = &plan["nodes"][0]["human"][0];
+    assert_eq!(human["id"], "look");
+    assert_eq!(human["at"], "after_outputs");
+    assert_eq!(human["mode"], "review");
+    assert_eq!(human["when"]["source"], "self.outputs.n > 1");
+    assert_eq!(human["prompt"]["lang"], "agx-template");
     // Read at the defaults (line 13), not at the node.
     assert!(
-        exprs["human.0.when"]["location"]
+        human["when"]["location"]
             .as_str()
             .unwrap()
             .starts_with("13:"),
         "{}",
-        exprs["human.0.when"]["location"]
+        human["when"]["location"]
     );
+    assert!(plan["nodes"][0]["attributes"].get("human").is_none());
     let failure = &plan["nodes"][0]["failure"];
     assert_eq!(failure["fallback"][0]["strategy"], "skip");
     assert_eq!(

@@ -51,6 +51,9 @@ pub use agc_runtime::plan::{
 /// A node's failure ladder, the runtime's type over the IR's expressions.
 pub type Failure = agc_runtime::plan::Failure<IrExpr>;
 
+/// A node's human checkpoint, the runtime's type over the IR's expressions.
+pub type HumanCheckpoint = agc_runtime::plan::HumanCheckpoint<IrExpr>;
+
 /// Dialect attributes of a node or graph: JSON in document order, in the compact form a loaded
 /// document uses (16 bytes; a `serde_json::Map` is 72 and an object in it about 170 more), since
 /// every node of a graph holds one and most copy parts of the document.
@@ -235,14 +238,17 @@ pub struct Node {
 pub struct NodeExtra {
     /// Expressions the runtime evaluates for the node beyond its guard, by key:
     /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
-    /// `regex` criterion's text), `human.<i>.when` / `human.<i>.prompt` (checkpoint `i`,
-    /// with defaults merged), `branches.<label>` (a decision branch's `when` under
+    /// `regex` criterion's text), `branches.<label>` (a decision branch's `when` under
     /// `evaluator: expression`). The rest of each block stays in `attrs`.
     pub exprs: Vec<(String, IrExpr)>,
     pub retry: Retry,
     /// The failure ladder, when the document declares one (with defaults merged).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub failure: Option<Box<Failure>>,
+    /// The human checkpoints, when the document declares them (a scope's default list
+    /// when the node has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub human: Option<Vec<HumanCheckpoint>>,
     pub estimate: Estimate,
 }
 
@@ -252,6 +258,7 @@ impl NodeExtra {
         exprs: Vec::new(),
         retry: Retry::ONCE,
         failure: None,
+        human: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -268,6 +275,7 @@ impl Nothing for NodeExtra {
         self.exprs.is_empty()
             && self.retry == Retry::ONCE
             && self.failure.is_none()
+            && self.human.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }
@@ -584,7 +592,7 @@ mod tests {
         for extra in [
             NodeExtra {
                 exprs: vec![(
-                    "human.0.when".into(),
+                    "criteria.c".into(),
                     crate::ir::IrExpr {
                         lang: crate::ir::ExprLang::Agx,
                         source: "x".into(),

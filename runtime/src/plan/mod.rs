@@ -15,8 +15,8 @@
 //! `["succeeded"]`, `implicit: false`), and what runs differently per dialect as typed fields
 //! decided by the compiler ([`Semantics`], [`Backoff`], [`OnItemFailure`],
 //! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect, and
-//! what the runtime runs of a node's dialect fields as typed fields too ([`Failure`]: a
-//! node's `failure`), so that it reads no attribute JSON. `agc.plan/v3` plans (those fields
+//! what the runtime runs of a node's dialect fields as typed fields too ([`Failure`],
+//! [`HumanCheckpoint`]: a node's `failure` and `human`), so that it reads no attribute JSON. `agc.plan/v3` plans (those fields
 //! in `attributes` and `exprs`), `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1`
 //! plans (also the object forms, every field written) still load: the reader accepts both
 //! forms of every changed field, derives the typed semantics from the dialect and reads the
@@ -31,8 +31,10 @@
 
 mod calls;
 mod de;
+mod decl;
 mod failure;
 mod features;
+mod human;
 mod index;
 pub mod layout;
 mod model;
@@ -43,6 +45,7 @@ pub use failure::{
     DEFAULT_INCLUDE, EscalateTo, Escalation, Failure, FailureClass, Fallback, OnExhausted, RetryOn,
     Strategy, TimeoutAction,
 };
+pub use human::{CheckpointStage, HumanCheckpoint, HumanMode, OnTimeout};
 pub use index::PlanIndex;
 pub use model::{
     Bounds, Declared, Edge, EdgeKind, Estimate, Expr, ExprLang, Exprs, FORMAT, FORMATS_READ,

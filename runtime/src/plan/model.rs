@@ -5,7 +5,9 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub use super::decl::{Declared, Param};
 use super::failure::Failure;
+use super::human::HumanCheckpoint;
 use super::layout;
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Semantics, SubgraphSource};
 
@@ -157,36 +159,6 @@ pub struct Source {
 pub struct GraphInfo {
     pub id: String,
     pub title: Option<String>,
-}
-
-/// What a declaration says about a value beyond its type name: the JSON Schema as written,
-/// the allowed values and the description. Empty fields are omitted.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Declared {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub schema: Option<Value>,
-    #[serde(rename = "enum", default, skip_serializing_if = "Option::is_none")]
-    pub enum_values: Option<Vec<Value>>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// AGS `redact: true`: the value never appears in run records or progress output.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub redact: bool,
-}
-
-/// A graph parameter.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Param {
-    pub name: String,
-    /// The declared value type (`string`, `integer`, `array`, `any`, ...).
-    #[serde(rename = "type")]
-    pub ty: String,
-    #[serde(default = "yes", skip_serializing_if = "is_true")]
-    pub required: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<Value>,
-    #[serde(flatten)]
-    pub decl: Declared,
 }
 
 /// An expression as the plan carries it.
@@ -450,9 +422,8 @@ pub struct Node {
     pub guard: Option<Expr>,
     /// Expressions the runtime evaluates beyond the guard: `criteria.<id>` (an `expression`
     /// success criterion), `criteria.<id>.target` (a `regex` criterion's text),
-    /// `branches.<label>` (decision branches under `evaluator: expression`), `human.<i>.when` /
-    /// `human.<i>.prompt` (checkpoint `i` of the merged `human` list). (The failure ladder's
-    /// are in [`Failure`].)
+    /// `branches.<label>` (decision branches under `evaluator: expression`). (The failure
+    /// ladder's are in [`Failure`], the checkpoints' in [`HumanCheckpoint`].)
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub exprs: Exprs,
     #[serde(default, skip_serializing_if = "Join::is_all")]
@@ -462,6 +433,9 @@ pub struct Node {
     /// The failure ladder (`agc.plan/v4`; left out when the document says nothing of one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<Box<Failure<Expr>>>,
+    /// The human checkpoints (`agc.plan/v4`; left out when the document declares none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub human: Option<Vec<HumanCheckpoint<Expr>>>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

@@ -26,11 +26,15 @@
 //!   moved into it; an escalation `message` without its expression (a hand-written plan) is
 //!   the literal text, as the runtime showed it. What the ladder does not hold stays in
 //!   `attributes.failure` ([`Failure::residue`]).
+//! - A node's `attributes.human` becomes its `human` ([`HumanCheckpoint::list_from`]), with
+//!   `exprs` `human.<i>.when` and `human.<i>.prompt` moved into it; a prompt without its
+//!   expression is the literal text, as the runtime showed it, and a `when` without one is
+//!   kept uncompiled (the runtime asks such a checkpoint, RT062).
 
 use super::{
-    Backoff, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure, JqOutputs,
-    LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind, Semantics, StateModel,
-    StateUpdates,
+    Backoff, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
+    HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
+    Semantics, StateModel, StateUpdates,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -99,6 +103,7 @@ fn upgrade(plan: &mut Plan) {
     }
     for n in &mut plan.nodes {
         typed_failure(n);
+        typed_human(n);
     }
     plan.format = FORMAT.to_string();
 }
@@ -127,6 +132,35 @@ fn typed_failure(n: &mut Node) {
             n.attributes.shift_remove("failure");
         }
     }
+}
+
+/// A v3 node's `attributes.human` and its expressions as its typed `human`.
+fn typed_human(n: &mut Node) {
+    let Some(list) = n.attributes.shift_remove("human") else {
+        return;
+    };
+    let exprs = &mut n.exprs;
+    let location = &n.location;
+    n.human = HumanCheckpoint::list_from(&list, |key| {
+        let e = exprs.shift_remove(key);
+        if e.is_some() {
+            return e;
+        }
+        // `human.<i>.<field>` written without its compiled form.
+        let mut parts = key.splitn(3, '.').skip(1);
+        let i: usize = parts.next()?.parse().ok()?;
+        let field = parts.next()?;
+        let text = list.get(i)?.get(field)?.as_str()?;
+        Some(match field {
+            "prompt" => literal(text, location),
+            _ => Expr {
+                lang: ExprLang::Agx,
+                source: text.to_string(),
+                core: None,
+                location: location.clone(),
+            },
+        })
+    });
 }
 
 /// A template that renders `text` as it stands.

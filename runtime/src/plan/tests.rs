@@ -379,3 +379,42 @@ fn a_failure_block_reads_into_the_typed_ladder() {
     assert!(Failure::<Expr>::from_block(&quiet, |_| None).is_none());
     assert_eq!(Failure::<Expr>::residue(&quiet), None);
 }
+
+/// An AGS `human` list reads into typed checkpoints with their defaults, and their ids are
+/// each one's `id`, else its stage.
+#[test]
+fn a_human_list_reads_into_typed_checkpoints() {
+    let list = serde_json::json!([
+        {"id": "look", "at": "after_outputs", "mode": "input", "required": false,
+         "roles": ["lead"], "timeout_seconds": 60, "on_timeout": "escalate",
+         "collect": {"why": {"type": "string", "enum": ["a"]}, "n": {"default": 1}}},
+        {"at": "before_start", "mode": "approve", "prompt": "go?"},
+    ]);
+    let prompt = |key: &str| (key == "human.1.prompt").then(|| key.to_string());
+    let cps = HumanCheckpoint::list_from(&list, prompt).expect("a list");
+    assert_eq!(cps[0].at, CheckpointStage::AfterOutputs);
+    assert_eq!(cps[0].mode, HumanMode::Input);
+    assert!(!cps[0].required && cps[1].required);
+    assert_eq!(cps[0].on_timeout, Some(OnTimeout::Escalate));
+    assert_eq!(cps[0].timeout_seconds, Some(60.0));
+    let why = &cps[0].collect[0];
+    assert_eq!((why.name.as_str(), why.ty.as_str()), ("why", "string"));
+    assert_eq!(why.decl.enum_values, Some(vec![Value::from("a")]));
+    assert_eq!(cps[0].collect[1].ty, "any");
+    assert_eq!(cps[0].collect[1].default, Some(Value::from(1)));
+    assert_eq!(cps[1].prompt.as_deref(), Some("human.1.prompt"));
+    assert_eq!(cps[1].when, None);
+    assert_eq!(
+        cps.iter().map(|c| c.written_id()).collect::<Vec<_>>(),
+        ["look", "before_start"]
+    );
+    // Written without its defaults, and read back the same.
+    let typed = HumanCheckpoint::<Expr>::list_from(&list, |_| None).expect("a list");
+    let text = serde_json::to_string(&typed).expect("ser");
+    assert!(!text.contains("\"required\":true"), "{text}");
+    assert_eq!(
+        serde_json::from_str::<Vec<HumanCheckpoint<Expr>>>(&text).expect("de"),
+        typed
+    );
+    assert!(HumanCheckpoint::<Expr>::list_from(&Value::Null, |_| None).is_none());
+}

@@ -392,6 +392,10 @@ impl Serialize for NodeOut<'_> {
         if let Some(f) = &n.extra.failure {
             m.serialize_entry("failure", &f.map_exprs(|e| c.expr(e)))?;
         }
+        if let Some(list) = &n.extra.human {
+            let list = list.iter().map(|h| h.map_exprs(|e| c.expr(e)));
+            m.serialize_entry("human", &Seq(list))?;
+        }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;
         }

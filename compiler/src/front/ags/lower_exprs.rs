@@ -61,7 +61,8 @@ impl NodeLowerer<'_> {
     }
 
     /// The expressions of a node's human checkpoints, with defaults merged (so read where
-    /// the merged value came from: the node, or its scope's `defaults`): `human.<i>.when`,
+    /// the merged value came from: the node, or its scope's `defaults`), by the keys
+    /// `agc_runtime::plan::HumanCheckpoint::list_from` asks for: `human.<i>.when`,
     /// `human.<i>.prompt`.
     pub(super) fn checkpoint_exprs(
         &self,

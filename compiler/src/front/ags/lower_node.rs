@@ -9,8 +9,8 @@ use crate::front::ags::checker::node_type;
 use crate::front::ags::defaults::{self, merged};
 use crate::front::ags::scope::Scope;
 use crate::ir::{
-    Estimate, ExprLang, Failure, Input, InputSource, IrExpr, Join, Node, NodeExtra, NodeKind,
-    Output, RegionId, Retry,
+    Estimate, ExprLang, Failure, HumanCheckpoint, Input, InputSource, IrExpr, Join, Node,
+    NodeExtra, NodeKind, Output, RegionId, Retry,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -218,11 +218,13 @@ impl<'d> NodeLowerer<'d> {
             "failure",
             "human",
         ];
-        // The failure ladder is typed (`Failure`); `attributes.failure` keeps only what it
-        // does not hold.
+        // The failure ladder and the checkpoints are typed (`Failure`, `HumanCheckpoint`);
+        // `attributes.failure` keeps only what the ladder does not hold, and `human` leaves.
         let failure_block = merged(s, node, "failure");
+        let human_list = merged(s, node, "human");
         let block = |k: &str| match k {
             "failure" => failure_block.as_ref().and_then(Failure::residue),
+            "human" => None,
             _ => merged(s, node, k),
         };
         let mut attrs = crate::ir::Attrs::new();
@@ -259,8 +261,14 @@ impl<'d> NodeLowerer<'d> {
         let guard = node
             .field("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        let mut exprs = self.runtime_exprs(node, ptr);
-        exprs.extend(self.checkpoint_exprs(s, node, ptr));
+        let exprs = self.runtime_exprs(node, ptr);
+        let human = human_list.as_ref().and_then(|l| {
+            let mut asked = self.checkpoint_exprs(s, node, ptr);
+            HumanCheckpoint::list_from(l, |key| {
+                let i = asked.iter().position(|(k, _)| k == key)?;
+                Some(asked.swap_remove(i).1)
+            })
+        });
         let failure = failure_block.as_ref().and_then(|b| {
             let mut ladder = self.failure_exprs(s, node, ptr);
             Failure::from_block(b, |key| {
@@ -287,6 +295,7 @@ impl<'d> NodeLowerer<'d> {
                     exprs,
                     retry,
                     failure: failure.map(Box::new),
+                    human,
                     estimate,
                 }
                 .into(),

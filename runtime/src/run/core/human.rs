@@ -27,7 +27,7 @@
 
 use super::State;
 use super::env::Anchor;
-use crate::plan::Expr;
+use crate::plan::{Expr, HumanCheckpoint};
 use crate::run::event::CallResult;
 use crate::run::handler::{Checkpoint, GateOutcome, GateResponse};
 use crate::run::record::{HumanEvent, NodeStatus};
@@ -108,31 +108,30 @@ impl State {
     }
 
     /// The node's declared checkpoints (`human`, defaults merged).
-    pub(super) fn declared(&self, r: usize) -> Option<&Vec<Value>> {
-        self.plan.nodes[self.runs[r].node]
-            .attributes
-            .get("human")
-            .and_then(Value::as_array)
+    pub(super) fn declared(&self, r: usize) -> Option<&[HumanCheckpoint<Expr>]> {
+        self.plan.nodes[self.runs[r].node].human.as_deref()
     }
 
     /// The next declared checkpoint of `stage` from list index `from` whose `when` holds.
     pub(crate) fn next_checkpoint(&mut self, r: usize, stage: Stage, from: usize) -> Option<usize> {
-        let list = self.declared(r)?.clone();
-        for (i, h) in list.iter().enumerate().skip(from) {
-            if h.get("at").and_then(Value::as_str) != Some(stage.as_str()) {
+        let len = self.declared(r)?.len();
+        for i in from..len {
+            let h = &self.declared(r)?[i];
+            if h.at.as_str() != stage.as_str() {
                 continue;
             }
-            let Some(e) = self.human_expr(r, i, "when") else {
-                if h.get("when").is_some() {
-                    self.diag(
-                        "RT062",
-                        "warning",
-                        format!("checkpoint {i}'s `when` has no compiled form; it is asked"),
-                        Some(r),
-                    );
-                }
+            let Some(e) = h.when.clone() else {
                 return Some(i);
             };
+            if e.core.is_none() {
+                self.diag(
+                    "RT062",
+                    "warning",
+                    format!("checkpoint {i}'s `when` has no compiled form; it is asked"),
+                    Some(r),
+                );
+                return Some(i);
+            }
             let seen = self.outputs_at(r, stage);
             match self.eval_seeing(r, &e, seen) {
                 Ok(Value::Bool(false)) => {}
@@ -158,14 +157,6 @@ impl State {
             }
         }
         None
-    }
-
-    /// `human.<i>.<field>` from the node's compiled expressions.
-    fn human_expr(&self, r: usize, i: usize, field: &str) -> Option<Expr> {
-        self.plan.nodes[self.runs[r].node]
-            .exprs
-            .get(&format!("human.{i}.{field}"))
-            .cloned()
     }
 
     /// The outputs a stage's expressions see as `self.outputs`.
@@ -220,9 +211,12 @@ impl State {
     ) {
         let (id, mode, required, prompt, roles) = match index {
             Some(i) => {
-                let h = self.declared(r).and_then(|l| l.get(i)).cloned();
-                let h = h.unwrap_or(Value::Null);
-                let prompt = match self.human_expr(r, i, "prompt") {
+                let h = self.declared(r).and_then(|l| l.get(i));
+                let (mode, required, roles) = h.map_or_else(
+                    || ("approve", true, Vec::new()),
+                    |h| (h.mode.as_str(), h.required, h.roles.clone()),
+                );
+                let prompt = match h.and_then(|h| h.prompt.clone()) {
                     Some(e) => {
                         let seen = self.outputs_at(r, stage);
                         match self.eval_seeing(r, &e, seen) {
@@ -235,21 +229,18 @@ impl State {
                                     "",
                                     &err,
                                 );
-                                h.get("prompt").and_then(Value::as_str).map(str::to_string)
+                                Some(e.source)
                             }
                         }
                     }
-                    None => h.get("prompt").and_then(Value::as_str).map(str::to_string),
+                    None => None,
                 };
                 (
                     self.checkpoint_id(r, i),
-                    h.get("mode")
-                        .and_then(Value::as_str)
-                        .unwrap_or("approve")
-                        .to_string(),
-                    h.get("required").and_then(Value::as_bool).unwrap_or(true),
+                    mode.to_string(),
+                    required,
                     prompt,
-                    strings(h.get("roles")),
+                    roles,
                 )
             }
             None => (
@@ -414,29 +405,21 @@ impl State {
         if ask.cp.mode != "input" {
             return None;
         }
-        let collect = self
-            .declared(r)?
-            .get(ask.index?)?
-            .get("collect")?
-            .as_object()?;
-        for (name, spec) in collect {
-            let ty = spec.get("type").and_then(Value::as_str).unwrap_or("any");
-            let decl: crate::plan::Declared =
-                serde_json::from_value(spec.clone()).unwrap_or_default();
+        let collect = &self.declared(r)?.get(ask.index?)?.collect;
+        for p in collect {
+            let name = &p.name;
             match values.get(name) {
                 Some(v) => {
-                    if let Err(m) = super::check(v, ty, &decl) {
-                        let why = if decl.redact {
-                            format!("the value does not fit `{ty}` (redacted)")
+                    if let Err(m) = super::check(v, &p.ty, &p.decl) {
+                        let why = if p.decl.redact {
+                            format!("the value does not fit `{}` (redacted)", p.ty)
                         } else {
                             m.message
                         };
                         return Some((m.code, format!("collected `{name}`: {why}")));
                     }
                 }
-                None if spec.get("required").and_then(Value::as_bool) != Some(false)
-                    && spec.get("default").is_none() =>
-                {
+                None if p.required && p.default.is_none() => {
                     return Some(("RT033", format!("collected `{name}` is missing")));
                 }
                 None => {}
@@ -463,27 +446,15 @@ impl State {
 /// (`at`); `_<index>` appended when an earlier one has the same. The ladder's hand-offs are
 /// `escalation` and `takeover`.
 pub fn checkpoint_ids(node: &crate::plan::Node) -> Vec<String> {
-    let list = node
-        .attributes
-        .get("human")
-        .and_then(Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default();
-    let id_of = |h: &Value| {
-        h.get("id")
-            .or_else(|| h.get("at"))
-            .and_then(Value::as_str)
-            .unwrap_or("checkpoint")
-            .to_string()
-    };
+    let list = node.human.as_deref().unwrap_or_default();
     list.iter()
         .enumerate()
         .map(|(i, h)| {
-            let id = id_of(h);
-            if list[..i].iter().any(|e| id_of(e) == id) {
+            let id = h.written_id();
+            if list[..i].iter().any(|e| e.written_id() == id) {
                 format!("{id}_{i}")
             } else {
-                id
+                id.to_string()
             }
         })
         .collect()

@@ -41,8 +41,10 @@ impl State {
     pub(super) fn arm_checkpoint_timeout(&mut self, r: usize, ask: &Ask) {
         let own = ask
             .index
-            .and_then(|i| self.declared(r).and_then(|l| l.get(i)).cloned());
-        let Some((seconds, on_timeout)) = self.human_timeout_of(own.as_ref()) else {
+            .and_then(|i| self.declared(r).and_then(|l| l.get(i)));
+        let (seconds, on) = own.map_or((None, None), |c| (c.timeout_seconds, c.on_timeout));
+        let Some((seconds, on_timeout)) = self.timeout_or_policy(seconds.map(Some), on.map(Some))
+        else {
             return;
         };
         let wait = HumanWait {

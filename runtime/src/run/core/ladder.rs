@@ -140,11 +140,7 @@ impl State {
             self.ask(r, Stage::BeforeStart, Some(i), 0, HandOff::default());
             return true;
         }
-        if self.runs[r].human.is_some()
-            || self.plan.nodes[self.runs[r].node]
-                .attributes
-                .contains_key("human")
-        {
+        if self.runs[r].human.is_some() || self.plan.nodes[self.runs[r].node].human.is_some() {
             self.asks(r).started = true;
         }
         false
@@ -158,9 +154,7 @@ impl State {
             .human
             .as_ref()
             .is_some_and(|h| h.cleared == next)
-            || !self.plan.nodes[self.runs[r].node]
-                .attributes
-                .contains_key("human")
+            || self.plan.nodes[self.runs[r].node].human.is_none()
             || !self.side_effects(r)
         {
             return false;
@@ -194,7 +188,7 @@ impl State {
     pub(crate) fn completed(&mut self, r: usize, c: Completion) {
         let node = &self.plan.nodes[self.runs[r].node];
         let kind = node.kind;
-        let reviewed = node.attributes.contains_key("human");
+        let reviewed = node.human.is_some();
         let now = self.now.clone();
         let checked = self.check_outputs(r, &c.outputs, kind);
         // The common way (no checkpoints, nothing failed before): judged at once, and no copy

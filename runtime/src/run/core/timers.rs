@@ -67,35 +67,7 @@ pub struct Timer {
     pub kind: TimerKind,
 }
 
-/// AGS `on_timeout` (gates, human checkpoints) and `policy.on_human_timeout`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnTimeout {
-    Fail,
-    Hold,
-    Escalate,
-    Approve,
-}
-
-impl OnTimeout {
-    pub fn parse(s: &str) -> Option<OnTimeout> {
-        Some(match s {
-            "fail" => OnTimeout::Fail,
-            "hold" => OnTimeout::Hold,
-            "escalate" => OnTimeout::Escalate,
-            "approve" => OnTimeout::Approve,
-            _ => return None,
-        })
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            OnTimeout::Fail => "fail",
-            OnTimeout::Hold => "hold",
-            OnTimeout::Escalate => "escalate",
-            OnTimeout::Approve => "approve",
-        }
-    }
-}
+pub use crate::plan::OnTimeout;
 
 /// The human interaction a timeout bounds: the stage (`gate`, or a checkpoint's `at`) and
 /// its mode, as the record's human event names them.
@@ -376,20 +348,37 @@ impl State {
     }
 
     /// How long a human may take, and what then: `own`'s `timeout_seconds` and `on_timeout`
-    /// (a gate block, a declared checkpoint), each else the policy's
-    /// `default_human_timeout_seconds` / `on_human_timeout` (default `hold`). `None` when no
-    /// time is set.
+    /// (a gate block), each else the policy's (see [`State::timeout_or_policy`]).
     pub(super) fn human_timeout_of(&self, own: Option<&Value>) -> Option<(f64, OnTimeout)> {
+        let seconds = own.and_then(|g| g.get("timeout_seconds"));
+        let on = own.and_then(|g| g.get("on_timeout"));
+        self.timeout_or_policy(
+            seconds.map(Value::as_f64),
+            on.map(|o| o.as_str().and_then(OnTimeout::parse)),
+        )
+    }
+
+    /// How long a human may take, and what then: `seconds` and `on` when given (`Some`, even
+    /// of nothing usable), each else the policy's `default_human_timeout_seconds` /
+    /// `on_human_timeout` (default `hold`). `None` when no time is set.
+    pub(super) fn timeout_or_policy(
+        &self,
+        seconds: Option<Option<f64>>,
+        on: Option<Option<OnTimeout>>,
+    ) -> Option<(f64, OnTimeout)> {
         let policy = self.plan.attrs.get("policy");
-        let pick = |key: &str, fallback: &str| {
-            own.and_then(|g| g.get(key))
-                .or_else(|| policy.and_then(|p| p.get(fallback)))
-        };
-        let seconds =
-            pick("timeout_seconds", "default_human_timeout_seconds").and_then(Value::as_f64)?;
-        let on_timeout = pick("on_timeout", "on_human_timeout")
-            .and_then(Value::as_str)
-            .and_then(OnTimeout::parse)
+        let seconds = seconds.unwrap_or_else(|| {
+            policy
+                .and_then(|p| p.get("default_human_timeout_seconds"))
+                .and_then(Value::as_f64)
+        })?;
+        let on_timeout = on
+            .unwrap_or_else(|| {
+                policy
+                    .and_then(|p| p.get("on_human_timeout"))
+                    .and_then(Value::as_str)
+                    .and_then(OnTimeout::parse)
+            })
             .unwrap_or(OnTimeout::Hold);
         Some((seconds, on_timeout))
     }
