@@ -1,5 +1,7 @@
 //! Hostile and careless input across every subcommand, as a table: non-regular files (a FIFO
-//! with no writer, `/dev/zero`, a folder), files over the size limit, deep files, symlinks out
+//! with no writer, `/dev/zero`, a folder), standard input that never ends (`/dev/zero`: the
+//! documents of `-`, jq's input, the language server's messages), files over the size
+//! limit, deep files, symlinks out
 //! of the root, outputs equal to inputs, outputs on a full disk, a closed pipe. Each case
 //! asserts a clear refusal (its exit status and diagnostic code), no panic or abort, an end
 //! within a deadline (a hang fails the case), and that nothing on disk changed that the
@@ -115,6 +117,15 @@ fn snapshot(dir: &Path) -> BTreeMap<String, String> {
     out
 }
 
+/// What a case reads on standard input.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stdin {
+    /// Nothing (`/dev/null`).
+    Null,
+    /// `/dev/zero`: zero bytes without end.
+    Zero,
+}
+
 /// Where a case's standard output goes.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stdout {
@@ -136,6 +147,7 @@ struct Case {
     /// Files the command owns (may create or change), relative to the workspace.
     owns: &'static [&'static str],
     stdout: Stdout,
+    stdin: Stdin,
 }
 
 const fn case(
@@ -150,6 +162,19 @@ const fn case(
         code,
         owns,
         stdout: Stdout::Pipe,
+        stdin: Stdin::Null,
+    }
+}
+
+/// A case whose standard input is `/dev/zero`.
+const fn fed(args: &'static [&'static str], status: i32, code: &'static str) -> Case {
+    Case {
+        args,
+        status,
+        code,
+        owns: &[],
+        stdout: Stdout::Pipe,
+        stdin: Stdin::Zero,
     }
 }
 
@@ -165,6 +190,7 @@ const fn on(
         code,
         owns: &[],
         stdout,
+        stdin: Stdin::Null,
     }
 }
 
@@ -250,6 +276,10 @@ const OUTPUTS: &[Case] = &[
         "AGC025",
     ),
     on(Stdout::Full, &["explain", "--list"], 2, "AGC025"),
+    on(Stdout::Full, &["completions", "bash"], 2, "AGC025"),
+    on(Stdout::Full, &["man"], 2, "AGC025"),
+    // `man -o` names a folder; a file there is not replaced.
+    case(&["man", "-o", "wf.yaml"], 2, "AGC025", &[]),
     on(
         Stdout::Full,
         &[
@@ -296,6 +326,14 @@ const INPUTS: &[Case] = &[
     case(&["build", "deep.yaml"], 2, "AGC013", &[]),
     case(&["graph", "fifo"], 2, "AGC017", &[]),
     case(&["graph", "/dev/zero"], 2, "AGC017", &[]),
+    case(&["graph", "--inject", "fifo"], 2, "AGC017", &[]),
+    fed(&["check", "-"], 2, "AGC012"),
+    fed(&["build", "-"], 2, "AGC012"),
+    fed(&["graph", "-"], 2, "AGC012"),
+    fed(&["eval", "--lang", "jq", "."], 2, "AGC012"),
+    fed(&["eval", "--lang", "agx", "1", "--vars", "-"], 2, "AGC012"),
+    // A header line without end: refused at its limit, not read until memory runs out.
+    fed(&["lsp"], 1, "longer than 8192 bytes"),
     case(&["gen", "rust", "fifo", "-o", "out"], 2, "AGC017", &[]),
     case(&["run", "fifo"], 2, "AGC017", &[]),
     case(&["run", "wf.yaml", "--params", "fifo"], 2, "AGC017", &[]),
@@ -356,6 +394,8 @@ const INPUTS: &[Case] = &[
         "file-read-failed",
         &[],
     ),
+    // A SKILL.md that is a FIFO exists: it is not `file-missing`.
+    case(&["evaluate", "--skill", "fifo"], 1, "file-read-failed", &[]),
 ];
 
 /// Runs one case in `dir`; a case that does not end within the deadline is a hang.
@@ -388,7 +428,10 @@ fn run_case_under(dir: &Path, c: &Case, wrapper: &[&str]) {
         .args(c.args)
         .current_dir(dir)
         .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
+        .stdin(match c.stdin {
+            Stdin::Null => Stdio::null(),
+            Stdin::Zero => Stdio::from(std::fs::File::open("/dev/zero").expect("/dev/zero")),
+        })
         .stdout(stdout)
         .stderr(Stdio::piped())
         .spawn()

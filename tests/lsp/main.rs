@@ -273,6 +273,31 @@ fn a_raw_content_length_frame_gets_a_framed_answer() {
     assert!(child.wait().unwrap().code().is_some());
 }
 
+/// A `Content-Length` far over the limit is refused before anything is allocated for it: the
+/// server ends with an error that names the limit, where it aborted on memory (issue 47).
+#[test]
+fn a_message_over_the_size_limit_ends_the_server_with_the_limit_named() {
+    use std::io::Write;
+    let ws = workspace("huge");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .args(["lsp", "--max-file-size", "1000000"])
+        .current_dir(&*ws)
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    write!(stdin, "Content-Length: 99999999999\r\n\r\n").unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a message of 99999999999 bytes is over the limit of 2000000 bytes"),
+        "{err}"
+    );
+}
+
 /// The line and character of the first `needle` after the first `after` in `text` (ASCII).
 fn at(text: &str, after: &str, needle: &str) -> Value {
     let from = text.find(after).unwrap();

@@ -62,10 +62,17 @@ pub(crate) struct EvalArgs {
     limit: super::LimitArg,
 }
 
+/// The JSON in `path`, or the error line to print (with its code when a read was refused:
+/// AGC017 not a regular file, AGC012 over the limit, AGC001 unreadable).
 fn read_json(path: &std::path::Path, limit: usize) -> Result<Value, String> {
     let text =
-        crate::fsio::read_text(path, limit).map_err(|e| e.message(&path.to_string_lossy()))?;
-    serde_json::from_str(&text).map_err(|e| format!("`{}` is not JSON: {e}", path.display()))
+        crate::fsio::read_text(path, limit).map_err(|e| refused(&e, &path.to_string_lossy()))?;
+    serde_json::from_str(&text).map_err(|e| format!("error: `{}` is not JSON: {e}", path.display()))
+}
+
+/// A refused read as its error line, `error[CODE]: …`.
+fn refused(e: &crate::fsio::read::ReadError, shown: &str) -> String {
+    format!("error[{}]: {}", e.code(), e.message(shown))
 }
 
 /// jq's inputs: `--input`'s value, else the JSON values on standard input when it is not a
@@ -80,11 +87,11 @@ fn jq_inputs(args: &EvalArgs) -> Result<Vec<Value>, String> {
     }
     let name = crate::source::load::STDIN_NAME;
     let bytes = crate::fsio::read::read(std::path::Path::new("-"), args.limit.bytes)
-        .map_err(|e| e.message(name))?;
+        .map_err(|e| refused(&e, name))?;
     let values = serde_json::Deserializer::from_slice(&bytes)
         .into_iter::<Value>()
         .collect::<Result<Vec<Value>, _>>()
-        .map_err(|e| format!("`{name}` is not JSON: {e}"))?;
+        .map_err(|e| format!("error: `{name}` is not JSON: {e}"))?;
     Ok(if values.is_empty() {
         vec![Value::Null]
     } else {
@@ -108,7 +115,7 @@ pub(crate) fn run(args: EvalArgs) -> i32 {
                 return 2;
             }
             Err(e) => {
-                eprintln!("error: {e}");
+                eprintln!("{e}");
                 return 2;
             }
         },
@@ -177,7 +184,7 @@ fn run_jq(args: &EvalArgs, map: &ScalarMap, sources: &SourceMap) -> i32 {
     let inputs = match jq_inputs(args) {
         Ok(v) => v,
         Err(e) => {
-            eprintln!("error: {e}");
+            eprintln!("{e}");
             return 2;
         }
     };

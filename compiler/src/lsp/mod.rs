@@ -18,6 +18,7 @@
 //! - [`server`]: the state, the document notifications, re-checks and publishing.
 //! - [`text`]: the open documents and positions (UTF-16, or UTF-8 when the client offers it).
 //! - [`uri`]: `file:` URIs and paths.
+//! - [`transport`]: standard input and output, framed, with bounds on what a client sends.
 //! - [`diagnostics`]: agc's diagnostics as LSP's.
 //! - [`index`]: the nodes of a checked document and its reference index.
 //! - [`handlers`]: the requests by method (outline, hover);
@@ -36,13 +37,13 @@ mod refs;
 mod schema_keys;
 pub mod server;
 mod text;
+mod transport;
 mod uri;
 
 pub use server::Server;
 pub use text::Encoding;
 
 use crate::check::CheckOptions;
-use lsp_server::Connection;
 use serde_json::Value;
 
 /// Answers request `method` with `params` from the server's state after checking what is
@@ -57,7 +58,14 @@ pub fn answer(server: &mut Server, method: &str, params: Value) -> Result<Value,
 
 /// Serves over standard input and output until the client exits; the exit status.
 pub fn run_stdio(options: CheckOptions) -> i32 {
-    let (conn, io) = Connection::stdio();
+    let limit = transport::message_limit(options.limits.max_file_bytes);
+    let (conn, io) = match transport::stdio(limit) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("agc lsp: cannot start: {e}");
+            return 2;
+        }
+    };
     let status = match protocol::serve(&conn, options) {
         Ok(()) => 0,
         Err(e) => {

@@ -107,8 +107,17 @@ fn absolute_reference(r: &str) -> bool {
 pub fn resolve(skill: &Path, registry: Option<&Registry>) -> Result<Binding, Error> {
     let abs = super::absolute(skill);
     let shown = abs.display().to_string();
-    let text = crate::fsio::read_text(&abs, crate::fsio::DEFAULT_MAX_BYTES)
-        .map_err(|_| file_missing("file", &abs))?;
+    let text =
+        crate::fsio::read_text(&abs, crate::fsio::DEFAULT_MAX_BYTES).map_err(|e| match e {
+            crate::fsio::read::ReadError::Io(io) if io.kind() == std::io::ErrorKind::NotFound => {
+                file_missing("file", &abs)
+            }
+            // A FIFO, a folder, a file over the limit or unreadable exists: say what it is.
+            e => Error::new(
+                "file-read-failed",
+                format!("Cannot read {}", e.message(&shown)),
+            ),
+        })?;
     let mut scratch = crate::source::SourceMap::new();
     let meta = frontmatter::parse(
         &mut scratch,
