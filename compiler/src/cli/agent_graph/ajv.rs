@@ -46,7 +46,7 @@ pub(crate) fn validate(
     let mut found: Vec<(Vec<usize>, usize, Value)> = Vec::new();
     for (n, error) in compiled.validator.iter_errors(&instance).enumerate() {
         let rank = schema_rank(text, &compiled.schema, error.evaluation_path().as_str());
-        for d in diagnostics(&compiled.schema, &error, path) {
+        for d in diagnostics(&compiled.schema, value, &error, path) {
             found.push((rank.clone(), n, d));
         }
     }
@@ -121,7 +121,12 @@ fn ajv_schema_path(schema: &Value, canonical: &str) -> String {
     format!("#{canonical}")
 }
 
-fn diagnostics(schema: &Value, error: &ValidationError<'_>, path: &str) -> Vec<Value> {
+fn diagnostics(
+    schema: &Value,
+    root: &Value,
+    error: &ValidationError<'_>,
+    path: &str,
+) -> Vec<Value> {
     let place = match error.instance_path().as_str() {
         "" => "/".to_string(),
         p => p.to_string(),
@@ -203,7 +208,10 @@ fn diagnostics(schema: &Value, error: &ValidationError<'_>, path: &str) -> Vec<V
             json!({"comparison": ">=", "limit": limit}),
         ),
         ValidationErrorKind::UniqueItems => {
-            let (i, j) = duplicate(error.instance()).unwrap_or((0, 0));
+            // From the input itself: the error's instance is a placeholder for a list
+            // (`schema::doc_json`).
+            let items = root.pointer(error.instance_path().as_str());
+            let (i, j) = items.and_then(duplicate).unwrap_or((0, 0));
             single(
                 "uniqueItems",
                 format!("must NOT have duplicate items (items ## {j} and {i} are identical)"),
@@ -215,7 +223,7 @@ fn diagnostics(schema: &Value, error: &ValidationError<'_>, path: &str) -> Vec<V
             let mut out: Vec<Value> = context
                 .iter()
                 .flatten()
-                .flat_map(|e| diagnostics(schema, e, path))
+                .flat_map(|e| diagnostics(schema, root, e, path))
                 .collect();
             out.push(one(
                 "oneOf",
