@@ -54,6 +54,12 @@ pub type Failure = agc_runtime::plan::Failure<IrExpr>;
 /// A node's human checkpoint, the runtime's type over the IR's expressions.
 pub type HumanCheckpoint = agc_runtime::plan::HumanCheckpoint<IrExpr>;
 
+/// A node's success criteria, the runtime's type over the IR's expressions.
+pub type Success = agc_runtime::plan::Success<IrExpr>;
+
+/// A decision node's branches, the runtime's type over the IR's expressions.
+pub type Decision = agc_runtime::plan::Decision<IrExpr>;
+
 /// Dialect attributes of a node or graph: JSON in document order, in the compact form a loaded
 /// document uses (16 bytes; a `serde_json::Map` is 72 and an object in it about 170 more), since
 /// every node of a graph holds one and most copy parts of the document.
@@ -236,11 +242,6 @@ pub struct Node {
 /// arena, and these fields were 80 of a node's 248 bytes.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct NodeExtra {
-    /// Expressions the runtime evaluates for the node beyond its guard, by key:
-    /// `criteria.<id>` (an `expression` criterion's `expr`), `criteria.<id>.target` (a
-    /// `regex` criterion's text), `branches.<label>` (a decision branch's `when` under
-    /// `evaluator: expression`). The rest of each block stays in `attrs`.
-    pub exprs: Vec<(String, IrExpr)>,
     pub retry: Retry,
     /// The failure ladder, when the document declares one (with defaults merged).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -249,16 +250,24 @@ pub struct NodeExtra {
     /// when the node has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human: Option<Vec<HumanCheckpoint>>,
+    /// The success criteria, when the node declares them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success: Option<Box<Success>>,
+    /// A decision's branches, when the node declares them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Box<Decision>>,
     pub estimate: Estimate,
 }
 
 impl NodeExtra {
-    /// No expressions or estimates, one attempt: what a node without [`Extra`] has.
+    /// No ladder, checkpoints, criteria, decision or estimates, one attempt: what a node
+    /// without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
-        exprs: Vec::new(),
         retry: Retry::ONCE,
         failure: None,
         human: None,
+        success: None,
+        decision: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -272,22 +281,21 @@ pub type Extra = Sparse<NodeExtra>;
 impl Nothing for NodeExtra {
     const NOTHING: &'static NodeExtra = &NodeExtra::NONE;
     fn says_nothing(&self) -> bool {
-        self.exprs.is_empty()
-            && self.retry == Retry::ONCE
+        self.retry == Retry::ONCE
             && self.failure.is_none()
             && self.human.is_none()
+            && self.success.is_none()
+            && self.decision.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }
 }
 
 impl Extra {
-    /// Sized to its entries, and dropped when it says nothing.
+    /// Dropped when it says nothing.
     fn shrink(&mut self) {
-        match &mut self.0 {
-            Some(e) if e.says_nothing() => self.0 = None,
-            Some(e) => e.exprs.shrink_to_fit(),
-            None => {}
+        if self.0.as_ref().is_some_and(|e| e.says_nothing()) {
+            self.0 = None;
         }
     }
 }
@@ -582,7 +590,7 @@ mod tests {
         let id = g.add_node(Node::bare("a", "a", NodeKind::Task, "task"), span);
         assert!(g.node(id).extra.0.is_none());
         assert_eq!(g.node(id).extra.retry, Retry::ONCE);
-        assert!(g.node(id).extra.exprs.is_empty());
+        assert!(g.node(id).extra.failure.is_none());
         // Filled in with nothing but the defaults: dropped when the node joins the graph.
         let mut b = Node::bare("b", "b", NodeKind::Task, "task");
         b.extra.make_mut().retry.max_attempts = 1;
@@ -591,15 +599,7 @@ mod tests {
         // Anything else is kept.
         for extra in [
             NodeExtra {
-                exprs: vec![(
-                    "criteria.c".into(),
-                    crate::ir::IrExpr {
-                        lang: crate::ir::ExprLang::Agx,
-                        source: "x".into(),
-                        core: None,
-                        span,
-                    },
-                )],
+                human: Some(Vec::new()),
                 ..NodeExtra::NONE
             },
             NodeExtra {

@@ -2,7 +2,7 @@
 //! scheduler and generated runners share (a generated `Handlers` trait has a method for each
 //! node [`Plan::handler_call`] names, and for no other).
 
-use super::{Decisions, Node, NodeKind, Plan};
+use super::{Decisions, Evaluator, Node, NodeKind, Plan};
 use serde_json::Value;
 
 /// What a run asks a handler for at a node ([`crate::run::Handler`]'s methods).
@@ -22,11 +22,9 @@ impl Node {
     /// Whether this decision picks its branch by its own expressions (AGS `evaluator:
     /// expression`): the runtime evaluates them, no handler is called.
     pub fn decides_by_expression(&self) -> bool {
-        self.attributes
-            .get("decision")
-            .and_then(|d| d.get("evaluator"))
-            .and_then(Value::as_str)
-            == Some("expression")
+        self.decision
+            .as_ref()
+            .is_some_and(|d| d.evaluator == Evaluator::Expression)
     }
 
     /// The signal an AWP signal wait waits for (`attributes.wait.signal`).

@@ -16,7 +16,9 @@
 //! decided by the compiler ([`Semantics`], [`Backoff`], [`OnItemFailure`],
 //! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect, and
 //! what the runtime runs of a node's dialect fields as typed fields too ([`Failure`],
-//! [`HumanCheckpoint`]: a node's `failure` and `human`), so that it reads no attribute JSON. `agc.plan/v3` plans (those fields
+//! [`HumanCheckpoint`], [`Success`], [`Decision`]: a node's `failure`, `human`, `success`
+//! and `decision`, with their expressions in place), so that it reads no attribute JSON and
+//! no string-keyed expression. `agc.plan/v3` plans (those fields
 //! in `attributes` and `exprs`), `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1`
 //! plans (also the object forms, every field written) still load: the reader accepts both
 //! forms of every changed field, derives the typed semantics from the dialect and reads the
@@ -30,6 +32,7 @@
 //! builds the lookup tables the scheduler needs.
 
 mod calls;
+mod criteria;
 mod de;
 mod decl;
 mod failure;
@@ -41,6 +44,7 @@ mod model;
 mod read;
 mod semantics;
 pub use calls::HandlerCall;
+pub use criteria::{Branch, CriteriaMode, Criterion, CriterionKind, Decision, Evaluator, Success};
 pub use failure::{
     DEFAULT_INCLUDE, EscalateTo, Escalation, Failure, FailureClass, Fallback, OnExhausted, RetryOn,
     Strategy, TimeoutAction,

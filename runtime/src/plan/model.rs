@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::criteria::{Decision, Success};
 pub use super::decl::{Declared, Param};
 use super::failure::Failure;
 use super::human::HumanCheckpoint;
@@ -420,10 +421,9 @@ pub struct Node {
     /// Evaluated once at readiness; false skips the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Expr>,
-    /// Expressions the runtime evaluates beyond the guard: `criteria.<id>` (an `expression`
-    /// success criterion), `criteria.<id>.target` (a `regex` criterion's text),
-    /// `branches.<label>` (decision branches under `evaluator: expression`). (The failure
-    /// ladder's are in [`Failure`], the checkpoints' in [`HumanCheckpoint`].)
+    /// Named expressions of a plan written before `agc.plan/v4`, read into the typed fields
+    /// (the criteria's, the branches', the checkpoints', the failure ladder's); a v4 plan
+    /// has none.
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub exprs: Exprs,
     #[serde(default, skip_serializing_if = "Join::is_all")]
@@ -436,6 +436,12 @@ pub struct Node {
     /// The human checkpoints (`agc.plan/v4`; left out when the document declares none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub human: Option<Vec<HumanCheckpoint<Expr>>>,
+    /// The success criteria (`agc.plan/v4`; left out when the document declares none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub success: Option<Box<Success<Expr>>>,
+    /// A decision node's branches (`agc.plan/v4`; left out when it declares none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub decision: Option<Box<Decision<Expr>>>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

@@ -30,11 +30,15 @@
 //!   `exprs` `human.<i>.when` and `human.<i>.prompt` moved into it; a prompt without its
 //!   expression is the literal text, as the runtime showed it, and a `when` without one is
 //!   kept uncompiled (the runtime asks such a checkpoint, RT062).
+//! - A node's `attributes.success` becomes its `success` ([`Success::from_block`]), with
+//!   `exprs` `criteria.<id>` and `criteria.<id>.target` moved into it, and what it does not
+//!   hold staying in `attributes.success` ([`Success::residue`]); `attributes.decision`
+//!   becomes its `decision` ([`Decision::from_block`]), with `exprs` `branches.<label>`.
 
 use super::{
-    Backoff, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
+    Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
-    Semantics, StateModel, StateUpdates,
+    Semantics, StateModel, StateUpdates, Success,
 };
 use serde::Deserialize;
 use serde_json::Value;
@@ -104,6 +108,7 @@ fn upgrade(plan: &mut Plan) {
     for n in &mut plan.nodes {
         typed_failure(n);
         typed_human(n);
+        typed_success(n);
     }
     plan.format = FORMAT.to_string();
 }
@@ -161,6 +166,26 @@ fn typed_human(n: &mut Node) {
             },
         })
     });
+}
+
+/// A v3 node's `attributes.success` and `attributes.decision` and their expressions as its
+/// typed `success` and `decision`.
+fn typed_success(n: &mut Node) {
+    let exprs = &mut n.exprs;
+    if let Some(block) = n.attributes.get("success") {
+        n.success = Success::from_block(block, |key| exprs.shift_remove(key))
+            .map(Box::new)
+            .or(n.success.take());
+        match Success::<Expr>::residue(block) {
+            Some(rest) => n.attributes["success"] = rest,
+            None => {
+                n.attributes.shift_remove("success");
+            }
+        }
+    }
+    if let Some(block) = n.attributes.shift_remove("decision") {
+        n.decision = Decision::from_block(&block, |key| exprs.shift_remove(key)).map(Box::new);
+    }
 }
 
 /// A template that renders `text` as it stands.

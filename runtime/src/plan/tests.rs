@@ -418,3 +418,68 @@ fn a_human_list_reads_into_typed_checkpoints() {
     );
     assert!(HumanCheckpoint::<Expr>::list_from(&Value::Null, |_| None).is_none());
 }
+
+/// An AGS `success` block reads into typed criteria (their expressions in place, the fields
+/// only a handler acts on kept as written), and a `decision` block into typed branches.
+#[test]
+fn success_and_decision_blocks_read_into_typed_fields() {
+    let block = serde_json::json!({
+        "summary": "done", "mode": "n_of", "count": 1,
+        "criteria": [
+            {"id": "big", "kind": "expression", "description": "d", "expr": "x > 1",
+             "severity": "advisory"},
+            {"id": "shape", "kind": "regex", "description": "d", "target": "t",
+             "pattern": "^a", "flags": "i", "negate": true},
+            {"id": "runs", "kind": "command", "description": "d", "run": "make"},
+        ],
+    });
+    let asked = |key: &str| Some(key.to_string());
+    let s = Success::from_block(&block, asked).expect("criteria");
+    assert_eq!((s.mode, s.count), (CriteriaMode::NOf, Some(1)));
+    assert_eq!(s.criteria[0].expr.as_deref(), Some("criteria.big"));
+    assert!(s.criteria[0].advisory && !s.criteria[1].advisory);
+    assert_eq!(
+        s.criteria[1].target.as_deref(),
+        Some("criteria.shape.target")
+    );
+    assert_eq!(s.criteria[1].expr, None);
+    assert_eq!(
+        (s.criteria[1].flags.as_str(), s.criteria[1].negate),
+        ("i", true)
+    );
+    assert_eq!(s.criteria[2].kind, CriterionKind::Command);
+    assert_eq!(s.criteria[2].target, None);
+    assert_eq!(
+        s.criteria[2].rest,
+        *serde_json::json!({"description": "d", "run": "make"})
+            .as_object()
+            .expect("object")
+    );
+    assert_eq!(
+        Success::<Expr>::residue(&block),
+        Some(serde_json::json!({"summary": "done"}))
+    );
+    let typed = Success::<Expr>::from_block(&block, |_| None).expect("criteria");
+    let text = serde_json::to_string(&typed).expect("ser");
+    assert_eq!(
+        serde_json::from_str::<Success<Expr>>(&text).expect("de"),
+        typed
+    );
+    assert!(Success::<Expr>::from_block(&serde_json::json!({"mode": "all"}), |_| None).is_none());
+
+    let block = serde_json::json!({
+        "evaluator": "expression", "question": "which?", "default_branch": "b",
+        "branches": [{"label": "a", "description": "A", "when": "x"}, {"description": "none"},
+                     {"label": "b", "description": "B"}],
+    });
+    let d = Decision::from_block(&block, |key| (key == "branches.a").then(|| key.to_string()))
+        .expect("decision");
+    assert_eq!(d.evaluator, Evaluator::Expression);
+    let labels: Vec<_> = d.branches.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["a", "b"]);
+    assert_eq!(d.branches[0].when.as_deref(), Some("branches.a"));
+    assert_eq!(d.branches[1].when, None);
+    assert_eq!(d.default_branch.as_deref(), Some("b"));
+    let agent = Decision::<Expr>::from_block(&serde_json::json!({"branches": []}), |_| None);
+    assert_eq!(agent.expect("decision").evaluator, Evaluator::Agent);
+}

@@ -184,18 +184,13 @@ fn false_side(g: &Graph, n: NodeId, clean: &'static str) -> Vec<(String, &'stati
         // Only where every way out says which branch it takes: an edge taken on any branch, or
         // on a condition that is not one branch, leaves the false side unknown.
         ("ags", NodeKind::Decision | NodeKind::Gate) if outs.iter().all(|e| named(e)) => {
-            let decision = node.attrs.get("decision");
+            let decision = node.extra.decision.as_deref();
             let mut names: Vec<&str> = decision
-                .and_then(|d| d.get("branches"))
-                .and_then(Value::as_array)
+                .map(|d| d.branches.as_slice())
                 .unwrap_or_default()
                 .iter()
-                .filter_map(|b| b.get("label").and_then(Value::as_str))
-                .chain(
-                    decision
-                        .and_then(|d| d.get("default_branch"))
-                        .and_then(Value::as_str),
-                )
+                .map(|b| b.label.as_str())
+                .chain(decision.and_then(|d| d.default_branch.as_deref()))
                 .collect();
             // A routed gate decides `approved` or `rejected`: drawn once an edge takes either.
             if node.kind == NodeKind::Gate && (taken("approved") || taken("rejected")) {

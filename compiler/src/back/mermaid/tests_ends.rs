@@ -123,12 +123,17 @@ fn the_false_side_of_a_branch_is_drawn_in_every_dialect() {
     b.0.dialect = "ags";
     let d = b.node("triage", NodeKind::Decision, None);
     let ship = b.node("ship", NodeKind::Task, None);
-    let branches =
-        Value::Array(vec![obj(&[("label", s("ship"))]), obj(&[("label", s("hold"))])].into());
-    b.0.nodes[d as usize].attrs.insert(
-        "decision",
-        obj(&[("branches", branches), ("default_branch", s("later"))]),
-    );
+    let branch = |label: &str| agc_runtime::plan::Branch {
+        label: label.into(),
+        description: None,
+        when: None,
+    };
+    b.0.nodes[d as usize].extra.make_mut().decision = Some(Box::new(crate::ir::Decision {
+        evaluator: Default::default(),
+        question: None,
+        branches: vec![branch("ship"), branch("hold")],
+        default_branch: Some("later".into()),
+    }));
     let e = b.edge(d, ship, EdgeKind::Conditional);
     b.0.edges[e].guard = Some(Box::new(x("nodes.triage.outputs.decision == \"ship\"")));
     let text = draw(&b.0);

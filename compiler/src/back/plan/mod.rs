@@ -380,9 +380,6 @@ impl Serialize for NodeOut<'_> {
         if let Some(gd) = &n.guard {
             m.serialize_entry("guard", &c.expr(gd))?;
         }
-        if !n.extra.exprs.is_empty() {
-            m.serialize_entry("exprs", &expr_pairs(c, &n.extra.exprs))?;
-        }
         if n.join != crate::ir::Join::All {
             m.serialize_entry("join", &n.join)?;
         }
@@ -395,6 +392,12 @@ impl Serialize for NodeOut<'_> {
         if let Some(list) = &n.extra.human {
             let list = list.iter().map(|h| h.map_exprs(|e| c.expr(e)));
             m.serialize_entry("human", &Seq(list))?;
+        }
+        if let Some(success) = &n.extra.success {
+            m.serialize_entry("success", &success.map_exprs(|e| c.expr(e)))?;
+        }
+        if let Some(decision) = &n.extra.decision {
+            m.serialize_entry("decision", &decision.map_exprs(|e| c.expr(e)))?;
         }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;

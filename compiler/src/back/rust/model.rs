@@ -444,24 +444,19 @@ fn capitalise(s: &str) -> String {
 }
 
 /// The values a decision or gate node's `decision` output takes, when the plan says: a
-/// decision's branch labels (`attributes.decision.branches[].label`, else the labels of its
+/// decision's branch labels (`decision.branches[].label`, else the labels of its
 /// outgoing edges are not known here), any gate's `approved`/`rejected`.
 fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
     match kind {
         "decision" => {
-            let branches = node
-                .attributes
-                .get("decision")?
-                .get("branches")?
-                .as_array()?;
+            let branches = &node.decision.as_ref()?.branches;
             let mut seen = std::collections::HashSet::new();
             let values: Vec<(String, String)> = branches
                 .iter()
                 .filter_map(|b| {
-                    let label = b.get("label")?.as_str()?;
-                    let d = b.get("description").and_then(Value::as_str).unwrap_or("");
-                    seen.insert(label)
-                        .then(|| (label.to_string(), d.to_string()))
+                    let d = b.description.as_deref().unwrap_or("");
+                    seen.insert(b.label.as_str())
+                        .then(|| (b.label.clone(), d.to_string()))
                 })
                 .collect();
             (!values.is_empty()).then_some(values)

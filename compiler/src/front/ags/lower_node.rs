@@ -9,8 +9,8 @@ use crate::front::ags::checker::node_type;
 use crate::front::ags::defaults::{self, merged};
 use crate::front::ags::scope::Scope;
 use crate::ir::{
-    Estimate, ExprLang, Failure, HumanCheckpoint, Input, InputSource, IrExpr, Join, Node,
-    NodeExtra, NodeKind, Output, RegionId, Retry,
+    Decision, Estimate, ExprLang, Failure, HumanCheckpoint, Input, InputSource, IrExpr, Join, Node,
+    NodeExtra, NodeKind, Output, RegionId, Retry, Success,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -248,7 +248,19 @@ impl<'d> NodeLowerer<'d> {
                     | "map"
                     | "subgraph"
             ) {
-                attrs.insert(k.clone(), v.clone());
+                // The criteria and the decision are typed (`Success`, `Decision`):
+                // `attributes.success` keeps only what the criteria do not hold.
+                match k.as_str() {
+                    "success" => {
+                        if let Some(rest) = Success::residue(&v.to_json()) {
+                            attrs.insert(k.clone(), rest.into());
+                        }
+                    }
+                    "decision" => {}
+                    _ => {
+                        attrs.insert(k.clone(), v.clone());
+                    }
+                }
             }
         }
         for k in MERGED {
@@ -261,7 +273,17 @@ impl<'d> NodeLowerer<'d> {
         let guard = node
             .field("when")
             .and_then(|_| self.expr(ExprLang::Agx, &format!("{ptr}/when")));
-        let exprs = self.runtime_exprs(node, ptr);
+        let mut judged = self.runtime_exprs(node, ptr);
+        let mut take = |key: &str| {
+            let i = judged.iter().position(|(k, _)| k == key)?;
+            Some(judged.swap_remove(i).1)
+        };
+        let success = node
+            .field("success")
+            .and_then(|b| Success::from_block(&b.to_json(), &mut take));
+        let decision = node
+            .field("decision")
+            .and_then(|b| Decision::from_block(&b.to_json(), &mut take));
         let human = human_list.as_ref().and_then(|l| {
             let mut asked = self.checkpoint_exprs(s, node, ptr);
             HumanCheckpoint::list_from(l, |key| {
@@ -292,10 +314,11 @@ impl<'d> NodeLowerer<'d> {
                 join,
                 attrs,
                 extra: NodeExtra {
-                    exprs,
                     retry,
                     failure: failure.map(Box::new),
                     human,
+                    success: success.map(Box::new),
+                    decision: decision.map(Box::new),
                     estimate,
                 }
                 .into(),

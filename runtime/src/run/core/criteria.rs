@@ -19,7 +19,7 @@
 use super::State;
 use super::check::check;
 use super::env::Anchor;
-use crate::plan::Declared;
+use crate::plan::{CriteriaMode, CriterionKind, Declared};
 use crate::run::record::{CriteriaResults, CriterionResult, NodeStatus};
 use serde_json::{Map, Value};
 
@@ -35,8 +35,7 @@ impl State {
     ) -> Option<(CriteriaResults, Vec<String>)> {
         let plan = std::sync::Arc::clone(&self.plan);
         let node = &plan.nodes[self.runs[r].node];
-        let success = node.attributes.get("success")?;
-        let criteria = success.get("criteria")?.as_array()?;
+        let success = node.success.as_ref()?;
         let scope = self.runs[r].scope;
         // Evidence never shows a redacted value: criteria that may read one show none.
         let secret_output = |name: Option<&str>| {
@@ -51,31 +50,31 @@ impl State {
         let mut required = 0usize;
         let mut failures = Vec::new();
         let mut results = Vec::new();
-        for c in criteria {
-            let id = c.get("id").and_then(Value::as_str).unwrap_or("?");
-            let kind = c.get("kind").and_then(Value::as_str).unwrap_or("?");
-            let advisory = c.get("severity").and_then(Value::as_str) == Some("advisory")
-                || relaxed.iter().any(|x| x == id);
+        for c in &success.criteria {
+            let id = c.id.as_str();
+            let advisory = c.advisory || relaxed.iter().any(|x| x == id);
             let anchor = Anchor {
                 run: Some(r),
                 inputs: None,
             };
             // (passed, evidence, why it failed) or an error; `None`: the handler's kind.
             type Verdict = Result<(bool, String, String), String>;
-            let verdict: Option<Verdict> = match kind {
-                "expression" => node.exprs.get(&format!("criteria.{id}")).map(|e| {
-                    match self.eval_bool(scope, e, &anchor) {
-                        Ok(b) => Ok((
-                            b,
-                            format!("the expression is {b}"),
-                            "its expression is false".to_string(),
-                        )),
-                        Err(err) => Err(err),
-                    }
-                }),
-                "regex" => c.get("pattern").and_then(Value::as_str).map(|pattern| {
-                    let output = c.get("output").and_then(Value::as_str);
-                    let target = node.exprs.get(&format!("criteria.{id}.target"));
+            let verdict: Option<Verdict> = match c.kind {
+                CriterionKind::Expression => {
+                    c.expr
+                        .as_ref()
+                        .map(|e| match self.eval_bool(scope, e, &anchor) {
+                            Ok(b) => Ok((
+                                b,
+                                format!("the expression is {b}"),
+                                "its expression is false".to_string(),
+                            )),
+                            Err(err) => Err(err),
+                        })
+                }
+                CriterionKind::Regex => c.pattern.as_deref().map(|pattern| {
+                    let output = c.output.as_deref();
+                    let target = c.target.as_ref();
                     let hide = match target {
                         Some(_) => secrets,
                         None => secret_output(output),
@@ -87,10 +86,8 @@ impl State {
                             .cloned()
                             .ok_or_else(|| "the output it inspects is missing".to_string()),
                     };
-                    let flags = c.get("flags").and_then(Value::as_str).unwrap_or("");
-                    let negate = c.get("negate").and_then(Value::as_bool).unwrap_or(false);
                     match text {
-                        Ok(Value::String(s)) => match regex_of(pattern, flags) {
+                        Ok(Value::String(s)) => match regex_of(pattern, &c.flags) {
                             Ok(re) => {
                                 let found = re.find(&s).map(|m| m.as_str().to_string());
                                 let evidence = match (&found, hide) {
@@ -98,12 +95,12 @@ impl State {
                                     (Some(m), false) => format!("matched `{m}`"),
                                     (None, false) => format!("no match for `{pattern}`"),
                                 };
-                                let why = if negate {
+                                let why = if c.negate {
                                     format!("the text matches `{pattern}`")
                                 } else {
                                     format!("the text does not match `{pattern}`")
                                 };
-                                Ok((found.is_some() != negate, evidence, why))
+                                Ok((found.is_some() != c.negate, evidence, why))
                             }
                             Err(e) => Err(format!("`{pattern}` is not a valid pattern: {e}")),
                         },
@@ -114,12 +111,12 @@ impl State {
                         Err(e) => Err(e),
                     }
                 }),
-                "json_schema" => c.get("schema").map(|schema| {
+                CriterionKind::JsonSchema => c.schema.as_ref().map(|schema| {
                     let decl = Declared {
                         schema: Some(schema.clone()),
                         ..Declared::default()
                     };
-                    let output = c.get("output").and_then(Value::as_str);
+                    let output = c.output.as_deref();
                     match output.and_then(|o| outputs.get(o)) {
                         Some(v) => Ok(match check(v, "any", &decl) {
                             Ok(()) => (
@@ -155,7 +152,7 @@ impl State {
             let (evidence, truncated) = truncate(evidence);
             results.push(CriterionResult {
                 id: id.to_string(),
-                kind: kind.to_string(),
+                kind: c.kind.as_str().to_string(),
                 severity: if advisory { "advisory" } else { "required" }.into(),
                 passed: ok,
                 evidence: (!evidence.is_empty()).then_some(evidence),
@@ -175,18 +172,16 @@ impl State {
             }
         }
         self.runs[r].outputs = saved;
-        let mode = success.get("mode").and_then(Value::as_str).unwrap_or("all");
-        let needed = match mode {
-            "any" => required.min(1),
-            "n_of" => success
-                .get("count")
-                .and_then(Value::as_u64)
+        let needed = match success.mode {
+            CriteriaMode::Any => required.min(1),
+            CriteriaMode::NOf => success
+                .count
                 .map_or(required, |n| (n as usize).min(required)),
-            _ => required,
+            CriteriaMode::All => required,
         };
         let verdict = CriteriaResults {
             passed: passed >= needed,
-            mode: mode.to_string(),
+            mode: success.mode.as_str().to_string(),
             results,
         };
         Some((verdict, failures))
@@ -197,7 +192,7 @@ impl State {
     pub(super) fn decide_by_expression(&mut self, r: usize) -> bool {
         let plan = std::sync::Arc::clone(&self.plan);
         let node = &plan.nodes[self.runs[r].node];
-        let Some(decision) = node.attributes.get("decision") else {
+        let Some(decision) = node.decision.as_ref() else {
             return false;
         };
         if !node.decides_by_expression() {
@@ -205,16 +200,9 @@ impl State {
         }
         let scope = self.runs[r].scope;
         let mut chosen = None;
-        for b in decision
-            .get("branches")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let Some(label) = b.get("label").and_then(Value::as_str) else {
-                continue;
-            };
-            let Some(e) = node.exprs.get(&format!("branches.{label}")) else {
+        for b in &decision.branches {
+            let label = &b.label;
+            let Some(e) = &b.when else {
                 continue;
             };
             let anchor = Anchor {
@@ -242,12 +230,7 @@ impl State {
                 }
             }
         }
-        let chosen = chosen.or_else(|| {
-            decision
-                .get("default_branch")
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        });
+        let chosen = chosen.or_else(|| decision.default_branch.clone());
         match chosen {
             Some(label) => {
                 let mut outputs = Map::new();
