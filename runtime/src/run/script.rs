@@ -190,19 +190,19 @@ impl ScriptHandler {
             .find_map(|k| self.script.nodes.get(k).map(|e| (k.to_string(), e)))
     }
 
-    /// The result for this call, and logs it.
-    fn pick(&self, cx: &CallContext, node: &Node) -> Option<Entry> {
+    /// The result for this call (an entry of the script), and logs it.
+    fn pick(&self, cx: &CallContext, node: &Node) -> Option<&Entry> {
         let found = self.entry(cx, node);
         self.pick_from(cx, found, cx.idempotency_key.clone())
     }
 
     /// The result from `found` (entry name and entry) for the call logged under `key`.
-    fn pick_from(
+    fn pick_from<'e>(
         &self,
         cx: &CallContext,
-        found: Option<(String, &Entry)>,
+        found: Option<(String, &'e Entry)>,
         key: String,
-    ) -> Option<Entry> {
+    ) -> Option<&'e Entry> {
         let name = found.as_ref().map(|(k, _)| k.clone());
         let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
         let id = (key.clone(), cx.attempt);
@@ -237,8 +237,8 @@ impl ScriptHandler {
         drop(st);
         let (_, e) = found?;
         Some(match &e.results {
-            Some(list) if !list.is_empty() => list[ordinal.min(list.len() - 1)].clone(),
-            _ => e.clone(),
+            Some(list) if !list.is_empty() => &list[ordinal.min(list.len() - 1)],
+            _ => e,
         })
     }
 
@@ -281,8 +281,9 @@ impl Handler for ScriptHandler {
         inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, Completion> {
         Box::pin(async move {
-            let entry = self.pick(cx, node).unwrap_or_default();
-            self.common(&entry).await?;
+            let none = Entry::default();
+            let entry = self.pick(cx, node).unwrap_or(&none);
+            self.common(entry).await?;
             let mut outputs = match &entry.outputs {
                 // The scope is built only for outputs that hold a `${{ }}` placeholder.
                 Some(o) if o.values().any(has_placeholder) => {
@@ -320,7 +321,7 @@ impl Handler for ScriptHandler {
             let Some(entry) = self.pick(cx, node) else {
                 return Ok(GateResponse::pending());
             };
-            answer(self.common(&entry).await.map(|()| entry), cx, inputs)
+            answer(self.common(entry).await.map(|()| entry), cx, inputs)
         })
     }
 
@@ -335,13 +336,13 @@ impl Handler for ScriptHandler {
         inputs: &'a Map<String, Value>,
     ) -> CallFuture<'a, GateResponse> {
         Box::pin(async move {
-            let Some(mut entry) = self.pick(cx, node) else {
+            let Some(mut entry) = self.pick(cx, node).cloned() else {
                 return Ok(GateResponse::pending());
             };
             if entry.decision.is_none() && entry.outputs.is_some() {
                 entry.decision = Some("approved".into());
             }
-            answer(self.common(&entry).await.map(|()| entry), cx, inputs)
+            answer(self.common(&entry).await.map(|()| &entry), cx, inputs)
         })
     }
 
@@ -366,14 +367,14 @@ impl Handler for ScriptHandler {
             let Some(entry) = self.pick_from(cx, found, key) else {
                 return Ok(GateResponse::pending());
             };
-            answer(self.common(&entry).await.map(|()| entry), cx, inputs)
+            answer(self.common(entry).await.map(|()| entry), cx, inputs)
         })
     }
 }
 
 /// A gate's or checkpoint's answer from its script entry.
 fn answer(
-    entry: Result<Entry, HandlerError>,
+    entry: Result<&Entry, HandlerError>,
     cx: &CallContext,
     inputs: &Map<String, Value>,
 ) -> Result<GateResponse, HandlerError> {
