@@ -50,8 +50,8 @@ resolution as a no-op). Nothing changed in the run; agc exits with status 2.",
         severity: Error,
         summary: "the run failed on Restate before it could start",
         explanation: "The worker refused the submitted run before the scheduler started: the \
-plan does not read as `agc.plan/v1` on the worker (an older worker, or a plan written by a \
-newer agc), the params do not fit, or the workflow key differs from the run id. These are \
+plan does not read on the worker (a plan format its agc-runtime does not read: an older \
+worker, or a plan written by a newer agc), the params do not fit, or the workflow key differs from the run id. These are \
 terminal errors, so Restate does not retry them. Upgrade the worker to the agc version that \
 built the plan, and check the message. A run that starts and then fails is not this error: \
 its record says `failed`, and agc exits with status 1 as locally. This error exits with \
