@@ -11,10 +11,12 @@
 # JSON copy of the whole document). Prints the input's size, peak RSS (`/usr/bin/time -f %M`)
 # and the RSS above the example alone per byte added. Needs python3 and GNU time.
 set -euo pipefail
+# A relative AGC names a binary from where the script was started.
+AGC=${AGC:-}
+if [ -n "$AGC" ] && [ "${AGC#/}" = "$AGC" ]; then AGC="$PWD/$AGC"; fi
 cd "$(dirname "$0")/.."
 
 N=${N:-1000000}
-AGC=${AGC:-}
 if [ -z "$AGC" ]; then
   for c in target/release/agc target/debug/agc; do
     if [ -x "$c" ]; then AGC=$c; break; fi

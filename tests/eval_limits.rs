@@ -12,6 +12,28 @@ fn agc(args: &[&str]) -> Output {
         .expect("agc runs")
 }
 
+/// `agc run` of workflow `doc` in `dir` with params `{"s": <34,000,000 x>}` (twice that is over
+/// the 64 MiB a concatenation may build), a run dir and a fixed clock: the output and the run
+/// dir.
+fn run_with_long_params(dir: &std::path::Path, doc: &str) -> (Output, std::path::PathBuf) {
+    let wf = dir.join("wf.yaml");
+    std::fs::write(&wf, doc).unwrap();
+    let params = dir.join("p.json");
+    let text = serde_json::json!({ "s": "x".repeat(34_000_000) }).to_string();
+    std::fs::write(&params, text).unwrap();
+    let rd = dir.join("rd");
+    let out = agc(&[
+        "run",
+        wf.to_str().unwrap(),
+        "--params",
+        params.to_str().unwrap(),
+        "--run-dir",
+        rd.to_str().unwrap(),
+        "--fixed-clock",
+    ]);
+    (out, rd)
+}
+
 fn eval_jq(filter: &str, extra: &[&str]) -> Output {
     let mut args = vec!["eval", "--lang", "jq"];
     args.extend_from_slice(extra);
@@ -200,27 +222,7 @@ edges:
 #[test]
 fn a_limit_in_the_inputs_fails_the_attempt_for_retries_and_failure_edges() {
     let tmp = tempfile::tempdir().unwrap();
-    let wf = tmp.path().join("wf.yaml");
-    std::fs::write(&wf, RETRIED).unwrap();
-    let params = tmp.path().join("p.json");
-    // 2 x 34,000,000 bytes: over the 64 MiB a concatenation may build.
-    let text = serde_json::json!({ "s": "x".repeat(34_000_000) }).to_string();
-    std::fs::write(&params, text).unwrap();
-    let rd = tmp.path().join("rd");
-    let (wf, params, rd_s) = (
-        wf.to_str().unwrap(),
-        params.to_str().unwrap(),
-        rd.to_str().unwrap(),
-    );
-    let out = agc(&[
-        "run",
-        wf,
-        "--params",
-        params,
-        "--run-dir",
-        rd_s,
-        "--fixed-clock",
-    ]);
+    let (out, rd) = run_with_long_params(tmp.path(), RETRIED);
     assert_eq!(out.status.code(), Some(4), "{out:?}");
     let check = |r: &serde_json::Value, recover: &str| {
         let node = |id: &str| {
@@ -253,7 +255,13 @@ fn a_limit_in_the_inputs_fails_the_attempt_for_retries_and_failure_edges() {
         "{stderr}"
     );
     // The journal replays (the limit met again, the same attempts) and the run goes on.
-    let out = agc(&["run", "--resume", rd_s, "--decide", "recover=approved"]);
+    let out = agc(&[
+        "run",
+        "--resume",
+        rd.to_str().unwrap(),
+        "--decide",
+        "recover=approved",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let r = record(&rd);
     assert_eq!(r["status"], "succeeded");
@@ -317,28 +325,12 @@ fn a_limit_in_a_guard_or_a_decision_fails_the_attempt_like_the_inputs() {
     ];
     for (node, error_start) in cases {
         let tmp = tempfile::tempdir().unwrap();
-        let wf = tmp.path().join("wf.yaml");
-        std::fs::write(&wf, GUARDED.replace("GUARD", &node)).unwrap();
+        let doc = GUARDED.replace("GUARD", &node);
+        let wf = tmp.path().join("checked.yaml");
+        std::fs::write(&wf, &doc).unwrap();
         let check = agc(&["check", wf.to_str().unwrap()]);
         assert_eq!(check.status.code(), Some(0), "{check:?}");
-        let params = tmp.path().join("p.json");
-        let text = serde_json::json!({ "s": "x".repeat(34_000_000) }).to_string();
-        std::fs::write(&params, text).unwrap();
-        let rd = tmp.path().join("rd");
-        let (wf, params, rd_s) = (
-            wf.to_str().unwrap(),
-            params.to_str().unwrap(),
-            rd.to_str().unwrap(),
-        );
-        let out = agc(&[
-            "run",
-            wf,
-            "--params",
-            params,
-            "--run-dir",
-            rd_s,
-            "--fixed-clock",
-        ]);
+        let (out, rd) = run_with_long_params(tmp.path(), &doc);
         assert_eq!(out.status.code(), Some(4), "{error_start}: {out:?}");
         let r = record(&rd);
         let node = |id: &str| {
@@ -364,7 +356,13 @@ fn a_limit_in_a_guard_or_a_decision_fails_the_attempt_like_the_inputs() {
         }
         assert_eq!(node("recover")["status"], "awaiting_human");
         // The journal replays to the same attempts, and the run goes on past the gate.
-        let out = agc(&["run", "--resume", rd_s, "--decide", "recover=approved"]);
+        let out = agc(&[
+            "run",
+            "--resume",
+            rd.to_str().unwrap(),
+            "--decide",
+            "recover=approved",
+        ]);
         assert_eq!(out.status.code(), Some(0), "{out:?}");
         let r = record(&rd);
         assert_eq!(r["nodes"][0]["attempts"].as_array().unwrap().len(), 2);
