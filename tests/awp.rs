@@ -5,7 +5,7 @@
 use agc::check::{CheckOptions, Checked, check_source};
 use agc::compile::{compile_file, plan_text};
 use agc::diag::Diagnostic;
-use agc::ir::{EdgeKind, Join, NodeKind, RegionKind};
+use agc::ir::{EdgeKind, Join, NodeKind, RegionKind, Wait};
 use agc::source::{Limits, SourceMap, load};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -246,11 +246,17 @@ fn lowering_maps_every_node_type() {
     assert_eq!(summarise.inputs.len(), 2);
     // wait, subworkflow, delegate, end.
     assert_eq!(node("cool_down").1.kind, NodeKind::Wait);
-    assert_eq!(node("cool_down").1.attrs["wait"]["ms"], 300_000);
     assert_eq!(
-        node("release_window").1.attrs["wait"]["until"],
-        "2026-12-01T09:00:00Z"
+        node("cool_down").1.extra.wait,
+        Some(Wait::Duration { ms: Some(300_000) })
     );
+    assert_eq!(
+        node("release_window").1.extra.wait,
+        Some(Wait::Until {
+            until: Some("2026-12-01T09:00:00Z".into())
+        })
+    );
+    assert!(!node("cool_down").1.attrs.contains_key("wait"));
     let verify = node("verify").1;
     assert_eq!(verify.kind, NodeKind::Subgraph);
     match &g.region(verify.owns.unwrap()).kind {

@@ -67,7 +67,7 @@ fn build_writes_and_checks_plans() {
     );
     let first = std::fs::read_to_string(&plan).unwrap();
     let v: serde_json::Value = serde_json::from_str(&first).unwrap();
-    assert_eq!(v["format"], "agc.plan/v4");
+    assert_eq!(v["format"], "agc.plan/v5");
     assert_eq!(
         agc(&["build", EXAMPLE, "-o", plan_s, "--check"])
             .status

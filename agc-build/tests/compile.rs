@@ -61,7 +61,7 @@ fn a_document_and_its_references_are_watched_and_the_module_written() {
     );
     assert!(text.contains("include_str!(\"main_flow.plan.json\")"));
     let plan = std::fs::read_to_string(root.join("out/main_flow.plan.json")).unwrap();
-    assert!(plan.contains("\"format\": \"agc.plan/v4\""), "{plan:.200}");
+    assert!(plan.contains("\"format\": \"agc.plan/v5\""), "{plan:.200}");
     // Again, unchanged: the files keep their time stamps (nothing downstream rebuilds).
     let before = std::fs::metadata(&written).unwrap().modified().unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));

@@ -18,7 +18,7 @@ pub const TASK_SERVICE: &str = "AgcTask";
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunInput {
     pub run_id: String,
-    /// An agc plan (`agc.plan/v4`, or an older format the runtime upgrades).
+    /// An agc plan (`agc.plan/v5`, or an older format the runtime upgrades).
     pub plan: Value,
     #[serde(default)]
     pub params: Map<String, Value>,

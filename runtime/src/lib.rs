@@ -8,7 +8,7 @@
 //!   on).
 //! - [`json`]: JSON text of serde values as serde_json writes it, faster (run records, journal
 //!   lines).
-//! - [`plan`]: the `agc.plan/v4` serde types (v3, v2 and v1 plans still read), the contract between compiler and runtime.
+//! - [`plan`]: the `agc.plan/v5` serde types (v4, v3, v2 and v1 plans still read), the contract between compiler and runtime.
 //! - [`run`]: executing plans: the pure scheduler core, the async driver, journals, run records.
 //! - [`facts`]: Agent Graph fact checks (`path` + `exists` / `equals`).
 //! - [`agent_graph`]: Agent Graph v1 evaluation and routing (feature `agent-graph`, default on).

@@ -64,7 +64,7 @@ enum Command {
     /// Check documents: syntax, schema, references; every problem at once.
     #[command(after_help = EXAMPLES)]
     Check(CheckArgs),
-    /// Compile a document into its resolved JSON plan (format `agc.plan/v4`).
+    /// Compile a document into its resolved JSON plan (format `agc.plan/v5`).
     #[command(after_help = EXAMPLES)]
     Build(build::BuildArgs),
     /// Draw a document as a Mermaid flowchart, or refresh the diagrams in a Markdown file.

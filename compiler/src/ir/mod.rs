@@ -43,9 +43,9 @@ handle!(RegionId);
 // The kinds and policies the plan spells are the runtime's own types (the plan's contract),
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
-    Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Join, JqOutputs, LoopMode, LoopRules,
-    Namespace, NodeKind, OnItemFailure, Outcome, Reducer, Retry, Semantics, StateModel,
-    StateUpdates, SubgraphSource,
+    Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, Join, JqOutputs,
+    LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome, Reducer, Retry,
+    Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
 };
 
 /// A node's failure ladder, the runtime's type over the IR's expressions.
@@ -256,18 +256,26 @@ pub struct NodeExtra {
     /// A decision's branches, when the node declares them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<Box<Decision>>,
+    /// A gate's human interaction, when the node declares one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Box<Gate>>,
+    /// What a wait node waits for, when it waits for a time or a signal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait: Option<Wait>,
     pub estimate: Estimate,
 }
 
 impl NodeExtra {
-    /// No ladder, checkpoints, criteria, decision or estimates, one attempt: what a node
-    /// without [`Extra`] has.
+    /// No ladder, checkpoints, criteria, decision, gate, wait or estimates, one attempt:
+    /// what a node without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
         retry: Retry::ONCE,
         failure: None,
         human: None,
         success: None,
         decision: None,
+        gate: None,
+        wait: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -286,6 +294,8 @@ impl Nothing for NodeExtra {
             && self.human.is_none()
             && self.success.is_none()
             && self.decision.is_none()
+            && self.gate.is_none()
+            && self.wait.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }

@@ -2,8 +2,7 @@
 //! scheduler and generated runners share (a generated `Handlers` trait has a method for each
 //! node [`Plan::handler_call`] names, and for no other).
 
-use super::{Decisions, Evaluator, Node, NodeKind, Plan};
-use serde_json::Value;
+use super::{Decisions, Evaluator, Node, NodeKind, Plan, Wait};
 
 /// What a run asks a handler for at a node ([`crate::run::Handler`]'s methods).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,13 +26,12 @@ impl Node {
             .is_some_and(|d| d.evaluator == Evaluator::Expression)
     }
 
-    /// The signal an AWP signal wait waits for (`attributes.wait.signal`).
+    /// The signal an AWP signal wait waits for (its `wait`'s `signal`).
     pub fn signal(&self) -> Option<&str> {
-        let w = self.attributes.get("wait")?;
-        if w.get("kind").and_then(Value::as_str) != Some("signal") {
-            return None;
+        match &self.wait {
+            Some(Wait::Signal { signal }) => signal.as_deref(),
+            _ => None,
         }
-        w.get("signal").and_then(Value::as_str)
     }
 }
 

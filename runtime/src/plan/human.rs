@@ -219,7 +219,7 @@ impl<X> HumanCheckpoint<X> {
 
 /// A value an `input` checkpoint collects, from its AGS `param_spec`: its `type` (`any` when
 /// none), `required` unless `false`, its `default`, and its declaration.
-fn collected(name: &str, spec: &Value) -> Param {
+pub(super) fn collected(name: &str, spec: &Value) -> Param {
     Param {
         name: name.to_string(),
         ty: spec

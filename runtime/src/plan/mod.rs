@@ -1,4 +1,4 @@
-//! The `agc.plan/v4` plan as serde types: the contract between the compiler and everything
+//! The `agc.plan/v5` plan as serde types: the contract between the compiler and everything
 //! that runs a plan (the scheduler in this crate, `agc run`, generated runners, other hosts).
 //!
 //! The compiler writes plans with a streaming writer (`compiler/src/back/plan/`); these types
@@ -7,7 +7,7 @@
 //! compares, so the writer and these types cannot drift. The JSON Schema of the format is
 //! `schemas/agc-plan-v1.schema.json` (it covers every format).
 //!
-//! Formats: `agc.plan/v4` is what the compiler writes (docs/plan-format.md): core expressions
+//! Formats: `agc.plan/v5` is what the compiler writes (docs/plan-format.md): core expressions
 //! in the compact encoding of [`crate::expr::wire`], locations as `"line:column"` strings
 //! (`"path:line:column"` outside the plan's own source document), fields at their default
 //! left out (`local_id` equal to the id, `origin_kind` equal to the kind, `required: true`,
@@ -16,10 +16,11 @@
 //! decided by the compiler ([`Semantics`], [`Backoff`], [`OnItemFailure`],
 //! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect, and
 //! what the runtime runs of a node's dialect fields as typed fields too ([`Failure`],
-//! [`HumanCheckpoint`], [`Success`], [`Decision`]: a node's `failure`, `human`, `success`
-//! and `decision`, with their expressions in place), so that it reads no attribute JSON and
-//! no string-keyed expression. `agc.plan/v3` plans (those fields
-//! in `attributes` and `exprs`), `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1`
+//! [`HumanCheckpoint`], [`Success`], [`Decision`], [`Gate`], [`Wait`]: a node's `failure`,
+//! `human`, `success`, `decision`, `gate` and `wait`, with their expressions in place), so
+//! that it reads no attribute JSON and no string-keyed expression. `agc.plan/v4` plans (the
+//! gate and the wait in `attributes`), `agc.plan/v3` plans (also the others in
+//! `attributes` and `exprs`), `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1`
 //! plans (also the object forms, every field written) still load: the reader accepts both
 //! forms of every changed field, derives the typed semantics from the dialect and reads the
 //! attributes into their typed fields (`read`), giving the plan the current format. Any
@@ -43,6 +44,7 @@ pub mod layout;
 mod model;
 mod read;
 mod semantics;
+mod waiting;
 pub use calls::HandlerCall;
 pub use criteria::{Branch, CriteriaMode, Criterion, CriterionKind, Decision, Evaluator, Success};
 pub use failure::{
@@ -61,6 +63,7 @@ pub use semantics::{
     Backoff, Curve, Decisions, EvalLimits, ExpressionErrors, JqOutputs, LoopRules, Namespace,
     OnItemFailure, Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,
 };
+pub use waiting::{Gate, OnReject, Wait};
 
 #[cfg(test)]
 mod tests;

@@ -11,12 +11,19 @@ use super::failure::Failure;
 use super::human::HumanCheckpoint;
 use super::layout;
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Semantics, SubgraphSource};
+use super::waiting::{Gate, Wait};
 
 /// The format tag of the plans the compiler writes.
-pub const FORMAT: &str = "agc.plan/v4";
+pub const FORMAT: &str = "agc.plan/v5";
 
 /// Every format tag this runtime reads.
-pub const FORMATS_READ: [&str; 4] = ["agc.plan/v1", "agc.plan/v2", "agc.plan/v3", FORMAT];
+pub const FORMATS_READ: [&str; 5] = [
+    "agc.plan/v1",
+    "agc.plan/v2",
+    "agc.plan/v3",
+    "agc.plan/v4",
+    FORMAT,
+];
 
 /// Permissions whose grant means a call has side effects (AGS AG902's list: `fs:write`,
 /// `fs:delete`, `git:commit`, `git:push`, `shell:exec`, each also as a prefix such as
@@ -442,6 +449,13 @@ pub struct Node {
     /// A decision node's branches (`agc.plan/v4`; left out when it declares none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub decision: Option<Box<Decision<Expr>>>,
+    /// A gate's human interaction (`agc.plan/v5`; left out when it declares none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Box<Gate>>,
+    /// What a wait node waits for (`agc.plan/v5`; left out for a wait that ends at once or
+    /// waits on something else).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait: Option<Wait>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

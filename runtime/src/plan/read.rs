@@ -1,8 +1,8 @@
 //! Reading plans: the format tag checked first ([`Plan::from_json`], [`Plan::from_value`]),
 //! and plans of older formats upgraded step by step to the current one: a plan written
 //! before `agc.plan/v3` gets the typed semantics it left to the dialect, derived exactly as
-//! the runtime decided them while running before; a plan written before `agc.plan/v4` gets
-//! the typed fields its `attributes` and `exprs` held (below). This (with the compiler's
+//! the runtime decided them while running before; a plan written before `agc.plan/v4` or
+//! `agc.plan/v5` gets the typed fields its `attributes` and `exprs` held (below). This (with the compiler's
 //! lowering) is the only place that reads `source.dialect` to decide how a plan runs.
 //!
 //! Before `agc.plan/v3`:
@@ -34,12 +34,18 @@
 //!   `exprs` `criteria.<id>` and `criteria.<id>.target` moved into it, and what it does not
 //!   hold staying in `attributes.success` ([`Success::residue`]); `attributes.decision`
 //!   becomes its `decision` ([`Decision::from_block`]), with `exprs` `branches.<label>`.
+//!
+//! Before `agc.plan/v5`:
+//!
+//! - A node's `attributes.gate` becomes its `gate` ([`Gate::from_block`]) and its
+//!   `attributes.wait` its `wait` ([`Wait::from_block`]).
 
 use super::{
     Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
     Semantics, StateModel, StateUpdates, Success,
 };
+use super::{Gate, Wait};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -105,12 +111,27 @@ fn upgrade(plan: &mut Plan) {
     if matches!(plan.format.as_str(), "agc.plan/v1" | "agc.plan/v2") {
         upgrade_to_v3(plan);
     }
+    if plan.format != "agc.plan/v4" {
+        for n in &mut plan.nodes {
+            typed_failure(n);
+            typed_human(n);
+            typed_success(n);
+        }
+    }
     for n in &mut plan.nodes {
-        typed_failure(n);
-        typed_human(n);
-        typed_success(n);
+        typed_waiting(n);
     }
     plan.format = FORMAT.to_string();
+}
+
+/// A v4 node's `attributes.gate` and `attributes.wait` as its typed `gate` and `wait`.
+fn typed_waiting(n: &mut Node) {
+    if let Some(block) = n.attributes.shift_remove("gate") {
+        n.gate = Gate::from_block(&block).map(Box::new);
+    }
+    if let Some(block) = n.attributes.shift_remove("wait") {
+        n.wait = Wait::from_block(&block);
+    }
 }
 
 /// A v3 node's `attributes.failure` and its expressions as its typed `failure` (a ladder

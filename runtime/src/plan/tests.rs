@@ -34,7 +34,7 @@ fn wrong_format_is_refused() {
     let err = Plan::from_json(r#"{"format":"agc.plan/v9"}"#).unwrap_err();
     assert_eq!(
         err.0,
-        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1`, `agc.plan/v2`, `agc.plan/v3` and `agc.plan/v4`)"
+        "unsupported plan format `agc.plan/v9` (this runtime reads `agc.plan/v1`, `agc.plan/v2`, `agc.plan/v3`, `agc.plan/v4` and `agc.plan/v5`)"
     );
     let err = Plan::from_json(r#"{"format":"agc.plan/v3"}"#).unwrap_err();
     assert!(err.0.contains("missing field"), "{err}");
@@ -303,40 +303,71 @@ fn v2_plans_get_their_typed_semantics() {
 }
 
 /// A v3 plan of each example (what agc wrote before `agc.plan/v4`: one per generated example
-/// crate, kept in `tests/fixtures/plans/v3/`) reads to the same plan as the crate's v4 plan:
-/// the reader moves what v3 kept in `attributes` and `exprs` into the typed fields.
+/// crate, kept in `tests/fixtures/plans/v3/`) reads to the same plan as the crate's current
+/// plan: the reader moves what v3 kept in `attributes` and `exprs` into the typed fields.
 #[test]
-fn v3_plans_read_as_their_v4_plans() {
+fn v3_plans_read_as_their_current_plans() {
+    let typed = older_plans_read_as_current("v3");
+    assert!(
+        typed.iter().any(|n| n.failure.is_some()),
+        "some example has a failure ladder"
+    );
+}
+
+/// A v4 plan of each example (what agc wrote before `agc.plan/v5`, kept in
+/// `tests/fixtures/plans/v4/`) reads to the same plan as the crate's current plan: the
+/// reader moves what v4 kept in `attributes` into the typed fields.
+#[test]
+fn v4_plans_read_as_their_current_plans() {
+    let typed = older_plans_read_as_current("v4");
+    assert!(
+        typed.iter().any(|n| n.gate.is_some()),
+        "some example has a gate"
+    );
+    assert!(
+        typed.iter().any(|n| n.wait.is_some()),
+        "some example has a wait"
+    );
+}
+
+/// Reads each plan of `tests/fixtures/plans/<version>/` and the current plan of the generated
+/// example of its name, and fails unless they read the same; returns the current plans'
+/// nodes.
+fn older_plans_read_as_current(version: &str) -> Vec<Node> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut entries: Vec<_> = std::fs::read_dir(root.join("tests/fixtures/plans/v3"))
-        .expect("v3 plans")
-        .map(|e| e.expect("entry").path())
-        .collect();
+    let mut entries: Vec<_> =
+        std::fs::read_dir(root.join(format!("tests/fixtures/plans/{version}")))
+            .expect("older plans")
+            .map(|e| e.expect("entry").path())
+            .collect();
     entries.sort();
-    let (mut seen, mut ladders) = (0, 0);
+    let (mut seen, mut nodes) = (0, Vec::new());
     for path in entries {
         let file = path.file_name().and_then(|f| f.to_str()).expect("name");
         let Some(name) = file.strip_suffix(".plan.json") else {
             continue;
         };
-        let v3_text = std::fs::read_to_string(&path).expect("v3 plan");
-        assert!(v3_text.contains("\"agc.plan/v3\""), "{name}");
-        let v4_path = root.join(format!("examples/generated/{name}/src/plan.json"));
-        let v4_text = std::fs::read_to_string(&v4_path).expect("v4 plan");
-        let v3 = Plan::from_json(&v3_text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let v4 = Plan::from_json(&v4_text).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(v4.format, FORMAT, "{name}");
-        assert_eq!(v3.format, FORMAT, "{name}: read into the current format");
-        if v3 != v4 {
-            let (a, b) = (v3.to_pretty_string(), v4.to_pretty_string());
+        let old_text = std::fs::read_to_string(&path).expect("older plan");
+        assert!(
+            old_text.contains(&format!("\"agc.plan/{version}\"")),
+            "{name}"
+        );
+        let now_path = root.join(format!("examples/generated/{name}/src/plan.json"));
+        let now_text = std::fs::read_to_string(&now_path).expect("current plan");
+        let old = Plan::from_json(&old_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let now = Plan::from_json(&now_text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(now.format, FORMAT, "{name}");
+        assert_eq!(old.format, FORMAT, "{name}: read into the current format");
+        if old != now {
+            let (a, b) = (old.to_pretty_string(), now.to_pretty_string());
             let line = a.lines().zip(b.lines()).find(|(x, y)| x != y);
-            panic!("{name}: the v3 plan reads differently from its v4 plan: {line:?}");
+            panic!("{name}: the {version} plan reads differently from its current plan: {line:?}");
         }
-        ladders += v4.nodes.iter().filter(|n| n.failure.is_some()).count();
+        nodes.extend(now.nodes);
         seen += 1;
     }
-    assert!(seen >= 20, "{seen} v3 plans compared");
-    assert!(ladders > 0, "some example has a failure ladder");
+    assert!(seen >= 20, "{seen} {version} plans compared");
+    nodes
 }
 
 /// An AGS `failure` block reads into the typed ladder with its defaults, and what the ladder
@@ -482,4 +513,61 @@ fn success_and_decision_blocks_read_into_typed_fields() {
     assert_eq!(d.default_branch.as_deref(), Some("b"));
     let agent = Decision::<Expr>::from_block(&serde_json::json!({"branches": []}), |_| None);
     assert_eq!(agent.expect("decision").evaluator, Evaluator::Agent);
+}
+
+/// An AGS `gate` block reads into the typed gate (its collected values declared as params,
+/// its extension keys kept), and a wait block into the typed wait.
+#[test]
+fn gate_and_wait_blocks_read_into_typed_fields() {
+    let block = serde_json::json!({
+        "mode": "input", "roles": ["lead"], "prompt": "Name it ${{ params.x }}",
+        "present": ["nodes.a.outputs.b"], "timeout_seconds": 60, "on_timeout": "escalate",
+        "on_reject": "skip_dependents", "x-note": {"kept": true},
+        "collect": {"version": {"type": "string"}, "n": {"required": false}},
+    });
+    let g = Gate::from_block(&block).expect("a gate");
+    assert_eq!(
+        (g.mode, g.on_reject),
+        (HumanMode::Input, OnReject::SkipDependents)
+    );
+    assert_eq!(
+        (g.timeout_seconds, g.on_timeout),
+        (Some(60.0), Some(OnTimeout::Escalate))
+    );
+    assert_eq!(g.prompt.as_deref(), Some("Name it ${{ params.x }}"));
+    assert_eq!((g.roles.len(), g.present.len()), (1, 1));
+    let names: Vec<_> = g
+        .collect
+        .iter()
+        .map(|p| (p.name.as_str(), p.ty.as_str(), p.required))
+        .collect();
+    assert_eq!(names, [("version", "string", true), ("n", "any", false)]);
+    assert_eq!(g.extensions["x-note"], serde_json::json!({"kept": true}));
+    let text = serde_json::to_string(&g).expect("ser");
+    assert_eq!(serde_json::from_str::<Gate>(&text).expect("de"), g);
+    // Left out at its defaults: an approval that fails when rejected.
+    let plain = Gate::from_block(&serde_json::json!({"mode": "approve", "on_reject": "fail"}));
+    let text = serde_json::to_string(&plain.expect("a gate")).expect("ser");
+    assert_eq!(text, r#"{"mode":"approve"}"#);
+    assert!(Gate::from_block(&Value::Null).is_none());
+
+    let wait = |v: Value| Wait::from_block(&v);
+    assert_eq!(
+        wait(serde_json::json!({"kind": "duration", "ms": 5, "until": "x"})),
+        Some(Wait::Duration { ms: Some(5) })
+    );
+    assert_eq!(
+        wait(serde_json::json!({"kind": "signal", "signal": "paid"})),
+        Some(Wait::Signal {
+            signal: Some("paid".into())
+        })
+    );
+    assert_eq!(wait(serde_json::json!({"kind": "later"})), None);
+    assert_eq!(wait(serde_json::json!({})), None);
+    let w = Wait::Until {
+        until: Some("2026-01-01T00:00:00Z".into()),
+    };
+    let text = serde_json::to_string(&w).expect("ser");
+    assert_eq!(text, r#"{"kind":"until","until":"2026-01-01T00:00:00Z"}"#);
+    assert_eq!(serde_json::from_str::<Wait>(&text).expect("de"), w);
 }

@@ -219,9 +219,8 @@ fn false_side(g: &Graph, n: NodeId, clean: &'static str) -> Vec<(String, &'stati
 /// Whether a human's rejection of an AGS gate fails the run (`gate.on_reject`, `fail` by
 /// default; `route` and `skip_dependents` go on).
 fn rejection_fails(node: &crate::ir::Node) -> bool {
-    node.attrs
-        .get("gate")
-        .and_then(|g| g.get("on_reject"))
-        .and_then(Value::as_str)
-        .is_none_or(|r| r == "fail")
+    node.extra
+        .gate
+        .as_ref()
+        .is_none_or(|g| g.on_reject == crate::ir::OnReject::Fail)
 }

@@ -257,14 +257,11 @@ pub(crate) fn look(g: &Graph, layout: &Layout, id: NodeId) -> Look {
 /// are approvals), AWP `interrupt` (input), an agh gate with no `human` criterion (an
 /// automatic check); any other gate is an approval.
 fn gate(n: &crate::ir::Node) -> Look {
-    let mode = n
-        .attrs
-        .get("gate")
-        .and_then(|g| g.get("mode"))
-        .and_then(Value::as_str);
+    use crate::ir::HumanMode;
+    let mode = n.extra.gate.as_ref().map(|g| g.mode);
     match (mode, &*n.origin_kind) {
-        (Some("input"), _) | (_, "interrupt") => Look::Input,
-        (Some("notify"), _) => Look::Notify,
+        (Some(HumanMode::Input), _) | (_, "interrupt") => Look::Input,
+        (Some(HumanMode::Notify), _) => Look::Notify,
         _ => match n.attrs.get("criteria").and_then(Value::as_array) {
             Some(list) if !list.is_empty() => {
                 let human = list

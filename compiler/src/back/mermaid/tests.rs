@@ -431,7 +431,17 @@ fn gates_and_folded_boxes_look_like_what_they_are() {
         let n = b.node(id, NodeKind::Gate, None);
         b.0.nodes[n as usize].origin_kind = origin.into();
         for (k, v) in attrs {
-            b.0.nodes[n as usize].attrs.insert(*k, v.clone());
+            let node = &mut b.0.nodes[n as usize];
+            match *k {
+                // A gate's block is its typed `gate`, as the AGS lowering makes it.
+                "gate" => {
+                    node.extra.make_mut().gate =
+                        crate::ir::Gate::from_block(&v.to_json()).map(Box::new)
+                }
+                _ => {
+                    node.attrs.insert(*k, v.clone());
+                }
+            }
         }
         n
     };

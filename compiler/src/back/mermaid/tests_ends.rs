@@ -232,11 +232,12 @@ fn a_plain_ags_gate_s_rejection_ends_failed() {
         let gate = b.node("approve", NodeKind::Gate, None);
         let ship = b.node("ship", NodeKind::Task, None);
         b.edge(gate, ship, EdgeKind::Sequence);
-        let mut g = vec![("mode", s("approve"))];
+        let mut g = serde_json::json!({"mode": "approve"});
         if let Some(r) = on_reject {
-            g.push(("on_reject", s(r)));
+            g["on_reject"] = r.into();
         }
-        b.0.nodes[gate as usize].attrs.insert("gate", obj(&g));
+        b.0.nodes[gate as usize].extra.make_mut().gate =
+            crate::ir::Gate::from_block(&g).map(Box::new);
         (b, gate)
     };
     for on_reject in [None, Some("fail")] {

@@ -1,4 +1,4 @@
-//! The resolved JSON plan, format `agc.plan/v4` (schema: `schemas/agc-plan-v1.schema.json`,
+//! The resolved JSON plan, format `agc.plan/v5` (schema: `schemas/agc-plan-v1.schema.json`,
 //! which covers every format; the encodings are described in `agc_runtime::plan`).
 //!
 //! Nodes are listed in execution order (topological, then declaration order) and referred to by
@@ -43,7 +43,7 @@ pub struct PlanInput<'a> {
     pub eval_limits: agc_runtime::plan::EvalLimits,
 }
 
-/// A plan, lazily: serializing it walks the IR and emits the `agc.plan/v4` document.
+/// A plan, lazily: serializing it walks the IR and emits the `agc.plan/v5` document.
 pub struct Plan<'a> {
     input: &'a PlanInput<'a>,
 }
@@ -398,6 +398,12 @@ impl Serialize for NodeOut<'_> {
         }
         if let Some(decision) = &n.extra.decision {
             m.serialize_entry("decision", &decision.map_exprs(|e| c.expr(e)))?;
+        }
+        if let Some(gate) = &n.extra.gate {
+            m.serialize_entry("gate", gate)?;
+        }
+        if let Some(wait) = &n.extra.wait {
+            m.serialize_entry("wait", wait)?;
         }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;

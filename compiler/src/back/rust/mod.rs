@@ -1,7 +1,7 @@
 //! The Rust back end: `agc gen rust` turns a plan into a typed runner crate.
 //!
 //! Pipeline (one direction): the typed plan (`agc_runtime::plan::Plan`, read back from the
-//! `agc.plan/v4` text the crate embeds) → [`model`] (a view-model: sanitised
+//! `agc.plan/v5` text the crate embeds) → [`model`] (a view-model: sanitised
 //! names, Rust types from the declared types via [`types`], lines laid out for rustfmt) →
 //! [`render`] (askama templates in `templates/rust/`) → files. The generated code is a view of
 //! the plan: it embeds the plan and calls `agc-runtime` for every decision the plan makes, so

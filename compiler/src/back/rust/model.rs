@@ -519,27 +519,13 @@ fn end_result(plan: &Plan) -> Vec<GraphOutput> {
         .collect()
 }
 
-/// What an input gate collects (`attributes.gate.collect`: name → a param declaration), in
-/// declaration order.
-fn gate_collect(node: &Node) -> Vec<Param> {
-    let Some(collect) = node
-        .attributes
-        .get("gate")
-        .and_then(|g| g.get("collect"))
-        .and_then(Value::as_object)
-    else {
-        return Vec::new();
-    };
-    collect
+/// What an input gate collects (its `gate`'s `collect`), in declaration order, less a
+/// value named `decision` (the gate's own answer).
+fn gate_collect(node: &Node) -> impl Iterator<Item = &Param> {
+    node.gate
         .iter()
-        .filter(|(name, _)| name.as_str() != "decision")
-        .filter_map(|(name, spec)| {
-            let mut spec = spec.as_object()?.clone();
-            spec.insert("name".into(), Value::String(name.clone()));
-            spec.entry("type").or_insert_with(|| "any".into());
-            serde_json::from_value(Value::Object(spec)).ok()
-        })
-        .collect()
+        .flat_map(|g| &g.collect)
+        .filter(|p| p.name != "decision")
 }
 
 fn decision_doc(kind: &str) -> Vec<String> {

@@ -51,7 +51,7 @@ would otherwise be state nothing reads). Declare such a key in `input_schema`.",
         severity: Error,
         summary: "the file is not a readable agc plan",
         explanation: "`agc run` accepts a workflow document, which it compiles, or a plan written \
-by `agc build` (JSON with `format: agc.plan/v4`; `agc.plan/v3`, `agc.plan/v2` and `agc.plan/v1` plans are still read). A plan that does not deserialize into the \
+by `agc build` (JSON with `format: agc.plan/v5`; `agc.plan/v4`, `agc.plan/v3`, `agc.plan/v2` and `agc.plan/v1` plans are still read). A plan that does not deserialize into the \
 runtime's plan types, names another format version, or is internally inconsistent (an edge or \
 region naming an unknown node) is refused before anything runs. Rebuild the plan with the agc \
 that runs it.",

@@ -9,8 +9,8 @@ use crate::front::ags::checker::node_type;
 use crate::front::ags::defaults::{self, merged};
 use crate::front::ags::scope::Scope;
 use crate::ir::{
-    Decision, Estimate, ExprLang, Failure, HumanCheckpoint, Input, InputSource, IrExpr, Join, Node,
-    NodeExtra, NodeKind, Output, RegionId, Retry, Success,
+    Decision, Estimate, ExprLang, Failure, Gate, HumanCheckpoint, Input, InputSource, IrExpr, Join,
+    Node, NodeExtra, NodeKind, Output, RegionId, Retry, Success,
 };
 use crate::source::scalar::ScalarMap;
 use crate::source::tree::escape_token;
@@ -248,15 +248,16 @@ impl<'d> NodeLowerer<'d> {
                     | "map"
                     | "subgraph"
             ) {
-                // The criteria and the decision are typed (`Success`, `Decision`):
-                // `attributes.success` keeps only what the criteria do not hold.
+                // The criteria, the decision and the gate are typed (`Success`,
+                // `Decision`, `Gate`): `attributes.success` keeps only what the criteria do
+                // not hold.
                 match k.as_str() {
                     "success" => {
                         if let Some(rest) = Success::residue(&v.to_json()) {
                             attrs.insert(k.clone(), rest.into());
                         }
                     }
-                    "decision" => {}
+                    "decision" | "gate" => {}
                     _ => {
                         attrs.insert(k.clone(), v.clone());
                     }
@@ -298,6 +299,9 @@ impl<'d> NodeLowerer<'d> {
                 Some(ladder.swap_remove(i).1)
             })
         });
+        let gate = node
+            .field("gate")
+            .and_then(|b| Gate::from_block(&b.to_json()));
         let span = self.key_span(ptr);
         (
             Node {
@@ -319,6 +323,8 @@ impl<'d> NodeLowerer<'d> {
                     human,
                     success: success.map(Box::new),
                     decision: decision.map(Box::new),
+                    gate: gate.map(Box::new),
+                    wait: None,
                     estimate,
                 }
                 .into(),

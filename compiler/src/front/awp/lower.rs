@@ -5,7 +5,7 @@
 //! | `start`, `step`, `llm_call`, `tool_call`, `agent_delegate` | `Task` (`origin_kind` says which) |
 //! | `switch` | `Decision`: one `Conditional` edge per case, guard = its jq `when`, `order` = case index; the `default` last, unguarded, labelled `default` (static edges of a switch are ignored, as the engine ignores them) |
 //! | `parallel` | `Fork` owning a `Parallel` region (entrypoints = branch entries; nodes = the branches' nodes, ids `fork/node`), an edge to a synthetic `Join` node `fork/join` (`all`, `any`, `n_of_m` → `NOf`), and from it to the join target; the branch tails' edges to the join target are the region's end, not edges |
-//! | `wait` | `Wait` (`attrs.wait`: kind, `ms` for durations, `until`, `signal`) |
+//! | `wait` | `Wait` (its typed `wait`: kind, `ms` for durations, `until`, `signal`) |
 //! | `interrupt` | `Gate`: `attrs.resume_schema`, one output per resume property |
 //! | `set_state` | `StateUpdate`: one input per assignment (`jq` → expression, `literal` → value) |
 //! | `subworkflow` | `Subgraph` owning a `Subgraph` region, `source` = `ref:<workflow_ref>`, params = the jq input mappings (the child is not loaded: AWP resolves it at run time) |
@@ -37,7 +37,7 @@ use crate::diag::Diagnostic;
 use crate::ir::{
     Backoff, Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, Input, InputSource,
     IrExpr, Join, JqOutputs, Node, NodeExtra, NodeId, NodeKind, Outcome, Outcomes, Reducer, Region,
-    RegionKind, Retry, Semantics, StateModel, StateUpdates, SubgraphSource,
+    RegionKind, Retry, Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
 };
 use crate::source::value::map::key_hash;
 use crate::source::{Document, Span};
@@ -382,8 +382,9 @@ impl Lowerer<'_, '_> {
                         }
                     }
                 }
-                node.attrs
-                    .insert("wait", serde_json::Value::Object(w).into());
+                if let Some(wait) = Wait::from_block(&serde_json::Value::Object(w)) {
+                    node.extra.make_mut().wait = Some(wait);
+                }
             }
             _ => {}
         }

@@ -3,7 +3,7 @@
 
 use super::env::Anchor;
 use super::{State, check};
-use crate::plan::{Decisions, InputSource, NodeKind, RetryOn, StateUpdates};
+use crate::plan::{Decisions, HumanMode, InputSource, NodeKind, OnReject, RetryOn, StateUpdates};
 use crate::run::event::CallResult;
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{Attempt, AttemptStatus, HumanEvent, NodeStatus};
@@ -431,18 +431,12 @@ impl State {
         if self.runs[r].status == NodeStatus::AwaitingHuman {
             self.close_attempt(r, AttemptStatus::Succeeded, &Usage::default(), None);
         }
-        let node = &self.plan.nodes[self.runs[r].node];
-        let gate = node.attributes.get("gate");
+        let gate = self.plan.nodes[self.runs[r].node].gate.as_deref();
         let mode = gate
-            .and_then(|g| g.get("mode"))
-            .and_then(Value::as_str)
-            .unwrap_or("approve")
+            .map_or(HumanMode::Approve, |g| g.mode)
+            .as_str()
             .to_string();
-        let on_reject = gate
-            .and_then(|g| g.get("on_reject"))
-            .and_then(Value::as_str)
-            .unwrap_or("fail")
-            .to_string();
+        let on_reject = gate.map_or(OnReject::Fail, |g| g.on_reject);
         let now = self.now.clone();
         let run = &mut self.runs[r];
         run.human_events.push(HumanEvent {
@@ -462,11 +456,11 @@ impl State {
             // agh: the gate's routing table decides (see `agh`).
             return self.route_gate(r, outcome);
         }
-        match (outcome, on_reject.as_str()) {
-            (GateOutcome::Approved, _) | (GateOutcome::Rejected, "route") => {
+        match (outcome, on_reject) {
+            (GateOutcome::Approved, _) | (GateOutcome::Rejected, OnReject::Route) => {
                 self.terminate(r, NodeStatus::Succeeded)
             }
-            (GateOutcome::Rejected, "skip_dependents") => {
+            (GateOutcome::Rejected, OnReject::SkipDependents) => {
                 self.runs[r].skip_reason = Some("gate_rejected".into());
                 self.terminate(r, NodeStatus::Skipped);
             }

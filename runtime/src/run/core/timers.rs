@@ -34,7 +34,7 @@
 //!   checkpoints, `human_timeout`.
 
 use super::{Command, State};
-use crate::plan::Node;
+use crate::plan::{HumanMode, Node, Wait};
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{AttemptStatus, HumanEvent, NodeStatus, RunStatus};
 use serde::{Deserialize, Serialize};
@@ -330,32 +330,21 @@ impl State {
     /// `policy.default_human_timeout_seconds`) and `on_timeout` (else
     /// `policy.on_human_timeout`, default `hold`); see [`State::arm_human_timeout`].
     pub(super) fn arm_gate_timeout(&mut self, r: usize) {
-        let node = &self.plan.nodes[self.runs[r].node];
-        let gate = node.attributes.get("gate");
-        let Some((seconds, on_timeout)) = self.human_timeout_of(gate) else {
+        let gate = self.plan.nodes[self.runs[r].node].gate.as_deref();
+        let Some((seconds, on_timeout)) = self.timeout_or_policy(
+            gate.and_then(|g| g.timeout_seconds).map(Some),
+            gate.and_then(|g| g.on_timeout).map(Some),
+        ) else {
             return;
         };
-        let mode = gate
-            .and_then(|g| g.get("mode"))
-            .and_then(Value::as_str)
-            .unwrap_or("approve")
-            .to_string();
         let wait = HumanWait {
             stage: "gate".into(),
-            mode,
+            mode: gate
+                .map_or(HumanMode::Approve, |g| g.mode)
+                .as_str()
+                .to_string(),
         };
         self.arm_human_timeout(r, wait, seconds, on_timeout);
-    }
-
-    /// How long a human may take, and what then: `own`'s `timeout_seconds` and `on_timeout`
-    /// (a gate block), each else the policy's (see [`State::timeout_or_policy`]).
-    pub(super) fn human_timeout_of(&self, own: Option<&Value>) -> Option<(f64, OnTimeout)> {
-        let seconds = own.and_then(|g| g.get("timeout_seconds"));
-        let on = own.and_then(|g| g.get("on_timeout"));
-        self.timeout_or_policy(
-            seconds.map(Value::as_f64),
-            on.map(|o| o.as_str().and_then(OnTimeout::parse)),
-        )
     }
 
     /// How long a human may take, and what then: `seconds` and `on` when given (`Some`, even
@@ -503,21 +492,20 @@ fn unit_hash(run_id: &str, path: &str, attempt: u32) -> f64 {
     (h >> 11) as f64 / (1u64 << 53) as f64
 }
 
-/// A wait node's delay from `now`: AWP `wait` with a duration (`attributes.wait.ms`) or an
-/// `until` time. `None` for waits without a time (signals, agh watch sources).
+/// A wait node's delay from `now`: AWP `wait` with a duration (its `ms`) or an `until`
+/// time. `None` for waits without a time (signals, agh watch sources).
 pub(crate) fn wait_ms(node: &Node, now: &str) -> Option<u64> {
-    let w = node.attributes.get("wait")?;
-    match w.get("kind").and_then(Value::as_str) {
-        Some("duration") => w.get("ms").and_then(Value::as_u64),
-        Some("until") => {
-            let until: jiff::Timestamp = w.get("until")?.as_str()?.parse().ok()?;
+    match node.wait.as_ref()? {
+        Wait::Duration { ms } => *ms,
+        Wait::Until { until } => {
+            let until: jiff::Timestamp = until.as_deref()?.parse().ok()?;
             let Ok(now) = now.parse::<jiff::Timestamp>() else {
                 return Some(0);
             };
             let ms = until.duration_since(now).as_millis().max(0);
             Some(u64::try_from(ms).unwrap_or(u64::MAX))
         }
-        _ => None,
+        Wait::Signal { .. } => None,
     }
 }
 
