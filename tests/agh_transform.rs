@@ -193,7 +193,11 @@ fn the_plan_holds_one_input_per_map_entry() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let plan: Value = serde_json::from_slice(&o.stdout).unwrap();
     let summary = plan_node(&plan, "summary");
-    assert_eq!(summary["attributes"]["transform"], "inputs");
+    assert_eq!(summary["produces"], "inputs");
+    assert!(
+        summary["attributes"].get("transform").is_none(),
+        "{summary:#}"
+    );
     // `params` are the nodes' inputs and are not repeated in `attributes` (for a transform,
     // only keys other than `map` would be), for an action either.
     assert!(summary["attributes"].get("params").is_none(), "{summary:#}");
@@ -259,7 +263,7 @@ fn a_plan_from_before_transforms_were_evaluated_says_so() {
         .output()
         .expect("agc runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    // The old lowering: the whole map as one `map` input, no `attributes.transform`.
+    // The old lowering: the whole map as one `map` input, no `produces`.
     let mut plan: Value = serde_json::from_slice(&o.stdout).unwrap();
     for n in plan["nodes"].as_array_mut().unwrap() {
         if n["id"] == "summary" {
@@ -274,8 +278,8 @@ fn a_plan_from_before_transforms_were_evaluated_says_so() {
                 "plain": {"template": "no actions here"},
                 "literal": {"value": {"keep": "{{ .inputs.topic }}", "n": [1, 2]}}
             });
+            n.as_object_mut().unwrap().remove("produces");
             let attrs = n["attributes"].as_object_mut().unwrap();
-            attrs.remove("transform");
             attrs.insert("params".into(), json!({ "map": map }));
             n["inputs"] = json!([{"name": "map", "type": "object", "value": map}]);
         }

@@ -238,7 +238,13 @@ fn lowering_maps_every_node_type() {
     // interrupt: a gate with its resume schema.
     let review = node("review").1;
     assert_eq!(review.kind, NodeKind::Gate);
-    assert_eq!(review.attrs["resume_schema"]["required"][0], "intent");
+    let schema = review
+        .extra
+        .resume_schema
+        .as_ref()
+        .expect("its resume schema");
+    assert_eq!(schema["required"][0], "intent");
+    assert!(!review.attrs.contains_key("resume_schema"));
     assert_eq!(review.outputs[0].name, "intent");
     // set_state: a state update, jq and literal inputs.
     let summarise = node("summarise").1;

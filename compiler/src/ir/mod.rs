@@ -44,8 +44,8 @@ handle!(RegionId);
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
     Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, Join, JqOutputs,
-    LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome, Reducer, Retry,
-    Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
+    LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome, Produces, Reducer,
+    Retry, Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
 };
 
 /// A node's failure ladder, the runtime's type over the IR's expressions.
@@ -262,12 +262,18 @@ pub struct NodeExtra {
     /// What a wait node waits for, when it waits for a time or a signal.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wait: Option<Wait>,
+    /// An AWP interrupt's `resume_schema`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resume_schema: Option<Box<serde_json::Value>>,
+    /// What a state update's `output` is, when it has one of its own (agh).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub produces: Option<Produces>,
     pub estimate: Estimate,
 }
 
 impl NodeExtra {
-    /// No ladder, checkpoints, criteria, decision, gate, wait or estimates, one attempt:
-    /// what a node without [`Extra`] has.
+    /// No ladder, checkpoints, criteria, decision, gate, wait, resume schema, output of its
+    /// own or estimates, one attempt: what a node without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
         retry: Retry::ONCE,
         failure: None,
@@ -276,6 +282,8 @@ impl NodeExtra {
         decision: None,
         gate: None,
         wait: None,
+        resume_schema: None,
+        produces: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -296,6 +304,8 @@ impl Nothing for NodeExtra {
             && self.decision.is_none()
             && self.gate.is_none()
             && self.wait.is_none()
+            && self.resume_schema.is_none()
+            && self.produces.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }

@@ -61,7 +61,7 @@ pub use model::{
 };
 pub use semantics::{
     Backoff, Curve, Decisions, EvalLimits, ExpressionErrors, JqOutputs, LoopRules, Namespace,
-    OnItemFailure, Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,
+    OnItemFailure, Produces, Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,
 };
 pub use waiting::{Gate, OnReject, Wait};
 

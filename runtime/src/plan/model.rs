@@ -10,7 +10,7 @@ pub use super::decl::{Declared, Param};
 use super::failure::Failure;
 use super::human::HumanCheckpoint;
 use super::layout;
-use super::semantics::{Backoff, EvalLimits, OnItemFailure, Semantics, SubgraphSource};
+use super::semantics::{Backoff, EvalLimits, OnItemFailure, Produces, Semantics, SubgraphSource};
 use super::waiting::{Gate, Wait};
 
 /// The format tag of the plans the compiler writes.
@@ -456,6 +456,14 @@ pub struct Node {
     /// waits on something else).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub wait: Option<Wait>,
+    /// An AWP interrupt's `resume_schema`, which its resume payload must fit
+    /// (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resume_schema: Option<Value>,
+    /// What a `state_update` node's `output` is, when it has one of its own
+    /// (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub produces: Option<Produces>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

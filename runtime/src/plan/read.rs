@@ -37,15 +37,17 @@
 //!
 //! Before `agc.plan/v5`:
 //!
-//! - A node's `attributes.gate` becomes its `gate` ([`Gate::from_block`]) and its
-//!   `attributes.wait` its `wait` ([`Wait::from_block`]).
+//! - A node's `attributes.gate` becomes its `gate` ([`Gate::from_block`]), its
+//!   `attributes.wait` its `wait` ([`Wait::from_block`]) and its `attributes.resume_schema`
+//!   its `resume_schema`; a state update's `attributes.transform: inputs` becomes its
+//!   `produces: inputs`, and its `attributes.input_ref` its `produces: {param}`.
 
 use super::{
     Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
     Semantics, StateModel, StateUpdates, Success,
 };
-use super::{Gate, Wait};
+use super::{Gate, NodeKind, Produces, Wait};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -119,18 +121,34 @@ fn upgrade(plan: &mut Plan) {
         }
     }
     for n in &mut plan.nodes {
-        typed_waiting(n);
+        typed_v4_attributes(n);
     }
     plan.format = FORMAT.to_string();
 }
 
-/// A v4 node's `attributes.gate` and `attributes.wait` as its typed `gate` and `wait`.
-fn typed_waiting(n: &mut Node) {
-    if let Some(block) = n.attributes.shift_remove("gate") {
+/// A v4 node's `attributes.gate`, `attributes.wait`, `attributes.resume_schema`, and a
+/// state update's `attributes.transform: inputs` and `attributes.input_ref`, as its typed
+/// `gate`, `wait`, `resume_schema` and `produces`.
+fn typed_v4_attributes(n: &mut Node) {
+    let attrs = &mut n.attributes;
+    if let Some(block) = attrs.shift_remove("gate") {
         n.gate = Gate::from_block(&block).map(Box::new);
     }
-    if let Some(block) = n.attributes.shift_remove("wait") {
+    if let Some(block) = attrs.shift_remove("wait") {
         n.wait = Wait::from_block(&block);
+    }
+    if let Some(schema) = attrs.shift_remove("resume_schema") {
+        n.resume_schema = Some(schema);
+    }
+    if n.kind != NodeKind::StateUpdate {
+        return;
+    }
+    if attrs.get("transform").and_then(Value::as_str) == Some("inputs") {
+        attrs.shift_remove("transform");
+        n.produces = Some(Produces::Inputs);
+    } else if let Some(Value::String(name)) = attrs.get("input_ref") {
+        n.produces = Some(Produces::Param(name.clone()));
+        attrs.shift_remove("input_ref");
     }
 }
 

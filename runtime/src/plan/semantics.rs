@@ -143,11 +143,22 @@ pub enum Decisions {
 pub enum StateUpdates {
     /// Its evaluated inputs (AWP `set_state` assignments).
     Assignments,
-    /// Its `output` by its attributes: an agh `transform` (`attributes.transform`) the
-    /// evaluated map, an agh `input` source (`attributes.input_ref`) the Loop input it
-    /// names; any other has none (AGC307 says so).
+    /// Its `output` by its [`Produces`]: an agh `transform` the evaluated map, an agh
+    /// `input` source the Loop input it names; any other has none (AGC307 says so).
     #[default]
     Mapped,
+}
+
+/// What a `state_update` node's `output` is under [`StateUpdates::Mapped`] (`agc.plan/v5`,
+/// a node's `produces`; v4 had `attributes.transform: inputs` and `attributes.input_ref`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Produces {
+    /// Its evaluated inputs as one map (an agh `transform`, its `params.map` one input per
+    /// key).
+    Inputs,
+    /// The param it names (an agh `input` source: a Loop input).
+    Param(String),
 }
 
 /// What expressions see besides `params`, `nodes` and the scope's variables.

@@ -571,3 +571,45 @@ fn gate_and_wait_blocks_read_into_typed_fields() {
     assert_eq!(text, r#"{"kind":"until","until":"2026-01-01T00:00:00Z"}"#);
     assert_eq!(serde_json::from_str::<Wait>(&text).expect("de"), w);
 }
+
+/// A v4 plan's `resume_schema`, `transform: inputs` and `input_ref` attributes read into the
+/// typed `resume_schema` and `produces` (the generated examples have no agh transform or
+/// input source), and leave `attributes`.
+#[test]
+fn v4_state_update_and_interrupt_attributes_read_into_typed_fields() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("tests/fixtures/plans/v4/reserved-agh.plan.json"))
+        .expect("v4 plan");
+    let mut v: Value = serde_json::from_str(&text).expect("json");
+    let nodes = v["nodes"].as_array_mut().expect("nodes");
+    nodes[0]["kind"] = "state_update".into();
+    nodes[0]["attributes"] = serde_json::json!({"transform": "inputs", "class": "action"});
+    nodes[1]["kind"] = "state_update".into();
+    nodes[1]["attributes"] = serde_json::json!({"class": "source", "input_ref": "topic"});
+    nodes[2]["kind"] = "gate".into();
+    nodes[2]["attributes"] = serde_json::json!({"resume_schema": {"type": "object"}});
+    let plan = Plan::from_value(v).expect("plan");
+    let n = &plan.nodes;
+    assert_eq!(n[0].produces, Some(Produces::Inputs));
+    assert_eq!(n[1].produces, Some(Produces::Param("topic".into())));
+    assert_eq!(
+        n[2].resume_schema,
+        Some(serde_json::json!({"type": "object"}))
+    );
+    assert_eq!(
+        n[0].attributes,
+        *serde_json::json!({"class": "action"}).as_object().unwrap()
+    );
+    assert_eq!(
+        n[1].attributes,
+        *serde_json::json!({"class": "source"}).as_object().unwrap()
+    );
+    assert!(n[2].attributes.is_empty());
+    // Written as the compiler writes them.
+    let out = serde_json::to_value(&plan).expect("ser");
+    assert_eq!(out["nodes"][0]["produces"], "inputs");
+    assert_eq!(
+        out["nodes"][1]["produces"],
+        serde_json::json!({"param": "topic"})
+    );
+}

@@ -405,6 +405,12 @@ impl Serialize for NodeOut<'_> {
         if let Some(wait) = &n.extra.wait {
             m.serialize_entry("wait", wait)?;
         }
+        if let Some(schema) = &n.extra.resume_schema {
+            m.serialize_entry("resume_schema", schema)?;
+        }
+        if let Some(produces) = &n.extra.produces {
+            m.serialize_entry("produces", produces)?;
+        }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;
         }

@@ -324,8 +324,8 @@ impl<'d> NodeLowerer<'d> {
                     success: success.map(Box::new),
                     decision: decision.map(Box::new),
                     gate: gate.map(Box::new),
-                    wait: None,
                     estimate,
+                    ..NodeExtra::NONE
                 }
                 .into(),
             },

@@ -6,7 +6,7 @@
 //! | `switch` | `Decision`: one `Conditional` edge per case, guard = its jq `when`, `order` = case index; the `default` last, unguarded, labelled `default` (static edges of a switch are ignored, as the engine ignores them) |
 //! | `parallel` | `Fork` owning a `Parallel` region (entrypoints = branch entries; nodes = the branches' nodes, ids `fork/node`), an edge to a synthetic `Join` node `fork/join` (`all`, `any`, `n_of_m` → `NOf`), and from it to the join target; the branch tails' edges to the join target are the region's end, not edges |
 //! | `wait` | `Wait` (its typed `wait`: kind, `ms` for durations, `until`, `signal`) |
-//! | `interrupt` | `Gate`: `attrs.resume_schema`, one output per resume property |
+//! | `interrupt` | `Gate`: its `resume_schema`, one output per resume property |
 //! | `set_state` | `StateUpdate`: one input per assignment (`jq` → expression, `literal` → value) |
 //! | `subworkflow` | `Subgraph` owning a `Subgraph` region, `source` = `ref:<workflow_ref>`, params = the jq input mappings (the child is not loaded: AWP resolves it at run time) |
 //! | `end` | `Terminal`, its `output_mapping` as input `output` (default `.`) |
@@ -352,7 +352,7 @@ impl Lowerer<'_, '_> {
             }
             "interrupt" => {
                 if let Some(rs) = cfg.and_then(|c| c.get("resume_schema")) {
-                    node.attrs.insert("resume_schema", rs.clone());
+                    node.extra.make_mut().resume_schema = Some(Box::new(rs.to_json()));
                     node.outputs = outputs(rs);
                 }
             }

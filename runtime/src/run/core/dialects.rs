@@ -51,8 +51,7 @@ impl State {
                 }
                 crate::plan::NodeKind::StateUpdate
                     if plan.semantics.state_updates != StateUpdates::Assignments
-                        && !n.attributes.contains_key("input_ref")
-                        && !self.is_transform(i) =>
+                        && n.produces.is_none() =>
                 {
                     Some(format!(
                         "`{}` is a {} node whose mapping this plan does not hold in the form agc-runtime evaluates (a plan written by an older agc; rebuild it): it succeeds with no outputs",

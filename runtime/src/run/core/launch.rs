@@ -3,7 +3,9 @@
 
 use super::env::Anchor;
 use super::{State, check};
-use crate::plan::{Decisions, HumanMode, InputSource, NodeKind, OnReject, RetryOn, StateUpdates};
+use crate::plan::{
+    Decisions, HumanMode, InputSource, NodeKind, OnReject, Produces, RetryOn, StateUpdates,
+};
 use crate::run::event::CallResult;
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{Attempt, AttemptStatus, HumanEvent, NodeStatus};
@@ -92,7 +94,7 @@ impl State {
                     // agh `transform`: its output is the evaluated map (`transform.rs`).
                     let map = self.runs[r].inputs.clone().unwrap_or_default();
                     Map::from_iter([("output".to_string(), Value::Object(map))])
-                } else if let Some(Value::String(name)) = node.attributes.get("input_ref") {
+                } else if let Some(Produces::Param(name)) = &node.produces {
                     // agh `input` source: its output is the Loop input it names.
                     let mut m = Map::new();
                     let v = self.params().get(name).cloned().unwrap_or(Value::Null);

@@ -16,7 +16,7 @@
 //!   - A rejected decision fails the wait (AWP has no refusal; agc's: the signal was refused).
 //!   - Every delivery is a `human_events` entry at stage `signal`, mode `input`: `provided`
 //!     (a payload), `approved` (an empty one) or `rejected`.
-//! - **Interrupts** (lowered to a `Gate` with `attrs.resume_schema`). The resume payload
+//! - **Interrupts** (lowered to a `Gate` with its `resume_schema`). The resume payload
 //!   (the decision's `outputs`) is checked against `config.resume_schema` as a whole; one
 //!   that does not fit fails the node (AGC326, upstream `INVALID_RESUME_PAYLOAD`,
 //!   `resume_validation_failed`). It becomes the node's output as it is (no `decision` key,
@@ -156,7 +156,7 @@ impl State {
         payload: &Map<String, Value>,
     ) -> Result<(), (&'static str, String)> {
         let node = &self.plan.nodes[self.runs[r].node];
-        let Some(schema) = node.attributes.get("resume_schema") else {
+        let Some(schema) = &node.resume_schema else {
             return Ok(());
         };
         let decl = Declared {

@@ -1,7 +1,7 @@
 //! agh `transform` nodes: the output is the evaluated `params.map`, `{key: value}`.
 //!
-//! The compiler lowers each map entry into one node input (`attrs.transform: inputs` marks
-//! the lowering), so the runtime parses nothing:
+//! The compiler lowers each map entry into one node input (`produces: inputs` marks the
+//! lowering), so the runtime parses nothing:
 //!
 //! - `from` (an input with a path expression): the dotted namespace path read with its native
 //!   type (`null` included); a path that does not resolve (a missing key, a field of a list,
@@ -13,19 +13,18 @@
 //!
 //! The evaluated map is both the node run's `inputs` in the record and its output (`output`,
 //! what `.nodes.<id>.output` reads). A plan lowered before this (its map a single `map` input,
-//! no `attrs.transform`) is still reported as not carried out (AGC307).
+//! no `attributes.transform`) is still reported as not carried out (AGC307).
 
 use super::super::State;
 use super::super::env::Anchor;
-use crate::plan::{InputSource, NodeKind};
+use crate::plan::{InputSource, NodeKind, Produces};
 use serde_json::{Map, Value};
 
 impl State {
     /// Whether plan node `node` is an agh transform whose map is lowered to its inputs.
     pub(in crate::run::core) fn is_transform(&self, node: usize) -> bool {
         let n = &self.plan.nodes[node];
-        n.kind == NodeKind::StateUpdate
-            && n.attributes.get("transform").and_then(Value::as_str) == Some("inputs")
+        n.kind == NodeKind::StateUpdate && n.produces == Some(Produces::Inputs)
     }
 
     /// Evaluates transform run `r`'s map in its scope.

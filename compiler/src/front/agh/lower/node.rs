@@ -5,8 +5,8 @@ use super::super::model::{NodeView, Scope};
 use super::Lowerer;
 use super::routes::routes;
 use crate::ir::{
-    Declared, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeId, NodeKind, Output, RegionId,
-    Shared,
+    Declared, ExprLang, Input, InputSource, IrExpr, Join, Node, NodeId, NodeKind, Output, Produces,
+    RegionId, Shared,
 };
 use crate::source::{Map as DocMap, Value as Doc};
 use serde_json::{Value, json};
@@ -53,6 +53,10 @@ impl<'u> Lowerer<'u> {
                     if !rest.is_empty() {
                         node.attrs.insert(k.clone(), Doc::Object(rest));
                     }
+                }
+                // An `input` source's output is the Loop input it names.
+                ("input_ref", Doc::String(name)) if v.is("source", "input") => {
+                    node.extra.make_mut().produces = Some(Produces::Param(name.to_string()));
                 }
                 _ => {
                     node.attrs.insert(k.clone(), val.clone());
@@ -133,9 +137,9 @@ impl<'u> Lowerer<'u> {
     /// is a path expression, `template` the `{{ }}` template the checker parsed (text without
     /// an action is a literal string), `value` the literal as written (never a template). An
     /// entry with several takes `from`, then `template`, then `value`; one with none is
-    /// `null`. `attrs.transform: inputs` tells the runtime the map is lowered this way.
+    /// `null`. `produces: inputs` tells the runtime the map is lowered this way.
     fn transform_inputs(&mut self, v: &NodeView<'_>, node: &mut Node) {
-        node.attrs.insert("transform", "inputs".into());
+        node.extra.make_mut().produces = Some(Produces::Inputs);
         let map = v
             .params()
             .and_then(|p| p.get("map"))
