@@ -6,6 +6,8 @@
 //!   resolves a gate's durable promise; `status` reports progress and the record.
 //! - [`task::AgcTask`]: `execute` makes one handler call (any `Arc<dyn Handler>`, see
 //!   [`handlers`]) on a blocking thread.
+//! - `limits`: each step of the core for a plan that evaluates jq is a side effect journaling
+//!   the evaluation limits it met, so a replay reads them instead of meeting them again.
 //! - [`serve`]: our own HTTP/2 accept loop with a 16 MiB connection window (the h2 replay trap).
 //! - [`wire`]: the JSON contract with `agc run --engine restate`.
 //!
@@ -15,6 +17,7 @@
 
 pub mod handlers;
 mod inflight;
+mod limits;
 pub mod serve;
 pub mod task;
 pub mod wire;

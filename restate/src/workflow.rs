@@ -12,14 +12,16 @@
 //! so both engines give the same records.
 //!
 //! Evaluation limits: the plan's `eval_limits`, with the run input's over them, are the
-//! run's own. A time limit met fails the invocation (Restate retries it) rather than the
-//! node, since a replay could decide it otherwise; see `drive`.
+//! run's own. A limit met fails the node as locally; each step of a plan that evaluates jq is
+//! a side effect journaling the limits it met, so a replay cannot decide them otherwise
+//! (`crate::limits`).
 //!
 //! Shared handlers: `decide` resolves a gate's promise (a second decision is refused with
 //! 409), `status` reports progress, awaiting gates and, once the run pauses or ends, its
 //! record.
 
 use crate::inflight::{InFlight, Outcome};
+use crate::limits;
 use crate::wire::{GateDecision, RunInput, StatusView, TASK_SERVICE, TaskAnswer, TaskSpec};
 use agc_runtime::plan::Plan;
 use agc_runtime::run::core::{Command, State};
@@ -192,6 +194,7 @@ async fn drive(
     let mut state = State::new(Arc::clone(&plan))
         .map_err(|e| terminal(400, format!("invalid plan: {e}")))?
         .with_eval_limits(&input.eval_limits);
+    let journal_limits = limits::journaled(&state);
     let mut context = match plan.attrs.get("context") {
         Some(Value::Object(c)) => c.clone(),
         _ => Map::new(),
@@ -233,23 +236,15 @@ async fn drive(
                 }
                 _ => None,
             };
-            let cmds = state.step(ev);
-            // A time limit met depends on the worker's speed and load, and a replay here
-            // re-steps every event with no record of it to read first (the local driver
-            // journals it: `agc_runtime::run::core` `limits`): no path may follow from it.
-            // The invocation fails instead, and Restate retries it. The other limits decide
-            // the same on every replay (the plan and the run's limits are its input).
-            if let Some(Event::LimitMet { message, .. }) = state
-                .take_limits_met()
-                .into_iter()
-                .find(|e| matches!(e, Event::LimitMet { time: true, .. }))
-            {
-                return Err(HandlerError::from(format!(
-                    "an evaluation met its time limit, which must not decide a durable run's \
-                     path: {message}; retried by Restate (raise the limit with \
-                     `eval_limits.timeout_seconds`)"
-                )));
-            }
+            // A step that evaluates jq is a side effect journaling the limits it met, which
+            // a replay reads instead of meeting them again (`crate::limits`).
+            let cmds = if journal_limits {
+                let (stepped, cmds) = limits::step(ctx, state, ev).await?;
+                state = stepped;
+                cmds
+            } else {
+                state.step(ev)
+            };
             if let Some(path) = finished
                 && state.node_status(&path).is_some_and(|s| s.is_terminal())
             {
@@ -278,6 +273,8 @@ async fn drive(
                     Command::Finish { .. } => continue,
                 };
                 let at = times.now(None);
+                // Outside `limits::step`: a call's start evaluates nothing here (the core
+                // evaluates at a call's start only for an attempt it has not yet issued).
                 state.step(Event::CallStarted {
                     path: call.path.clone(),
                     attempt: call.attempt,

@@ -18,8 +18,7 @@ struct Needed {
 /// Every feature a plan may need, in a fixed order.
 const NEEDED: &[Needed] = &[Needed {
     feature: "awp",
-    // A workflow state is what AWP's jq expressions read (`StateModel::Workflow`).
-    needs: |p| matches!(p.semantics.state, StateModel::Workflow { .. }),
+    needs: Plan::evaluates_jq,
     what: "jq expressions (an AWP workflow)",
 }];
 
@@ -29,6 +28,14 @@ fn built(feature: &str) -> bool {
 }
 
 impl Plan {
+    /// Whether a run of this plan evaluates jq: a workflow state
+    /// ([`StateModel::Workflow`]) is what AWP's jq expressions read, and only they are jq.
+    /// (A jq evaluation may meet a time limit, which no replay may decide again: the Restate
+    /// workflow journals such a plan's steps.)
+    pub fn evaluates_jq(&self) -> bool {
+        matches!(self.semantics.state, StateModel::Workflow { .. })
+    }
+
     /// The features of `agc-runtime` this plan needs to run, in a fixed order: `["awp"]` for
     /// an AWP plan (a workflow state, read by jq expressions), none for AGS, agh and Agent
     /// Graph plans (their expressions and fact checks are in the core; `agent-graph` is

@@ -65,8 +65,12 @@ what met a limit: whether an evaluation meets the time limit depends on the mach
 load, and every limit on the flags the resume is given, so the limit met is journaled \
 (`limit_met`) before anything follows from it, and the replay reads it there and takes the \
 path the run took; the replay's other evaluations get ten times the time limit, since they \
-finished within it before. On Restate, which replays a run without agc's journal, a time \
-limit met fails the invocation (Restate retries it) rather than the node. Raise a limit with \
+finished within it before. On Restate, which replays a run without agc's journal, the \
+worker makes each step of a plan that evaluates jq a Restate side effect (`ctx.run`) whose \
+journaled result is the limits that step met: a limit met fails the node as in a local run, and \
+a replay (after a worker crash or a retried invocation) reads it from Restate's journal instead \
+of evaluating again; an evaluation that meets a limit in a replay where the live step did not \
+fails the invocation, which Restate retries. Raise a limit with \
 `--eval-stack MIB`, `--eval-depth N`, `--eval-memory MIB` or `--eval-timeout SECS` on \
 `agc eval` and `agc run`, or carry it in the plan: the same flags on `agc build` write the \
 plan's `eval_limits`, which every run of the plan uses, on any engine (`agc run`'s own flags \

@@ -60,7 +60,11 @@ program instead.",
 depend on the machine or the moment it runs, so replays and golden tests diverge. `debug`, \
 `stderr`, `halt` and `halt_error` write to stderr or stop the program: AWP's engine (jq-wasm) \
 turns any stderr output into a failure of the node. Pass such values in through the state \
-instead, or remove the debugging call.",
+instead, or remove the debugging call. A run never reads its host through them, since a \
+replay (a resumed run, or Restate replaying a run in another worker) evaluates every program \
+again: in `agc run` and on Restate `now` is the time of the event the run is handling \
+(journaled, so a replay reads the same; the fixed clock's under `--fixed-clock`), `env` is \
+`{}`, and `localtime` and `strflocaltime` are UTC's `gmtime` and `strftime`.",
     },
     CodeInfo {
         code: "AGC065",

@@ -226,7 +226,7 @@ impl State {
         limits: crate::jq::Limits,
     ) -> Result<Vec<Value>, (String, Option<bool>)> {
         let input = Value::Object(self.dialect_state.clone().unwrap_or_default());
-        let program = source.to_string();
+        let program = format!("{}{source}", host_prelude(&self.now));
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::Builder::new()
             .name("agc-jq".into())
@@ -321,6 +321,23 @@ fn deep_merge(have: &mut Map<String, Value>, more: Map<String, Value>) {
     }
 }
 
+/// What a run's jq reads of its host, fixed (AGC064): definitions put before every program a
+/// run evaluates, which the program's own shadow. A replay evaluates the program again (a
+/// resumed local run, and Restate at every replay, on whichever worker), so nothing it reads
+/// may depend on the moment or the machine: `now` is the time of the event the run is
+/// handling (journaled, and the fixed clock's under `--fixed-clock`), `env` is empty, and
+/// `localtime` and `strflocaltime` are UTC's `gmtime` and `strftime`.
+#[cfg(feature = "awp")]
+fn host_prelude(now: &str) -> String {
+    let seconds = now.parse::<jiff::Timestamp>().map_or(0.0, |t| {
+        t.as_second() as f64 + f64::from(t.subsec_nanosecond()) / 1e9
+    });
+    format!(
+        "def now: {seconds:?}; def env: {{}}; def localtime: gmtime; \
+         def strflocaltime($f): strftime($f); "
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::reduce;
@@ -340,6 +357,24 @@ mod tests {
             serde_json::Value::Object(s),
             json!({"a": [1, 2, 3], "m": {"x": 1, "y": 2}, "o": 2})
         );
+    }
+
+    /// A run's jq reads the time of the event it handles and nothing of its host, so a replay
+    /// on any machine at any moment evaluates it the same (the host's `now` is today's time,
+    /// its `env` holds PATH); a program's own `def now` still wins.
+    #[cfg(feature = "awp")]
+    #[test]
+    fn a_runs_jq_reads_the_events_time_and_nothing_of_its_host() {
+        let prelude = super::host_prelude("2026-01-01T00:00:00.250000Z");
+        let run = |p: &str| crate::jq::run_jq(&format!("{prelude}{p}"), json!(null)).unwrap();
+        assert_eq!(run("now"), vec![json!(1767225600.25)]);
+        assert_eq!(run("env"), vec![json!({})]);
+        assert_eq!(run("now | localtime | mktime"), vec![json!(1767225600.25)]);
+        assert_eq!(
+            run("now | strflocaltime(\"%H:%M %Z\")"),
+            vec![json!("00:00 UTC")]
+        );
+        assert_eq!(run("def now: 1; now"), vec![json!(1)]);
     }
 
     /// `append` on a missing or non-array value starts from `[]` (upstream's rule), so a

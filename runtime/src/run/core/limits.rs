@@ -20,8 +20,10 @@
 //!   line is journaled when the replay ends.
 //! - After the replay ([`State::replay_done`]) evaluations run under the run's limits again.
 //!
-//! The Restate workflow re-steps its events on every replay with no journal of agc's to read
-//! first; there a time limit met fails the invocation instead (`restate/src/workflow.rs`).
+//! The Restate workflow has no journal of agc's to read before a replay: it makes each step of
+//! a plan that evaluates jq a Restate side effect whose journaled result is the limits the
+//! step met ([`State::take_limits_met`]), and replays that step with them as its replay
+//! ([`State::replay_limits`], then [`State::replay_done`]): `restate/src/limits.rs`.
 
 use super::State;
 use crate::run::event::Event;
