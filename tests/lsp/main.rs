@@ -296,6 +296,9 @@ fn a_message_over_the_size_limit_ends_the_server_with_the_limit_named() {
         err.contains("a message of 99999999999 bytes is over the limit of 2000000 bytes"),
         "{err}"
     );
+    // Only the reason: not first the server's view of it (its channel closed).
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!err.contains("disconnected"), "{err}");
 }
 
 /// The line and character of the first `needle` after the first `after` in `text` (ASCII).

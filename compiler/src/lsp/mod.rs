@@ -66,19 +66,16 @@ pub fn run_stdio(options: CheckOptions) -> i32 {
             return 2;
         }
     };
-    let status = match protocol::serve(&conn, options) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("agc lsp: {e}");
-            1
-        }
-    };
+    let served = protocol::serve(&conn, options);
     drop(conn);
-    match io.join() {
-        Ok(()) => status,
-        Err(e) => {
-            eprintln!("agc lsp: {e}");
-            1
-        }
-    }
+    // When the reader or the writer fails (a message over the limit, a closed output), the
+    // server sees only its channel close ("disconnected channel"): the thread's error is the
+    // reason, and the one said.
+    let reason = match (io.join(), served) {
+        (Err(e), _) => e.to_string(),
+        (Ok(()), Err(e)) => e,
+        (Ok(()), Ok(())) => return 0,
+    };
+    eprintln!("agc lsp: {reason}");
+    1
 }
