@@ -301,6 +301,22 @@ fn a_message_over_the_size_limit_ends_the_server_with_the_limit_named() {
     assert!(!err.contains("disconnected"), "{err}");
 }
 
+/// An input that ends before `initialize` says so (exit 1), not the server's view of it.
+#[test]
+fn an_input_that_ends_before_initialize_says_so() {
+    let out = Command::new(env!("CARGO_BIN_EXE_agc"))
+        .arg("lsp")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.trim_end(),
+        "agc lsp: the input ended before the client's `initialize` request"
+    );
+}
+
 /// The line and character of the first `needle` after the first `after` in `text` (ASCII).
 fn at(text: &str, after: &str, needle: &str) -> Value {
     let from = text.find(after).unwrap();

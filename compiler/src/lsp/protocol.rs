@@ -13,7 +13,14 @@ use lsp_types as lsp;
 
 /// Runs the server on `conn` until the client says `exit` (or goes away).
 pub fn serve(conn: &Connection, options: CheckOptions) -> Result<(), String> {
-    let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
+    let (id, params) = conn.initialize_start().map_err(|e| {
+        // The reader ended without an error: the client's input ended.
+        if e.channel_is_disconnected() {
+            "the input ended before the client's `initialize` request".to_string()
+        } else {
+            e.to_string()
+        }
+    })?;
     let init: lsp::InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let enc = negotiate(&init);
     let result = serde_json::json!({
