@@ -43,9 +43,9 @@ handle!(RegionId);
 // The kinds and policies the plan spells are the runtime's own types (the plan's contract),
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
-    Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, Join, JqOutputs,
-    LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome, Produces, Reducer,
-    Retry, Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
+    Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, HumanTimeouts, Join,
+    JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome,
+    Produces, Reducer, Retry, Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
 };
 
 /// A node's failure ladder, the runtime's type over the IR's expressions.
@@ -268,12 +268,15 @@ pub struct NodeExtra {
     /// What a state update's `output` is, when it has one of its own (agh).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub produces: Option<Produces>,
+    /// A synthetic join's fork (an AWP `parallel`, by its id).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fork: Option<Box<str>>,
     pub estimate: Estimate,
 }
 
 impl NodeExtra {
     /// No ladder, checkpoints, criteria, decision, gate, wait, resume schema, output of its
-    /// own or estimates, one attempt: what a node without [`Extra`] has.
+    /// own, fork or estimates, one attempt: what a node without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
         retry: Retry::ONCE,
         failure: None,
@@ -284,6 +287,7 @@ impl NodeExtra {
         wait: None,
         resume_schema: None,
         produces: None,
+        fork: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -306,6 +310,7 @@ impl Nothing for NodeExtra {
             && self.wait.is_none()
             && self.resume_schema.is_none()
             && self.produces.is_none()
+            && self.fork.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }
@@ -517,6 +522,8 @@ pub struct Graph {
     /// How the graph runs where dialects differ, decided by the front end's lowering (the
     /// plan's `semantics`; the runtime never reads the dialect).
     pub semantics: Semantics,
+    /// The graph's defaults for a human's time (AGS `policy`; the plan's `human_timeouts`).
+    pub human_timeouts: HumanTimeouts,
     pub id: String,
     pub title: Option<String>,
     pub params: Vec<Param>,
@@ -540,6 +547,7 @@ impl Graph {
         Graph {
             dialect,
             semantics: Semantics::default(),
+            human_timeouts: HumanTimeouts::default(),
             id,
             title: None,
             params: Vec::new(),

@@ -147,6 +147,42 @@ impl OnTimeout {
     }
 }
 
+/// The graph's defaults for a human's time (AGS `policy.default_human_timeout_seconds` and
+/// `policy.on_human_timeout`; `agc.plan/v5`, the plan's `human_timeouts`): what a gate or a
+/// checkpoint that says nothing of its own uses.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HumanTimeouts {
+    /// How long a human may take (no bound when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<f64>,
+    /// What a timeout does (`hold` when left out).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub on_timeout: Option<OnTimeout>,
+}
+
+impl HumanTimeouts {
+    /// The keys of an AGS `policy` these defaults hold.
+    pub const HELD: [&str; 2] = ["default_human_timeout_seconds", "on_human_timeout"];
+
+    /// The defaults of an AGS `policy` block (a value of the wrong shape reads as absent, as
+    /// the runtime read it before).
+    pub fn from_policy(policy: &Value) -> HumanTimeouts {
+        HumanTimeouts {
+            seconds: policy
+                .get("default_human_timeout_seconds")
+                .and_then(Value::as_f64),
+            on_timeout: policy
+                .get("on_human_timeout")
+                .and_then(Value::as_str)
+                .and_then(OnTimeout::parse),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.seconds.is_none() && self.on_timeout.is_none()
+    }
+}
+
 impl<X> HumanCheckpoint<X> {
     /// The checkpoints of an AGS `human` list (defaults merged); `expr` gives the parsed
     /// `human.<i>.when` and `human.<i>.prompt`. `None` when `list` is not a list. A value of

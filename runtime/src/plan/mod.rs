@@ -51,7 +51,7 @@ pub use failure::{
     DEFAULT_INCLUDE, EscalateTo, Escalation, Failure, FailureClass, Fallback, OnExhausted, RetryOn,
     Strategy, TimeoutAction,
 };
-pub use human::{CheckpointStage, HumanCheckpoint, HumanMode, OnTimeout};
+pub use human::{CheckpointStage, HumanCheckpoint, HumanMode, HumanTimeouts, OnTimeout};
 pub use index::PlanIndex;
 pub use model::{
     Bounds, Declared, Edge, EdgeKind, Estimate, Expr, ExprLang, Exprs, FORMAT, FORMATS_READ,

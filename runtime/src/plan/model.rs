@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use super::criteria::{Decision, Success};
 pub use super::decl::{Declared, Param};
 use super::failure::Failure;
-use super::human::HumanCheckpoint;
+use super::human::{HumanCheckpoint, HumanTimeouts};
 use super::layout;
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Produces, Semantics, SubgraphSource};
 use super::waiting::{Gate, Wait};
@@ -62,6 +62,10 @@ pub struct Plan {
     /// derived from the dialect when an older plan is read).
     #[serde(default)]
     pub semantics: Semantics,
+    /// The graph's defaults for a human's time (`agc.plan/v5`; v4 and older kept them in
+    /// `attrs.policy`).
+    #[serde(default, skip_serializing_if = "HumanTimeouts::is_empty")]
+    pub human_timeouts: HumanTimeouts,
     /// In execution order: topological, then declaration order.
     #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,
@@ -464,6 +468,10 @@ pub struct Node {
     /// (`agc.plan/v5`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub produces: Option<Produces>,
+    /// A synthetic join's fork (an AWP `parallel`, by its id): its join mode counts the
+    /// fork's branches, not its one edge (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<String>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

@@ -40,14 +40,17 @@
 //! - A node's `attributes.gate` becomes its `gate` ([`Gate::from_block`]), its
 //!   `attributes.wait` its `wait` ([`Wait::from_block`]) and its `attributes.resume_schema`
 //!   its `resume_schema`; a state update's `attributes.transform: inputs` becomes its
-//!   `produces: inputs`, and its `attributes.input_ref` its `produces: {param}`.
+//!   `produces: inputs`, and its `attributes.input_ref` its `produces: {param}`; a
+//!   synthetic join's `attributes.fork` becomes its `fork`.
+//! - `attrs.policy`'s `default_human_timeout_seconds` and `on_human_timeout` become the
+//!   plan's `human_timeouts` ([`HumanTimeouts::from_policy`]).
 
 use super::{
     Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
     Semantics, StateModel, StateUpdates, Success,
 };
-use super::{Gate, NodeKind, Produces, Wait};
+use super::{Gate, HumanTimeouts, NodeKind, Produces, Wait};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -123,6 +126,7 @@ fn upgrade(plan: &mut Plan) {
     for n in &mut plan.nodes {
         typed_v4_attributes(n);
     }
+    human_timeouts(plan);
     plan.format = FORMAT.to_string();
 }
 
@@ -139,6 +143,14 @@ fn typed_v4_attributes(n: &mut Node) {
     }
     if let Some(schema) = attrs.shift_remove("resume_schema") {
         n.resume_schema = Some(schema);
+    }
+    if n.kind == NodeKind::Join
+        && let Some(fork) = attrs.shift_remove("fork")
+    {
+        n.fork = Some(match fork {
+            Value::String(s) => s,
+            other => other.to_string(),
+        });
     }
     if n.kind != NodeKind::StateUpdate {
         return;
@@ -224,6 +236,21 @@ fn typed_success(n: &mut Node) {
     }
     if let Some(block) = n.attributes.shift_remove("decision") {
         n.decision = Decision::from_block(&block, |key| exprs.shift_remove(key)).map(Box::new);
+    }
+}
+
+/// A v4 plan's `attrs.policy` human-timeout defaults as its typed `human_timeouts` (the
+/// policy's other keys stay; a policy left empty leaves).
+fn human_timeouts(plan: &mut Plan) {
+    let Some(Value::Object(policy)) = plan.attrs.get_mut("policy") else {
+        return;
+    };
+    plan.human_timeouts = HumanTimeouts::from_policy(&Value::Object(policy.clone()));
+    for key in HumanTimeouts::HELD {
+        policy.shift_remove(key);
+    }
+    if policy.is_empty() {
+        plan.attrs.shift_remove("policy");
     }
 }
 

@@ -308,8 +308,9 @@ fn v2_plans_get_their_typed_semantics() {
 #[test]
 fn v3_plans_read_as_their_current_plans() {
     let typed = older_plans_read_as_current("v3");
+    let mut nodes = typed.iter().flat_map(|p| &p.nodes);
     assert!(
-        typed.iter().any(|n| n.failure.is_some()),
+        nodes.any(|n| n.failure.is_some()),
         "some example has a failure ladder"
     );
 }
@@ -320,20 +321,23 @@ fn v3_plans_read_as_their_current_plans() {
 #[test]
 fn v4_plans_read_as_their_current_plans() {
     let typed = older_plans_read_as_current("v4");
+    let nodes = || typed.iter().flat_map(|p| &p.nodes);
+    assert!(nodes().any(|n| n.gate.is_some()), "some example has a gate");
+    assert!(nodes().any(|n| n.wait.is_some()), "some example has a wait");
+    assert!(nodes().any(|n| n.fork.is_some()), "some example has a fork");
     assert!(
-        typed.iter().any(|n| n.gate.is_some()),
-        "some example has a gate"
+        nodes().any(|n| n.resume_schema.is_some()),
+        "some example has an interrupt"
     );
     assert!(
-        typed.iter().any(|n| n.wait.is_some()),
-        "some example has a wait"
+        typed.iter().any(|p| !p.human_timeouts.is_empty()),
+        "some example has human-timeout defaults"
     );
 }
 
 /// Reads each plan of `tests/fixtures/plans/<version>/` and the current plan of the generated
-/// example of its name, and fails unless they read the same; returns the current plans'
-/// nodes.
-fn older_plans_read_as_current(version: &str) -> Vec<Node> {
+/// example of its name, and fails unless they read the same; returns the current plans.
+fn older_plans_read_as_current(version: &str) -> Vec<Plan> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut entries: Vec<_> =
         std::fs::read_dir(root.join(format!("tests/fixtures/plans/{version}")))
@@ -341,7 +345,7 @@ fn older_plans_read_as_current(version: &str) -> Vec<Node> {
             .map(|e| e.expect("entry").path())
             .collect();
     entries.sort();
-    let (mut seen, mut nodes) = (0, Vec::new());
+    let (mut seen, mut plans) = (0, Vec::new());
     for path in entries {
         let file = path.file_name().and_then(|f| f.to_str()).expect("name");
         let Some(name) = file.strip_suffix(".plan.json") else {
@@ -363,11 +367,11 @@ fn older_plans_read_as_current(version: &str) -> Vec<Node> {
             let line = a.lines().zip(b.lines()).find(|(x, y)| x != y);
             panic!("{name}: the {version} plan reads differently from its current plan: {line:?}");
         }
-        nodes.extend(now.nodes);
+        plans.push(now);
         seen += 1;
     }
     assert!(seen >= 20, "{seen} {version} plans compared");
-    nodes
+    plans
 }
 
 /// An AGS `failure` block reads into the typed ladder with its defaults, and what the ladder

@@ -243,6 +243,9 @@ impl Plan<'_> {
             e.entry("attrs", &g.attrs)?;
         }
         e.entry("semantics", &g.semantics)?;
+        if !g.human_timeouts.is_empty() {
+            e.entry("human_timeouts", &g.human_timeouts)?;
+        }
         let order = input.order;
         e.array("nodes", order.len(), |i| NodeOut { c, id: order[i] })?;
         e.array("edges", g.edges.len(), |i| EdgeOut {
@@ -410,6 +413,9 @@ impl Serialize for NodeOut<'_> {
         }
         if let Some(produces) = &n.extra.produces {
             m.serialize_entry("produces", produces)?;
+        }
+        if let Some(fork) = &n.extra.fork {
+            m.serialize_entry("fork", fork)?;
         }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;

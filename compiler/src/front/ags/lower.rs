@@ -23,9 +23,9 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, IrExpr, LoopMode,
-    NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId, RegionKind, Semantics,
-    SubgraphSource,
+    Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, HumanTimeouts,
+    IrExpr, LoopMode, NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId,
+    RegionKind, Semantics, SubgraphSource,
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
@@ -119,10 +119,25 @@ pub(crate) fn lower_with(
         .map(str::to_string);
     l.params(root);
     // What the runtime needs from the root besides the modelled parts: the policy switches,
-    // the frozen `context` values and the attachment declarations.
+    // the frozen `context` values and the attachment declarations. The policy's human-timeout
+    // defaults are typed (`HumanTimeouts`) and leave it.
     for key in ["policy", "context", "attachments"] {
-        if let Some(v) = root.field(key) {
-            l.graph.attrs.insert(key, v.clone());
+        let Some(v) = root.field(key) else { continue };
+        match (key, v) {
+            ("policy", Value::Object(p)) => {
+                l.graph.human_timeouts = HumanTimeouts::from_policy(&v.to_json());
+                let rest: Map = p
+                    .iter()
+                    .filter(|(k, _)| !HumanTimeouts::HELD.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                if !rest.is_empty() {
+                    l.graph.attrs.insert(key, Value::Object(rest));
+                }
+            }
+            _ => {
+                l.graph.attrs.insert(key, v.clone());
+            }
         }
     }
     // AGS decisions call their handler; `policy.on_expression_error` (default `fail`) says

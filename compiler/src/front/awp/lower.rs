@@ -230,7 +230,7 @@ impl Lowerer<'_, '_> {
             let mut node = Node::bare(scoped, format!("{}/join", n.id), NodeKind::Join, "join");
             node.join = join;
             node.region = regions.of(p);
-            node.attrs.insert("fork", n.id.into());
+            node.extra.make_mut().fork = Some(n.id.into());
             let span = self.span(&format!("{}/config/join", n.ptr()));
             let id = self.g.add_node(node, span);
             taken.add(&self.g, id);

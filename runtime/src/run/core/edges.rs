@@ -163,12 +163,11 @@ impl State {
         let unresolved = total - res;
         // An AWP parallel's synthetic join (`fork/join`) has one edge, from its fork: its
         // `any` / `n_of_m` counts the fork's branches (see `parallel`), not its edges.
-        let join =
-            if node.kind == crate::plan::NodeKind::Join && node.attributes.contains_key("fork") {
-                crate::plan::Join::All
-            } else {
-                node.join
-            };
+        let join = if node.kind == crate::plan::NodeKind::Join && node.fork.is_some() {
+            crate::plan::Join::All
+        } else {
+            node.join
+        };
         let (ready, skip) = match join {
             crate::plan::Join::All => (res == total && a == total, inactive > 0),
             crate::plan::Join::Any => (a >= 1, res == total && a == 0),

@@ -43,8 +43,7 @@ impl State {
             .index
             .and_then(|i| self.declared(r).and_then(|l| l.get(i)));
         let (seconds, on) = own.map_or((None, None), |c| (c.timeout_seconds, c.on_timeout));
-        let Some((seconds, on_timeout)) = self.timeout_or_policy(seconds.map(Some), on.map(Some))
-        else {
+        let Some((seconds, on_timeout)) = self.timeout_or_policy(seconds, on) else {
             return;
         };
         let wait = HumanWait {

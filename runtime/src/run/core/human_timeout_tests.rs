@@ -26,9 +26,10 @@ fn node(at: &str, on: &str, failure: Value, criteria: bool, attempts: u32) -> Va
     task("a", attributes, exprs, attempts)
 }
 
+/// The plan with the human-timeout defaults of an AGS `policy` (as lowering makes them).
 fn with_policy(p: Arc<Plan>, policy: Value) -> Arc<Plan> {
     let mut p = (*p).clone();
-    p.attrs.insert("policy".into(), policy);
+    p.human_timeouts = crate::plan::HumanTimeouts::from_policy(&policy);
     Arc::new(p)
 }
 

@@ -24,9 +24,9 @@ use crate::run::record::{Attempt, AttemptStatus, NodeStatus};
 /// Whether `plan` has a parallel joined by `any` or `n_of_m` (a synthetic join naming its
 /// fork, with another mode than `all`).
 pub(super) fn has_counting_forks(plan: &Plan) -> bool {
-    plan.nodes.iter().any(|n| {
-        n.kind == NodeKind::Join && n.attributes.contains_key("fork") && n.join != Join::All
-    })
+    plan.nodes
+        .iter()
+        .any(|n| n.kind == NodeKind::Join && n.fork.is_some() && n.join != Join::All)
 }
 
 impl State {

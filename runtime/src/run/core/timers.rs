@@ -38,7 +38,7 @@ use crate::plan::{HumanMode, Node, Wait};
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{AttemptStatus, HumanEvent, NodeStatus, RunStatus};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Map;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The longest delay the core arms (a year), so `fire_at` never overflows.
@@ -332,8 +332,8 @@ impl State {
     pub(super) fn arm_gate_timeout(&mut self, r: usize) {
         let gate = self.plan.nodes[self.runs[r].node].gate.as_deref();
         let Some((seconds, on_timeout)) = self.timeout_or_policy(
-            gate.and_then(|g| g.timeout_seconds).map(Some),
-            gate.and_then(|g| g.on_timeout).map(Some),
+            gate.and_then(|g| g.timeout_seconds),
+            gate.and_then(|g| g.on_timeout),
         ) else {
             return;
         };
@@ -347,28 +347,17 @@ impl State {
         self.arm_human_timeout(r, wait, seconds, on_timeout);
     }
 
-    /// How long a human may take, and what then: `seconds` and `on` when given (`Some`, even
-    /// of nothing usable), each else the policy's `default_human_timeout_seconds` /
-    /// `on_human_timeout` (default `hold`). `None` when no time is set.
+    /// How long a human may take, and what then: `seconds` and `on` when given, each else
+    /// the plan's `human_timeouts` (the policy's `default_human_timeout_seconds` /
+    /// `on_human_timeout`, default `hold`). `None` when no time is set.
     pub(super) fn timeout_or_policy(
         &self,
-        seconds: Option<Option<f64>>,
-        on: Option<Option<OnTimeout>>,
+        seconds: Option<f64>,
+        on: Option<OnTimeout>,
     ) -> Option<(f64, OnTimeout)> {
-        let policy = self.plan.attrs.get("policy");
-        let seconds = seconds.unwrap_or_else(|| {
-            policy
-                .and_then(|p| p.get("default_human_timeout_seconds"))
-                .and_then(Value::as_f64)
-        })?;
-        let on_timeout = on
-            .unwrap_or_else(|| {
-                policy
-                    .and_then(|p| p.get("on_human_timeout"))
-                    .and_then(Value::as_str)
-                    .and_then(OnTimeout::parse)
-            })
-            .unwrap_or(OnTimeout::Hold);
+        let defaults = &self.plan.human_timeouts;
+        let seconds = seconds.or(defaults.seconds)?;
+        let on_timeout = on.or(defaults.on_timeout).unwrap_or(OnTimeout::Hold);
         Some((seconds, on_timeout))
     }
 
