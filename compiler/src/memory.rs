@@ -35,7 +35,12 @@
 //! footprint is a large part of its peak and keeping all garbage would take the small wide
 //! graphs past 20x their input (agh wide 10k: 77.6 MiB for a 3.8 MiB file, 20.05x), so pages
 //! are still returned after the short delay. `agc lsp` keeps them whatever the size
-//! ([`keep_freed`]): every change to a document is another check of the same size.
+//! ([`keep_freed`]): every change to a document is another check of the same size. So does
+//! `agc run`: a run builds and drops the same small values node after node (a call's inputs,
+//! its journal lines, its scope), so a page given back is soon faulted in again. On the 10k
+//! chain of `bench/run.sh` (a 7 MB plan, below [`KEEP_FREED_FROM`]) keeping them took the run
+//! from 37-39k to 30k page faults, 4.6% of its samples in `madvise` to none, and its CPU time
+//! by about a tenth, for 8-24 MB more peak (bench/README.md, session 32).
 //!
 //! **Arenas committed on demand.** On a kernel that overcommits, mimalloc commits each arena it
 //! reserves at once (`arena_eager_commit = 2`), so about 3 MiB of a first arena are resident
@@ -74,9 +79,10 @@ pub fn tune_for_inputs<P: AsRef<std::path::Path>>(inputs: impl IntoIterator<Item
 }
 
 /// Keeps freed pages for the rest of the process, as [`tune_for_inputs`] does for large
-/// inputs: `agc lsp` checks the same documents again on every change, so the pages one check
-/// frees are the next one's (a 10k-node document's change -> diagnostics, 1.9 -> 1.3-1.5 s on
-/// a loaded machine, bench/README.md). Call it after [`tune`], before any other thread
+/// inputs: `agc lsp` checks the same documents again on every change, and `agc run` builds
+/// and drops the same values node after node, so the pages one step frees are the next
+/// one's (a 10k-node document's change -> diagnostics, 1.9 -> 1.3-1.5 s on a loaded machine,
+/// bench/README.md). Call it after [`tune`], before any other thread
 /// exists. A `MIMALLOC_PURGE_DELAY` set in the environment is left alone.
 pub fn keep_freed() {
     if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {

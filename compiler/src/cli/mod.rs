@@ -149,8 +149,9 @@ pub fn main() -> i32 {
     };
     // The process's memory settings follow the documents the command reads (never a file it
     // writes, such as `-o plan.json`); this is the binary's own entry, with no other thread
-    // yet, unlike `run`, which tests call from many threads at once.
-    if matches!(cli.command, Command::Lsp(_)) {
+    // yet, unlike `run`, which tests call from many threads at once. `lsp` and `run` keep
+    // freed pages whatever the size (they free and build the same values over and over).
+    if matches!(cli.command, Command::Lsp(_) | Command::Run(_)) {
         crate::memory::keep_freed();
     } else {
         crate::memory::tune_for_inputs(cli.command.inputs());
