@@ -4,10 +4,11 @@
 //! buffers too). Each is read in one pass over its fields, with the derived forms' rules:
 //! unknown fields are ignored, `required` defaults to `true`, `null` in an optional field is
 //! absent, and an input takes the first of `from`, `template`, `value`, `implicit` it has.
+//! A node's inputs and outputs are read into lists of their exact length ([`short_list`]).
 
 use super::model::{Declared, Input, InputSource, Location, Output, parse_location};
 use serde::Deserialize;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
 
@@ -178,4 +179,39 @@ impl<'de> Deserialize<'de> for Output {
         }
         d.deserialize_map(V)
     }
+}
+
+/// Reads a short list (a node's inputs or outputs) into a `Vec` of its exact length when it
+/// has one or two items, as most have. serde reads a list of unknown length into a `Vec` that
+/// starts with room for four, and an input is 400 bytes: on a 10k-node plan, 12 MB allocated
+/// that nothing used, and the pages under it touched when the allocator set them up.
+pub(super) fn short_list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    struct V<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list")
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Vec<T>, A::Error> {
+            let Some(first) = s.next_element()? else {
+                return Ok(Vec::new());
+            };
+            let Some(second) = s.next_element()? else {
+                return Ok(vec![first]);
+            };
+            let Some(third) = s.next_element()? else {
+                return Ok(vec![first, second]);
+            };
+            let mut items = vec![first, second, third];
+            while let Some(item) = s.next_element()? {
+                items.push(item);
+            }
+            Ok(items)
+        }
+    }
+    d.deserialize_seq(V(std::marker::PhantomData))
 }

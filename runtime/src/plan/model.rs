@@ -425,9 +425,17 @@ pub struct Node {
     pub region: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "super::de::short_list"
+    )]
     pub inputs: Vec<Input>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "super::de::short_list"
+    )]
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -92,7 +92,7 @@ pub(super) async fn resume(
                 state.status().as_str()
             )));
         }
-        return Ok(state.record(&opts.harness));
+        return Ok(state.into_record(&opts.harness));
     }
     let awaiting = state.awaiting_gates();
     let resumed_at = opts.clock.now();
@@ -464,7 +464,7 @@ async fn drive(
         }
     }
     // Calls still out (a run that ended without them) are cancelled as `calls` drops.
-    Ok(state.record(&opts.harness))
+    Ok(state.into_record(&opts.harness))
 }
 
 fn context(state: &State, plan: &Plan, call: &Call, opts: &RunOptions) -> CallContext {

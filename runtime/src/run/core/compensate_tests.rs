@@ -128,3 +128,23 @@ fn compensation_runs_past_a_spent_budget_with_its_own_retries() {
     assert_eq!(rec.usage.node_executions, Some(5));
     assert_eq!(s.status("c"), NodeStatus::Cancelled);
 }
+
+/// The record a run ends with, its values moved out of the state (`into_record`), is the
+/// record as it stands: the order with compensations last, the runs they compensate, the
+/// inputs, outputs and attempts, the edges taken.
+#[test]
+fn the_final_record_is_the_record_as_it_stands() {
+    let p = compensated(json!({}), 1);
+    let mut s = Sim::start(p, "r");
+    s.answer(1, ok());
+    s.answer(1, ok());
+    s.answer(1, fail());
+    s.answer(1, ok());
+    s.answer(1, ok());
+    assert_eq!(s.st.status(), RunStatus::Failed);
+    let standing = s.st.record(&Harness::default());
+    assert!(!standing.edges_taken.is_empty());
+    assert!(standing.nodes.iter().any(|n| n.compensates.is_some()));
+    assert!(standing.nodes.iter().any(|n| n.outputs.is_some()));
+    assert_eq!(s.st.into_record(&Harness::default()), standing);
+}

@@ -628,6 +628,9 @@ impl State {
             degraded: false,
             passes: None,
         });
+        // A scope's runs are made at once: grown once, not doubled (and copied) run by run.
+        self.runs.reserve(nodes.len());
+        self.by_path.reserve(nodes.len());
         for &n in nodes {
             let path = format!("{prefix}{}", self.plan.nodes[n].local_id);
             self.by_path.insert(path.clone(), self.runs.len());

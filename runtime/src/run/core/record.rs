@@ -16,30 +16,118 @@ pub const REDACTED: &str = "[redacted]";
 /// [`REDACTED`] (AGS: records omit redacted values; the key stays, so the record still
 /// says the value was there).
 fn redacted<'a>(
-    values: &Map<String, Value>,
+    mut values: Map<String, Value>,
     decls: impl Iterator<Item = (&'a str, bool)>,
 ) -> Map<String, Value> {
-    let mut out = values.clone();
     for (name, redact) in decls {
-        if redact && let Some(v) = out.get_mut(name) {
+        if redact && let Some(v) = values.get_mut(name) {
             *v = Value::from(REDACTED);
         }
     }
-    out
+    values
+}
+
+/// The values of a run that its record entry holds: cloned for the record of a run that
+/// goes on ([`State::record`]), moved out of one that ended ([`State::into_record`]: a 10k-node
+/// run cloned every input and output map and attempt to build its last record, then dropped
+/// them all).
+struct Held {
+    skip_reason: Option<String>,
+    started_at: Option<String>,
+    finished_at: Option<String>,
+    inputs: Option<Map<String, Value>>,
+    outputs: Option<Map<String, Value>>,
+    attempts: Vec<crate::run::record::Attempt>,
+    human_events: Vec<crate::run::record::HumanEvent>,
+    decision: Option<String>,
+    usage: crate::run::handler::Usage,
+}
+
+impl Held {
+    fn cloned(run: &super::types::Run) -> Held {
+        Held {
+            skip_reason: run.skip_reason.clone(),
+            started_at: run.started_at.clone(),
+            finished_at: run.finished_at.clone(),
+            inputs: run.inputs.clone(),
+            outputs: run.outputs.clone(),
+            attempts: run.attempts.clone(),
+            human_events: run.human_events.clone(),
+            decision: run.decision.clone(),
+            usage: run.usage.clone(),
+        }
+    }
+
+    fn taken(run: &mut super::types::Run) -> Held {
+        use std::mem::take;
+        Held {
+            skip_reason: take(&mut run.skip_reason),
+            started_at: take(&mut run.started_at),
+            finished_at: take(&mut run.finished_at),
+            inputs: take(&mut run.inputs),
+            outputs: take(&mut run.outputs),
+            attempts: take(&mut run.attempts),
+            human_events: take(&mut run.human_events),
+            decision: take(&mut run.decision),
+            usage: take(&mut run.usage),
+        }
+    }
 }
 
 impl State {
     /// The run record as it stands (final once the run ended or paused).
     pub fn record(&self, harness: &Harness) -> RunRecord {
+        let order = self.record_order();
+        let nodes = order
+            .iter()
+            .map(|&r| self.node_run(r, Held::cloned(&self.runs[r])))
+            .collect();
+        let edges = self.edges_in_order(&order).into_iter();
+        self.record_with(
+            harness,
+            nodes,
+            edges.map(|i| self.edges_taken[i].clone()).collect(),
+        )
+    }
+
+    /// The run record, the state used up: what [`State::record`] gives, its values moved
+    /// instead of cloned (the last record of a run, which ends with it).
+    pub fn into_record(mut self, harness: &Harness) -> RunRecord {
+        let order = self.record_order();
+        let mut held: Vec<Option<Held>> = self
+            .runs
+            .iter_mut()
+            .map(|run| Some(Held::taken(run)))
+            .collect();
+        let nodes = order
+            .iter()
+            .filter_map(|&r| Some(self.node_run(r, held[r].take()?)))
+            .collect();
+        let edges = self.edges_in_order(&order);
+        let mut taken: Vec<Option<crate::run::record::EdgeTaken>> =
+            std::mem::take(&mut self.edges_taken)
+                .into_iter()
+                .map(Some)
+                .collect();
+        let edges = edges.into_iter().filter_map(|i| taken[i].take()).collect();
+        self.record_with(harness, nodes, edges)
+    }
+
+    /// Run indexes in the record's order (see the module docs).
+    fn record_order(&self) -> Vec<usize> {
         let keys = self.sort_keys();
         let mut order: Vec<usize> = (0..self.runs.len()).collect();
         order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        order
+    }
+
+    /// Indexes of the edges taken, each after its source run in the record's `order`.
+    fn edges_in_order(&self, order: &[usize]) -> Vec<usize> {
         let mut rank = vec![0usize; self.runs.len()];
         for (i, &r) in order.iter().enumerate() {
             rank[r] = i;
         }
-        let nodes = order.iter().map(|&r| self.node_run(r)).collect();
-        let mut edges: Vec<(usize, usize, &crate::run::record::EdgeTaken)> = self
+        let mut keyed: Vec<(usize, usize)> = self
             .edges_taken
             .iter()
             .enumerate()
@@ -47,11 +135,20 @@ impl State {
                 (
                     self.by_path.get(&e.from).map_or(usize::MAX, |&r| rank[r]),
                     i,
-                    e,
                 )
             })
             .collect();
-        edges.sort_by_key(|&(k, i, _)| (k, i));
+        keyed.sort_unstable();
+        keyed.into_iter().map(|(_, i)| i).collect()
+    }
+
+    /// The record around its `nodes` and `edges_taken`, in order.
+    fn record_with(
+        &self,
+        harness: &Harness,
+        nodes: Vec<NodeRun>,
+        edges_taken: Vec<crate::run::record::EdgeTaken>,
+    ) -> RunRecord {
         let mut usage = self.usage.clone();
         usage.node_executions = Some(self.executions);
         RunRecord {
@@ -69,10 +166,10 @@ impl State {
             status: self.status,
             started_at: self.started_at.clone(),
             finished_at: self.finished_at.clone(),
-            params: redacted(self.params(), self.redacted_params().into_iter()),
+            params: redacted(self.params().clone(), self.redacted_params().into_iter()),
             context: self.context().clone(),
             outputs: redacted(
-                &self.outputs,
+                self.outputs.clone(),
                 self.plan
                     .outputs
                     .iter()
@@ -81,7 +178,7 @@ impl State {
             usage,
             diagnostics: self.diagnostics.clone(),
             nodes,
-            edges_taken: edges.into_iter().map(|(_, _, e)| e.clone()).collect(),
+            edges_taken,
             terminal: self.terminal.clone(),
         }
     }
@@ -111,7 +208,7 @@ impl State {
             .collect()
     }
 
-    fn node_run(&self, r: usize) -> NodeRun {
+    fn node_run(&self, r: usize, held: Held) -> NodeRun {
         let run = &self.runs[r];
         let node = &self.plan.nodes[run.node];
         let ty = match node.kind {
@@ -127,16 +224,16 @@ impl State {
             scope_path: run.path.clone(),
             ty: ty.into(),
             status: run.status,
-            skip_reason: run.skip_reason.clone(),
-            started_at: run.started_at.clone(),
-            finished_at: run.finished_at.clone(),
-            inputs: run.inputs.as_ref().map(|i| {
+            skip_reason: held.skip_reason,
+            started_at: held.started_at,
+            finished_at: held.finished_at,
+            inputs: held.inputs.map(|i| {
                 redacted(
                     i,
                     node.inputs.iter().map(|d| (d.name.as_str(), d.decl.redact)),
                 )
             }),
-            outputs: run.outputs.as_ref().map(|o| {
+            outputs: held.outputs.map(|o| {
                 redacted(
                     o,
                     node.outputs
@@ -144,14 +241,14 @@ impl State {
                         .map(|d| (d.name.as_str(), d.decl.redact)),
                 )
             }),
-            attempts: run.attempts.clone(),
+            attempts: held.attempts,
             fallback_used: run.ladder.as_ref().and_then(|l| l.fallback_used.clone()),
             escalated: run.escalated,
-            human_events: run.human_events.clone(),
-            decision: run.decision.clone(),
+            human_events: held.human_events,
+            decision: held.decision,
             iterations: run.iterations,
             items: run.items,
-            usage: run.usage.clone(),
+            usage: held.usage,
             awaiting: run
                 .human
                 .as_ref()
