@@ -189,6 +189,86 @@ outputs:
     assert!(plan["nodes"][0]["attributes"].get("failure").is_none());
 }
 
+/// Extension keys (`x-…`) inside a fallback step, an escalation, a checkpoint, a gate, a
+/// decision and its branches reach the plan in the typed fields' `extensions` (v4 dropped
+/// them, and they are nowhere else in the plan).
+#[test]
+fn extension_keys_inside_typed_blocks_reach_the_plan() {
+    let dir = TempDir::new("agc-build-ext-");
+    let doc = dir.join("ext.agraph.yaml");
+    std::fs::write(
+        &doc,
+        r#"ags_version: "1.0"
+kind: AgenticGraph
+id: t/ext
+title: t
+objective: t
+requires_conformance: 3
+constraints: { max_cost_usd: 1.0 }
+entrypoints: [a]
+nodes:
+  a:
+    type: task
+    title: a
+    description: a
+    outputs:
+      n: { type: integer, description: n }
+    human:
+      - { id: look, at: after_outputs, mode: review, x-seen: 1 }
+    failure:
+      fallback:
+        - { strategy: skip, x-seen: 2 }
+      escalation: { to: human, x-seen: 3 }
+  pick:
+    type: decision
+    title: pick
+    description: pick
+    depends_on: [a]
+    decision:
+      question: which?
+      x-seen: 4
+      branches:
+        - { label: ship, description: ship, x-seen: 5 }
+        - { label: hold, description: hold }
+  ok:
+    type: gate
+    title: ok
+    description: ok
+    depends_on: [pick]
+    gate: { mode: approve, x-seen: 6 }
+outputs:
+  n: { type: integer, description: n, from: nodes.a.outputs.n }
+"#,
+    )
+    .unwrap();
+    let text = build(&doc);
+    let plan: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let node = |id: &str| {
+        plan["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| n["id"] == id)
+            .unwrap_or_else(|| panic!("{id} in {plan}"))
+            .clone()
+    };
+    let seen = |v: &serde_json::Value| v["extensions"]["x-seen"].as_i64();
+    let a = node("a");
+    assert_eq!(seen(&a["human"][0]), Some(1), "{a}");
+    assert_eq!(seen(&a["failure"]["fallback"][0]), Some(2), "{a}");
+    assert_eq!(seen(&a["failure"]["escalation"]), Some(3), "{a}");
+    let pick = node("pick");
+    assert_eq!(seen(&pick["decision"]), Some(4), "{pick}");
+    assert_eq!(seen(&pick["decision"]["branches"][0]), Some(5), "{pick}");
+    assert!(pick["decision"]["branches"][1].get("extensions").is_none());
+    assert_eq!(seen(&node("ok")["gate"]), Some(6));
+    // Each once: in its typed field, not also in `attributes`.
+    assert_eq!(text.matches("x-seen").count(), 6, "{text}");
+    // And the plan reads back to the same bytes.
+    let back = agc_runtime::plan::Plan::from_json(&text).unwrap();
+    assert_eq!(back.to_pretty_string(), text);
+}
+
 /// Lowering takes each expression the checks parsed out of their cache (it is moved into the
 /// IR, not cloned); a fragment `use`d by two nodes is lowered twice, and the second copy must
 /// still get its core form (parsed again), identical to the first.

@@ -15,6 +15,7 @@
 //! `description`, ...) are kept as written in its `rest`; a success block's `summary` and
 //! `evaluation_order`, which nothing runs, stay in `attributes.success`.
 
+use super::decl::{extension_keys, extensions};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -238,6 +239,9 @@ pub struct Decision<X> {
     /// Taken when no branch's condition holds (`evaluator: expression`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default_branch: Option<String>,
+    /// Extension keys (`x-…`) as written (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
 }
 
 /// Who picks a decision's branch.
@@ -266,6 +270,9 @@ pub struct Branch<X> {
     /// `evaluator: expression`: the branch's condition.
     #[serde(default = "none", skip_serializing_if = "Option::is_none")]
     pub when: Option<X>,
+    /// Extension keys (`x-…`) as written (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
 }
 
 impl<X> Decision<X> {
@@ -291,11 +298,13 @@ impl<X> Decision<X> {
                     Some(Branch {
                         when: expr(&format!("branches.{label}")),
                         description: text(b.get("description")),
+                        extensions: extensions(b),
                         label,
                     })
                 })
                 .collect(),
             default_branch: text(block.get("default_branch")),
+            extensions: extension_keys(block),
         })
     }
 
@@ -311,9 +320,11 @@ impl<X> Decision<X> {
                     label: b.label.clone(),
                     description: b.description.clone(),
                     when: b.when.as_ref().map(&mut f),
+                    extensions: b.extensions.clone(),
                 })
                 .collect(),
             default_branch: self.default_branch.clone(),
+            extensions: self.extensions.clone(),
         }
     }
 }

@@ -1,9 +1,25 @@
 //! What a declaration says about a value ([`Declared`]) and a declared value ([`Param`]): a
 //! leaf below `model.rs` and the typed node fields that declare values of their own (an
-//! `input` checkpoint's `collect`, `human.rs`).
+//! `input` checkpoint's `collect`, `human.rs`), and the extension keys a typed block carries
+//! ([`extensions`]).
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
+
+/// The extension keys (`x-…`) of a block, as written (none when it is not an object): what
+/// a typed field carries of them in its `extensions`.
+pub(super) fn extensions(block: &Value) -> Map<String, Value> {
+    block.as_object().map(extension_keys).unwrap_or_default()
+}
+
+/// [`extensions`] of an object.
+pub(super) fn extension_keys(block: &Map<String, Value>) -> Map<String, Value> {
+    block
+        .iter()
+        .filter(|(k, _)| k.starts_with("x-"))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
 
 /// What a declaration says about a value beyond its type name: the JSON Schema as written,
 /// the allowed values and the description. Empty fields are omitted.

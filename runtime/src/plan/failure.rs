@@ -15,6 +15,7 @@
 //! `attributes.failure` ([`Failure::residue`]); `retry`'s attempts and delays are the node's
 //! `retry`.
 
+use super::decl::extensions;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -142,6 +143,9 @@ pub struct Fallback<X> {
     /// `human_takeover`: the hand-off's prompt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Extension keys (`x-…`) as written (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
 }
 
 /// What a fallback step does.
@@ -187,6 +191,9 @@ pub struct Escalation<X> {
         skip_serializing_if = "is_default_include"
     )]
     pub include: Vec<String>,
+    /// Extension keys (`x-…`) as written (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
 }
 
 /// AGS's default escalation `include`.
@@ -324,6 +331,7 @@ impl<X> Failure<X> {
                         criteria: strings(step.get("criteria")),
                         when: expr(&format!("fallback.{i}.when")),
                         description: text(step.get("description")),
+                        extensions: extensions(step),
                     })
                     .collect()
             })
@@ -339,6 +347,7 @@ impl<X> Failure<X> {
                 Some(v) => strings(Some(v)),
                 None => default_include(),
             },
+            extensions: extensions(esc),
         });
         let named = |key: &str| block.get(key).cloned().unwrap_or(Value::Null);
         let failure = Failure {
@@ -376,6 +385,7 @@ impl<X> Failure<X> {
                     criteria: s.criteria.clone(),
                     when: s.when.as_ref().map(&mut f),
                     description: s.description.clone(),
+                    extensions: s.extensions.clone(),
                 })
                 .collect(),
             escalation: self.escalation.as_ref().map(|e| Escalation {
@@ -385,6 +395,7 @@ impl<X> Failure<X> {
                 channel: e.channel.clone(),
                 message: e.message.as_ref().map(&mut f),
                 include: e.include.clone(),
+                extensions: e.extensions.clone(),
             }),
             on_exhausted: self.on_exhausted,
             timeout_action: self.timeout_action,

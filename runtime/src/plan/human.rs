@@ -8,12 +8,12 @@
 //! carries these types (no default: this file stays below `model.rs`). [`HumanCheckpoint::list_from`] is the one reading of an AGS `human`
 //! list: lowering calls it, and so does the reader of a v3 plan (whose list was
 //! `attributes.human` and whose expressions were `exprs` `human.<i>.when` and
-//! `human.<i>.prompt`). Extension keys (`x-…`) of a checkpoint are not carried: the runtime
-//! never read them.
+//! `human.<i>.prompt`). Extension keys (`x-…`) of a checkpoint are carried as written in its
+//! `extensions` (`agc.plan/v5`; a v4 plan dropped them).
 
-use super::decl::{Declared, Param};
+use super::decl::{Declared, Param, extensions};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// One human checkpoint (AGS `human_checkpoint`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,6 +45,9 @@ pub struct HumanCheckpoint<X> {
     /// What a timeout does (the policy's default when left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_timeout: Option<OnTimeout>,
+    /// Extension keys (`x-…`) as written (`agc.plan/v5`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub extensions: Map<String, Value>,
 }
 
 fn yes() -> bool {
@@ -221,6 +224,7 @@ impl<X> HumanCheckpoint<X> {
                         .get("on_timeout")
                         .and_then(Value::as_str)
                         .and_then(OnTimeout::parse),
+                    extensions: extensions(h),
                 })
                 .collect(),
         )
@@ -249,6 +253,7 @@ impl<X> HumanCheckpoint<X> {
             collect: self.collect.clone(),
             timeout_seconds: self.timeout_seconds,
             on_timeout: self.on_timeout,
+            extensions: self.extensions.clone(),
         }
     }
 }

@@ -634,3 +634,49 @@ fn short_lists_are_read_to_their_exact_length() {
     let not_a_list = super::de::short_list::<_, u32>(&mut serde_json::Deserializer::from_str("{}"));
     assert!(not_a_list.is_err());
 }
+
+/// Extension keys (`x-…`) inside a fallback step, an escalation, a checkpoint, a decision and
+/// a branch are carried in their `extensions` (a v4 plan dropped them), and read back.
+#[test]
+fn extension_keys_inside_typed_blocks_are_carried() {
+    let x = |v: i64| serde_json::json!({"x-mark": v});
+    let failure = serde_json::json!({
+        "fallback": [{"strategy": "skip", "x-mark": 1}],
+        "escalation": {"to": "human", "x-mark": 2},
+    });
+    let f = Failure::<Expr>::from_block(&failure, |_| None).expect("a ladder");
+    assert_eq!(Value::Object(f.fallback[0].extensions.clone()), x(1));
+    let esc = f.escalation.as_ref().expect("escalation");
+    assert_eq!(Value::Object(esc.extensions.clone()), x(2));
+    let text = serde_json::to_string(&f).expect("ser");
+    assert!(text.contains(r#""extensions":{"x-mark":1}"#), "{text}");
+    assert_eq!(serde_json::from_str::<Failure<Expr>>(&text).expect("de"), f);
+    // Only the extension keys: what the step holds elsewhere is not repeated.
+    assert_eq!(f.fallback[0].extensions.len(), 1);
+
+    let list = serde_json::json!([{"at": "before_start", "mode": "approve", "x-mark": 3}]);
+    let cps = HumanCheckpoint::<Expr>::list_from(&list, |_| None).expect("a list");
+    assert_eq!(Value::Object(cps[0].extensions.clone()), x(3));
+    let text = serde_json::to_string(&cps).expect("ser");
+    assert_eq!(
+        serde_json::from_str::<Vec<HumanCheckpoint<Expr>>>(&text).expect("de"),
+        cps
+    );
+
+    let decision = serde_json::json!({
+        "branches": [{"label": "a", "x-mark": 4}, {"label": "b"}], "x-mark": 5,
+    });
+    let d = Decision::<Expr>::from_block(&decision, |_| None).expect("decision");
+    assert_eq!(Value::Object(d.branches[0].extensions.clone()), x(4));
+    assert!(d.branches[1].extensions.is_empty());
+    assert_eq!(Value::Object(d.extensions.clone()), x(5));
+    let text = serde_json::to_string(&d).expect("ser");
+    assert_eq!(
+        serde_json::from_str::<Decision<Expr>>(&text).expect("de"),
+        d
+    );
+    // A block without any writes none.
+    let plain = Decision::<Expr>::from_block(&serde_json::json!({"branches": []}), |_| None);
+    let text = serde_json::to_string(&plain.expect("decision")).expect("ser");
+    assert!(!text.contains("extensions"), "{text}");
+}

@@ -9,7 +9,7 @@
 //! were `attributes.gate` and `attributes.wait`). A gate's `prompt` and `present` are kept
 //! as written: only a handler shows them.
 
-use super::decl::Param;
+use super::decl::{Param, extension_keys};
 use super::human::{HumanMode, OnTimeout, collected};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -92,18 +92,9 @@ impl Gate {
             timeout_seconds: block.get("timeout_seconds").and_then(Value::as_f64),
             on_timeout: text("on_timeout").as_deref().and_then(OnTimeout::parse),
             on_reject: serde_json::from_value(named("on_reject")).unwrap_or_default(),
-            extensions: extensions(block),
+            extensions: extension_keys(block),
         })
     }
-}
-
-/// The extension keys (`x-…`) of a block, as written.
-pub(super) fn extensions(block: &Map<String, Value>) -> Map<String, Value> {
-    block
-        .iter()
-        .filter(|(k, _)| k.starts_with("x-"))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect()
 }
 
 /// What a wait node waits for (AWP `wait`).

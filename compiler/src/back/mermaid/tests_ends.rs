@@ -127,12 +127,14 @@ fn the_false_side_of_a_branch_is_drawn_in_every_dialect() {
         label: label.into(),
         description: None,
         when: None,
+        extensions: Default::default(),
     };
     b.0.nodes[d as usize].extra.make_mut().decision = Some(Box::new(crate::ir::Decision {
         evaluator: Default::default(),
         question: None,
         branches: vec![branch("ship"), branch("hold")],
         default_branch: Some("later".into()),
+        extensions: Default::default(),
     }));
     let e = b.edge(d, ship, EdgeKind::Conditional);
     b.0.edges[e].guard = Some(Box::new(x("nodes.triage.outputs.decision == \"ship\"")));
