@@ -1,8 +1,8 @@
 //! The graph-shape questions every front end asks of its own graph before there is an IR:
-//! which nodes are reachable, which edges close a cycle, which nodes lie on one. One copy, used
-//! by every dialect (AGS AG111, AG131, AG903; Agent Graph `graph-flow-cycle`,
-//! `graph-recursion`; agh `cycle`, `unreachable_node`; AWP AGC240), each of which reports in its
-//! own words and codes.
+//! which nodes are reachable, which edges close a cycle, which nodes and edges lie on one. One
+//! copy, used by every dialect (AGS AG111, AG131, AG903; Agent Graph `graph-flow-cycle`,
+//! `graph-recursion`; agh `cycle`, `unreachable_node`; AWP AGC240 and its unbounded back
+//! edges), each of which reports in its own words and codes.
 //!
 //! Nodes are `0..n`; successors are given per node, in the order the dialect wants findings in.
 //! Every function is iterative (an explicit stack: no recursion over graph depth) and linear in
@@ -113,6 +113,27 @@ pub fn cyclic_components(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> 
     out
 }
 
+/// The edges that lie on a cycle: `cyclic_components(n, edges)`, and for each edge the index
+/// there of the component it stays inside (None for an edge between components, which no
+/// cycle passes through).
+pub fn edges_on_cycles(
+    n: usize,
+    edges: &[(usize, usize)],
+) -> (Vec<Vec<usize>>, Vec<Option<usize>>) {
+    let components = cyclic_components(n, edges);
+    let mut of = vec![None; n];
+    for (c, members) in components.iter().enumerate() {
+        for &v in members {
+            of[v] = Some(c);
+        }
+    }
+    let on = edges
+        .iter()
+        .map(|&(a, b)| of[a].filter(|_| of[a] == of[b]))
+        .collect();
+    (components, on)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,5 +202,14 @@ mod tests {
     fn cyclic_components_are_sorted_with_self_loops() {
         let c = cyclic_components(6, &[(4, 3), (3, 4), (1, 1), (0, 2), (5, 0)]);
         assert_eq!(c, [vec![1], vec![3, 4]]);
+    }
+
+    #[test]
+    fn edges_on_cycles_stay_inside_one_component() {
+        // 3 ⇄ 4 and 1 → 1 are cycles; 4 → 1 joins two of them, 0 → 2 and 5 → 0 none.
+        let edges = [(4, 3), (3, 4), (1, 1), (0, 2), (5, 0), (4, 1)];
+        let (c, on) = edges_on_cycles(6, &edges);
+        assert_eq!(c, [vec![1], vec![3, 4]]);
+        assert_eq!(on, [Some(1), Some(1), Some(0), None, None, None]);
     }
 }

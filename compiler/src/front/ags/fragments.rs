@@ -6,8 +6,6 @@ use super::scope::{Scope, ScopeKind};
 use crate::hash::HashMap;
 use crate::source::Field;
 use crate::source::Value;
-use petgraph::algo::kosaraju_scc;
-use petgraph::graph::DiGraph;
 
 /// One `use:` site.
 struct Use {
@@ -73,38 +71,21 @@ impl Checker<'_> {
                 }
             }
         }
-        let mut g: DiGraph<(), usize, u32> = DiGraph::new();
-        for _ in &fragments {
-            g.add_node(());
-        }
-        for (i, u) in uses.iter().enumerate() {
-            if let Some(from) = &u.from {
-                g.add_edge(
-                    (index[from.as_str()] as u32).into(),
-                    (index[u.to.as_str()] as u32).into(),
-                    i,
-                );
-            }
-        }
-        // A use is recursive when it stays inside one strongly connected component of the
-        // fragments (a lone fragment's component only through its use of itself). Components
-        // are numbered once and the uses looked at once, so many fragments stay linear.
-        let mut component = vec![0usize; fragments.len()];
-        let mut members: Vec<Vec<usize>> = Vec::new();
-        for (c, comp) in kosaraju_scc(&g).into_iter().enumerate() {
-            for n in &comp {
-                component[n.index()] = c;
-            }
-            members.push(comp.iter().map(|n| n.index()).collect());
-        }
+        // A use is recursive when it stays inside one cycle of the fragments' uses (a lone
+        // fragment only through its use of itself). The uses are looked at once and each
+        // cycle named once, so many fragments stay linear.
+        let (sites, pairs): (Vec<&Use>, Vec<(usize, usize)>) = uses
+            .iter()
+            .filter_map(|u| {
+                let from = u.from.as_deref()?;
+                Some((u, (index[from], index[u.to.as_str()])))
+            })
+            .unzip();
+        let (members, on_cycle) = crate::analysis::cycles::edges_on_cycles(fragments.len(), &pairs);
         let mut names_of: HashMap<usize, String> = HashMap::default();
         let mut reported = Vec::new();
-        for u in &uses {
-            let Some(from) = &u.from else { continue };
-            let c = component[index[from.as_str()]];
-            if c != component[index[u.to.as_str()]] {
-                continue;
-            }
+        for (u, c) in sites.into_iter().zip(on_cycle) {
+            let Some(c) = c else { continue };
             let names = names_of.entry(c).or_insert_with(|| {
                 let mut names: Vec<&str> = members[c].iter().map(|i| fragments[*i]).collect();
                 names.sort_unstable();

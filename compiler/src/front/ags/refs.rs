@@ -332,16 +332,10 @@ fn display_root(root: &Path) -> String {
 /// AG131 for every reference on a cycle of files.
 fn cycles(ws: &Workspace, edges: &[(usize, String, usize)]) -> Vec<Diagnostic> {
     let pairs: Vec<(usize, usize)> = edges.iter().map(|(a, _, b)| (*a, *b)).collect();
-    let mut comp_of = vec![usize::MAX; ws.docs.len()];
-    let comps = crate::analysis::cycles::cyclic_components(ws.docs.len(), &pairs);
-    for (ci, comp) in comps.into_iter().enumerate() {
-        for n in comp {
-            comp_of[n] = ci;
-        }
-    }
+    let (_, on_cycle) = crate::analysis::cycles::edges_on_cycles(ws.docs.len(), &pairs);
     let mut out = Vec::new();
-    for (a, bptr, b) in edges {
-        if comp_of[*a] != usize::MAX && comp_of[*a] == comp_of[*b] {
+    for ((a, bptr, b), on_cycle) in edges.iter().zip(on_cycle) {
+        if on_cycle.is_some() {
             let ptr = format!("{bptr}/ref/uri");
             out.push(
                 Diagnostic::error(

@@ -642,35 +642,15 @@ fn mark_back_edges(g: &mut Graph) {
         .collect();
     let out = Grouped::new(n, &from);
     drop(from);
-    // 0 = unvisited, 1 = on the stack, 2 = done.
-    let mut state = vec![0u8; n];
     let mut back = Vec::new();
     let roots = g.entrypoints.iter().map(|e| e.index()).chain(0..n);
-    for r in roots {
-        if state[r] != 0 {
-            continue;
-        }
-        state[r] = 1;
-        let mut stack = vec![(r, 0usize)];
-        while let Some(&mut (u, ref mut k)) = stack.last_mut() {
-            if let Some(&e) = out.of(u).get(*k) {
-                *k += 1;
-                let e = e as usize;
-                let v = g.edges[e].to.index();
-                match state[v] {
-                    0 => {
-                        state[v] = 1;
-                        stack.push((v, 0));
-                    }
-                    1 => back.push(e),
-                    _ => {}
-                }
-            } else {
-                state[u] = 2;
-                stack.pop();
-            }
-        }
-    }
+    let edges = &g.edges;
+    let succ = |u: usize| {
+        out.of(u)
+            .iter()
+            .map(|&e| (edges[e as usize].to.index(), e as usize))
+    };
+    crate::analysis::cycles::back_edges(n, roots, succ, |_, e| back.push(e));
     for e in back {
         g.edges[e].kind = EdgeKind::Back;
     }
