@@ -18,7 +18,7 @@
 //!   `collect` yet); they are merged into the gate's outputs with `decision`.
 
 use super::State;
-use super::human::Stage;
+use super::asks::Stage;
 use crate::run::handler::{GateOutcome, GateResponse};
 use serde_json::{Map, Value};
 

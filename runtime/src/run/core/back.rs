@@ -21,29 +21,15 @@
 //! - In the run record a followed back edge is an `edges_taken` entry of kind `conditional`
 //!   (AGS has no back kind) whose `to` is the target's new pass.
 
+use super::passes::DEFAULT_BOUND;
 use super::{Run, State};
 use crate::plan::EdgeKind;
 use crate::run::record::{EdgeTaken, NodeStatus};
-use std::collections::HashMap;
 
 /// How a back edge appears in the run record's `edges_taken`: AGS knows no back edges, and a
 /// back edge is taken on a condition (its outcomes and guard), so `conditional`; its `to` is
 /// the target's new pass (`build#1`), which tells it apart.
 const RECORD_KIND: &str = "conditional";
-
-/// How many times a back edge without a bound is followed per scope instance.
-pub const DEFAULT_BOUND: u32 = 10;
-
-/// Back-edge bookkeeping of one scope instance (only for plans with back edges).
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Passes {
-    /// Node index → its latest run, for nodes re-armed at least once.
-    pub(crate) latest: HashMap<usize, usize>,
-    /// Back edge index → times followed.
-    pub(crate) followed: HashMap<usize, u32>,
-    /// Forward edge index → whether its last resolution was active.
-    pub(crate) resolved: HashMap<usize, bool>,
-}
 
 impl State {
     /// AGC305 for every back edge without a bound (at the start of the run).

@@ -6,7 +6,6 @@
 //! string `id`; `json` and `any` accept everything. Names this table does not know (another
 //! dialect's) accept everything rather than guess.
 
-use super::env::kind_name;
 use crate::plan::Declared;
 use serde_json::Value;
 
@@ -88,6 +87,19 @@ fn short(v: &Value) -> String {
         format!("{cut}...")
     } else {
         s
+    }
+}
+
+/// A JSON value's kind, for messages.
+pub fn kind_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 

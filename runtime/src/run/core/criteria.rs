@@ -106,7 +106,7 @@ impl State {
                         },
                         Ok(other) => Err(format!(
                             "it needs a string, got {}",
-                            super::env::kind_name(&other)
+                            super::check::kind_name(&other)
                         )),
                         Err(e) => Err(e),
                     }

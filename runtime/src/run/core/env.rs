@@ -5,6 +5,7 @@
 //! what the guard reads, not the size of the scope.
 
 use super::State;
+use super::check::kind_name;
 use crate::expr::eval::{Env, eval_with};
 use crate::expr::{Expr as CoreExpr, ExprKind, Lang, TemplatePart};
 use crate::plan::{Expr, ExprLang, Namespace};
@@ -372,17 +373,4 @@ impl State {
 
 fn to_json(v: &RtValue) -> Value {
     v.to_json()
-}
-
-/// A JSON value's kind, for messages.
-pub fn kind_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

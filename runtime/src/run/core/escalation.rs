@@ -14,8 +14,8 @@
 //!
 
 use super::State;
-use super::human::{HandOff, Stage};
-use super::ladder::Phase;
+use super::asks::{HandOff, Stage};
+use super::ladder_state::Phase;
 use crate::plan::{DEFAULT_INCLUDE, EscalateTo, OnExhausted};
 use crate::run::handler::{FailureClass, HandlerError};
 use crate::run::record::NodeStatus;

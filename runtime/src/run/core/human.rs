@@ -26,80 +26,13 @@
 //!   policy's defaults): `timed_out`, then `on_timeout` at its stage (`human_timeout.rs`).
 
 use super::State;
+use super::asks::{Ask, Asks, HandOff, Stage, checkpoint_ids};
 use super::env::Anchor;
 use crate::plan::{Expr, HumanCheckpoint};
 use crate::run::event::CallResult;
 use crate::run::handler::{Checkpoint, GateOutcome, GateResponse};
 use crate::run::record::{HumanEvent, NodeStatus};
 use serde_json::{Map, Value};
-
-/// Where in a node's execution a checkpoint is asked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Stage {
-    BeforeStart,
-    BeforeSideEffects,
-    AfterOutputs,
-    OnCriteriaFailure,
-    OnFailure,
-    OnEscalation,
-    /// A fallback `human_takeover` step (not a checkpoint stage of AGS; recorded under this
-    /// name).
-    Takeover,
-}
-
-impl Stage {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Stage::BeforeStart => "before_start",
-            Stage::BeforeSideEffects => "before_side_effects",
-            Stage::AfterOutputs => "after_outputs",
-            Stage::OnCriteriaFailure => "on_criteria_failure",
-            Stage::OnFailure => "on_failure",
-            Stage::OnEscalation => "on_escalation",
-            Stage::Takeover => "human_takeover",
-        }
-    }
-
-    /// Stages whose checkpoints see the outputs under review as `self.outputs`.
-    fn sees_candidate(self) -> bool {
-        matches!(self, Stage::AfterOutputs | Stage::OnCriteriaFailure)
-    }
-}
-
-/// A question outstanding (or awaited) for one node run.
-#[derive(Clone, Debug)]
-pub(crate) struct Ask {
-    /// What the handler is asked (and what the decision names).
-    pub(crate) cp: Checkpoint,
-    pub(crate) stage: Stage,
-    /// Index in the node's `human` list; `None` for a hand-off.
-    pub(crate) index: Option<usize>,
-    /// A takeover's fallback step.
-    pub(crate) step: usize,
-    /// The attempt the question belongs to (the call carries it).
-    pub(crate) attempt: u32,
-}
-
-/// A node run's checkpoint bookkeeping.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Asks {
-    pub(crate) ask: Option<Ask>,
-    /// Times each id was asked in this run (later names get `#n`).
-    asked: Vec<(String, u32)>,
-    /// `before_start` is behind the run.
-    pub(crate) started: bool,
-    /// The attempt number whose `before_side_effects` checkpoints were passed.
-    pub(crate) cleared: u32,
-}
-
-/// The parts of a hand-off question that are not a declared checkpoint's.
-#[derive(Default)]
-pub(crate) struct HandOff {
-    pub(crate) prompt: Option<String>,
-    pub(crate) escalate_to: Option<String>,
-    pub(crate) roles: Vec<String>,
-    pub(crate) include: Map<String, Value>,
-}
 
 impl State {
     /// Run `r`'s checkpoint bookkeeping, created on first use.
@@ -143,7 +76,7 @@ impl State {
                         format!(
                             "checkpoint `{}`'s `when` is {}, not a boolean; it is asked",
                             self.checkpoint_id(r, i),
-                            super::env::kind_name(&other)
+                            super::check::kind_name(&other)
                         ),
                         Some(r),
                     );
@@ -295,7 +228,7 @@ impl State {
             error,
             include: hand_off.include,
         };
-        self.asks(r).ask = Some(super::human::Ask {
+        self.asks(r).ask = Some(Ask {
             cp,
             stage,
             index,
@@ -440,34 +373,6 @@ impl State {
             at,
         });
     }
-}
-
-/// The ids of a node's declared checkpoints, in order: each one's `id`, else its stage
-/// (`at`); `_<index>` appended when an earlier one has the same. The ladder's hand-offs are
-/// `escalation` and `takeover`.
-pub fn checkpoint_ids(node: &crate::plan::Node) -> Vec<String> {
-    let list = node.human.as_deref().unwrap_or_default();
-    list.iter()
-        .enumerate()
-        .map(|(i, h)| {
-            let id = h.written_id();
-            if list[..i].iter().any(|e| e.written_id() == id) {
-                format!("{id}_{i}")
-            } else {
-                id.to_string()
-            }
-        })
-        .collect()
-}
-
-/// A JSON array of strings (other items dropped).
-pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
 }
 
 #[cfg(test)]

@@ -30,8 +30,8 @@
 //! running, and on a paused run it applies when it fires (or, locally, on `--resume`).
 
 use super::State;
-use super::human::{Ask, Stage};
-use super::timers::{HumanWait, OnTimeout};
+use super::asks::{Ask, Stage};
+use super::timer_set::{HumanWait, OnTimeout};
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError};
 use crate::run::record::{AttemptStatus, NodeStatus};
 use serde_json::Map;

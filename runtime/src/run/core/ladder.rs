@@ -39,54 +39,12 @@
 //! run (or does not make that attempt) and ends `failed`, without the ladder.
 
 use super::State;
-use super::human::{HandOff, Stage};
+use super::asks::{Ask, HandOff, Stage};
+use super::ladder_state::{Candidate, Ladder, Phase};
 use crate::plan::{Expr, Failure, NodeKind, Strategy, TimeoutAction};
-use crate::run::handler::{Completion, FailureClass, HandlerError, Usage};
-use crate::run::record::{AttemptStatus, CriteriaResults, NodeStatus};
+use crate::run::handler::{Completion, FailureClass, HandlerError};
+use crate::run::record::{AttemptStatus, NodeStatus};
 use serde_json::{Map, Value};
-
-/// Outputs of a completed call on their way through review and criteria.
-#[derive(Clone, Debug)]
-pub(crate) struct Candidate {
-    pub(crate) outputs: Map<String, Value>,
-    pub(crate) usage: Usage,
-}
-
-/// Where a node run is on its ladder.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Phase {
-    /// Its own attempts.
-    #[default]
-    Attempts,
-    /// Fallback step `n` is being carried out.
-    Fallback(usize),
-    /// The escalation's node makes its call.
-    EscalationNode,
-}
-
-/// A node run's ladder bookkeeping.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Ladder {
-    pub(crate) candidate: Option<Candidate>,
-    /// The last completed call's outputs, and whether they fit the declarations.
-    pub(crate) last_outputs: Option<Map<String, Value>>,
-    pub(crate) last_fit: bool,
-    /// The failure being handled.
-    pub(crate) failure: Option<HandlerError>,
-    pub(crate) phase: Phase,
-    /// Another node's call made as this run's attempt: (plan node, its inputs).
-    pub(crate) call: Option<(usize, Map<String, Value>)>,
-    pub(crate) escalation_done: bool,
-    /// A declared `on_escalation` checkpoint was asked.
-    pub(crate) escalation_asked: bool,
-    pub(crate) fallback_used: Option<String>,
-    /// The current attempt's criteria results (recorded when it closes).
-    pub(crate) success: Option<CriteriaResults>,
-    /// When the current attempt's call returned (its `finished_at`).
-    pub(crate) returned_at: Option<String>,
-    /// Why the last criteria evaluation failed (escalation `include`).
-    pub(crate) failed_criteria: Vec<String>,
-}
 
 impl State {
     /// Run `r`'s ladder bookkeeping, created on first use.
@@ -179,7 +137,7 @@ impl State {
             return true;
         };
         req.get("workspace").and_then(Value::as_str) == Some("read_write")
-            || super::human::strings(req.get("permissions"))
+            || super::asks::strings(req.get("permissions"))
                 .iter()
                 .any(|p| crate::plan::has_side_effects(p))
     }
@@ -546,7 +504,7 @@ impl State {
     pub(crate) fn resume_after(
         &mut self,
         r: usize,
-        ask: &super::human::Ask,
+        ask: &Ask,
         approved: bool,
         outputs: Map<String, Value>,
     ) {

@@ -219,7 +219,7 @@ impl State {
         let own = self.runs[r]
             .ladder
             .as_ref()
-            .is_none_or(|l| l.phase == super::ladder::Phase::Attempts);
+            .is_none_or(|l| l.phase == super::ladder_state::Phase::Attempts);
         if own
             && (self.runs[r].inputs.is_none() || self.runs[r].relaunch)
             && !self.runs[r].status.is_terminal()

@@ -33,13 +33,18 @@
 //!   switch routes when it runs and fails when it cannot (see `switch`).
 //!
 //! The state's parts (node runs, scope instances, container bookkeeping) and the commands
-//! are in `types`.
+//! are in `types`; the data of the timers (`timer_set`), back-edge passes (`passes`),
+//! compensation (`compensation`), human questions (`asks`) and the failure ladder
+//! (`ladder_state`) each in a file of its own that implements nothing on [`State`], so the
+//! state's definition points only down (the `impl State` files point up at it).
 
 mod agh;
 mod answer;
+mod asks;
 mod back;
 mod check;
 mod compensate;
+mod compensation;
 mod criteria;
 mod dialects;
 mod edges;
@@ -50,9 +55,11 @@ mod finish;
 mod human;
 mod human_timeout;
 mod ladder;
+mod ladder_state;
 mod launch;
 mod limits;
 mod parallel;
+mod passes;
 mod record;
 mod regions;
 mod signals;
@@ -60,20 +67,21 @@ mod signals;
 mod sim;
 mod stop;
 mod switch;
+mod timer_set;
 mod timers;
 mod types;
 
-pub use back::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
+pub use asks::checkpoint_ids;
 pub use check::{Mismatch, check};
-pub use human::checkpoint_ids;
-pub use timers::{OnTimeout, Timer, TimerKind};
+pub use passes::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
+pub use timer_set::{OnTimeout, Timer, TimerKind};
 pub use types::{Call, Command};
 pub(crate) use types::{Container, Run, Scope};
 
 use super::event::Event;
 use super::handler::Usage;
 use super::record::{EdgeTaken, NodeStatus, RunDiagnostic, RunStatus};
-use crate::plan::{NodeKind, Plan, PlanIndex};
+use crate::plan::{Join, NodeKind, Plan, PlanIndex};
 use serde_json::{Map, Value};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::Arc;
@@ -135,9 +143,9 @@ pub struct State {
     /// Checkpoints awaiting a decision, by name (`publish.pre_upload`).
     pub(crate) waiting: HashMap<String, usize>,
     /// Backoff, wait and human-timeout timers (see `timers`).
-    pub(crate) timers: timers::Timers,
+    pub(crate) timers: timer_set::Timers,
     /// What to undo when the run fails (see `compensate`).
-    pub(crate) compensation: compensate::Compensation,
+    pub(crate) compensation: compensation::Compensation,
     /// How an agh Loop ended (see `agh`).
     pub(crate) terminal: Option<crate::run::record::LoopTerminal>,
     /// The run's evaluation limits: the plan's `eval_limits`, and a driver's options over
@@ -159,7 +167,7 @@ impl State {
             .edges
             .iter()
             .any(|e| e.kind == crate::plan::EdgeKind::Back);
-        let counting_forks = parallel::has_counting_forks(&plan);
+        let counting_forks = has_counting_forks(&plan);
         let mut pos = vec![0; plan.nodes.len()];
         for nodes in &idx.scope_nodes {
             for (i, &n) in nodes.iter().enumerate() {
@@ -174,8 +182,8 @@ impl State {
             .max(1) as usize;
         let plan_limits = plan.eval_limits;
         Ok(State {
-            compensation: compensate::Compensation::for_plan(&plan),
-            timers: timers::Timers::default(),
+            compensation: compensation::Compensation::for_plan(&plan),
+            timers: timer_set::Timers::default(),
             plan,
             idx: Arc::new(idx),
             pos: Arc::new(pos),
@@ -670,5 +678,13 @@ fn needs_slot(kind: NodeKind) -> bool {
 
 #[cfg(test)]
 mod sim_tests;
+/// Whether `plan` has a parallel joined by `any` or `n_of_m` (a synthetic join naming its
+/// fork, with another mode than `all`).
+fn has_counting_forks(plan: &Plan) -> bool {
+    plan.nodes
+        .iter()
+        .any(|n| n.kind == NodeKind::Join && n.fork.is_some() && n.join != Join::All)
+}
+
 #[cfg(test)]
 mod tests;

@@ -17,17 +17,9 @@
 //! - `all` is unchanged: every branch runs, and an unabsorbed failure fails the fork.
 
 use super::State;
-use crate::plan::{Join, NodeKind, Plan};
+use crate::plan::{Join, NodeKind};
 use crate::run::handler::Usage;
 use crate::run::record::{Attempt, AttemptStatus, NodeStatus};
-
-/// Whether `plan` has a parallel joined by `any` or `n_of_m` (a synthetic join naming its
-/// fork, with another mode than `all`).
-pub(super) fn has_counting_forks(plan: &Plan) -> bool {
-    plan.nodes
-        .iter()
-        .any(|n| n.kind == NodeKind::Join && n.fork.is_some() && n.join != Join::All)
-}
 
 impl State {
     /// How many branches fork `r`'s join needs (`None`: all of them, or not a parallel fork).

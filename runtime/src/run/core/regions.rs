@@ -315,7 +315,7 @@ impl State {
                     "error",
                     format!(
                         "map.over gave {}, not an array",
-                        super::env::kind_name(&other)
+                        super::check::kind_name(&other)
                     ),
                     Some(r),
                 );

@@ -50,7 +50,7 @@ impl State {
                 continue;
             }
             if edge.kind == EdgeKind::Back {
-                let bound = edge.bound.unwrap_or(super::back::DEFAULT_BOUND);
+                let bound = edge.bound.unwrap_or(super::passes::DEFAULT_BOUND);
                 let followed = self.scopes[scope]
                     .passes
                     .as_ref()

@@ -33,108 +33,12 @@
 //! - Human timeouts: see [`State::arm_gate_timeout`], [`State::arm_human_timeout`] and, for
 //!   checkpoints, `human_timeout`.
 
+use super::timer_set::{HumanWait, MAX_DELAY_MS, OnTimeout, Pending, Purpose, Timer};
 use super::{Command, State};
 use crate::plan::{HumanMode, Node, Wait};
 use crate::run::handler::{FailureClass, GateOutcome, GateResponse, HandlerError, Usage};
 use crate::run::record::{AttemptStatus, HumanEvent, NodeStatus, RunStatus};
-use serde::{Deserialize, Serialize};
 use serde_json::Map;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// The longest delay the core arms (a year), so `fire_at` never overflows.
-const MAX_DELAY_MS: u64 = 365 * 24 * 3600 * 1000;
-
-/// What a timer is for (drivers may show it; only the core acts on it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TimerKind {
-    /// The pause before a retry.
-    Backoff,
-    /// A timed `wait` node.
-    Wait,
-    /// How long a human may take to answer (a gate's or a checkpoint's `timeout_seconds`).
-    HumanTimeout,
-}
-
-/// A timer the driver must fire ([`crate::run::Event::TimerFired`]) once `fire_at` (RFC 3339)
-/// has come.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Timer {
-    pub id: u64,
-    /// The scope path of the node run that owns it.
-    pub path: String,
-    pub fire_at: String,
-    pub kind: TimerKind,
-}
-
-pub use crate::plan::OnTimeout;
-
-/// The human interaction a timeout bounds: the stage (`gate`, or a checkpoint's `at`) and
-/// its mode, as the record's human event names them.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct HumanWait {
-    pub(crate) stage: String,
-    pub(crate) mode: String,
-}
-
-#[derive(Clone, Debug)]
-enum Purpose {
-    Backoff,
-    Wait,
-    Human {
-        wait: HumanWait,
-        seconds: f64,
-        on_timeout: OnTimeout,
-    },
-}
-
-impl Purpose {
-    fn kind(&self) -> TimerKind {
-        match self {
-            Purpose::Backoff => TimerKind::Backoff,
-            Purpose::Wait => TimerKind::Wait,
-            Purpose::Human { .. } => TimerKind::HumanTimeout,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Pending {
-    run: usize,
-    fire_at: String,
-    purpose: Purpose,
-}
-
-/// The timers a run holds.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Timers {
-    next_id: u64,
-    pending: BTreeMap<u64, Pending>,
-    by_run: HashMap<usize, u64>,
-    /// Pending backoff and wait timers: while there is one, the run is not paused.
-    busy: usize,
-    /// Retries whose backoff is over, waiting for a slot, by (plan node, run).
-    due_retries: BTreeSet<(usize, usize)>,
-}
-
-impl Timers {
-    /// Something the run waits on besides calls and humans: a backoff, a wait, a due retry.
-    #[inline]
-    pub(crate) fn hold_run(&self) -> bool {
-        self.busy > 0 || !self.due_retries.is_empty()
-    }
-
-    /// Some run holds a timer or a due retry (else nothing needs disarming).
-    #[inline]
-    pub(crate) fn owns_any(&self) -> bool {
-        !self.by_run.is_empty() || !self.due_retries.is_empty()
-    }
-
-    #[inline]
-    pub(crate) fn has_due_retries(&self) -> bool {
-        !self.due_retries.is_empty()
-    }
-}
 
 impl State {
     /// Every timer the run waits on, in id order (drivers use it after replaying a journal).

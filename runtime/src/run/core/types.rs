@@ -1,10 +1,10 @@
 //! The core's data: the commands it gives its driver, node runs, scope instances and the
 //! loop/map bookkeeping a container run keeps.
 
-use super::back;
-use super::human;
-use super::ladder;
-use super::timers::Timer;
+use super::asks::Asks;
+use super::ladder_state::Ladder;
+use super::passes::Passes;
+use super::timer_set::Timer;
 use crate::plan::NodeKind;
 use crate::run::handler::{Checkpoint, Usage};
 use crate::run::record::{Attempt, HumanEvent, NodeStatus, RunStatus};
@@ -112,9 +112,9 @@ pub(crate) struct Run {
     /// The run's own `when` met an evaluation limit: `launch` evaluates it again first.
     pub(crate) guard_pending: bool,
     /// Human checkpoints asked or awaited (boxed: most runs have none).
-    pub(crate) human: Option<Box<human::Asks>>,
+    pub(crate) human: Option<Box<Asks>>,
     /// Failure-ladder and output-review bookkeeping (boxed: most runs never need it).
-    pub(crate) ladder: Option<Box<ladder::Ladder>>,
+    pub(crate) ladder: Option<Box<Ladder>>,
 }
 
 impl Run {
@@ -179,7 +179,7 @@ pub(crate) struct Scope {
     /// A node ended `succeed_degraded`.
     pub(crate) degraded: bool,
     /// Back-edge passes (plans with back edges only).
-    pub(crate) passes: Option<Box<back::Passes>>,
+    pub(crate) passes: Option<Box<Passes>>,
 }
 
 impl Scope {
