@@ -43,8 +43,8 @@ handle!(RegionId);
 // The kinds and policies the plan spells are the runtime's own types (the plan's contract),
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
-    Backoff, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, HumanTimeouts, Join,
-    JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome,
+    Backoff, Body, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, HumanTimeouts,
+    Join, JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome,
     Produces, Reducer, Retry, Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
 };
 
@@ -271,12 +271,16 @@ pub struct NodeExtra {
     /// A synthetic join's fork (an AWP `parallel`, by its id).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fork: Option<Box<str>>,
+    /// A loop's, map's or subgraph's body options (AGS).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<Box<Body>>,
     pub estimate: Estimate,
 }
 
 impl NodeExtra {
     /// No ladder, checkpoints, criteria, decision, gate, wait, resume schema, output of its
-    /// own, fork or estimates, one attempt: what a node without [`Extra`] has.
+    /// own, fork, body options or estimates, one attempt: what a node without [`Extra`]
+    /// has.
     pub const NONE: NodeExtra = NodeExtra {
         retry: Retry::ONCE,
         failure: None,
@@ -288,6 +292,7 @@ impl NodeExtra {
         resume_schema: None,
         produces: None,
         fork: None,
+        body: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -311,6 +316,7 @@ impl Nothing for NodeExtra {
             && self.resume_schema.is_none()
             && self.produces.is_none()
             && self.fork.is_none()
+            && self.body.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }

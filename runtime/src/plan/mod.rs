@@ -32,6 +32,7 @@
 //! Ids: nodes are referred to by their scoped id (`repair_loop/run_tests`); [`Plan::index`]
 //! builds the lookup tables the scheduler needs.
 
+mod body;
 mod calls;
 mod criteria;
 mod de;
@@ -45,6 +46,7 @@ mod model;
 mod read;
 mod semantics;
 mod waiting;
+pub use body::{Body, OnMaxIterations, OnOverLimit};
 pub use calls::HandlerCall;
 pub use criteria::{Branch, CriteriaMode, Criterion, CriterionKind, Decision, Evaluator, Success};
 pub use failure::{

@@ -5,6 +5,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::body::Body;
 use super::criteria::{Decision, Success};
 pub use super::decl::{Declared, Param};
 use super::failure::Failure;
@@ -480,6 +481,10 @@ pub struct Node {
     /// fork's branches, not its one edge (`agc.plan/v5`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fork: Option<String>,
+    /// A loop's, map's or subgraph's body options (`agc.plan/v5`; left out at their
+    /// defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<Box<Body>>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

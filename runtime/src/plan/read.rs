@@ -41,7 +41,9 @@
 //!   `attributes.wait` its `wait` ([`Wait::from_block`]) and its `attributes.resume_schema`
 //!   its `resume_schema`; a state update's `attributes.transform: inputs` becomes its
 //!   `produces: inputs`, and its `attributes.input_ref` its `produces: {param}`; a
-//!   synthetic join's `attributes.fork` becomes its `fork`.
+//!   synthetic join's `attributes.fork` becomes its `fork`; a region owner's
+//!   `attributes.<loop|map|subgraph>` `body_params`, `on_max_iterations` and
+//!   `on_over_limit` become its `body` ([`Body::from_block`]), the rest staying there.
 //! - `attrs.policy`'s `default_human_timeout_seconds` and `on_human_timeout` become the
 //!   plan's `human_timeouts` ([`HumanTimeouts::from_policy`]).
 
@@ -50,7 +52,7 @@ use super::{
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
     Semantics, StateModel, StateUpdates, Success,
 };
-use super::{Gate, HumanTimeouts, NodeKind, Produces, Wait};
+use super::{Body, Gate, HumanTimeouts, NodeKind, Produces, Wait};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -143,6 +145,20 @@ fn typed_v4_attributes(n: &mut Node) {
     }
     if let Some(schema) = attrs.shift_remove("resume_schema") {
         n.resume_schema = Some(schema);
+    }
+    for block in ["loop", "map", "subgraph"] {
+        let Some(Value::Object(b)) = attrs.get(block) else {
+            continue;
+        };
+        if let Some(body) = Body::from_block(&Value::Object(b.clone())) {
+            n.body = Some(Box::new(body));
+        }
+        match Body::residue(b) {
+            Some(rest) => attrs[block] = Value::Object(rest),
+            None => {
+                attrs.shift_remove(block);
+            }
+        }
     }
     if n.kind == NodeKind::Join
         && let Some(fork) = attrs.shift_remove("fork")

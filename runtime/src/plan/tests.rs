@@ -326,6 +326,10 @@ fn v4_plans_read_as_their_current_plans() {
     assert!(nodes().any(|n| n.wait.is_some()), "some example has a wait");
     assert!(nodes().any(|n| n.fork.is_some()), "some example has a fork");
     assert!(
+        nodes().any(|n| n.body.as_ref().is_some_and(|b| !b.params.is_empty())),
+        "some example has body params"
+    );
+    assert!(
         nodes().any(|n| n.resume_schema.is_some()),
         "some example has an interrupt"
     );
@@ -679,4 +683,46 @@ fn extension_keys_inside_typed_blocks_are_carried() {
     let plain = Decision::<Expr>::from_block(&serde_json::json!({"branches": []}), |_| None);
     let text = serde_json::to_string(&plain.expect("decision")).expect("ser");
     assert!(!text.contains("extensions"), "{text}");
+}
+
+/// A region block's options read into the typed body (the body's params declared as params
+/// are, the policies as enums), and what the body does not hold is the block's residue.
+#[test]
+fn region_block_options_read_into_the_typed_body() {
+    let block = serde_json::json!({
+        "on_max_iterations": "escalate", "on_over_limit": "truncate", "context": "kept",
+        "body_params": {"dir": {"type": "directory", "default": "."}, "n": {"required": false}},
+    });
+    let body = Body::from_block(&block).expect("a body");
+    assert_eq!(body.on_max_iterations, Some(OnMaxIterations::Escalate));
+    assert_eq!(body.on_over_limit, Some(OnOverLimit::Truncate));
+    let params: Vec<_> = body
+        .params
+        .iter()
+        .map(|p| {
+            (
+                p.name.as_str(),
+                p.ty.as_str(),
+                p.required,
+                p.default.clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        params,
+        [
+            ("dir", "directory", true, Some(Value::from("."))),
+            ("n", "any", false, None)
+        ]
+    );
+    assert_eq!(
+        Body::residue(block.as_object().unwrap()),
+        serde_json::json!({"context": "kept"}).as_object().cloned()
+    );
+    let text = serde_json::to_string(&body).expect("ser");
+    assert_eq!(serde_json::from_str::<Body>(&text).expect("de"), body);
+    // A block that says nothing of them is no body, and leaves no residue.
+    let quiet = serde_json::json!({"on_max_iterations": "later"});
+    assert!(Body::from_block(&quiet).is_none());
+    assert!(Body::residue(&serde_json::Map::new()).is_none());
 }

@@ -417,6 +417,9 @@ impl Serialize for NodeOut<'_> {
         if let Some(fork) = &n.extra.fork {
             m.serialize_entry("fork", fork)?;
         }
+        if let Some(body) = &n.extra.body {
+            m.serialize_entry("body", body)?;
+        }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;
         }

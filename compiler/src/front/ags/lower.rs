@@ -23,7 +23,7 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, HumanTimeouts,
+    Body, Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, HumanTimeouts,
     IrExpr, LoopMode, NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId,
     RegionKind, Semantics, SubgraphSource,
 };
@@ -312,9 +312,17 @@ impl<'d> Lowerer<'d> {
                     );
                     self.graph.nodes[id.index()].owns = Some(region);
                     if let Some(extra) = region_extras(block, b, body) {
-                        self.graph.nodes[id.index()]
-                            .attrs
-                            .insert(block, serde_json::Value::Object(extra).into());
+                        // What the runtime runs of them is typed (`Body`); the rest stays
+                        // in `attributes.<block>`.
+                        let owner = &mut self.graph.nodes[id.index()];
+                        if let Some(rest) = Body::residue(&extra) {
+                            owner
+                                .attrs
+                                .insert(block, serde_json::Value::Object(rest).into());
+                        }
+                        if let Some(opts) = Body::from_block(&serde_json::Value::Object(extra)) {
+                            owner.extra.make_mut().body = Some(Box::new(opts));
+                        }
                     }
                     if body.is_some() && p.depth >= self.max_depth {
                         self.nested_too_deep(&scoped, block, &bptr, p.depth + 1);

@@ -1,9 +1,8 @@
 //! Loops, maps and subgraph instances: starting scope instances and finishing them.
 //!
-//! Region options the plan's region entry does not model are read from the owner node's
-//! `attributes.<loop|map|subgraph>` (written by the AGS lowering): `on_max_iterations`,
-//! `on_over_limit`, `min_successes`, and `body_params` (the body's declared params, whose
-//! `default`s apply).
+//! Region options the plan's region entry does not model are the owner node's typed `body`
+//! (decided by the AGS lowering): `on_max_iterations`, `on_over_limit`, and `params` (the
+//! body's declared params, whose `default`s apply).
 //!
 //! Body params: a body that declares params sees only those (values from `carry`, then the
 //! owner's inputs of the same name, then the declared default); a body that declares none
@@ -16,7 +15,7 @@
 
 use super::State;
 use super::env::Anchor;
-use crate::plan::{LoopMode, OnItemFailure, RegionKind};
+use crate::plan::{Body, LoopMode, OnItemFailure, OnMaxIterations, OnOverLimit, RegionKind};
 use crate::run::record::NodeStatus;
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -26,32 +25,36 @@ impl State {
         self.idx.region_of_owner[&self.runs[r].node]
     }
 
-    /// `attributes.<block>.<key>` of run `r`'s node.
-    fn region_opt(&self, r: usize, block: &str, key: &str) -> Option<Value> {
+    /// The body options of run `r`'s node (its defaults when it has none).
+    fn body_of(&self, r: usize) -> &Body {
+        static NONE: Body = Body {
+            params: Vec::new(),
+            on_max_iterations: None,
+            on_over_limit: None,
+        };
         self.plan.nodes[self.runs[r].node]
-            .attributes
-            .get(block)
-            .and_then(|b| b.get(key))
-            .cloned()
+            .body
+            .as_deref()
+            .unwrap_or(&NONE)
     }
 
     /// The `params` root of a new body instance of run `r`, when its body declares its own;
     /// `None`: the body reads the graph's params, shared (see [`State::graph_roots`]), never
     /// a copy per iteration or item (issue 48: a map over `params.items` was quadratic).
-    fn body_params(&self, r: usize, block: &str, carry: &Map<String, Value>) -> Option<Value> {
-        let declared = self.region_opt(r, block, "body_params");
-        let decl = declared.as_ref().and_then(Value::as_object)?;
+    fn body_params(&self, r: usize, carry: &Map<String, Value>) -> Option<Value> {
+        let decl = &self.body_of(r).params;
         if decl.is_empty() {
             return None;
         }
         let inputs = self.runs[r].inputs.as_ref();
         let mut p = Map::new();
-        for (name, spec) in decl {
+        for param in decl {
+            let name = &param.name;
             let v = carry
                 .get(name)
                 .or_else(|| inputs.and_then(|i| i.get(name)))
                 .cloned()
-                .or_else(|| spec.get("default").cloned());
+                .or_else(|| param.default.clone());
             if let Some(v) = v {
                 p.insert(name.clone(), v);
             }
@@ -136,7 +139,7 @@ impl State {
             .map(|c| c.carry.clone())
             .unwrap_or_default();
         let mut vars = Map::new();
-        if let Some(p) = self.body_params(r, "loop", &carry) {
+        if let Some(p) = self.body_params(r, &carry) {
             vars.insert("params".into(), p);
         }
         let mut l = Map::new();
@@ -152,9 +155,9 @@ impl State {
     /// The loop hit `max_iterations` without its condition ending it.
     fn loop_cap(&mut self, r: usize, max: u32) {
         let what = self
-            .region_opt(r, "loop", "on_max_iterations")
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_else(|| "fail".into());
+            .body_of(r)
+            .on_max_iterations
+            .unwrap_or(OnMaxIterations::Fail);
         let mode = match &self.plan.regions[self.region_of(r)].kind {
             RegionKind::Loop { mode, .. } => *mode,
             _ => LoopMode::Repeat,
@@ -162,7 +165,7 @@ impl State {
         if mode == LoopMode::Repeat {
             return self.finish_loop(r, NodeStatus::Succeeded);
         }
-        let sev = if what == "succeed" {
+        let sev = if what == OnMaxIterations::Succeed {
             "warning"
         } else {
             "error"
@@ -170,14 +173,17 @@ impl State {
         self.diag(
             "RT021",
             sev,
-            format!("the loop reached max_iterations ({max}); on_max_iterations is `{what}`"),
+            format!(
+                "the loop reached max_iterations ({max}); on_max_iterations is `{}`",
+                what.as_str()
+            ),
             Some(r),
         );
-        match what.as_str() {
-            "succeed" => self.finish_loop(r, NodeStatus::Succeeded),
+        match what {
+            OnMaxIterations::Succeed => self.finish_loop(r, NodeStatus::Succeeded),
             // The loop's escalation decides (`failure.escalation`, else a human), with the
             // collected outputs standing (ladder.rs).
-            "escalate" => {
+            OnMaxIterations::Escalate => {
                 let outputs = self.runs[r]
                     .container
                     .as_ref()
@@ -186,7 +192,7 @@ impl State {
                 let why = format!("the loop reached max_iterations ({max})");
                 self.escalate_stuck(r, why, outputs);
             }
-            _ => self.finish_loop(r, NodeStatus::Failed),
+            OnMaxIterations::Fail => self.finish_loop(r, NodeStatus::Failed),
         }
     }
 
@@ -332,12 +338,9 @@ impl State {
             return;
         }
         if items.len() > *max_items as usize {
-            let what = self
-                .region_opt(r, "map", "on_over_limit")
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_else(|| "fail".into());
+            let what = self.body_of(r).on_over_limit;
             let n = items.len();
-            if what == "truncate" {
+            if what == Some(OnOverLimit::Truncate) {
                 self.diag(
                     "RT026",
                     "warning",
@@ -388,7 +391,7 @@ impl State {
             let i = c.next;
             let value = c.items[i].clone();
             let mut vars = Map::new();
-            if let Some(p) = self.body_params(r, "map", &Map::new()) {
+            if let Some(p) = self.body_params(r, &Map::new()) {
                 vars.insert("params".into(), p);
             }
             vars.insert(item.clone(), value);
@@ -546,13 +549,11 @@ impl State {
                 }
             }
         }
-        if let Some(Value::Object(decl)) = self.region_opt(r, "subgraph", "body_params") {
-            for (name, spec) in decl {
-                if !bound.contains_key(&name)
-                    && let Some(d) = spec.get("default")
-                {
-                    bound.insert(name, d.clone());
-                }
+        for param in &self.body_of(r).params {
+            if !bound.contains_key(&param.name)
+                && let Some(d) = &param.default
+            {
+                bound.insert(param.name.clone(), d.clone());
             }
         }
         let mut vars = Map::new();
