@@ -6,6 +6,17 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// A JSON array's strings (other items dropped; nothing when it is not an array): how the
+/// block readers read a list of names (roles, retry classes, permissions).
+pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
+    v.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect()
+}
+
 /// The extension keys (`x-…`) of a block, as written (none when it is not an object): what
 /// a typed field carries of them in its `extensions`.
 pub(super) fn extensions(block: &Value) -> Map<String, Value> {

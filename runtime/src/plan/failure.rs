@@ -15,7 +15,7 @@
 //! `attributes.failure` ([`Failure::residue`]); `retry`'s attempts and delays are the node's
 //! `retry`.
 
-use super::decl::extensions;
+use super::decl::{extensions, strings};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -294,16 +294,6 @@ impl<X> Failure<X> {
     /// the runtime read it before; `None` when the ladder is the default one.
     pub fn from_block(block: &Value, mut expr: impl FnMut(&str) -> Option<X>) -> Option<Self> {
         let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_string);
-        let strings = |v: Option<&Value>| -> Vec<String> {
-            v.and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(Value::as_str)
-                        .map(String::from)
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
         let retry_on = match block
             .get("retry")
             .and_then(|r| r.get("retry_on"))

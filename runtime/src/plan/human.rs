@@ -11,7 +11,7 @@
 //! `human.<i>.prompt`). Extension keys (`x-…`) of a checkpoint are carried as written in its
 //! `extensions` (`agc.plan/v5`; a v4 plan dropped them).
 
-use super::decl::{Declared, Param, extensions};
+use super::decl::{Declared, Param, extensions, strings};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -202,16 +202,7 @@ impl<X> HumanCheckpoint<X> {
                     at: serde_json::from_value(named(h.get("at"))).unwrap_or_default(),
                     mode: serde_json::from_value(named(h.get("mode"))).unwrap_or_default(),
                     required: h.get("required").and_then(Value::as_bool).unwrap_or(true),
-                    roles: h
-                        .get("roles")
-                        .and_then(Value::as_array)
-                        .map(|a| {
-                            a.iter()
-                                .filter_map(Value::as_str)
-                                .map(String::from)
-                                .collect()
-                        })
-                        .unwrap_or_default(),
+                    roles: strings(h.get("roles")),
                     when: expr(&format!("human.{i}.when")),
                     prompt: expr(&format!("human.{i}.prompt")),
                     collect: h

@@ -36,7 +36,7 @@ mod body;
 mod calls;
 mod criteria;
 mod de;
-mod decl;
+pub(crate) mod decl;
 mod failure;
 mod features;
 mod human;

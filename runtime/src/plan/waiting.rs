@@ -9,7 +9,7 @@
 //! were `attributes.gate` and `attributes.wait`). A gate's `prompt` and `present` are kept
 //! as written: only a handler shows them.
 
-use super::decl::{Param, extension_keys};
+use super::decl::{Param, extension_keys, strings};
 use super::human::{HumanMode, OnTimeout, collected};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -68,16 +68,7 @@ impl Gate {
     pub fn from_block(block: &Value) -> Option<Gate> {
         let block = block.as_object()?;
         let text = |k: &str| block.get(k).and_then(Value::as_str).map(str::to_string);
-        let texts = |k: &str| -> Vec<String> {
-            block
-                .get(k)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        };
+        let texts = |k: &str| strings(block.get(k));
         let named = |k: &str| block.get(k).cloned().unwrap_or(Value::Null);
         Some(Gate {
             mode: serde_json::from_value(named("mode")).unwrap_or_default(),

@@ -91,13 +91,3 @@ pub fn checkpoint_ids(node: &crate::plan::Node) -> Vec<String> {
         })
         .collect()
 }
-
-/// A JSON array of strings (other items dropped).
-pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
-}

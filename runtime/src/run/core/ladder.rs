@@ -137,7 +137,7 @@ impl State {
             return true;
         };
         req.get("workspace").and_then(Value::as_str) == Some("read_write")
-            || super::asks::strings(req.get("permissions"))
+            || crate::plan::decl::strings(req.get("permissions"))
                 .iter()
                 .any(|p| crate::plan::has_side_effects(p))
     }
