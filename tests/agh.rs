@@ -5,7 +5,7 @@
 use agc::check::{CheckOptions, check_path, check_text};
 use agc::compile::{Compiled, compile_file};
 use agc::diag::{Diagnostic, Severity};
-use agc::ir::{EdgeKind, NodeKind, RegionKind};
+use agc::ir::{EdgeKind, NodeKind, RegionKind, RouteAction};
 use agc::source::SourceMap;
 use std::path::{Path, PathBuf};
 
@@ -332,9 +332,9 @@ fn lowering_models_generations_fan_out_sub_loops_gates_and_branches() {
         b.guard.as_ref().unwrap().source,
         "inputs.strict == true && generation >= 1"
     );
-    let routes = &g.nodes[id("review")].attrs["routes"];
-    assert_eq!(routes["error"]["route"], "halt");
-    assert_eq!(routes["blocked"]["terminal_status"], "blocked");
+    let routes = g.nodes[id("review")].extra.routes.as_deref().unwrap();
+    assert_eq!(routes.error.route, RouteAction::Halt);
+    assert_eq!(routes.blocked.terminal_status.as_deref(), Some("blocked"));
     // Budgets are constraints; timeouts and attempts feed the bounds.
     assert_eq!(g.constraints["max_wall_clock_seconds"], 200000);
     assert_eq!(g.constraints["max_tokens"], 2000000);

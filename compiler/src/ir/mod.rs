@@ -43,9 +43,10 @@ handle!(RegionId);
 // The kinds and policies the plan spells are the runtime's own types (the plan's contract),
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
-    Backoff, Body, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, HumanMode, HumanTimeouts,
-    Join, JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure, OnReject, Outcome,
-    Produces, Reducer, Retry, Semantics, StateModel, StateUpdates, SubgraphSource, Wait,
+    Backoff, Body, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, Generations, HumanMode,
+    HumanTimeouts, Join, JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure,
+    OnReject, Outcome, Produces, Reducer, Retry, Route, RouteAction, Routes, Semantics, StateModel,
+    StateUpdates, SubgraphSource, Verdict, Wait,
 };
 
 /// A node's failure ladder, the runtime's type over the IR's expressions.
@@ -274,13 +275,19 @@ pub struct NodeExtra {
     /// A loop's, map's or subgraph's body options (AGS).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<Box<Body>>,
+    /// An agh Loop's generations, on its owner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub generations: Option<Generations>,
+    /// An agh gate's routing table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub routes: Option<Box<Routes>>,
     pub estimate: Estimate,
 }
 
 impl NodeExtra {
     /// No ladder, checkpoints, criteria, decision, gate, wait, resume schema, output of its
-    /// own, fork, body options or estimates, one attempt: what a node without [`Extra`]
-    /// has.
+    /// own, fork, body options, generations, routes or estimates, one attempt: what a node
+    /// without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
         retry: Retry::ONCE,
         failure: None,
@@ -293,6 +300,8 @@ impl NodeExtra {
         produces: None,
         fork: None,
         body: None,
+        generations: None,
+        routes: None,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -317,6 +326,8 @@ impl Nothing for NodeExtra {
             && self.produces.is_none()
             && self.fork.is_none()
             && self.body.is_none()
+            && self.generations.is_none()
+            && self.routes.is_none()
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }

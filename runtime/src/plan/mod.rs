@@ -39,6 +39,7 @@ mod de;
 pub(crate) mod decl;
 mod failure;
 mod features;
+mod generations;
 mod human;
 mod index;
 pub mod layout;
@@ -53,6 +54,7 @@ pub use failure::{
     DEFAULT_INCLUDE, EscalateTo, Escalation, Failure, FailureClass, Fallback, OnExhausted, RetryOn,
     Strategy, TimeoutAction,
 };
+pub use generations::{Generations, Route, RouteAction, Routes, Verdict};
 pub use human::{CheckpointStage, HumanCheckpoint, HumanMode, HumanTimeouts, OnTimeout};
 pub use index::PlanIndex;
 pub use model::{
@@ -69,3 +71,5 @@ pub use waiting::{Gate, OnReject, Wait};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_v5;

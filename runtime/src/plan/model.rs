@@ -9,6 +9,7 @@ use super::body::Body;
 use super::criteria::{Decision, Success};
 pub use super::decl::{Declared, Param};
 use super::failure::Failure;
+use super::generations::{Generations, Routes};
 use super::human::{HumanCheckpoint, HumanTimeouts};
 use super::layout;
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Produces, Semantics, SubgraphSource};
@@ -485,6 +486,13 @@ pub struct Node {
     /// defaults).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<Box<Body>>,
+    /// An agh Loop's generations, on its owner (`agc.plan/v5`; left out elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generations: Option<Generations>,
+    /// An agh gate's routing table, a route for every verdict (`agc.plan/v5`; left out
+    /// elsewhere).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routes: Option<Box<Routes>>,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

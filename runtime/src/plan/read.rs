@@ -46,13 +46,20 @@
 //!   `on_over_limit` become its `body` ([`Body::from_block`]), the rest staying there.
 //! - `attrs.policy`'s `default_human_timeout_seconds` and `on_human_timeout` become the
 //!   plan's `human_timeouts` ([`HumanTimeouts::from_policy`]).
+//!
+//! Within `agc.plan/v5` (the format was not released between them), for a plan of any
+//! format:
+//!
+//! - Under agh's loop rules, a loop's `attributes.generations` becomes its `generations`
+//!   ([`Generations::from_block`]) and a gate's `attributes.routes` its `routes`
+//!   ([`Routes::from_block`]).
 
 use super::{
     Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
     Semantics, StateModel, StateUpdates, Success,
 };
-use super::{Body, Gate, HumanTimeouts, NodeKind, Produces, Wait};
+use super::{Body, Gate, Generations, HumanTimeouts, NodeKind, Produces, Routes, Wait};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -91,11 +98,13 @@ impl Plan {
         Ok(plan.current())
     }
 
-    /// The plan in the current format: an older one upgraded.
+    /// The plan in the current format: an older one upgraded, and one written before the
+    /// last typed fields of its format moved into them (`early_v5`).
     fn current(mut self) -> Plan {
         if self.format != FORMAT {
             upgrade(&mut self);
         }
+        early_v5(&mut self);
         self
     }
 }
@@ -177,6 +186,30 @@ fn typed_v4_attributes(n: &mut Node) {
     } else if let Some(Value::String(name)) = attrs.get("input_ref") {
         n.produces = Some(Produces::Param(name.clone()));
         attrs.shift_remove("input_ref");
+    }
+}
+
+/// What a plan written before the last typed fields of `agc.plan/v5` (or of an older
+/// format) kept in attributes, moved into those fields; a plan that has them already is left
+/// as it is. Only a plan that follows agh's loop rules has generations and routing tables.
+fn early_v5(plan: &mut Plan) {
+    let agh = plan.semantics.loop_rules == LoopRules::Generations;
+    for n in &mut plan.nodes {
+        if n.attributes.is_empty() {
+            continue;
+        }
+        if agh
+            && n.kind == NodeKind::Loop
+            && let Some(block) = n.attributes.shift_remove("generations")
+        {
+            n.generations = Some(Generations::from_block(&block));
+        }
+        if agh
+            && n.kind == NodeKind::Gate
+            && let Some(block) = n.attributes.shift_remove("routes")
+        {
+            n.routes = Some(Box::new(Routes::from_block(&block)));
+        }
     }
 }
 

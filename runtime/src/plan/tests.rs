@@ -307,7 +307,7 @@ fn v2_plans_get_their_typed_semantics() {
 /// plan: the reader moves what v3 kept in `attributes` and `exprs` into the typed fields.
 #[test]
 fn v3_plans_read_as_their_current_plans() {
-    let typed = older_plans_read_as_current("v3");
+    let typed = older_plans_read_as_current("v3", "v3", 20);
     let mut nodes = typed.iter().flat_map(|p| &p.nodes);
     assert!(
         nodes.any(|n| n.failure.is_some()),
@@ -320,7 +320,7 @@ fn v3_plans_read_as_their_current_plans() {
 /// reader moves what v4 kept in `attributes` into the typed fields.
 #[test]
 fn v4_plans_read_as_their_current_plans() {
-    let typed = older_plans_read_as_current("v4");
+    let typed = older_plans_read_as_current("v4", "v4", 20);
     let nodes = || typed.iter().flat_map(|p| &p.nodes);
     assert!(nodes().any(|n| n.gate.is_some()), "some example has a gate");
     assert!(nodes().any(|n| n.wait.is_some()), "some example has a wait");
@@ -339,15 +339,15 @@ fn v4_plans_read_as_their_current_plans() {
     );
 }
 
-/// Reads each plan of `tests/fixtures/plans/<version>/` and the current plan of the generated
-/// example of its name, and fails unless they read the same; returns the current plans.
-fn older_plans_read_as_current(version: &str) -> Vec<Plan> {
+/// Reads each plan of `tests/fixtures/plans/<dir>/` (each of format `agc.plan/<version>`)
+/// and the current plan of the generated example of its name, and fails unless they read the
+/// same and there are at least `min`; returns the current plans.
+pub(super) fn older_plans_read_as_current(dir: &str, version: &str, min: usize) -> Vec<Plan> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut entries: Vec<_> =
-        std::fs::read_dir(root.join(format!("tests/fixtures/plans/{version}")))
-            .expect("older plans")
-            .map(|e| e.expect("entry").path())
-            .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(root.join(format!("tests/fixtures/plans/{dir}")))
+        .expect("older plans")
+        .map(|e| e.expect("entry").path())
+        .collect();
     entries.sort();
     let (mut seen, mut plans) = (0, Vec::new());
     for path in entries {
@@ -369,12 +369,12 @@ fn older_plans_read_as_current(version: &str) -> Vec<Plan> {
         if old != now {
             let (a, b) = (old.to_pretty_string(), now.to_pretty_string());
             let line = a.lines().zip(b.lines()).find(|(x, y)| x != y);
-            panic!("{name}: the {version} plan reads differently from its current plan: {line:?}");
+            panic!("{name}: the {dir} plan reads differently from its current plan: {line:?}");
         }
         plans.push(now);
         seen += 1;
     }
-    assert!(seen >= 20, "{seen} {version} plans compared");
+    assert!(seen >= min, "{seen} {dir} plans compared");
     plans
 }
 

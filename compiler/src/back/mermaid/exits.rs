@@ -22,7 +22,7 @@
 //!   false side only ends the iteration and is not drawn.
 
 use super::{Layout, text};
-use crate::ir::{Edge, EdgeKind, Graph, NodeId, NodeKind};
+use crate::ir::{Edge, EdgeKind, Graph, NodeId, NodeKind, RouteAction, Verdict};
 use crate::source::Value;
 
 /// One end node: its words, and the arrows into it (source, label, failure).
@@ -53,9 +53,7 @@ pub(crate) fn exits(g: &Graph, layout: &Layout) -> Ends {
         }),
     };
     let generations = match root.as_slice() {
-        [only] if g.dialect == "agh" && g.node(*only).attrs.get("generations").is_some() => {
-            Some(*only)
-        }
+        [only] if g.node(*only).extra.generations.is_some() => Some(*only),
         _ => None,
     };
     if let Some(owner) = generations {
@@ -87,20 +85,18 @@ pub(crate) fn exits(g: &Graph, layout: &Layout) -> Ends {
                 continue;
             }
             let (Some(Value::Object(written)), Some(routes)) =
-                (n.attrs.get("on_result"), n.attrs.get("routes"))
+                (n.attrs.get("on_result"), n.extra.routes.as_deref())
             else {
                 continue;
             };
             for (verdict, _) in written.iter() {
-                let route = routes.get(verdict.as_str());
-                let action = route.and_then(|r| r.get("route")).and_then(Value::as_str);
-                if !matches!(action, Some("halt" | "escalate")) {
+                let Some(route) = Verdict::named(verdict).map(|v| routes.get(v)) else {
+                    continue;
+                };
+                if !matches!(route.route, RouteAction::Halt | RouteAction::Escalate) {
                     continue;
                 }
-                let status = route
-                    .and_then(|r| r.get("terminal_status"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("failed");
+                let status = route.terminal_status.as_deref().unwrap_or("failed");
                 let arrow = (NodeId(i as u32), Some(verdict.to_string()), true);
                 add(&mut out, status, arrow);
             }

@@ -1,7 +1,7 @@
 //! Where runs end (see [`super::exits`]), in every dialect, in Mermaid and DOT.
 
 use super::tests::{B, draw, edge_lines, until, x};
-use crate::ir::{EdgeKind, NodeKind};
+use crate::ir::{EdgeKind, Generations, NodeKind, Route, Routes};
 use crate::source::{Map, Value};
 
 fn obj(pairs: &[(&str, Value)]) -> Value {
@@ -25,34 +25,19 @@ fn every_path_ends_at_a_drawn_end() {
     let mut b = B::new();
     b.0.dialect = "agh";
     let owner = b.node("generations", NodeKind::Loop, None);
-    b.0.nodes[owner as usize]
-        .attrs
-        .insert("generations", obj(&[("watch", Value::Bool(false))]));
+    b.0.nodes[owner as usize].extra.make_mut().generations = Some(Generations::default());
     let r = b.region(owner, until("done", 5), None);
     let plan = b.node("plan", NodeKind::Task, Some(r));
     let gate = b.node("review", NodeKind::Gate, Some(r));
     let branch = b.node("strict", NodeKind::Decision, Some(r));
     let verify = b.node("verify", NodeKind::Task, Some(r));
-    let attrs = &mut b.0.nodes[gate as usize].attrs;
-    attrs.insert(
+    let node = &mut b.0.nodes[gate as usize];
+    node.attrs.insert(
         "on_result",
         obj(&[("pass", s("done")), ("error", s("halt"))]),
     );
-    attrs.insert(
-        "routes",
-        obj(&[
-            ("pass", obj(&[("route", s("continue"))])),
-            ("fail", obj(&[("route", s("revise"))])),
-            (
-                "error",
-                obj(&[("route", s("halt")), ("terminal_status", s("failed"))]),
-            ),
-            (
-                "blocked",
-                obj(&[("route", s("halt")), ("terminal_status", s("blocked"))]),
-            ),
-        ]),
-    );
+    // Upstream's table: `pass` continues, `error` halts `failed`, `blocked` halts `blocked`.
+    node.extra.make_mut().routes = Some(Box::new(Routes::from_fn(Route::default_for)));
     b.entry(None, owner);
     b.edge(plan, gate, EdgeKind::Sequence);
     b.edge(gate, branch, EdgeKind::Sequence);

@@ -420,6 +420,12 @@ impl Serialize for NodeOut<'_> {
         if let Some(body) = &n.extra.body {
             m.serialize_entry("body", body)?;
         }
+        if let Some(generations) = &n.extra.generations {
+            m.serialize_entry("generations", generations)?;
+        }
+        if let Some(routes) = &n.extra.routes {
+            m.serialize_entry("routes", routes)?;
+        }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;
         }

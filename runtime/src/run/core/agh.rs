@@ -2,13 +2,13 @@
 //! a Loop's generations end, where its gates route, and how a fan-out splits its collection.
 //!
 //! - **Generations.** The lowering makes the Loop's generations one loop region whose owner
-//!   carries `attributes.generations`. When a generation ends:
+//!   carries `generations` (the plan's typed field). When a generation ends:
 //!   - it **failed** (a node failed, or a gate routed `revise`): the next generation starts;
 //!   - it ran **clean**: with no `stop_when`, or with `stop_when` true, the Loop is `done`;
 //!     with `stop_when` false, the next generation starts;
 //!   - a next generation past `iteration_cap` is not started: the Loop is `exhausted`
 //!     (`iteration_cap_exceeded`). An unbounded cap (0) never ends it.
-//! - **Gates** with a routing table (`attributes.routes`, written by the lowering with
+//! - **Gates** with a routing table (`routes`, written by the lowering with
 //!   upstream's defaults filled in): `approved` is the verdict `pass`, `rejected` is `fail`.
 //!   The route `continue` succeeds the gate (its edges are the `continue` verdicts), `revise`
 //!   fails it (so the generation fails), `halt` ends the Loop with the route's
@@ -27,7 +27,7 @@
 //! `done` is also `AGC329` in the record's diagnostics, saying why.
 
 use super::State;
-use crate::plan::{LoopRules, RegionKind};
+use crate::plan::{LoopRules, RegionKind, Route, RouteAction, Verdict};
 use crate::run::handler::GateOutcome;
 use crate::run::record::{LoopTerminal, NodeStatus};
 use serde_json::Value;
@@ -45,10 +45,7 @@ impl State {
 
     /// Whether loop run `r` is an agh Loop's generations.
     pub(super) fn is_generations(&self, r: usize) -> bool {
-        self.is_agh()
-            && self.plan.nodes[self.runs[r].node]
-                .attributes
-                .contains_key("generations")
+        self.is_agh() && self.plan.nodes[self.runs[r].node].generations.is_some()
     }
 
     /// The 1-based generation of scope instance `s` (1 outside the generations).
@@ -144,30 +141,20 @@ impl State {
 
     /// Whether run `r` is a gate with agh's routing table.
     pub(super) fn routes_gate(&self, r: usize) -> bool {
-        self.is_agh()
-            && self.plan.nodes[self.runs[r].node]
-                .attributes
-                .contains_key("routes")
+        self.is_agh() && self.plan.nodes[self.runs[r].node].routes.is_some()
     }
 
     /// Gate run `r` (with a routing table) got `outcome`: its route decides.
     pub(super) fn route_gate(&mut self, r: usize, outcome: GateOutcome) {
-        let node = &self.plan.nodes[self.runs[r].node];
         let verdict = match outcome {
-            GateOutcome::Approved => "pass",
-            GateOutcome::Rejected => "fail",
+            GateOutcome::Approved => Verdict::Pass,
+            GateOutcome::Rejected => Verdict::Fail,
         };
-        let route = node
-            .attributes
-            .get("routes")
-            .and_then(|t| t.get(verdict))
-            .cloned()
-            .unwrap_or(Value::Null);
-        let field = |k: &str| route.get(k).and_then(Value::as_str).map(str::to_string);
-        let action = field("route").unwrap_or_else(|| match outcome {
-            GateOutcome::Approved => "continue".into(),
-            GateOutcome::Rejected => "revise".into(),
-        });
+        let route = match &self.plan.nodes[self.runs[r].node].routes {
+            Some(table) => table.get(verdict).clone(),
+            None => Route::default_for(verdict),
+        };
+        let action = route.route;
         let generation = self.generation_of(self.runs[r].scope);
         let revision = generation - 1;
         let max = self.max_revisions(r);
@@ -184,16 +171,20 @@ impl State {
             self.terminate(r, NodeStatus::Failed);
             return self.stop();
         }
-        match action.as_str() {
-            "halt" | "escalate" => {
-                let status = field("terminal_status").unwrap_or_else(|| {
-                    if action == "halt" {
+        match action {
+            RouteAction::Halt | RouteAction::Escalate => {
+                let status = route.terminal_status.unwrap_or_else(|| {
+                    if action == RouteAction::Halt {
                         "failed".into()
                     } else {
                         "needs-approval".into()
                     }
                 });
-                let reason = field("reason_code").unwrap_or_else(|| format!("gate_{action}"));
+                let action = action.as_str();
+                let reason = route
+                    .reason_code
+                    .unwrap_or_else(|| format!("gate_{action}"));
+                let verdict = verdict.as_str();
                 let note = if action == "escalate" {
                     " (agc does not park the run for an operator's decision)"
                 } else {
@@ -209,7 +200,7 @@ impl State {
                 self.terminate(r, NodeStatus::Succeeded);
                 self.stop();
             }
-            "revise" => self.terminate(r, NodeStatus::Failed),
+            RouteAction::Revise => self.terminate(r, NodeStatus::Failed),
             _ => self.terminate(r, NodeStatus::Succeeded),
         }
     }
@@ -222,13 +213,11 @@ impl State {
             .get("max_revisions")
             .and_then(Value::as_u64)
             .unwrap_or(0);
-        let watch = self.plan.nodes.iter().any(|n| {
-            n.attributes
-                .get("generations")
-                .and_then(|g| g.get("watch"))
-                .and_then(Value::as_bool)
-                == Some(true)
-        });
+        let watch = self
+            .plan
+            .nodes
+            .iter()
+            .any(|n| n.generations.is_some_and(|g| g.watch));
         match own {
             0 if watch => 0,
             0 => DEFAULT_MAX_REVISIONS,

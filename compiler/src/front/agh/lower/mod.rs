@@ -34,9 +34,9 @@ use super::model::{NodeView, Scope, Version, scopes};
 use super::unit::Unit;
 use crate::diag::Diagnostic;
 use crate::ir::{
-    Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, IrExpr, LoopMode,
-    LoopRules, Namespace, Node, NodeId, NodeKind, OnItemFailure, Outcome, Outcomes, Param, Region,
-    RegionId, RegionKind, Semantics, SubgraphSource,
+    Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Generations, Graph, IrExpr,
+    LoopMode, LoopRules, Namespace, Node, NodeId, NodeKind, OnItemFailure, Outcome, Outcomes,
+    Param, Region, RegionId, RegionKind, Semantics, SubgraphSource,
 };
 use crate::source::{Map as DocMap, Value as Doc};
 use routes::continue_verdicts;
@@ -288,10 +288,11 @@ impl<'u> Lowerer<'u> {
         };
         let stop = self.expr(ExprLang::Cel, "/contract/stop_when");
         let mut node = Node::bare(id.clone(), id, NodeKind::Loop, "generations");
-        node.attrs.insert(
-            "generations",
-            json!({"iteration_cap": cap, "unbounded": unbounded, "watch": watch}).into(),
-        );
+        node.extra.make_mut().generations = Some(Generations {
+            iteration_cap: cap,
+            unbounded,
+            watch,
+        });
         let owner = self.add(node, "/contract", None);
         self.g.entrypoints.push(owner);
         self.g.attrs.insert(

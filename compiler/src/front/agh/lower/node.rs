@@ -64,7 +64,7 @@ impl<'u> Lowerer<'u> {
             }
         }
         if v.is("control", "gate") {
-            node.attrs.insert("routes", routes(v).into());
+            node.extra.make_mut().routes = Some(Box::new(routes(v)));
         }
         // The output's schema, shared with the param it is written in (a run-agent's or a
         // goal's `output_schema`, which the agent call reads) and with every identical schema

@@ -1,0 +1,88 @@
+//! Plans written within `agc.plan/v5` before its last typed fields (the format was not
+//! released between them, so the tag did not change): the reader moves what they kept in
+//! attributes into those fields (`read.rs`, `early_v5`).
+
+use super::tests::older_plans_read_as_current;
+use super::*;
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// The plan of each example that changed, as agc wrote it before (kept in
+/// `tests/fixtures/plans/v5-early/`), reads to the same plan as the example's current plan.
+#[test]
+fn early_v5_plans_read_as_their_current_plans() {
+    let typed = older_plans_read_as_current("v5-early", "v5", 1);
+    let nodes = || typed.iter().flat_map(|p| &p.nodes);
+    assert!(
+        nodes().any(|n| n.generations.is_some()),
+        "some example has generations"
+    );
+}
+
+/// The early v5 plan of an example, as JSON.
+fn early(name: &str) -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let path = root.join(format!("tests/fixtures/plans/v5-early/{name}.plan.json"));
+    serde_json::from_str(&std::fs::read_to_string(path).expect("early v5 plan")).expect("json")
+}
+
+/// An agh gate's `attributes.routes` reads into its typed table, a verdict left out or
+/// routed where no route is taking upstream's route; the loop's `attributes.generations`
+/// into its `generations`. Outside agh's loop rules they stay attributes.
+#[test]
+fn early_v5_routes_and_generations_read_into_typed_fields() {
+    let mut v = early("reserved-agh");
+    let nodes = v["nodes"].as_array_mut().expect("nodes");
+    nodes[1]["kind"] = "gate".into();
+    nodes[1]["attributes"] = json!({"class": "control", "max_revisions": 2, "routes": {
+        "pass": {"route": "continue"},
+        "fail": {"route": "halt", "terminal_status": "blocked", "reason_code": "no"},
+        "error": {"route": "teleport"},
+    }});
+    let plan = Plan::from_value(v.clone()).expect("plan");
+    let (owner, gate) = (&plan.nodes[0], &plan.nodes[1]);
+    assert_eq!(
+        owner.generations,
+        Some(Generations {
+            iteration_cap: 1,
+            unbounded: false,
+            watch: false
+        })
+    );
+    assert!(!owner.attributes.contains_key("generations"));
+    let routes = gate.routes.as_deref().expect("routes");
+    assert_eq!(routes.pass, Route::default_for(Verdict::Pass));
+    assert_eq!(routes.fail.route, RouteAction::Halt);
+    assert_eq!(routes.fail.terminal_status.as_deref(), Some("blocked"));
+    assert_eq!(routes.fail.reason_code.as_deref(), Some("no"));
+    assert_eq!(routes.error, Route::default_for(Verdict::Error));
+    assert_eq!(routes.timeout, Route::default_for(Verdict::Timeout));
+    assert_eq!(
+        gate.attributes,
+        *json!({"class": "control", "max_revisions": 2})
+            .as_object()
+            .unwrap()
+    );
+    // Written as the compiler writes them, every verdict in order.
+    let out = serde_json::to_value(&plan).expect("ser");
+    let verdicts: Vec<&str> = out["nodes"][1]["routes"]
+        .as_object()
+        .expect("routes")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(
+        verdicts,
+        Verdict::ALL.map(Verdict::as_str).to_vec(),
+        "{out:#}"
+    );
+    assert_eq!(
+        out["nodes"][1]["routes"]["approval"],
+        json!({"route": "escalate", "terminal_status": "needs-approval"})
+    );
+    // Not an agh plan: attributes of these names are not its.
+    v["semantics"]["loop_rules"] = "plain".into();
+    let plain = Plan::from_value(v).expect("plan");
+    assert!(plain.nodes[0].generations.is_none() && plain.nodes[1].routes.is_none());
+    assert!(plain.nodes[1].attributes.contains_key("routes"));
+}
