@@ -26,7 +26,7 @@
 //! `done` and `no-op` are `succeeded`, every other ending `failed`. An ending other than
 //! `done` is also `AGC329` in the record's diagnostics, saying why.
 
-use super::State;
+use super::{RunId, State};
 use crate::plan::{LoopRules, RegionKind, Route, RouteAction, Verdict};
 use crate::run::handler::GateOutcome;
 use crate::run::record::{LoopTerminal, NodeStatus};
@@ -44,7 +44,7 @@ impl State {
     }
 
     /// Whether loop run `r` is an agh Loop's generations.
-    pub(super) fn is_generations(&self, r: usize) -> bool {
+    pub(super) fn is_generations(&self, r: RunId) -> bool {
         self.is_agh() && self.plan.nodes[self.runs[r].node].generations.is_some()
     }
 
@@ -60,7 +60,7 @@ impl State {
         status: &str,
         reason: Option<&str>,
         generation: u64,
-        at: Option<usize>,
+        at: Option<RunId>,
         why: String,
     ) {
         if self.terminal.is_some() {
@@ -84,7 +84,7 @@ impl State {
     }
 
     /// Generation scope `s` of the generations run `r` ended; `ran` generations so far.
-    pub(super) fn generation_done(&mut self, r: usize, s: usize, ran: u64) {
+    pub(super) fn generation_done(&mut self, r: RunId, s: usize, ran: u64) {
         let failed = self.scopes[s].failed;
         if !failed {
             if self.scopes[s].degraded {
@@ -140,12 +140,12 @@ impl State {
     }
 
     /// Whether run `r` is a gate with agh's routing table.
-    pub(super) fn routes_gate(&self, r: usize) -> bool {
+    pub(super) fn routes_gate(&self, r: RunId) -> bool {
         self.is_agh() && self.plan.nodes[self.runs[r].node].routes.is_some()
     }
 
     /// Gate run `r` (with a routing table) got `outcome`: its route decides.
-    pub(super) fn route_gate(&mut self, r: usize, outcome: GateOutcome) {
+    pub(super) fn route_gate(&mut self, r: RunId, outcome: GateOutcome) {
         let verdict = match outcome {
             GateOutcome::Approved => Verdict::Pass,
             GateOutcome::Rejected => Verdict::Fail,
@@ -207,7 +207,7 @@ impl State {
 
     /// Gate run `r`'s `max_revisions`: its own, else upstream's default (none in a watch
     /// Loop), at most the ceiling; 0 is no limit.
-    fn max_revisions(&self, r: usize) -> u64 {
+    fn max_revisions(&self, r: RunId) -> u64 {
         let own = self.plan.nodes[self.runs[r].node]
             .attributes
             .get("max_revisions")
@@ -226,7 +226,7 @@ impl State {
     }
 
     /// An agh fan-out's branches: the collection split into chunks of `batch_size`.
-    pub(super) fn fan_out_branches(&self, r: usize, items: Vec<Value>) -> Vec<Value> {
+    pub(super) fn fan_out_branches(&self, r: RunId, items: Vec<Value>) -> Vec<Value> {
         if !self.is_agh() {
             return items;
         }
@@ -240,7 +240,7 @@ impl State {
 
     /// An agh fan-out has `n` branches, over `max_fan_out`: the Loop ends `exhausted`.
     /// Returns false outside agh (the map's own over-limit rule applies).
-    pub(super) fn fan_out_over(&mut self, r: usize, n: usize, max: u32) -> bool {
+    pub(super) fn fan_out_over(&mut self, r: RunId, n: usize, max: u32) -> bool {
         if !self.is_agh() {
             return false;
         }

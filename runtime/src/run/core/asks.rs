@@ -57,12 +57,29 @@ pub(crate) struct Ask {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Asks {
     pub(crate) ask: Option<Ask>,
-    /// Times each id was asked in this run (later names get `#n`).
-    pub(super) asked: Vec<(String, u32)>,
+    /// Times each id was asked in this run (later names get `#n`; see [`Asks::count`]).
+    asked: Vec<(String, u32)>,
     /// `before_start` is behind the run.
     pub(crate) started: bool,
     /// The attempt number whose `before_side_effects` checkpoints were passed.
     pub(crate) cleared: u32,
+}
+
+impl Asks {
+    /// Counts one more asking of checkpoint `id` in this run: how many times it was asked
+    /// before (0 the first time).
+    pub(crate) fn count(&mut self, id: &str) -> u32 {
+        match self.asked.iter_mut().find(|(k, _)| k == id) {
+            Some((_, n)) => {
+                *n += 1;
+                *n - 1
+            }
+            None => {
+                self.asked.push((id.to_string(), 1));
+                0
+            }
+        }
+    }
 }
 
 /// The parts of a hand-off question that are not a declared checkpoint's.

@@ -21,6 +21,7 @@
 //! - In the run record a followed back edge is an `edges_taken` entry of kind `conditional`
 //!   (AGS has no back kind) whose `to` is the target's new pass.
 
+use super::RunId;
 use super::passes::DEFAULT_BOUND;
 use super::{Run, State};
 use crate::plan::EdgeKind;
@@ -63,7 +64,7 @@ impl State {
 
     /// Follows the first active back edge leaving run `r`, if its bound allows. Returns
     /// whether one was followed (then `r`'s forward edges do not resolve).
-    pub(super) fn follow_back_edges(&mut self, r: usize) -> bool {
+    pub(super) fn follow_back_edges(&mut self, r: RunId) -> bool {
         let plan = std::sync::Arc::clone(&self.plan);
         let idx = std::sync::Arc::clone(&self.idx);
         let node = self.runs[r].node;
@@ -169,7 +170,7 @@ impl State {
 
     /// First-match order across back and forward edges (an AWP switch whose case loops back):
     /// whether a forward edge of `r` with a lower `order` than `order` is active.
-    fn earlier_branch_matches(&self, r: usize, order: Option<u32>) -> bool {
+    fn earlier_branch_matches(&self, r: RunId, order: Option<u32>) -> bool {
         let Some(k) = order else {
             return false;
         };
@@ -272,7 +273,7 @@ impl State {
     }
 
     /// A fresh run of the node of terminal run `cur`, its next pass.
-    fn new_pass(&mut self, scope: usize, cur: usize) -> usize {
+    fn new_pass(&mut self, scope: usize, cur: RunId) -> RunId {
         let old = &self.runs[cur];
         let pass = old.pass + 1;
         let node = old.node;
@@ -280,11 +281,9 @@ impl State {
             "{}{}#{pass}",
             self.scopes[scope].prefix, self.plan.nodes[node].local_id
         );
-        let r = self.runs.len();
-        let mut run = Run::pending(node, scope, path.clone());
+        let mut run = Run::pending(node, scope, path);
         run.pass = pass;
-        self.runs.push(run);
-        self.by_path.insert(path, r);
+        let r = self.runs.add(run);
         self.scopes[scope].open += 1;
         self.scopes[scope]
             .passes

@@ -24,40 +24,36 @@
 //!   kind that makes no call) is reported (AGC315, a warning) and the remaining
 //!   compensations still run, undoing as much as possible. The run stays `failed`.
 
+use super::RunId;
 use super::{Command, Run, State};
 use crate::plan::NodeKind;
 use crate::run::record::{NodeStatus, RunStatus};
-use std::sync::Arc;
 
 impl State {
     /// Why a node that nothing reaches is skipped: `compensation` for compensation nodes
     /// (they run only to compensate), else `unreachable`.
     pub(super) fn unreachable_reason(&self, node: usize) -> &'static str {
-        match &self.compensation.targets {
-            Some(t) if t.is_target[node] => "compensation",
-            _ => "unreachable",
+        if self.compensation.is_target(node) {
+            "compensation"
+        } else {
+            "unreachable"
         }
     }
 
     /// Run `r` succeeded: remembered when its node has a compensation.
-    pub(super) fn note_success(&mut self, r: usize) {
-        let Some(t) = &self.compensation.targets else {
-            return;
-        };
+    pub(super) fn note_success(&mut self, r: RunId) {
         let run = &self.runs[r];
-        if t.of[run.node].is_some() && !run.degraded && self.compensation.of_run(r).is_none() {
-            self.compensation.completed.push(r);
+        if !run.degraded {
+            self.compensation.succeeded(r, run.node);
         }
     }
 
     /// The run ends `failed`: starts compensating, if anything needs it. Returns false when
     /// nothing does (the caller finishes the run).
     pub(super) fn begin_compensation(&mut self) -> bool {
-        if self.compensation.active || self.compensation.completed.is_empty() {
+        if !self.compensation.begin() {
             return false;
         }
-        self.compensation.queue = std::mem::take(&mut self.compensation.completed);
-        self.compensation.active = true;
         self.status = RunStatus::Running;
         self.finished_at = None;
         self.next_compensation();
@@ -66,11 +62,7 @@ impl State {
 
     /// Starts the next compensation, or ends the run when none is left.
     fn next_compensation(&mut self) {
-        let targets = Arc::clone(self.compensation.targets.as_ref().expect("targets"));
-        while let Some(c) = self.compensation.queue.pop() {
-            let Some(node) = targets.of[self.runs[c].node] else {
-                continue;
-            };
+        while let Some((c, node)) = self.compensation.next() {
             let kind = self.plan.nodes[node].kind;
             let path = format!("compensate.{}", self.runs[c].path);
             if !matches!(
@@ -86,19 +78,14 @@ impl State {
                 self.diag("AGC315", "warning", msg, None);
                 continue;
             }
-            let r = self.runs.len();
-            let mut run = Run::pending(node, self.runs[c].scope, path.clone());
+            let mut run = Run::pending(node, self.runs[c].scope, path);
             run.triggered = true;
-            self.runs.push(run);
-            self.by_path.insert(path, r);
-            let order = self.compensation.runs.len() as u64;
-            self.compensation.runs.insert(r, (order, c));
-            self.compensation.current = Some(r);
+            let r = self.runs.add(run);
+            self.compensation.started(r, c);
             self.launch(r);
             return;
         }
-        self.compensation.current = None;
-        self.compensation.active = false;
+        self.compensation.end();
         self.status = RunStatus::Failed;
         self.finished_at = Some(self.now.clone());
         self.out.push(Command::Finish {
@@ -108,8 +95,8 @@ impl State {
 
     /// Compensation run `r` ended (it has no edges to resolve): reports a failure, goes on.
     /// Returns false when `r` is not a compensation run.
-    pub(super) fn compensation_done(&mut self, r: usize) -> bool {
-        if !self.compensation.active {
+    pub(super) fn compensation_done(&mut self, r: RunId) -> bool {
+        if !self.compensation.active() {
             return false;
         }
         let Some((_, c)) = self.compensation.of_run(r) else {
@@ -131,7 +118,7 @@ impl State {
     /// While compensating: the run pauses when the compensation in progress awaits a human.
     pub(super) fn compensation_paused(&self) -> bool {
         self.compensation
-            .current
+            .current()
             .is_some_and(|r| self.runs[r].status == NodeStatus::AwaitingHuman)
     }
 }

@@ -3,34 +3,36 @@
 //! apart so that the state's definition needs no file that implements the state (issue 44:
 //! arrows only down).
 
+use super::run_id::RunId;
 use crate::plan::Plan;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Which plan node compensates which.
 #[derive(Debug)]
-pub(super) struct Targets {
+struct Targets {
     /// Per plan node, the node that compensates it.
-    pub(super) of: Vec<Option<usize>>,
+    of: Vec<Option<usize>>,
     /// Per plan node, whether some node names it as its compensation.
-    pub(super) is_target: Vec<bool>,
+    is_target: Vec<bool>,
 }
 
-/// Compensation bookkeeping.
+/// Compensation bookkeeping: it owns which node undoes which, what succeeded that has an
+/// undo, and the undoing in progress (`compensate.rs` asks it, and never reaches into it).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Compensation {
     /// `None` when no node of the plan has a compensation (nothing is tracked then).
-    pub(super) targets: Option<Arc<Targets>>,
-    /// Succeeded runs that have a compensation, in completion order.
-    pub(super) completed: Vec<usize>,
+    targets: Option<Arc<Targets>>,
+    /// Succeeded runs that have a compensation, with its node, in completion order.
+    completed: Vec<(RunId, usize)>,
     /// While compensating: the runs still to compensate, the next one last.
-    pub(super) queue: Vec<usize>,
+    queue: Vec<(RunId, usize)>,
     /// The run is compensating (its status is `running` until the last one ends).
-    pub(crate) active: bool,
+    active: bool,
     /// The compensation run in progress.
-    pub(super) current: Option<usize>,
+    current: Option<RunId>,
     /// Compensation run → (its position among compensations, the run it compensates).
-    pub(super) runs: HashMap<usize, (u64, usize)>,
+    runs: HashMap<RunId, (u64, RunId)>,
 }
 
 impl Compensation {
@@ -72,8 +74,66 @@ impl Compensation {
         self.targets.is_some()
     }
 
+    /// Whether plan node `node` is some node's compensation (it runs only to compensate).
+    pub(crate) fn is_target(&self, node: usize) -> bool {
+        self.targets.as_ref().is_some_and(|t| t.is_target[node])
+    }
+
+    /// The run is compensating.
+    #[inline]
+    pub(crate) fn active(&self) -> bool {
+        self.active
+    }
+
+    /// Run `r` of plan node `node` succeeded, not degraded: remembered when the node has a
+    /// compensation (and `r` is not a compensation itself).
+    pub(crate) fn succeeded(&mut self, r: RunId, node: usize) {
+        let Some(t) = &self.targets else {
+            return;
+        };
+        if let Some(undo) = t.of[node]
+            && self.of_run(r).is_none()
+        {
+            self.completed.push((r, undo));
+        }
+    }
+
+    /// The run failed: starts compensating what succeeded, latest first. False when
+    /// nothing needs it (or it is compensating already).
+    pub(crate) fn begin(&mut self) -> bool {
+        if self.active || self.completed.is_empty() {
+            return false;
+        }
+        self.queue = std::mem::take(&mut self.completed);
+        self.active = true;
+        true
+    }
+
+    /// The next run to compensate and the node that compensates it.
+    pub(crate) fn next(&mut self) -> Option<(RunId, usize)> {
+        self.queue.pop()
+    }
+
+    /// Compensation run `r` undoes run `c` now.
+    pub(crate) fn started(&mut self, r: RunId, c: RunId) {
+        let order = self.runs.len() as u64;
+        self.runs.insert(r, (order, c));
+        self.current = Some(r);
+    }
+
+    /// Nothing is left to compensate.
+    pub(crate) fn end(&mut self) {
+        self.current = None;
+        self.active = false;
+    }
+
+    /// The compensation run in progress.
+    pub(crate) fn current(&self) -> Option<RunId> {
+        self.current
+    }
+
     /// Position and compensated run of compensation run `r`.
-    pub(crate) fn of_run(&self, r: usize) -> Option<(u64, usize)> {
+    pub(crate) fn of_run(&self, r: RunId) -> Option<(u64, RunId)> {
         if self.runs.is_empty() {
             return None;
         }

@@ -16,6 +16,7 @@
 //!   (in declared order) is selected, else `default_branch`; with neither, the node fails
 //!   (RT062). Branches without a `when` never match.
 
+use super::RunId;
 use super::State;
 use super::check::check;
 use super::env::Anchor;
@@ -29,7 +30,7 @@ impl State {
     /// (`relaxed` criteria count as advisory).
     pub(super) fn evaluate_criteria(
         &mut self,
-        r: usize,
+        r: RunId,
         outputs: &Map<String, Value>,
         relaxed: &[String],
     ) -> Option<(CriteriaResults, Vec<String>)> {
@@ -189,7 +190,7 @@ impl State {
 
     /// An `evaluator: expression` decision: selects its branch without a call. Returns
     /// whether the node is such a decision (and so was handled).
-    pub(super) fn decide_by_expression(&mut self, r: usize) -> bool {
+    pub(super) fn decide_by_expression(&mut self, r: RunId) -> bool {
         let plan = std::sync::Arc::clone(&self.plan);
         let node = &plan.nodes[self.runs[r].node];
         let Some(decision) = node.decision.as_ref() else {

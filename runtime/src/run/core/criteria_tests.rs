@@ -1,6 +1,6 @@
 //! Success criteria and expression decisions, driven through the pure core.
 
-use super::super::{Command, State};
+use super::super::{Command, RunId, State};
 use crate::plan::Plan;
 use crate::run::event::{CallResult, Event};
 use crate::run::handler::Completion;
@@ -99,7 +99,11 @@ fn drive(plan: Arc<Plan>, params: Map<String, Value>, outputs: impl Fn(usize) ->
 }
 
 fn statuses(st: &State) -> Vec<AttemptStatus> {
-    st.runs[0].attempts.iter().map(|a| a.status).collect()
+    st.runs[RunId::at(0)]
+        .attempts
+        .iter()
+        .map(|a| a.status)
+        .collect()
 }
 
 #[test]
@@ -116,7 +120,10 @@ fn a_failing_expression_criterion_is_criteria_failed_and_retried() {
         [AttemptStatus::CriteriaFailed, AttemptStatus::Succeeded]
     );
     assert_eq!(st.status(), RunStatus::Succeeded);
-    let err = st.runs[0].attempts[0].error.as_deref().unwrap_or_default();
+    let err = st.runs[RunId::at(0)].attempts[0]
+        .error
+        .as_deref()
+        .unwrap_or_default();
     assert!(err.contains("`enough`"), "{err}");
 }
 
@@ -158,7 +165,10 @@ fn regex_json_schema_advisory_and_handler_kinds() {
         |_| json!({"text": "goodbye", "doc": {}, "n": 1}),
     );
     assert_eq!(statuses(&st), [AttemptStatus::CriteriaFailed]);
-    let err = st.runs[0].attempts[0].error.clone().unwrap_or_default();
+    let err = st.runs[RunId::at(0)].attempts[0]
+        .error
+        .clone()
+        .unwrap_or_default();
     assert!(err.contains("`greets`") && err.contains("`shape`"), "{err}");
 }
 
@@ -212,13 +222,17 @@ fn expression_decisions_take_the_first_true_branch_without_a_call() {
         let st = drive(plan(decision(default), params.clone()), m, |_| {
             panic!("an expression decision makes no call")
         });
-        assert_eq!(st.runs[0].decision.as_deref(), want, "size {size}");
+        assert_eq!(
+            st.runs[RunId::at(0)].decision.as_deref(),
+            want,
+            "size {size}"
+        );
         let status = if want.is_some() {
             NodeStatus::Succeeded
         } else {
             NodeStatus::Failed
         };
         assert_eq!(st.node_status("n"), Some(status));
-        assert!(st.runs[0].attempts.is_empty());
+        assert!(st.runs[RunId::at(0)].attempts.is_empty());
     }
 }

@@ -23,6 +23,7 @@
 //!   joined by `&&`) holds when every part does, by the reference evaluator's rules
 //!   (`crate::facts`).
 
+use super::RunId;
 use super::State;
 use crate::plan::{JqOutputs, NodeKind, Reducer, StateModel, StateUpdates, SubgraphSource};
 
@@ -126,7 +127,7 @@ impl State {
     /// changes nothing: its mapping is the run's output), Agent Graph merges its `facts`.
     /// AWP's state must then fit the state schema (upstream "State invalid after …"): when
     /// it does not, the state stays as it was and the error is returned.
-    pub(super) fn absorb_outputs(&mut self, r: usize) -> Result<(), String> {
+    pub(super) fn absorb_outputs(&mut self, r: RunId) -> Result<(), String> {
         let Some(outputs) = self.runs[r].outputs.clone() else {
             return Ok(());
         };

@@ -1,6 +1,7 @@
 //! Edge resolution: a terminal run's outgoing edges (activation by outcome, named outcome
 //! and guard, first-match order, failure absorption), then its targets' joins.
 
+use super::RunId;
 use super::{State, env};
 use crate::run::record::{EdgeTaken, NodeStatus};
 use serde_json::Value;
@@ -8,8 +9,8 @@ use std::sync::Arc;
 
 impl State {
     /// A terminal run's consequences: its outgoing edges, its scope's bookkeeping.
-    pub(super) fn propagate(&mut self, r: usize) {
-        if self.compensation.active && self.compensation_done(r) {
+    pub(super) fn propagate(&mut self, r: RunId) {
+        if self.compensation.active() && self.compensation_done(r) {
             return;
         }
         if self.runs[r].status == NodeStatus::Succeeded
@@ -114,7 +115,7 @@ impl State {
     /// its guard). Edges with named outcomes (`on`) match the run's decision, else its
     /// `outcome` output, else `completed` / `failed` by status; edges without outcome kinds
     /// match on names alone.
-    pub(crate) fn edge_matches(&self, r: usize, edge: &crate::plan::Edge) -> bool {
+    pub(crate) fn edge_matches(&self, r: RunId, edge: &crate::plan::Edge) -> bool {
         let run = &self.runs[r];
         let succeeded = run.status == NodeStatus::Succeeded;
         let failed = matches!(run.status, NodeStatus::Failed | NodeStatus::Blocked);
@@ -148,7 +149,7 @@ impl State {
     }
 
     /// Readiness or skipping of `t` after one of its incoming edges resolved.
-    pub(super) fn join_check(&mut self, t: usize) {
+    pub(super) fn join_check(&mut self, t: RunId) {
         let run = &self.runs[t];
         if run.status != NodeStatus::Pending || run.triggered {
             return;

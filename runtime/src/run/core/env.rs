@@ -4,8 +4,8 @@
 //! Only the `nodes.<id>` entries an expression names are built, so evaluating a guard costs
 //! what the guard reads, not the size of the scope.
 
-use super::State;
 use super::check::kind_name;
+use super::{RunId, State};
 use crate::expr::eval::{Env, eval_with};
 use crate::expr::{Expr as CoreExpr, ExprKind, Lang, TemplatePart};
 use crate::plan::{Expr, ExprLang, Namespace};
@@ -137,7 +137,7 @@ fn walk<'e>(e: &'e CoreExpr, mut visit: impl FnMut(&'e CoreExpr)) {
 /// `self`) and extra roots (`inputs` for templates).
 #[derive(Default)]
 pub struct Anchor<'a> {
-    pub run: Option<usize>,
+    pub run: Option<RunId>,
     pub inputs: Option<&'a Map<String, Value>>,
 }
 
@@ -267,7 +267,7 @@ impl State {
     }
 
     /// `nodes.<id>` as expressions see it: status, outputs, attempts, decision.
-    fn node_view(&self, run: usize) -> Value {
+    fn node_view(&self, run: RunId) -> Value {
         let r = &self.runs[run];
         let mut m = Map::new();
         m.insert("status".into(), Value::from(r.status.as_str()));

@@ -13,6 +13,7 @@
 //! `escalation` block; then, or if it already happened, `failed`).
 //!
 
+use super::RunId;
 use super::State;
 use super::asks::{HandOff, Stage};
 use super::ladder_state::Phase;
@@ -25,7 +26,7 @@ impl State {
     /// The escalation (once per run): declared `on_escalation` checkpoints, then the
     /// hand-off. `forced`: escalate even without an `escalation` block (`on_exhausted:
     /// escalate`, `timeout_action: escalate`), to a human.
-    pub(crate) fn escalate(&mut self, r: usize, forced: bool) {
+    pub(crate) fn escalate(&mut self, r: RunId, forced: bool) {
         let has_block = self.failure(r).is_some_and(|f| f.escalation.is_some());
         if self.ladder(r).escalation_done || !(has_block || forced) {
             return self.exhausted(r);
@@ -35,7 +36,7 @@ impl State {
         self.escalation_checkpoints(r, 0);
     }
 
-    pub(crate) fn escalation_checkpoints(&mut self, r: usize, from: usize) {
+    pub(crate) fn escalation_checkpoints(&mut self, r: RunId, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::OnEscalation, from) {
             self.ladder(r).escalation_asked = true;
             let hand_off = self.hand_off_material(r);
@@ -62,7 +63,7 @@ impl State {
     }
 
     /// An escalation's rendered `message`, `roles` and `include` material.
-    pub(crate) fn hand_off_material(&mut self, r: usize) -> HandOff {
+    pub(crate) fn hand_off_material(&mut self, r: RunId) -> HandOff {
         let esc = self.failure(r).and_then(|f| f.escalation.clone());
         let prompt = match esc.as_ref().and_then(|e| e.message.as_ref()) {
             Some(e) => {
@@ -129,7 +130,7 @@ impl State {
 
     /// A node that cannot go on by itself escalates (a loop's `on_max_iterations:
     /// escalate`): `why` is the failure, `outputs` stand as its last outputs.
-    pub(crate) fn escalate_stuck(&mut self, r: usize, why: String, outputs: Map<String, Value>) {
+    pub(crate) fn escalate_stuck(&mut self, r: RunId, why: String, outputs: Map<String, Value>) {
         self.runs[r].outputs = Some(outputs.clone());
         let l = self.ladder(r);
         l.failure = Some(HandlerError::new(FailureClass::ToolError, why));
@@ -139,7 +140,7 @@ impl State {
     }
 
     /// `on_exhausted`: the ladder's last step.
-    pub(crate) fn exhausted(&mut self, r: usize) {
+    pub(crate) fn exhausted(&mut self, r: RunId) {
         match self.failure(r).map(|f| f.on_exhausted) {
             Some(OnExhausted::Skip) => {
                 self.runs[r].skip_reason = Some("on_exhausted".into());
@@ -154,7 +155,7 @@ impl State {
     }
 
     /// Succeeded degraded (RT042): the last call's outputs that fit, else none.
-    pub(crate) fn succeed_degraded(&mut self, r: usize) {
+    pub(crate) fn succeed_degraded(&mut self, r: RunId) {
         let err = self.runs[r]
             .ladder
             .as_ref()
@@ -175,7 +176,7 @@ impl State {
     /// declarations (else a warning with the check's code).
     pub(crate) fn settle(
         &mut self,
-        r: usize,
+        r: RunId,
         given: Map<String, Value>,
     ) -> Option<Map<String, Value>> {
         let mut merged = self.runs[r]

@@ -12,6 +12,7 @@
 //! The other dialects define no such policy: their expression errors keep the `false`
 //! reading (their own codes and statuses are unchanged).
 
+use super::RunId;
 use super::State;
 use crate::plan::ExpressionErrors;
 use std::fmt::Display;
@@ -28,7 +29,7 @@ impl State {
     /// stops the run at the end of this step. The caller goes on with its reading either way.
     pub(super) fn expression_failed(
         &mut self,
-        r: Option<usize>,
+        r: Option<RunId>,
         what: &str,
         reading: &str,
         err: &dyn Display,
@@ -60,7 +61,7 @@ impl State {
     /// A loop's `while`/`until` failed: RT062, an error in every case (no reading is safe:
     /// false would end a `while` loop and run an `until` loop to its cap); the loop fails, and
     /// under `fail` the run stops too.
-    pub(super) fn loop_condition_failed(&mut self, r: usize, err: &dyn Display) {
+    pub(super) fn loop_condition_failed(&mut self, r: RunId, err: &dyn Display) {
         self.diag(
             "RT062",
             "error",

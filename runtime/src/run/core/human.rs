@@ -25,6 +25,7 @@
 //! - A question awaiting a decision may time out (`timeout_seconds`, `on_timeout`, the
 //!   policy's defaults): `timed_out`, then `on_timeout` at its stage (`human_timeout.rs`).
 
+use super::RunId;
 use super::State;
 use super::asks::{Ask, Asks, HandOff, Stage, checkpoint_ids};
 use super::env::Anchor;
@@ -36,17 +37,17 @@ use serde_json::{Map, Value};
 
 impl State {
     /// Run `r`'s checkpoint bookkeeping, created on first use.
-    pub(crate) fn asks(&mut self, r: usize) -> &mut Asks {
+    pub(crate) fn asks(&mut self, r: RunId) -> &mut Asks {
         self.runs[r].human.get_or_insert_with(Box::default)
     }
 
     /// The node's declared checkpoints (`human`, defaults merged).
-    pub(super) fn declared(&self, r: usize) -> Option<&[HumanCheckpoint<Expr>]> {
+    pub(super) fn declared(&self, r: RunId) -> Option<&[HumanCheckpoint<Expr>]> {
         self.plan.nodes[self.runs[r].node].human.as_deref()
     }
 
     /// The next declared checkpoint of `stage` from list index `from` whose `when` holds.
-    pub(crate) fn next_checkpoint(&mut self, r: usize, stage: Stage, from: usize) -> Option<usize> {
+    pub(crate) fn next_checkpoint(&mut self, r: RunId, stage: Stage, from: usize) -> Option<usize> {
         let len = self.declared(r)?.len();
         for i in from..len {
             let h = &self.declared(r)?[i];
@@ -93,7 +94,7 @@ impl State {
     }
 
     /// The outputs a stage's expressions see as `self.outputs`.
-    fn outputs_at(&self, r: usize, stage: Stage) -> Option<Map<String, Value>> {
+    fn outputs_at(&self, r: RunId, stage: Stage) -> Option<Map<String, Value>> {
         let l = self.runs[r].ladder.as_ref()?;
         if stage.sees_candidate() {
             l.candidate.as_ref().map(|c| c.outputs.clone())
@@ -105,7 +106,7 @@ impl State {
     /// Evaluates `e` for run `r` with `outputs` (if any) as its `self.outputs`.
     pub(crate) fn eval_seeing(
         &mut self,
-        r: usize,
+        r: RunId,
         e: &Expr,
         outputs: Option<Map<String, Value>>,
     ) -> Result<Value, String> {
@@ -126,7 +127,7 @@ impl State {
     }
 
     /// Declared checkpoint `i`'s id (see [`checkpoint_ids`]).
-    pub(crate) fn checkpoint_id(&self, r: usize, i: usize) -> String {
+    pub(crate) fn checkpoint_id(&self, r: RunId, i: usize) -> String {
         checkpoint_ids(&self.plan.nodes[self.runs[r].node])
             .into_iter()
             .nth(i)
@@ -136,7 +137,7 @@ impl State {
     /// Asks declared checkpoint `index` (or, `None`, the hand-off of `stage`) for run `r`.
     pub(crate) fn ask(
         &mut self,
-        r: usize,
+        r: RunId,
         stage: Stage,
         index: Option<usize>,
         step: usize,
@@ -192,17 +193,7 @@ impl State {
             _ => self.runs[r].attempt.max(1),
         };
         let path = self.runs[r].path.clone();
-        let asks = self.asks(r);
-        let n = match asks.asked.iter_mut().find(|(k, _)| *k == id) {
-            Some((_, n)) => {
-                *n += 1;
-                *n - 1
-            }
-            None => {
-                asks.asked.push((id.clone(), 1));
-                0
-            }
-        };
+        let n = self.asks(r).count(&id);
         let name = if n == 0 {
             format!("{path}.{id}")
         } else {
@@ -240,7 +231,7 @@ impl State {
     }
 
     /// The handler answered run `r`'s question (or failed to).
-    pub(crate) fn ask_returned(&mut self, r: usize, result: CallResult) {
+    pub(crate) fn ask_returned(&mut self, r: RunId, result: CallResult) {
         let id = self.runs[r]
             .human
             .as_ref()
@@ -263,7 +254,7 @@ impl State {
     }
 
     /// A decision arrived for run `r`'s awaited question.
-    pub(crate) fn checkpoint_decided(&mut self, r: usize, resp: GateResponse) {
+    pub(crate) fn checkpoint_decided(&mut self, r: RunId, resp: GateResponse) {
         if resp.outcome.is_none() {
             // Still no answer: keep waiting.
             let name = self.runs[r]
@@ -284,7 +275,7 @@ impl State {
 
     /// An answer (or its absence) to run `r`'s question: wait (with its timeout armed), or
     /// record and go on.
-    pub(super) fn answer(&mut self, r: usize, resp: GateResponse, presented: bool) {
+    pub(super) fn answer(&mut self, r: RunId, resp: GateResponse, presented: bool) {
         let Some(ask) = self.runs[r].human.as_ref().and_then(|h| h.ask.clone()) else {
             return;
         };
@@ -331,7 +322,7 @@ impl State {
     /// `Some((code, message))` when they do not fit.
     pub(crate) fn collect_misfit(
         &self,
-        r: usize,
+        r: RunId,
         ask: &Ask,
         values: &Map<String, Value>,
     ) -> Option<(&'static str, String)> {
@@ -361,7 +352,7 @@ impl State {
         None
     }
 
-    pub(super) fn record_event(&mut self, r: usize, ask: &Ask, outcome: &str, resp: &GateResponse) {
+    pub(super) fn record_event(&mut self, r: RunId, ask: &Ask, outcome: &str, resp: &GateResponse) {
         let at = Some(self.now.clone());
         self.runs[r].human_events.push(HumanEvent {
             checkpoint_id: Some(ask.cp.id.clone()),

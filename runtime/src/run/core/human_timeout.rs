@@ -29,6 +29,7 @@
 //! The timer is one of the run's human timeouts (`timers`): it does not keep a paused run
 //! running, and on a paused run it applies when it fires (or, locally, on `--resume`).
 
+use super::RunId;
 use super::State;
 use super::asks::{Ask, Stage};
 use super::timer_set::{HumanWait, OnTimeout};
@@ -38,7 +39,7 @@ use serde_json::Map;
 
 impl State {
     /// Run `r` awaits a human's answer to `ask`: arms its timeout, if it has one.
-    pub(super) fn arm_checkpoint_timeout(&mut self, r: usize, ask: &Ask) {
+    pub(super) fn arm_checkpoint_timeout(&mut self, r: RunId, ask: &Ask) {
         let own = ask
             .index
             .and_then(|i| self.declared(r).and_then(|l| l.get(i)));
@@ -57,7 +58,7 @@ impl State {
     /// module docs). `note` goes on the `timed_out` event.
     pub(super) fn checkpoint_timed_out(
         &mut self,
-        r: usize,
+        r: RunId,
         on: OnTimeout,
         seconds: f64,
         note: String,

@@ -38,6 +38,7 @@
 //! A rejection at `before_start` or `before_side_effects` is a human veto: the node does not
 //! run (or does not make that attempt) and ends `failed`, without the ladder.
 
+use super::RunId;
 use super::State;
 use super::asks::{Ask, HandOff, Stage};
 use super::ladder_state::{Candidate, Ladder, Phase};
@@ -48,28 +49,29 @@ use serde_json::{Map, Value};
 
 impl State {
     /// Run `r`'s ladder bookkeeping, created on first use.
-    pub(crate) fn ladder(&mut self, r: usize) -> &mut Ladder {
+    pub(crate) fn ladder(&mut self, r: RunId) -> &mut Ladder {
         self.runs[r].ladder.get_or_insert_with(Box::default)
     }
 
     /// The node's failure ladder, when its document declares one.
-    pub(crate) fn failure(&self, r: usize) -> Option<&Failure<Expr>> {
+    pub(crate) fn failure(&self, r: RunId) -> Option<&Failure<Expr>> {
         self.plan.nodes[self.runs[r].node].failure.as_deref()
     }
 
     /// Issues run `r`'s prepared call when a slot is free; otherwise parks it in the ready
     /// set (a call that follows a human's decision waits for a slot like any ready node, so
     /// `max_parallel_nodes` holds).
-    pub(crate) fn send(&mut self, r: usize) {
+    pub(crate) fn send(&mut self, r: RunId) {
         let node = self.runs[r].node;
-        if self.running >= self.max_parallel {
+        if !self.sched.slot_free() {
             let run = &mut self.runs[r];
             run.parked = true;
             run.status = NodeStatus::Ready;
-            self.ready.insert((node, r));
+            // A parked call waits for a slot whatever its node's kind.
+            self.sched.push_ready(node, r, true);
             return;
         }
-        self.running += 1;
+        self.sched.take_slot();
         let run = &mut self.runs[r];
         run.parked = false;
         run.dispatched = true;
@@ -78,19 +80,16 @@ impl State {
     }
 
     /// Puts run `r` back among the ready runs (its launch continues where it stands).
-    pub(crate) fn requeue(&mut self, r: usize) {
+    pub(crate) fn requeue(&mut self, r: RunId) {
         let node = self.runs[r].node;
         self.runs[r].status = NodeStatus::Ready;
-        if super::needs_slot(self.plan.nodes[node].kind) {
-            self.ready.insert((node, r));
-        } else {
-            self.ready_free.insert((node, r));
-        }
+        let slot = super::needs_slot(self.plan.nodes[node].kind);
+        self.sched.push_ready(node, r, slot);
     }
 
     /// `before_start` checkpoints from list index `from`; true when one was asked (the
     /// launch continues after its answer).
-    pub(crate) fn before_start(&mut self, r: usize, from: usize) -> bool {
+    pub(crate) fn before_start(&mut self, r: RunId, from: usize) -> bool {
         if self.runs[r].human.as_ref().is_some_and(|h| h.started) {
             return false;
         }
@@ -106,7 +105,7 @@ impl State {
 
     /// `before_side_effects` checkpoints for the attempt about to start; true when one was
     /// asked. They apply when the node may have side effects (see `side_effects`).
-    pub(crate) fn before_side_effects(&mut self, r: usize, from: usize) -> bool {
+    pub(crate) fn before_side_effects(&mut self, r: RunId, from: usize) -> bool {
         let next = self.runs[r].attempt + 1;
         if self.runs[r]
             .human
@@ -129,7 +128,7 @@ impl State {
     /// `read_write` workspace, or a permission that writes (`fs:write`, `fs:delete`,
     /// `git:commit`, `git:push`, `shell:exec`: AG902's list). A handler call cannot pause
     /// inside itself, so the checkpoint is taken before the call.
-    fn side_effects(&self, r: usize) -> bool {
+    fn side_effects(&self, r: RunId) -> bool {
         let Some(req) = self.plan.nodes[self.runs[r].node]
             .attributes
             .get("requirements")
@@ -143,7 +142,7 @@ impl State {
     }
 
     /// A completed call: outputs checked, then reviewed, then judged.
-    pub(crate) fn completed(&mut self, r: usize, c: Completion) {
+    pub(crate) fn completed(&mut self, r: RunId, c: Completion) {
         let node = &self.plan.nodes[self.runs[r].node];
         let kind = node.kind;
         let reviewed = node.human.is_some();
@@ -203,7 +202,7 @@ impl State {
     }
 
     /// `after_outputs` checkpoints from index `from`, then the criteria.
-    pub(crate) fn review(&mut self, r: usize, from: usize) {
+    pub(crate) fn review(&mut self, r: RunId, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::AfterOutputs, from) {
             return self.ask(r, Stage::AfterOutputs, Some(i), 0, HandOff::default());
         }
@@ -211,7 +210,7 @@ impl State {
     }
 
     /// The success criteria on the candidate outputs.
-    fn judge(&mut self, r: usize) {
+    fn judge(&mut self, r: RunId) {
         let outputs = self
             .ladder(r)
             .candidate
@@ -233,7 +232,7 @@ impl State {
     }
 
     /// `on_criteria_failure` checkpoints from index `from`, then the failed attempt.
-    pub(crate) fn criteria_failure(&mut self, r: usize, from: usize) {
+    pub(crate) fn criteria_failure(&mut self, r: RunId, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::OnCriteriaFailure, from) {
             return self.ask(r, Stage::OnCriteriaFailure, Some(i), 0, HandOff::default());
         }
@@ -246,7 +245,7 @@ impl State {
     }
 
     /// The candidate outputs are the node's: the attempt succeeded.
-    pub(crate) fn accept(&mut self, r: usize) {
+    pub(crate) fn accept(&mut self, r: RunId) {
         let l = self.ladder(r);
         let cand = l.candidate.take();
         if let Phase::Fallback(_) = l.phase {
@@ -257,7 +256,7 @@ impl State {
         self.succeed_with(r, cand.outputs);
     }
 
-    pub(crate) fn succeed_with(&mut self, r: usize, outputs: Map<String, Value>) {
+    pub(crate) fn succeed_with(&mut self, r: RunId, outputs: Map<String, Value>) {
         if let Some(Value::String(d)) = outputs.get("decision") {
             self.runs[r].decision = Some(d.clone());
         }
@@ -266,7 +265,7 @@ impl State {
     }
 
     /// After a failed attempt was closed: the failure stages, then the ladder.
-    pub(crate) fn after_failure(&mut self, r: usize, err: HandlerError) {
+    pub(crate) fn after_failure(&mut self, r: RunId, err: HandlerError) {
         let l = self.ladder(r);
         l.candidate = None;
         match l.phase {
@@ -280,7 +279,7 @@ impl State {
     }
 
     /// `on_failure` checkpoints from index `from`, then retry or the ladder.
-    pub(crate) fn failure_checkpoints(&mut self, r: usize, from: usize) {
+    pub(crate) fn failure_checkpoints(&mut self, r: RunId, from: usize) {
         if let Some(i) = self.next_checkpoint(r, Stage::OnFailure, from) {
             return self.ask(r, Stage::OnFailure, Some(i), 0, HandOff::default());
         }
@@ -289,7 +288,7 @@ impl State {
 
     /// `timeout_action` for a timed-out attempt: `Some(retry anyway)` to go on, `None` when
     /// it settled the run.
-    pub(crate) fn timeout_action(&mut self, r: usize) -> Option<bool> {
+    pub(crate) fn timeout_action(&mut self, r: RunId) -> Option<bool> {
         let timed_out = self.runs[r]
             .ladder
             .as_ref()
@@ -313,7 +312,7 @@ impl State {
     }
 
     /// The fallback steps from index `from`, then the escalation.
-    pub(crate) fn fallbacks(&mut self, r: usize, from: usize) {
+    pub(crate) fn fallbacks(&mut self, r: RunId, from: usize) {
         let steps = self.failure(r).map_or(0, |f| f.fallback.len());
         for i in from..steps {
             if !self.step_holds(r, i) {
@@ -367,7 +366,7 @@ impl State {
     }
 
     /// Fallback step `i`'s `when` (true without one; an error counts as false, RT062).
-    fn step_holds(&mut self, r: usize, i: usize) -> bool {
+    fn step_holds(&mut self, r: RunId, i: usize) -> bool {
         let Some(e) = self.failure(r).and_then(|f| f.fallback[i].when.clone()) else {
             return true;
         };
@@ -396,7 +395,7 @@ impl State {
 
     /// Another node's call as this run's next attempt (`alternate_node`, escalation
     /// `to: node`). False (AGC308) when it cannot be made.
-    pub(crate) fn call_other(&mut self, r: usize, name: &str, phase: Phase, what: &str) -> bool {
+    pub(crate) fn call_other(&mut self, r: RunId, name: &str, phase: Phase, what: &str) -> bool {
         let scope = self.runs[r].scope;
         let kind = self.scopes[scope].kind;
         let found = self.idx.scope_nodes[kind]
@@ -446,7 +445,7 @@ impl State {
     }
 
     /// `degrade_outputs`: the listed outputs of the last call, if each is there and fits.
-    fn degrade(&mut self, r: usize, names: &[String]) -> bool {
+    fn degrade(&mut self, r: RunId, names: &[String]) -> bool {
         let Some(last) = self.runs[r]
             .ladder
             .as_ref()
@@ -483,7 +482,7 @@ impl State {
     }
 
     /// `relax_criteria`: the last call's outputs judged again with `names` advisory.
-    fn relax(&mut self, r: usize, names: &[String]) -> bool {
+    fn relax(&mut self, r: RunId, names: &[String]) -> bool {
         let Some(l) = self.runs[r].ladder.as_ref() else {
             return false;
         };
@@ -503,7 +502,7 @@ impl State {
     /// What an answer to `ask` does (see the module docs).
     pub(crate) fn resume_after(
         &mut self,
-        r: usize,
+        r: RunId,
         ask: &Ask,
         approved: bool,
         outputs: Map<String, Value>,

@@ -488,7 +488,7 @@ proptest::proptest! {
         for (path, s) in sim.st.node_statuses() {
             proptest::prop_assert!(s.is_terminal(), "{path} ended {s:?}");
         }
-        for r in &sim.st.runs {
+        for r in sim.st.runs.iter() {
             let (attempts, steps, ..) = &specs[r.node];
             let bound = *attempts as usize + steps.len() + 1;
             proptest::prop_assert!(r.attempts.len() <= bound, "{}: {} attempts", r.path, r.attempts.len());

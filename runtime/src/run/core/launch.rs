@@ -1,6 +1,7 @@
 //! Starting node runs and handling call results: inputs, budgets, retries, the failure
 //! ladder, output checks, gates.
 
+use super::RunId;
 use super::env::Anchor;
 use super::{State, check};
 use crate::plan::{
@@ -13,7 +14,7 @@ use serde_json::{Map, Value};
 
 impl State {
     /// Starts ready run `r` (or continues it: a parked call, the work after `before_start`).
-    pub(super) fn launch(&mut self, r: usize) {
+    pub(super) fn launch(&mut self, r: RunId) {
         if self.runs[r].parked {
             return self.send(r);
         }
@@ -129,7 +130,7 @@ impl State {
     /// class `budget_exceeded`, the same wherever it was met (the run's `when`, its inputs,
     /// a decision's branches, a switch's cases), which the retry policy and the failure edges
     /// see like any failed attempt (issue 47). A retry starts over from `launch`.
-    pub(super) fn limit_failed(&mut self, r: usize, msg: String) {
+    pub(super) fn limit_failed(&mut self, r: RunId, msg: String) {
         self.diag("AGC043", "error", msg.clone(), Some(r));
         let now = self.now.clone();
         let run = &mut self.runs[r];
@@ -145,7 +146,7 @@ impl State {
     /// Evaluates run `r`'s own `when` (true without one): false skips the run, an
     /// evaluation limit fails its attempt ([`State::limit_failed`]) and leaves the guard to
     /// evaluate again, another error fails the run (RT062). Whether the run goes on.
-    pub(super) fn guard_allows(&mut self, r: usize) -> bool {
+    pub(super) fn guard_allows(&mut self, r: RunId) -> bool {
         let plan = std::sync::Arc::clone(&self.plan);
         let Some(guard) = &plan.nodes[self.runs[r].node].guard else {
             return true;
@@ -183,9 +184,9 @@ impl State {
 
     /// Issues the next attempt of `r`, if the run's budgets allow (after its
     /// `before_side_effects` checkpoints).
-    pub(super) fn new_attempt(&mut self, r: usize) {
+    pub(super) fn new_attempt(&mut self, r: RunId) {
         // Compensation calls are exempt from the run's budgets (see `compensate`).
-        let exempt = self.compensation.active;
+        let exempt = self.compensation.active();
         if !exempt
             && let Some(max) = self
                 .plan
@@ -242,7 +243,7 @@ impl State {
     /// (once per run: retries reuse them; a fallback node's for its call).
     pub(super) fn resolve_inputs_of(
         &mut self,
-        r: usize,
+        r: RunId,
         node: usize,
     ) -> Result<Map<String, Value>, String> {
         let node = &self.plan.nodes[node];
@@ -301,7 +302,7 @@ impl State {
     }
 
     /// A call for `r` returned.
-    pub(super) fn finished_call(&mut self, r: usize, result: CallResult) {
+    pub(super) fn finished_call(&mut self, r: RunId, result: CallResult) {
         if self.asking(r) {
             return self.ask_returned(r, result);
         }
@@ -331,7 +332,7 @@ impl State {
     /// call it was, and when that call returned come from the ladder's bookkeeping).
     pub(super) fn close_attempt(
         &mut self,
-        r: usize,
+        r: RunId,
         status: AttemptStatus,
         usage: &Usage,
         error: Option<String>,
@@ -358,7 +359,7 @@ impl State {
     }
 
     /// A failed attempt: closed, then the failure stages and the ladder (`ladder.rs`).
-    pub(super) fn attempt_failed(&mut self, r: usize, err: HandlerError, status: AttemptStatus) {
+    pub(super) fn attempt_failed(&mut self, r: RunId, err: HandlerError, status: AttemptStatus) {
         let status = match (status, err.class) {
             (AttemptStatus::Failed, FailureClass::Timeout) => AttemptStatus::Timeout,
             (AttemptStatus::Failed, FailureClass::BudgetExceeded) => AttemptStatus::BudgetExceeded,
@@ -370,7 +371,7 @@ impl State {
     }
 
     /// Retry (`retry_on`, `max_attempts`, `timeout_action`), else the fallbacks.
-    pub(super) fn retry_or_ladder(&mut self, r: usize) {
+    pub(super) fn retry_or_ladder(&mut self, r: RunId) {
         let Some(anyway) = self.timeout_action(r) else {
             return;
         };
@@ -395,7 +396,7 @@ impl State {
     /// Checks a completion's outputs against the node's declared outputs.
     pub(super) fn check_outputs(
         &self,
-        r: usize,
+        r: RunId,
         outputs: &Map<String, Value>,
         kind: NodeKind,
     ) -> Result<(), (&'static str, String)> {
@@ -422,7 +423,7 @@ impl State {
     }
 
     /// A gate got its answer (from the handler or a resume decision).
-    pub(super) fn gate_answered(&mut self, r: usize, resp: GateResponse) {
+    pub(super) fn gate_answered(&mut self, r: RunId, resp: GateResponse) {
         let Some(outcome) = resp.outcome else {
             return;
         };

@@ -32,11 +32,17 @@
 //! - AWP signal waits and interrupts take their input from outside (see `signals`); an AWP
 //!   switch routes when it runs and fails when it cannot (see `switch`).
 //!
-//! The state's parts (node runs, scope instances, container bookkeeping) and the commands
-//! are in `types`; the data of the timers (`timer_set`), back-edge passes (`passes`),
-//! compensation (`compensation`), human questions (`asks`) and the failure ladder
-//! (`ladder_state`) each in a file of its own that implements nothing on [`State`], so the
-//! state's definition points only down (the `impl State` files point up at it).
+//! The state is made of parts that own their data, each in a file of its own that implements
+//! nothing on [`State`], so the state's definition points only down (the `impl State` files
+//! point up at it):
+//! - the node runs, by a typed id (`runs`, `run_id`; a run and a scope instance in `types`);
+//! - the scheduler: ready runs, ended runs to propagate, call slots (`scheduler`);
+//! - the timers (`timer_set`), compensation (`compensation`), back-edge passes (`passes`);
+//! - per run, its human questions (`asks`) and its failure ladder (`ladder_state`).
+//!
+//! The timers, the scheduler, compensation and the runs keep their fields private: the
+//! `impl State` files ask them (arm a timer, take a slot, find a run by path) and never reach
+//! in. `step` hands each event to the part that owns what it is about (`events`).
 
 mod agh;
 mod answer;
@@ -50,6 +56,7 @@ mod dialects;
 mod edges;
 mod env;
 mod escalation;
+mod events;
 mod expr_policy;
 mod finish;
 mod human;
@@ -62,6 +69,9 @@ mod parallel;
 mod passes;
 mod record;
 mod regions;
+mod run_id;
+mod runs;
+mod scheduler;
 mod signals;
 #[cfg(test)]
 mod sim;
@@ -74,6 +84,8 @@ mod types;
 pub use asks::checkpoint_ids;
 pub use check::{Mismatch, check};
 pub use passes::DEFAULT_BOUND as DEFAULT_BACK_EDGE_BOUND;
+pub(crate) use run_id::RunId;
+pub(crate) use runs::Runs;
 pub use timer_set::{OnTimeout, Timer, TimerKind};
 pub use types::{Call, Command};
 pub(crate) use types::{Container, Run, Scope};
@@ -83,7 +95,7 @@ use super::handler::Usage;
 use super::record::{EdgeTaken, NodeStatus, RunDiagnostic, RunStatus};
 use crate::plan::{Join, NodeKind, Plan, PlanIndex};
 use serde_json::{Map, Value};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The whole state of a run.
@@ -104,20 +116,10 @@ pub struct State {
     pub(crate) outputs: Map<String, Value>,
     pub(crate) status: RunStatus,
     pub(crate) scopes: Vec<Scope>,
-    pub(crate) runs: Vec<Run>,
-    pub(crate) by_path: HashMap<String, usize>,
-    /// Ready runs that call the handler, by (plan node index, run index): plan order, then
-    /// creation order.
-    ready: BTreeSet<(usize, usize)>,
-    /// Ready containers and structural nodes (they never wait for a slot), same order.
-    ready_free: BTreeSet<(usize, usize)>,
-    /// Runs that just became terminal, to propagate.
-    done: VecDeque<usize>,
-    /// Scope instances created with no nodes, to finish.
-    empty: VecDeque<usize>,
-    /// Calls in flight (slots used).
-    running: usize,
-    max_parallel: usize,
+    /// Every node run, by typed id and by scope path (see `runs`).
+    pub(crate) runs: Runs,
+    /// Ready runs, ended runs, empty scopes and call slots (see `scheduler`).
+    sched: scheduler::Scheduler,
     pub(crate) executions: u64,
     pub(crate) usage: Usage,
     pub(crate) edges_taken: Vec<EdgeTaken>,
@@ -141,7 +143,7 @@ pub struct State {
     /// `dialects`).
     state_validator: Option<Arc<jsonschema::Validator>>,
     /// Checkpoints awaiting a decision, by name (`publish.pre_upload`).
-    pub(crate) waiting: HashMap<String, usize>,
+    pub(crate) waiting: HashMap<String, RunId>,
     /// Backoff, wait and human-timeout timers (see `timers`).
     pub(crate) timers: timer_set::Timers,
     /// What to undo when the run fails (see `compensate`).
@@ -178,8 +180,7 @@ impl State {
             .constraints
             .get("max_parallel_nodes")
             .and_then(Value::as_u64)
-            .unwrap_or(1)
-            .max(1) as usize;
+            .unwrap_or(1) as usize;
         let plan_limits = plan.eval_limits;
         Ok(State {
             compensation: compensation::Compensation::for_plan(&plan),
@@ -194,14 +195,8 @@ impl State {
             outputs: Map::new(),
             status: RunStatus::Running,
             scopes: Vec::new(),
-            runs: Vec::new(),
-            by_path: HashMap::new(),
-            ready: BTreeSet::new(),
-            ready_free: BTreeSet::new(),
-            done: VecDeque::new(),
-            empty: VecDeque::new(),
-            running: 0,
-            max_parallel,
+            runs: Runs::default(),
+            sched: scheduler::Scheduler::new(max_parallel),
             executions: 0,
             usage: Usage::default(),
             edges_taken: Vec::new(),
@@ -253,18 +248,18 @@ impl State {
 
     /// Global concurrency (`constraints.max_parallel_nodes`, default 1).
     pub fn max_parallel(&self) -> usize {
-        self.max_parallel
+        self.sched.max_parallel()
     }
 
     /// The status of the node run at `path`, if it exists.
     pub fn node_status(&self, path: &str) -> Option<NodeStatus> {
-        self.by_path.get(path).map(|&r| self.runs[r].status)
+        self.runs.find(path).map(|r| self.runs[r].status)
     }
 
     /// Why node run `path` failed, as its last attempt's error says (`tool_error: rate
     /// limited`), if it has one (progress lines).
     pub fn node_error(&self, path: &str) -> Option<&str> {
-        let &r = self.by_path.get(path)?;
+        let r = self.runs.find(path)?;
         self.runs[r].attempts.last()?.error.as_deref()
     }
 
@@ -289,7 +284,9 @@ impl State {
             .collect()
     }
 
-    /// Applies one event; returns what to do next.
+    /// Applies one event; returns what to do next. Each event goes to the part of the state
+    /// that owns what it is about (see `events`); then ended runs propagate and ready work
+    /// starts (`pump`).
     pub fn step(&mut self, event: Event) -> Vec<Command> {
         // A limit met is read before the replay (`limits`); stepping its line changes nothing.
         if matches!(event, Event::LimitMet { .. }) {
@@ -312,48 +309,14 @@ impl State {
                 at,
                 ..
             } => self.start(run_id, params, context, at),
-            Event::CallStarted { path, attempt, at } => {
-                if let Some(&r) = self.by_path.get(&path) {
-                    if self.runs[r].attempt + 1 == attempt && self.timers.owns_any() {
-                        self.backoff_journaled_over(r);
-                    }
-                    if self.runs[r].attempt == attempt && !self.asking(r) {
-                        let run = &mut self.runs[r];
-                        run.attempt_started = Some(at.clone());
-                        run.started_at.get_or_insert(at);
-                    }
-                }
-            }
+            Event::CallStarted { path, attempt, at } => self.call_started(&path, attempt, at),
             Event::CallFinished {
                 path,
                 attempt,
                 result,
-                at: _,
-            } => {
-                if let Some(&r) = self.by_path.get(&path)
-                    && self.runs[r].dispatched
-                    && self.call_attempt(r) == attempt
-                {
-                    self.runs[r].dispatched = false;
-                    self.running = self.running.saturating_sub(1);
-                    self.finished_call(r, result);
-                }
-            }
-            Event::Decided { path, response, .. } => {
-                // A run cancelled while it waited (a failed map sibling) takes no decision.
-                if let Some(r) = self.waiting.remove(&path)
-                    && self.runs[r].status == NodeStatus::AwaitingHuman
-                {
-                    self.wake();
-                    self.checkpoint_decided(r, response);
-                } else if let Some(&r) = self.by_path.get(&path)
-                    && self.runs[r].status == NodeStatus::AwaitingHuman
-                    && !self.asking(r)
-                {
-                    self.wake();
-                    self.gate_answered(r, response);
-                }
-            }
+                ..
+            } => self.call_finished(&path, attempt, result),
+            Event::Decided { path, response, .. } => self.decided(&path, response),
             Event::Resumed { .. } => self.resumed(),
             Event::TimerFired { id, path, .. } => self.timer_fired(id, &path),
             Event::LimitMet { .. } => {}
@@ -363,65 +326,14 @@ impl State {
         std::mem::take(&mut self.out)
     }
 
-    /// A decision arrived: a paused run runs again.
-    fn wake(&mut self) {
-        if self.status == RunStatus::AwaitingHuman {
-            self.status = RunStatus::Running;
-            self.finished_at = None;
-        }
-    }
-
     /// Ended or paused.
     fn is_over(&self) -> bool {
         !matches!(self.status, RunStatus::Running)
     }
 
-    fn start(
-        &mut self,
-        run_id: String,
-        params: Map<String, Value>,
-        context: Map<String, Value>,
-        at: String,
-    ) {
-        if self.started {
-            return;
-        }
-        self.started = true;
-        self.run_id = run_id;
-        self.start_ts = at.parse().ok();
-        self.started_at = at;
-        let mut roots = Map::new();
-        if self.plan.semantics.namespace == crate::plan::Namespace::Loop {
-            // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled).
-            roots.insert("inputs".into(), Value::Object(params.clone()));
-        }
-        roots.insert("params".into(), Value::Object(params));
-        roots.insert("context".into(), Value::Object(context));
-        self.graph_roots = Arc::new(roots);
-        self.note_unbounded_back_edges();
-        self.init_dialect_state();
-        self.note_unrun_constructs();
-        self.new_scope(0, None, String::new(), Map::new(), None, None);
-    }
-
-    /// After a resume: every call that was dispatched and never answered is issued again.
-    fn resumed(&mut self) {
-        if self.status == RunStatus::AwaitingHuman {
-            self.status = RunStatus::Running;
-            self.finished_at = None;
-        }
-        let pending: Vec<usize> = (0..self.runs.len())
-            .filter(|&r| self.runs[r].dispatched)
-            .collect();
-        for r in pending {
-            self.issue(r, true);
-        }
-        self.reissue_timers();
-    }
-
     /// Emits the call run `r` has outstanding: a checkpoint's question, the current
     /// attempt of another node's call (a fallback or escalation node), or its own attempt.
-    fn issue(&mut self, r: usize, resumed: bool) {
+    fn issue(&mut self, r: RunId, resumed: bool) {
         let run = &self.runs[r];
         let scope = &self.scopes[run.scope];
         let ask = run.human.as_ref().and_then(|h| h.ask.as_ref());
@@ -455,19 +367,19 @@ impl State {
     }
 
     /// A checkpoint question is outstanding or awaited for run `r`.
-    pub(crate) fn asking(&self, r: usize) -> bool {
+    pub(crate) fn asking(&self, r: RunId) -> bool {
         self.runs[r].human.as_ref().is_some_and(|h| h.ask.is_some())
     }
 
     /// The attempt number run `r`'s outstanding call carries.
-    fn call_attempt(&self, r: usize) -> u32 {
+    fn call_attempt(&self, r: RunId) -> u32 {
         match self.runs[r].human.as_ref().and_then(|h| h.ask.as_ref()) {
             Some(a) => a.attempt,
             None => self.runs[r].attempt,
         }
     }
 
-    fn diag(&mut self, code: &str, severity: &str, message: String, node: Option<usize>) {
+    fn diag(&mut self, code: &str, severity: &str, message: String, node: Option<RunId>) {
         let node_id = node.map(|r| self.runs[r].path.clone());
         self.diagnostics.push(RunDiagnostic {
             code: code.into(),
@@ -488,11 +400,11 @@ impl State {
                 self.stop();
                 return;
             }
-            if let Some(r) = self.done.pop_front() {
+            if let Some(r) = self.sched.pop_done() {
                 self.propagate(r);
                 continue;
             }
-            if let Some(s) = self.empty.pop_front() {
+            if let Some(s) = self.sched.pop_empty() {
                 self.scope_done(s);
                 continue;
             }
@@ -502,19 +414,15 @@ impl State {
                 self.new_attempt(r);
                 continue;
             }
-            if let Some(r) = self.next_ready() {
+            if let Some(r) = self.sched.next_ready() {
                 self.launch(r);
                 continue;
             }
             break;
         }
-        if self.running == 0
-            && self.ready.is_empty()
-            && self.ready_free.is_empty()
-            && !self.timers.hold_run()
-        {
+        if self.sched.idle() && !self.timers.hold_run() {
             let root_open = self.scopes.first().map_or(0, |s| s.open);
-            if self.compensation.active {
+            if self.compensation.active() {
                 // The compensation in progress drives the end; it may await a human.
                 if self.compensation_paused() {
                     self.pause();
@@ -540,29 +448,8 @@ impl State {
         });
     }
 
-    /// The next ready run that may start now: containers and structural nodes always, calls
-    /// while a slot is free.
-    fn next_ready(&mut self) -> Option<usize> {
-        if let Some((_, r)) = self.ready_free.pop_first() {
-            return Some(r);
-        }
-        if self.running < self.max_parallel {
-            return self.ready.pop_first().map(|(_, r)| r);
-        }
-        None
-    }
-
-    /// The ready set run `r` belongs in.
-    fn ready_set(&mut self, node: usize) -> &mut BTreeSet<(usize, usize)> {
-        if needs_slot(self.plan.nodes[node].kind) {
-            &mut self.ready
-        } else {
-            &mut self.ready_free
-        }
-    }
-
     /// Records run `r` as terminal and queues its propagation.
-    pub(crate) fn terminate(&mut self, r: usize, status: NodeStatus) {
+    pub(crate) fn terminate(&mut self, r: RunId, status: NodeStatus) {
         let now = self.now.clone();
         let run = &mut self.runs[r];
         if run.status.is_terminal() {
@@ -574,9 +461,7 @@ impl State {
         run.finished_at = Some(now);
         run.parked = false;
         if was_ready {
-            // A parked call waits in `ready` whatever the node's kind.
-            self.ready.remove(&(node, r));
-            self.ready_free.remove(&(node, r));
+            self.sched.unready(node, r);
         }
         if self.timers.owns_any() {
             self.disarm(r);
@@ -584,11 +469,11 @@ impl State {
         if status == NodeStatus::Succeeded && self.compensation.tracks() {
             self.note_success(r);
         }
-        self.done.push_back(r);
+        self.sched.push_done(r);
     }
 
     /// Marks `r` ready (or skipped when its guard is false).
-    pub(crate) fn make_ready(&mut self, r: usize) {
+    pub(crate) fn make_ready(&mut self, r: RunId) {
         let run = &mut self.runs[r];
         if run.status != NodeStatus::Pending || run.triggered {
             return;
@@ -599,7 +484,8 @@ impl State {
             return;
         }
         self.runs[r].status = NodeStatus::Ready;
-        self.ready_set(node).insert((node, r));
+        let slot = needs_slot(self.plan.nodes[node].kind);
+        self.sched.push_ready(node, r, slot);
     }
 
     /// A new scope instance of scope kind `kind`: one pending run per node; entrypoints
@@ -607,7 +493,7 @@ impl State {
     pub(crate) fn new_scope(
         &mut self,
         kind: usize,
-        owner: Option<usize>,
+        owner: Option<RunId>,
         prefix: String,
         vars: Map<String, Value>,
         item: Option<u64>,
@@ -627,7 +513,7 @@ impl State {
             kind,
             owner,
             prefix: prefix.clone(),
-            first_run: self.runs.len(),
+            first_run: self.runs.next_id(),
             open: nodes.len(),
             vars,
             item,
@@ -638,26 +524,24 @@ impl State {
         });
         // A scope's runs are made at once: grown once, not doubled (and copied) run by run.
         self.runs.reserve(nodes.len());
-        self.by_path.reserve(nodes.len());
         for &n in nodes {
             let path = format!("{prefix}{}", self.plan.nodes[n].local_id);
-            self.by_path.insert(path.clone(), self.runs.len());
-            self.runs.push(Run::pending(n, s, path));
+            self.runs.add(Run::pending(n, s, path));
         }
         if nodes.is_empty() {
             // Finished in `pump`, never from here: no recursion through nested starts.
-            self.empty.push_back(s);
+            self.sched.push_empty(s);
             return s;
         }
         let first = self.scopes[s].first_run;
         for &n in &idx.scope_entrypoints[kind] {
-            self.make_ready(first + self.pos[n]);
+            self.make_ready(first.plus(self.pos[n]));
         }
         for (i, &n) in nodes.iter().enumerate() {
             let no_edges = idx.incoming[n]
                 .iter()
                 .all(|&e| self.plan.edges[e].kind == crate::plan::EdgeKind::Back);
-            let r = first + i;
+            let r = first.plus(i);
             if no_edges && !self.runs[r].triggered {
                 self.runs[r].triggered = true;
                 self.runs[r].skip_reason = Some(self.unreachable_reason(n).into());

@@ -16,6 +16,7 @@
 //!   `parallel_join_failed`).
 //! - `all` is unchanged: every branch runs, and an unabsorbed failure fails the fork.
 
+use super::RunId;
 use super::State;
 use crate::plan::{Join, NodeKind};
 use crate::run::handler::Usage;
@@ -23,7 +24,7 @@ use crate::run::record::{Attempt, AttemptStatus, NodeStatus};
 
 impl State {
     /// How many branches fork `r`'s join needs (`None`: all of them, or not a parallel fork).
-    pub(super) fn branches_needed(&self, r: usize) -> Option<usize> {
+    pub(super) fn branches_needed(&self, r: RunId) -> Option<usize> {
         let node = self.runs[r].node;
         if self.plan.nodes[node].kind != NodeKind::Fork {
             return None;
@@ -41,7 +42,7 @@ impl State {
 
     /// Run `r` reached a terminal status: when it is the tail of a branch of a fork that
     /// needs only some branches, counts it, and cancels the rest once enough succeeded.
-    pub(super) fn branch_ended(&mut self, r: usize) {
+    pub(super) fn branch_ended(&mut self, r: RunId) {
         let run = &self.runs[r];
         if run.status != NodeStatus::Succeeded || !self.idx.outgoing[run.node].is_empty() {
             return;
@@ -78,7 +79,7 @@ impl State {
                     error: Some("the parallel join was met".into()),
                     node: None,
                 });
-                self.running = self.running.saturating_sub(1);
+                self.sched.release_slot();
             }
             self.runs[x].skip_reason = Some("parallel_join_met".into());
             self.terminate(x, NodeStatus::Cancelled);
@@ -87,7 +88,7 @@ impl State {
 
     /// Whether fork `r`'s parallel instance failed: by the count of succeeded branches when
     /// its join needs only some, else by an unabsorbed failure inside.
-    pub(super) fn parallel_failed(&self, r: usize, s: usize) -> bool {
+    pub(super) fn parallel_failed(&self, r: RunId, s: usize) -> bool {
         match self.branches_needed(r) {
             Some(needed) => self.runs[r]
                 .container

@@ -2,6 +2,7 @@
 //! `impl State` follows back edges. Kept apart so that the state's definition needs no file
 //! that implements the state (issue 44: arrows only down).
 
+use super::RunId;
 use std::collections::HashMap;
 
 /// How many times a back edge without a bound is followed per scope instance.
@@ -11,7 +12,7 @@ pub const DEFAULT_BOUND: u32 = 10;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Passes {
     /// Node index → its latest run, for nodes re-armed at least once.
-    pub(crate) latest: HashMap<usize, usize>,
+    pub(crate) latest: HashMap<usize, RunId>,
     /// Back edge index → times followed.
     pub(crate) followed: HashMap<usize, u32>,
     /// Forward edge index → whether its last resolution was active.

@@ -5,6 +5,7 @@
 //! plan order; compensation runs last, in the order they ran. Edges taken follow their
 //! source run in the same order.
 
+use super::RunId;
 use super::State;
 use crate::run::record::{Harness, NodeRun, RunRecord};
 use serde_json::{Map, Value};
@@ -101,7 +102,7 @@ impl State {
             .collect();
         let nodes = order
             .iter()
-            .filter_map(|&r| Some(self.node_run(r, held[r].take()?)))
+            .filter_map(|&r| Some(self.node_run(r, held[r.index()].take()?)))
             .collect();
         let edges = self.edges_in_order(&order);
         let mut taken: Vec<Option<crate::run::record::EdgeTaken>> =
@@ -114,18 +115,18 @@ impl State {
     }
 
     /// Run indexes in the record's order (see the module docs).
-    fn record_order(&self) -> Vec<usize> {
+    fn record_order(&self) -> Vec<RunId> {
         let keys = self.sort_keys();
-        let mut order: Vec<usize> = (0..self.runs.len()).collect();
-        order.sort_by(|&a, &b| keys[a].cmp(&keys[b]));
+        let mut order: Vec<RunId> = self.runs.ids().collect();
+        order.sort_by(|&a, &b| keys[a.index()].cmp(&keys[b.index()]));
         order
     }
 
     /// Indexes of the edges taken, each after its source run in the record's `order`.
-    fn edges_in_order(&self, order: &[usize]) -> Vec<usize> {
+    fn edges_in_order(&self, order: &[RunId]) -> Vec<usize> {
         let mut rank = vec![0usize; self.runs.len()];
         for (i, &r) in order.iter().enumerate() {
-            rank[r] = i;
+            rank[r.index()] = i;
         }
         let mut keyed: Vec<(usize, usize)> = self
             .edges_taken
@@ -133,7 +134,9 @@ impl State {
             .enumerate()
             .map(|(i, e)| {
                 (
-                    self.by_path.get(&e.from).map_or(usize::MAX, |&r| rank[r]),
+                    self.runs
+                        .find(&e.from)
+                        .map_or(usize::MAX, |r| rank[r.index()]),
                     i,
                 )
             })
@@ -208,7 +211,7 @@ impl State {
             .collect()
     }
 
-    fn node_run(&self, r: usize, held: Held) -> NodeRun {
+    fn node_run(&self, r: RunId, held: Held) -> NodeRun {
         let run = &self.runs[r];
         let node = &self.plan.nodes[run.node];
         let ty = match node.kind {
@@ -293,7 +296,7 @@ impl State {
             .enumerate()
             .map(|(r, run)| {
                 // Compensations come last, in the order they ran.
-                if let Some((order, _)) = self.compensation.of_run(r) {
+                if let Some((order, _)) = self.compensation.of_run(RunId::at(r)) {
                     return vec![u64::MAX, order];
                 }
                 let mut k = scope_keys[run.scope].clone();

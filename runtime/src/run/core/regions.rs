@@ -13,6 +13,7 @@
 //! nodes; a condition that reads body nodes therefore lets the first iteration run, and one
 //! that reads only outer names (params, context, `loop`) is evaluated as written.
 
+use super::RunId;
 use super::State;
 use super::env::Anchor;
 use crate::plan::{Body, LoopMode, OnItemFailure, OnMaxIterations, OnOverLimit, RegionKind};
@@ -21,12 +22,12 @@ use serde_json::{Map, Value};
 use std::sync::Arc;
 
 impl State {
-    fn region_of(&self, r: usize) -> usize {
+    fn region_of(&self, r: RunId) -> usize {
         self.idx.region_of_owner[&self.runs[r].node]
     }
 
     /// The body options of run `r`'s node (its defaults when it has none).
-    fn body_of(&self, r: usize) -> &Body {
+    fn body_of(&self, r: RunId) -> &Body {
         static NONE: Body = Body {
             params: Vec::new(),
             on_max_iterations: None,
@@ -41,7 +42,7 @@ impl State {
     /// The `params` root of a new body instance of run `r`, when its body declares its own;
     /// `None`: the body reads the graph's params, shared (see [`State::graph_roots`]), never
     /// a copy per iteration or item (issue 48: a map over `params.items` was quadratic).
-    fn body_params(&self, r: usize, carry: &Map<String, Value>) -> Option<Value> {
+    fn body_params(&self, r: RunId, carry: &Map<String, Value>) -> Option<Value> {
         let decl = &self.body_of(r).params;
         if decl.is_empty() {
             return None;
@@ -62,14 +63,14 @@ impl State {
         Some(Value::Object(p))
     }
 
-    pub(super) fn start_loop(&mut self, r: usize) {
+    pub(super) fn start_loop(&mut self, r: RunId) {
         self.runs[r].container = Some(Box::default());
         self.runs[r].iterations = Some(0);
         self.next_iteration(r);
     }
 
     /// Starts iteration `next` of loop run `r`, or finishes the loop.
-    pub(super) fn next_iteration(&mut self, r: usize) {
+    pub(super) fn next_iteration(&mut self, r: RunId) {
         let region = self.region_of(r);
         let plan = Arc::clone(&self.plan);
         let RegionKind::Loop {
@@ -129,7 +130,7 @@ impl State {
     /// The roots of iteration `i`: `params` and `loop`.
     fn loop_vars(
         &self,
-        r: usize,
+        r: RunId,
         i: usize,
         previous: Option<Map<String, Value>>,
     ) -> Map<String, Value> {
@@ -153,7 +154,7 @@ impl State {
     }
 
     /// The loop hit `max_iterations` without its condition ending it.
-    fn loop_cap(&mut self, r: usize, max: u32) {
+    fn loop_cap(&mut self, r: RunId, max: u32) {
         let what = self
             .body_of(r)
             .on_max_iterations
@@ -197,7 +198,7 @@ impl State {
     }
 
     /// Ends loop run `r`: outputs from `collect` over the last iteration.
-    pub(super) fn finish_loop(&mut self, r: usize, status: NodeStatus) {
+    pub(super) fn finish_loop(&mut self, r: RunId, status: NodeStatus) {
         let outputs = self.runs[r]
             .container
             .as_ref()
@@ -210,7 +211,7 @@ impl State {
     /// Evaluates `collect` in scope `s` (errors become null, with a warning).
     fn collect(
         &mut self,
-        owner: usize,
+        owner: RunId,
         s: usize,
         collect: &crate::plan::Exprs,
     ) -> Map<String, Value> {
@@ -234,7 +235,7 @@ impl State {
     }
 
     /// An iteration scope `s` of loop run `r` finished.
-    fn iteration_done(&mut self, r: usize, s: usize) {
+    fn iteration_done(&mut self, r: RunId, s: usize) {
         let plan = Arc::clone(&self.plan);
         let RegionKind::Loop {
             mode,
@@ -290,13 +291,16 @@ impl State {
         self.next_iteration(r);
     }
 
-    /// Run indices of scope instance `s`.
-    pub(super) fn scope_runs(&self, s: usize) -> std::ops::Range<usize> {
-        let first = self.scopes[s].first_run;
-        first..first + self.idx.scope_nodes[self.scopes[s].kind].len()
+    /// The runs of scope instance `s`, in scope-node order.
+    pub(super) fn scope_runs(
+        &self,
+        s: usize,
+    ) -> impl DoubleEndedIterator<Item = RunId> + Clone + use<> {
+        let scope = &self.scopes[s];
+        scope.first_run.span(self.idx.scope_nodes[scope.kind].len())
     }
 
-    pub(super) fn start_map(&mut self, r: usize) {
+    pub(super) fn start_map(&mut self, r: RunId) {
         let region = self.region_of(r);
         let plan = Arc::clone(&self.plan);
         let RegionKind::Map {
@@ -367,7 +371,7 @@ impl State {
     }
 
     /// Starts map items while `max_parallel` allows (or finishes the map).
-    fn fill_map(&mut self, r: usize) {
+    fn fill_map(&mut self, r: RunId) {
         let region = self.region_of(r);
         let plan = Arc::clone(&self.plan);
         let RegionKind::Map {
@@ -407,7 +411,7 @@ impl State {
     }
 
     /// Item scope `s` of map run `r` finished.
-    fn item_done(&mut self, r: usize, s: usize) {
+    fn item_done(&mut self, r: RunId, s: usize) {
         let c = self.runs[r].container.as_mut().expect("map state");
         c.active -= 1;
         c.finished += 1;
@@ -441,7 +445,7 @@ impl State {
     }
 
     /// `fail_fast`: cancels every open run of the map's other active items.
-    fn cancel_items(&mut self, r: usize) {
+    fn cancel_items(&mut self, r: RunId) {
         let scopes = self.runs[r]
             .container
             .as_ref()
@@ -456,7 +460,7 @@ impl State {
                 if !self.runs[x].status.is_terminal() {
                     if self.runs[x].dispatched {
                         self.runs[x].dispatched = false;
-                        self.running = self.running.saturating_sub(1);
+                        self.sched.release_slot();
                     }
                     self.runs[x].skip_reason = Some("sibling_item_failed".into());
                     self.terminate(x, NodeStatus::Cancelled);
@@ -465,7 +469,7 @@ impl State {
         }
     }
 
-    fn finish_map(&mut self, r: usize) {
+    fn finish_map(&mut self, r: RunId) {
         let plan = Arc::clone(&self.plan);
         let RegionKind::Map {
             collect,
@@ -518,7 +522,7 @@ impl State {
         );
     }
 
-    pub(super) fn start_subgraph(&mut self, r: usize) {
+    pub(super) fn start_subgraph(&mut self, r: RunId) {
         let region = self.region_of(r);
         let plan = Arc::clone(&self.plan);
         let RegionKind::Subgraph { params, .. } = &plan.regions[region].kind else {
@@ -573,7 +577,7 @@ impl State {
     /// A fork owning a parallel region (AWP `parallel`): its branches run as one instance
     /// (scope paths `fork.branch_node`) seeing the graph's params; the fork ends when every
     /// branch has, or when an `any` / `n_of_m` join is met (see `parallel`).
-    pub(super) fn start_parallel(&mut self, r: usize) {
+    pub(super) fn start_parallel(&mut self, r: RunId) {
         let region = self.region_of(r);
         let prefix = format!("{}.", self.runs[r].path);
         self.runs[r].container = Some(Box::default());
@@ -587,7 +591,7 @@ impl State {
         self.new_scope(region + 1, Some(r), prefix, Map::new(), None, None);
     }
 
-    fn subgraph_done(&mut self, r: usize, s: usize) {
+    fn subgraph_done(&mut self, r: RunId, s: usize) {
         let plan = Arc::clone(&self.plan);
         let region = &plan.regions[self.region_of(r)];
         let RegionKind::Subgraph { outputs, .. } = &region.kind else {

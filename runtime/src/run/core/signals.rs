@@ -25,6 +25,7 @@
 //!   interrupt fails the node (AGS `on_reject: fail`; AWP has no refusal). The interrupt's
 //!   `config.timeout` is not enforced (as upstream). The human event is at stage `interrupt`.
 
+use super::RunId;
 use super::State;
 use crate::plan::{Declared, StateModel};
 use crate::run::handler::{GateOutcome, GateResponse, Usage};
@@ -33,7 +34,7 @@ use serde_json::{Map, Value};
 
 impl State {
     /// The signal run `r` waits for, when its node is an AWP signal wait.
-    pub(crate) fn signal_of(&self, r: usize) -> Option<&str> {
+    pub(crate) fn signal_of(&self, r: RunId) -> Option<&str> {
         let node = &self.plan.nodes[self.runs[r].node];
         if node.kind != crate::plan::NodeKind::Wait {
             return None;
@@ -42,7 +43,7 @@ impl State {
     }
 
     /// Run `r` is an AWP interrupt (its resume payload overwrites the state).
-    pub(crate) fn resume_overwrites(&self, r: usize) -> bool {
+    pub(crate) fn resume_overwrites(&self, r: RunId) -> bool {
         let node = &self.plan.nodes[self.runs[r].node];
         matches!(self.plan.semantics.state, StateModel::Workflow { .. })
             && node.kind == crate::plan::NodeKind::Gate
@@ -50,7 +51,7 @@ impl State {
     }
 
     /// Run `r` takes an outside input: a signal wait or an interrupt.
-    pub(super) fn takes_outside_input(&self, r: usize) -> bool {
+    pub(super) fn takes_outside_input(&self, r: RunId) -> bool {
         self.signal_of(r).is_some() || self.resume_overwrites(r)
     }
 
@@ -58,7 +59,7 @@ impl State {
     /// handler or a decision).
     pub(super) fn outside_input_answered(
         &mut self,
-        r: usize,
+        r: RunId,
         outcome: GateOutcome,
         resp: GateResponse,
     ) {
@@ -152,7 +153,7 @@ impl State {
     /// An interrupt's resume payload against its `resume_schema` (AGC326).
     fn check_resume(
         &self,
-        r: usize,
+        r: RunId,
         payload: &Map<String, Value>,
     ) -> Result<(), (&'static str, String)> {
         let node = &self.plan.nodes[self.runs[r].node];

@@ -10,7 +10,7 @@ impl State {
     /// `max_wall_clock_seconds`, checked against event times.
     pub(super) fn check_wall_clock(&mut self) {
         // Compensation is exempt: the run already failed, and its undo must finish.
-        if self.is_over() || self.compensation.active {
+        if self.is_over() || self.compensation.active() {
             return;
         }
         let Some(limit) = self
@@ -41,8 +41,7 @@ impl State {
 
     /// Stops the run as failed: every open run is cancelled.
     pub(super) fn stop(&mut self) {
-        for r in 0..self.runs.len() {
-            let run = &mut self.runs[r];
+        for run in self.runs.iter_mut() {
             if !run.status.is_terminal() {
                 let asking = run.human.as_ref().is_some_and(|h| h.ask.is_some());
                 if run.dispatched && !asking {
@@ -65,11 +64,7 @@ impl State {
                 run.finished_at = Some(self.now.clone());
             }
         }
-        self.ready.clear();
-        self.ready_free.clear();
-        self.done.clear();
-        self.empty.clear();
-        self.running = 0;
+        self.sched.clear();
         self.disarm_all();
         self.status = RunStatus::Failed;
         self.finished_at = Some(self.now.clone());

@@ -12,6 +12,7 @@
 //! - The chosen order is kept on the run ([`super::Run::route`]): the switch's edges resolve
 //!   by it, against the state as the switch saw it, without evaluating the cases again.
 
+use super::RunId;
 use super::State;
 use super::env::Anchor;
 use crate::plan::{Edge, EdgeKind};
@@ -19,7 +20,7 @@ use std::sync::Arc;
 
 impl State {
     /// Routes AWP switch run `r`: the `order` of the edge it takes, or why it cannot route.
-    pub(super) fn route_switch(&mut self, r: usize) -> Result<u32, String> {
+    pub(super) fn route_switch(&mut self, r: RunId) -> Result<u32, String> {
         let plan = Arc::clone(&self.plan);
         let idx = Arc::clone(&self.idx);
         let node = self.runs[r].node;
@@ -74,7 +75,7 @@ impl State {
     /// How `edge` leaving run `r` resolves when `r` is a routed switch: (active, when
     /// result), as evaluating the cases in order would give them (cases before the chosen
     /// one false, the chosen one true, later ones not evaluated). `None` for other runs.
-    pub(super) fn routed(&self, r: usize, edge: &Edge) -> Option<(bool, Option<bool>)> {
+    pub(super) fn routed(&self, r: RunId, edge: &Edge) -> Option<(bool, Option<bool>)> {
         let route = self.runs[r].route?;
         let order = edge.order?;
         let guarded = edge.guard.is_some();

@@ -321,7 +321,7 @@ proptest! {
         if let Some(l) = limit {
             prop_assert!(st.executions <= l, "{} executions over {l}", st.executions);
         }
-        for r in &st.runs {
+        for r in st.runs.iter() {
             let max = plan.nodes[r.node].retry.max_attempts.max(1) as usize;
             prop_assert!(r.attempts.len() <= max, "{}: {} attempts", r.path, r.attempts.len());
             if let Some(it) = r.iterations {

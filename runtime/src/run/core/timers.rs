@@ -33,6 +33,7 @@
 //! - Human timeouts: see [`State::arm_gate_timeout`], [`State::arm_human_timeout`] and, for
 //!   checkpoints, `human_timeout`.
 
+use super::RunId;
 use super::timer_set::{HumanWait, MAX_DELAY_MS, OnTimeout, Pending, Purpose, Timer};
 use super::{Command, State};
 use crate::plan::{HumanMode, Node, Wait};
@@ -44,9 +45,8 @@ impl State {
     /// Every timer the run waits on, in id order (drivers use it after replaying a journal).
     pub fn pending_timers(&self) -> Vec<Timer> {
         self.timers
-            .pending
             .iter()
-            .map(|(&id, p)| self.timer_of(id, p))
+            .map(|(id, p)| self.timer_of(id, p))
             .collect()
     }
 
@@ -54,7 +54,7 @@ impl State {
     /// (`sign_off`, `"gate"`) or (`publish.pre_upload`, `"checkpoint"`). `None` for other
     /// timers.
     pub fn awaited_by(&self, id: u64) -> Option<(String, &'static str)> {
-        let p = self.timers.pending.get(&id)?;
+        let p = self.timers.get(id)?;
         if !matches!(p.purpose, Purpose::Human { .. }) {
             return None;
         }
@@ -75,80 +75,62 @@ impl State {
     }
 
     /// Arms `r`'s timer, `delay_ms` after the current event.
-    fn arm(&mut self, r: usize, delay_ms: u64, purpose: Purpose) {
+    fn arm(&mut self, r: RunId, delay_ms: u64, purpose: Purpose) {
         self.disarm(r);
         let fire_at = after(&self.now, delay_ms.min(MAX_DELAY_MS));
-        let id = self.timers.next_id;
-        self.timers.next_id += 1;
-        if !matches!(purpose, Purpose::Human { .. }) {
-            self.timers.busy += 1;
-        }
-        let p = Pending {
-            run: r,
-            fire_at,
-            purpose,
-        };
-        self.out.push(Command::Timer(self.timer_of(id, &p)));
-        self.timers.pending.insert(id, p);
-        self.timers.by_run.insert(r, id);
-    }
-
-    fn take(&mut self, id: u64) -> Option<Pending> {
-        let p = self.timers.pending.remove(&id)?;
-        self.timers.by_run.remove(&p.run);
-        if !matches!(p.purpose, Purpose::Human { .. }) {
-            self.timers.busy -= 1;
-        }
-        Some(p)
+        let id = self.timers.arm(r, fire_at, purpose);
+        let timer = self.timers.get(id).map(|p| self.timer_of(id, p));
+        self.out.extend(timer.map(Command::Timer));
     }
 
     /// Cancels `r`'s timer and forgets a due retry of it (the run ended or was answered).
-    pub(super) fn disarm(&mut self, r: usize) {
-        if let Some(&id) = self.timers.by_run.get(&r) {
-            self.take(id);
+    pub(super) fn disarm(&mut self, r: RunId) {
+        if let Some(id) = self.timers.of_run(r) {
+            self.timers.take(id);
             self.out.push(Command::CancelTimer { id });
         }
         let node = self.runs[r].node;
-        self.timers.due_retries.remove(&(node, r));
+        self.timers.forget_due(node, r);
     }
 
     /// Cancels every timer (the run stopped).
     pub(super) fn disarm_all(&mut self) {
-        let ids: Vec<u64> = self.timers.pending.keys().copied().collect();
+        let ids: Vec<u64> = self.timers.iter().map(|(id, _)| id).collect();
         for &id in &ids {
-            self.take(id);
+            self.timers.take(id);
         }
         // Timers armed earlier in this very step never reach the driver.
         self.out
             .retain(|c| !matches!(c, Command::Timer(t) if ids.contains(&t.id)));
         self.out
             .extend(ids.into_iter().map(|id| Command::CancelTimer { id }));
-        self.timers.due_retries.clear();
+        self.timers.clear_due();
     }
 
     /// After a resume: the driver gets every pending timer again.
     pub(super) fn reissue_timers(&mut self) {
         let timers: Vec<Timer> = self
             .timers
-            .pending
             .iter()
-            .map(|(&id, p)| self.timer_of(id, p))
+            .map(|(id, p)| self.timer_of(id, p))
             .collect();
         self.out.extend(timers.into_iter().map(Command::Timer));
     }
 
     /// A timer fell due. Stale firings (cancelled or already fired timers) are ignored.
     pub(super) fn timer_fired(&mut self, id: u64, path: &str) {
-        match self.timers.pending.get(&id) {
+        match self.timers.get(id) {
             Some(p) if self.runs[p.run].path == path => {}
             _ => return,
         }
-        let Some(p) = self.take(id) else { return };
+        let Some(p) = self.timers.take(id) else {
+            return;
+        };
         let r = p.run;
         match p.purpose {
             Purpose::Backoff => {
                 let node = self.runs[r].node;
-                self.timers.due_retries.insert((node, r));
+                self.timers.push_due(node, r);
             }
             Purpose::Wait => {
                 self.runs[r].outputs = Some(Map::new());
@@ -166,26 +148,30 @@ impl State {
     /// right after the failure: replayed, that backoff is over and the attempt is issued, so
     /// the journal's own events for it apply. (A driver only journals the calls the core
     /// issued, so this never happens outside such a replay.)
-    pub(super) fn backoff_journaled_over(&mut self, r: usize) {
-        let Some(&id) = self.timers.by_run.get(&r) else {
+    pub(super) fn backoff_journaled_over(&mut self, r: RunId) {
+        let Some(id) = self.timers.of_run(r) else {
             return;
         };
-        if matches!(self.timers.pending[&id].purpose, Purpose::Backoff) {
-            self.take(id);
+        if self
+            .timers
+            .get(id)
+            .is_some_and(|p| matches!(p.purpose, Purpose::Backoff))
+        {
+            self.timers.take(id);
             self.new_attempt(r);
         }
     }
 
     /// A retry whose backoff is over, when a slot is free.
-    pub(super) fn next_due_retry(&mut self) -> Option<usize> {
-        if self.running >= self.max_parallel {
+    pub(super) fn next_due_retry(&mut self) -> Option<RunId> {
+        if !self.sched.slot_free() {
             return None;
         }
-        self.timers.due_retries.pop_first().map(|(_, r)| r)
+        self.timers.pop_due()
     }
 
     /// The failure ladder's retry: the next attempt of `r`, after its backoff.
-    pub(super) fn retry_later(&mut self, r: usize) {
+    pub(super) fn retry_later(&mut self, r: RunId) {
         match self.backoff_ms(r) {
             0 => self.new_attempt(r),
             ms => self.arm(r, ms, Purpose::Backoff),
@@ -193,7 +179,7 @@ impl State {
     }
 
     /// The delay before the attempt after `r`'s current one (see the module docs).
-    fn backoff_ms(&self, r: usize) -> u64 {
+    fn backoff_ms(&self, r: RunId) -> u64 {
         let run = &self.runs[r];
         let node = &self.plan.nodes[run.node];
         let k = run.attempt.max(1);
@@ -215,7 +201,7 @@ impl State {
 
     /// Starts wait node `r`: a timer when it has a duration or a time to wait for, else it
     /// succeeds at once.
-    pub(super) fn start_wait(&mut self, r: usize) {
+    pub(super) fn start_wait(&mut self, r: RunId) {
         if self.signal_of(r).is_some() {
             // A signal wait asks its handler for the signal (`signals`).
             return self.new_attempt(r);
@@ -233,7 +219,7 @@ impl State {
     /// Gate `r` awaits a human: arms its timeout. The gate's `timeout_seconds` (else
     /// `policy.default_human_timeout_seconds`) and `on_timeout` (else
     /// `policy.on_human_timeout`, default `hold`); see [`State::arm_human_timeout`].
-    pub(super) fn arm_gate_timeout(&mut self, r: usize) {
+    pub(super) fn arm_gate_timeout(&mut self, r: RunId) {
         let gate = self.plan.nodes[self.runs[r].node].gate.as_deref();
         let Some((seconds, on_timeout)) = self.timeout_or_policy(
             gate.and_then(|g| g.timeout_seconds),
@@ -281,7 +267,7 @@ impl State {
     /// Returns whether a timer was armed.
     pub(crate) fn arm_human_timeout(
         &mut self,
-        r: usize,
+        r: RunId,
         wait: HumanWait,
         seconds: f64,
         on_timeout: OnTimeout,
@@ -302,7 +288,7 @@ impl State {
         true
     }
 
-    fn human_timed_out(&mut self, r: usize, wait: &HumanWait, seconds: f64, on: OnTimeout) {
+    fn human_timed_out(&mut self, r: RunId, wait: &HumanWait, seconds: f64, on: OnTimeout) {
         if self.runs[r].status != NodeStatus::AwaitingHuman {
             return;
         }

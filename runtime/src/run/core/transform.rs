@@ -15,8 +15,8 @@
 //! what `.nodes.<id>.output` reads). A plan lowered before this (its map a single `map` input,
 //! no `attributes.transform`) is still reported as not carried out (AGC307).
 
-use super::super::State;
 use super::super::env::Anchor;
+use super::super::{RunId, State};
 use crate::plan::{InputSource, NodeKind, Produces};
 use serde_json::{Map, Value};
 
@@ -30,7 +30,7 @@ impl State {
     /// Evaluates transform run `r`'s map in its scope.
     pub(in crate::run::core) fn transform_map(
         &self,
-        r: usize,
+        r: RunId,
     ) -> Result<Map<String, Value>, String> {
         let node = &self.plan.nodes[self.runs[r].node];
         let scope = self.runs[r].scope;

@@ -4,6 +4,7 @@
 use super::asks::Asks;
 use super::ladder_state::Ladder;
 use super::passes::Passes;
+use super::run_id::RunId;
 use super::timer_set::Timer;
 use crate::plan::NodeKind;
 use crate::run::handler::{Checkpoint, Usage};
@@ -163,11 +164,11 @@ pub(crate) struct Scope {
     /// Index into `PlanIndex::scope_nodes` (0 = root, `r + 1` = region `r`).
     pub(crate) kind: usize,
     /// The container run that owns this instance.
-    pub(crate) owner: Option<usize>,
+    pub(crate) owner: Option<RunId>,
     /// Scope-path prefix of the nodes inside (`fix_loop[2].`).
     pub(crate) prefix: String,
     /// First run of this instance; runs of an instance are contiguous, in scope-node order.
-    pub(crate) first_run: usize,
+    pub(crate) first_run: RunId,
     /// Runs not yet terminal.
     pub(crate) open: usize,
     /// Extra roots: `params` (bodies), `loop`, the map item names.
@@ -185,12 +186,12 @@ pub(crate) struct Scope {
 impl Scope {
     /// The run of plan node `node` in this instance (when the node belongs to its region):
     /// its latest pass.
-    pub(crate) fn run_of(&self, pos: &[usize], node: usize) -> Option<usize> {
+    pub(crate) fn run_of(&self, pos: &[usize], node: usize) -> Option<RunId> {
         if let Some(p) = &self.passes
             && let Some(&r) = p.latest.get(&node)
         {
             return Some(r);
         }
-        Some(self.first_run + pos[node])
+        Some(self.first_run.plus(pos[node]))
     }
 }
