@@ -145,6 +145,36 @@ fn no_file_is_too_long() {
     check_sizes("runtime/src", RUNTIME_LONG_FILES);
 }
 
+/// What every runner back end shares (`back/runner`: the type space, unique names) knows no
+/// target language: none of its files uses a file of a language's back end (issue 44 item 3;
+/// a Python runner would add only its lexicon, its printing of types and its templates).
+#[test]
+fn the_runner_part_knows_no_target_language() {
+    let krate = imports::read_crate(&main_dir().join("compiler/src"));
+    let shared = Path::new("back/runner");
+    let mut wrong = Vec::new();
+    for (from, targets) in &krate.edges {
+        // Its tests may compare its spelling with a back end's; the code itself may not.
+        let from_path = &krate.files[*from];
+        if !from_path.starts_with(shared) || from_path.ends_with("tests.rs") {
+            continue;
+        }
+        for (to, why) in targets {
+            let to_path = &krate.files[*to];
+            if to_path.starts_with("back") && !to_path.starts_with(shared) {
+                wrong.push(format!(
+                    "{} -> {}  ({why})",
+                    krate.files[*from].display(),
+                    to_path.display()
+                ));
+            }
+        }
+    }
+    let files = krate.files.iter().filter(|f| f.starts_with(shared)).count();
+    assert!(files >= 3, "back/runner has {files} files: was it moved?");
+    assert!(wrong.is_empty(), "back/runner uses a back end: {wrong:#?}");
+}
+
 /// The circles left to untie (issue 44): none in the compiler, none in the runtime. Each
 /// entry is one circle's files; the test fails on a circle not inside one of these, and on an
 /// entry that no longer matches (shrink it).

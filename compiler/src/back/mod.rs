@@ -3,4 +3,5 @@
 pub mod dot;
 pub mod mermaid;
 pub mod plan;
+pub mod runner;
 pub mod rust;

@@ -2,7 +2,8 @@
 //!
 //! Pipeline (one direction): the typed plan (`agc_runtime::plan::Plan`, read back from the
 //! `agc.plan/v5` text the crate embeds) → [`model`] (a view-model: sanitised
-//! names, Rust types from the declared types via [`types`], lines laid out for rustfmt) →
+//! names, the declared types as the language-neutral type space of `back::runner` spelt and
+//! printed in Rust by [`names`] and [`types`], lines laid out for rustfmt) →
 //! [`render`] (askama templates in `templates/rust/`) → files. The generated code is a view of
 //! the plan: it embeds the plan and calls `agc-runtime` for every decision the plan makes, so
 //! it never carries a second semantics. Names and text from the document reach the code only

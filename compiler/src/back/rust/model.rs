@@ -7,8 +7,9 @@
 //! (100 columns), so that the generated crate is rustfmt-clean as written.
 
 use super::facts;
-use super::names::{self, Namer};
-use super::types::{DefKind, Field, Ty, TypeSpace};
+use super::names;
+use super::types::{self, DefKind, Field, RustType, Ty, TypeSpace};
+use crate::back::runner::naming::Namer;
 use agc_runtime::plan::{
     Declared, GraphOutput, HandlerCall, Node, NodeKind, Param, Plan, StateModel,
 };
@@ -147,7 +148,7 @@ fn port_field(space: &mut TypeSpace, fnamer: &mut Namer, owner: &str, port: Port
     let ty = space.port(&format!("{owner} {}", port.name), port.ty, port.decl);
     let required = port.required;
     Field {
-        ident: fnamer.snake(port.name),
+        ident: fnamer.member(port.name),
         json: port.name.to_string(),
         ty: if required || matches!(ty, Ty::Option(_)) {
             ty
@@ -161,13 +162,13 @@ fn port_field(space: &mut TypeSpace, fnamer: &mut Namer, owner: &str, port: Port
 
 /// Builds the model of the plan `plan`.
 pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
-    let mut space = TypeSpace::new();
+    let mut space = types::space();
     let source = &plan.source;
     let graph_id = plan.graph.id.as_str();
     let title = plan.graph.title.as_deref().unwrap_or(graph_id);
 
     // Params.
-    let mut fnamer = Namer::new();
+    let mut fnamer = names::namer();
     let params: Vec<Field> = plan
         .params
         .iter()
@@ -218,7 +219,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
     );
 
     // Graph outputs: the declared ones, else (AWP) the end node's `output_schema`.
-    let mut fnamer = Namer::new();
+    let mut fnamer = names::namer();
     let result = end_result(plan);
     let declared = if plan.outputs.is_empty() {
         &result
@@ -247,7 +248,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
     // handler for (an AWP signal wait is answered on resume, like a gate left pending). The
     // trait holds nothing else (its hooks are the runtime's `Hooks`), so its methods cannot
     // clash with anything but each other.
-    let mut methods = Namer::new();
+    let mut methods = names::namer();
     let mut handlers = Vec::new();
     let mut runtime_nodes = Vec::new();
     let mut idle = Vec::new();
@@ -276,7 +277,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
         // Room for the `Inputs`/`Outputs`/`Decision` suffixes within the identifier cap.
         let mut base = names::camel(id);
         base.truncate(30);
-        let mut fnamer = Namer::new();
+        let mut fnamer = names::namer();
         let in_name = space.reserve(&format!("{base} inputs"));
         let inputs: Vec<Field> = node
             .inputs
@@ -297,7 +298,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
             inputs,
         );
         let out_name = space.reserve(&format!("{base} outputs"));
-        let mut fnamer = Namer::new();
+        let mut fnamer = names::namer();
         let mut outputs: Vec<Field> = Vec::new();
         for p in &node.outputs {
             let port = Port {
@@ -335,7 +336,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
             outputs.insert(
                 0,
                 Field {
-                    ident: fnamer.snake("decision"),
+                    ident: fnamer.member("decision"),
                     json: "decision".into(),
                     ty,
                     optional: false,
@@ -350,7 +351,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
                 let doc = names::doc_lines("The outcomes this node's edges route on.");
                 let ty = space.add_enum(&format!("{base} outcome"), doc, &values);
                 outputs.push(Field {
-                    ident: fnamer.snake("outcome"),
+                    ident: fnamer.member("outcome"),
                     json: "outcome".into(),
                     ty: Ty::Option(Box::new(ty)),
                     optional: true,
@@ -380,7 +381,7 @@ pub fn build(plan: &Plan, opts: &Options<'_>) -> Model {
             names::doc_lines(&format!("The outputs of {kind} {id}.")),
             outputs,
         );
-        let method = methods.snake(id);
+        let method = methods.member(id);
         let mut hdoc = format!("{} {id}", capitalise(kind));
         if let Some(t) = &node.title {
             hdoc.push_str(": ");
@@ -472,7 +473,7 @@ fn decision_values(node: &Node, kind: &str) -> Option<Vec<(String, String)>> {
 /// An optional `facts` field of type `t` (the fact store's).
 fn facts_field(fnamer: &mut Namer, t: &Ty, doc: &str) -> Field {
     Field {
-        ident: fnamer.snake("facts"),
+        ident: fnamer.member("facts"),
         json: "facts".into(),
         ty: Ty::Option(Box::new(t.clone())),
         optional: true,

@@ -13,10 +13,8 @@
 //!
 //! All three are pure functions of their input, so generation is deterministic.
 
-use std::collections::BTreeSet;
-
-/// Longest identifier emitted (before a uniqueness suffix), in bytes.
-pub const MAX_IDENT: usize = 40;
+pub use crate::back::runner::naming::MAX_IDENT;
+use crate::back::runner::naming::{Lexicon, Namer, cap, words};
 
 /// Keywords of Rust 2024 (strict, reserved and the 2024 `gen`).
 const KEYWORDS: &[&str] = &[
@@ -86,41 +84,6 @@ const RESERVED_TYPES: &[&str] = &[
     "Value",
     "Vec",
 ];
-
-/// Splits `name` into ASCII words: runs of letters and digits, split at separators and at
-/// lower-to-upper case changes. A non-ASCII character becomes its own word `u<hex>`.
-fn words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for ch in name.chars() {
-        if ch.is_ascii_alphanumeric() {
-            if ch.is_ascii_uppercase() && prev_lower && !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = ch.is_ascii_lowercase() || ch.is_ascii_digit();
-            cur.push(ch);
-        } else {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            if !ch.is_ascii() {
-                out.push(format!("u{:x}", ch as u32));
-            }
-        }
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-/// Cuts `s` (ASCII) to [`MAX_IDENT`] bytes.
-fn cap(mut s: String) -> String {
-    s.truncate(MAX_IDENT);
-    s
-}
 
 /// A snake_case identifier for a field, method or module (`first-name` → `first_name`,
 /// `2nd` → `n_2nd`, `type` → `r#type`, `self` → `self_`, `""` → `empty`).
@@ -198,63 +161,43 @@ pub fn bare(ident: &str) -> &str {
     ident.strip_prefix("r#").unwrap_or(ident)
 }
 
-/// Hands out identifiers unique within one namespace, deterministically: the first to ask for
-/// a name gets it, later ones get `_2`, `_3`... (snake) or `2`, `3`... (camel).
-#[derive(Default)]
-pub struct Namer {
-    taken: BTreeSet<String>,
+/// Rust's spelling of identifiers ([`Lexicon`]): snake_case members and UpperCamelCase
+/// types and variants, keywords avoided, doc lines escaped for rustdoc.
+pub struct Rust;
+
+/// The lexicon every namer of the Rust back end uses.
+pub static RUST: Rust = Rust;
+
+impl Lexicon for Rust {
+    fn member(&self, name: &str) -> String {
+        snake(name)
+    }
+
+    fn type_name(&self, name: &str) -> String {
+        camel(name)
+    }
+
+    fn variant(&self, name: &str) -> String {
+        variant(name)
+    }
+
+    fn bare<'a>(&self, ident: &'a str) -> &'a str {
+        bare(ident)
+    }
+
+    fn doc_lines(&self, text: &str) -> Vec<String> {
+        doc_lines(text)
+    }
 }
 
-impl Namer {
-    pub fn new() -> Namer {
-        Namer::default()
-    }
+/// A namer for one namespace of generated Rust.
+pub fn namer() -> Namer {
+    Namer::new(&RUST)
+}
 
-    /// Reserves `names` (helper names the generated code uses in the same namespace).
-    pub fn with_reserved(names: &[&str]) -> Namer {
-        Namer {
-            taken: names.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    /// A unique snake_case identifier for `name`.
-    pub fn snake(&mut self, name: &str) -> String {
-        let base = snake(name);
-        self.claim(base, "_")
-    }
-
-    /// A unique UpperCamelCase identifier for `name`.
-    pub fn camel(&mut self, name: &str) -> String {
-        let base = camel(name);
-        self.claim(base, "")
-    }
-
-    /// A unique UpperCamelCase variant name for `name`.
-    pub fn variant(&mut self, name: &str) -> String {
-        let base = variant(name);
-        self.claim(base, "")
-    }
-
-    /// A unique identifier built from an already sanitised UpperCamelCase base.
-    pub fn camel_ident(&mut self, base: String) -> String {
-        self.claim(cap(base), "")
-    }
-
-    fn claim(&mut self, base: String, sep: &str) -> String {
-        let key = bare(&base).to_string();
-        if self.taken.insert(key.clone()) {
-            return base;
-        }
-        let stem = bare(&base).trim_end_matches('_').to_string();
-        let mut n = 2u32;
-        loop {
-            let cand = format!("{stem}{sep}{n}");
-            if self.taken.insert(cand.clone()) {
-                return cand;
-            }
-            n += 1;
-        }
-    }
+/// A namer for one namespace of generated Rust, `names` taken already.
+pub fn namer_with(names: &[&str]) -> Namer {
+    Namer::with_reserved(&RUST, names)
 }
 
 /// Whether `c` must never appear raw in generated source (controls, bidi overrides and
@@ -354,18 +297,18 @@ mod tests {
 
     #[test]
     fn collisions_are_numbered_in_order() {
-        let mut n = Namer::new();
-        assert_eq!(n.snake("a-b"), "a_b");
-        assert_eq!(n.snake("a_b"), "a_b_2");
-        assert_eq!(n.snake("A B"), "a_b_3");
-        assert_eq!(n.snake("type"), "r#type");
-        assert_eq!(n.snake("Type"), "type_2");
-        let mut c = Namer::new();
+        let mut n = namer();
+        assert_eq!(n.member("a-b"), "a_b");
+        assert_eq!(n.member("a_b"), "a_b_2");
+        assert_eq!(n.member("A B"), "a_b_3");
+        assert_eq!(n.member("type"), "r#type");
+        assert_eq!(n.member("Type"), "type_2");
+        let mut c = namer();
         assert_eq!(c.variant("ok"), "Ok");
         assert_eq!(c.variant("OK"), "Ok2");
-        assert_eq!(c.camel("ok"), "OkType");
-        let mut r = Namer::with_reserved(&["run"]);
-        assert_eq!(r.snake("run"), "run_2");
+        assert_eq!(c.type_name("ok"), "OkType");
+        let mut r = namer_with(&["run"]);
+        assert_eq!(r.member("run"), "run_2");
     }
 
     #[test]

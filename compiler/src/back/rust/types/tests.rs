@@ -1,5 +1,5 @@
 use super::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 fn port(space: &mut TypeSpace, vt: &str, schema: Value) -> String {
     let decl = agc_runtime::plan::Declared {
@@ -24,7 +24,7 @@ fn field_types(space: &TypeSpace, name: &str) -> Vec<(String, String, String)> {
 #[test]
 fn value_types_without_schema() {
     let empty = agc_runtime::plan::Declared::default();
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let r = |s: &mut TypeSpace, vt: &str| {
         let t = s.port("P", vt, &empty);
         t.rust(s)
@@ -43,7 +43,7 @@ fn value_types_without_schema() {
 
 #[test]
 fn objects_enums_maps_and_optionals() {
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "array",
@@ -97,7 +97,7 @@ fn objects_enums_maps_and_optionals() {
 
 #[test]
 fn recursive_refs_are_boxed_outside_collections() {
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "object",
@@ -133,7 +133,7 @@ fn recursive_refs_are_boxed_outside_collections() {
 
 #[test]
 fn unions_tagged_untagged_and_undecidable() {
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "object",
@@ -154,7 +154,7 @@ fn unions_tagged_untagged_and_undecidable() {
         vec![("lives".into(), "lives".into(), "Option<i64>".into())]
     );
 
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "any",
@@ -171,7 +171,7 @@ fn unions_tagged_untagged_and_undecidable() {
         "integers are tried first"
     );
 
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "any",
@@ -189,10 +189,10 @@ fn depth_and_reference_cycles_are_bounded() {
     for _ in 0..500 {
         deep = json!({ "type": "array", "items": deep });
     }
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(&mut s, "array", deep);
     assert!(t.contains("serde_json::Value"), "cut at MAX_DEPTH");
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "any",
@@ -203,7 +203,7 @@ fn depth_and_reference_cycles_are_bounded() {
 
 #[test]
 fn mutual_recursion_is_boxed_where_the_cycle_closes() {
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "object",
@@ -228,14 +228,14 @@ fn mutual_recursion_is_boxed_where_the_cycle_closes() {
 
 #[test]
 fn self_references_that_never_reach_a_definition_are_bounded() {
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(
         &mut s,
         "any",
         json!({ "$ref": "#/$defs/n", "$defs": { "n": { "anyOf": [{ "$ref": "#/$defs/n" }, { "type": "null" }] } } }),
     );
     assert_eq!(t, "serde_json::Value");
-    let mut s = TypeSpace::new();
+    let mut s = space();
     let t = port(&mut s, "any", json!({ "$ref": "#/$defs/missing" }));
     assert_eq!(t, "serde_json::Value");
     let t = port(
