@@ -90,8 +90,43 @@ pub struct Env<'a> {
     /// evaluations (a run's params and context: never copied per evaluation).
     shared: Option<&'a serde_json::Map<String, serde_json::Value>>,
     values: IndexMap<String, Value>,
+    /// A root read entry by entry ([`Env::with_entries`]).
+    entries: Option<EntriesRoot<'a>>,
     max_steps: u64,
     max_built: u64,
+}
+
+/// A root whose entries' fields are looked up when an expression reads them, instead of
+/// being built into one JSON object first: a run's `nodes`, where reading
+/// `nodes.a.outputs.x` borrows `a`'s outputs instead of copying a view of `a` per read.
+pub trait Entries {
+    /// `<root>.<name>.<field>`.
+    fn field(&self, name: &str, field: &str) -> Field<'_>;
+}
+
+/// What [`Entries::field`] finds.
+pub enum Field<'a> {
+    /// The root has no entry `name`.
+    NoEntry,
+    /// The entry has no such field.
+    NoField,
+    /// An object, borrowed.
+    Map(&'a serde_json::Map<String, serde_json::Value>),
+    /// Any value, built for the read.
+    Value(serde_json::Value),
+}
+
+/// The root [`Env::with_entries`] names, and where its entries are found.
+#[derive(Clone, Copy)]
+struct EntriesRoot<'a> {
+    name: &'a str,
+    entries: &'a dyn Entries,
+}
+
+impl fmt::Debug for EntriesRoot<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "EntriesRoot({})", self.name)
+    }
 }
 
 impl Default for Env<'_> {
@@ -100,6 +135,7 @@ impl Default for Env<'_> {
             json: None,
             shared: None,
             values: IndexMap::new(),
+            entries: None,
             max_steps: DEFAULT_MAX_STEPS,
             max_built: DEFAULT_MAX_BUILT,
         }
@@ -131,6 +167,15 @@ impl<'a> Env<'a> {
         self.json
             .and_then(|m| m.get(name))
             .or_else(|| self.shared.and_then(|m| m.get(name)))
+    }
+
+    /// The root `name` read entry by entry from `entries`, before the JSON roots. An
+    /// expression may read it only as `name.<entry>.<field>...` (a member of a member of the
+    /// root), which its caller checks: read any other way (the bare root, `name[...]`, a node
+    /// function) it is an unknown name.
+    pub fn with_entries(mut self, name: &'a str, entries: &'a dyn Entries) -> Self {
+        self.entries = Some(EntriesRoot { name, entries });
+        self
     }
 
     /// Adds (or replaces) a root with a typed value.

@@ -85,30 +85,80 @@ impl Evaluator<'_, '_> {
                     if self.local(name).is_some() || self.env.values.contains_key(name) {
                         return None;
                     }
-                    let mut json = self.env.json_root(name)?;
-                    self.steps += steps.len() as u64;
-                    for (id, step) in steps.iter().rev() {
-                        match json_step(json, step) {
-                            JsonStep::Found(next) => json = next,
-                            JsonStep::Missing => {
-                                // Same answer as on the real container, without converting it.
-                                let empty = match json {
-                                    serde_json::Value::Array(_) => Value::List(Vec::new()),
-                                    _ => Value::Map(ValueMap::new()),
-                                };
-                                return Some(self.select(*id, empty, step));
-                            }
-                            JsonStep::Other => {
-                                let v = self.json_value(json);
-                                return Some(self.select(*id, v, step));
-                            }
-                        }
+                    if let Some(root) = self.env.entries.filter(|r| r.name == name) {
+                        return self.entries_chain(root.entries, &steps);
                     }
-                    return Some(Ok(self.json_value(json)));
+                    let json = self.env.json_root(name)?;
+                    self.steps += steps.len() as u64;
+                    return Some(self.walk_json(json, steps.iter().rev()));
                 }
                 _ => return None,
             }
         }
+    }
+
+    /// Walks `steps` (outermost first) down from `json`, converting only the value found.
+    fn walk_json<'j, 's: 'j>(
+        &self,
+        mut json: &'j serde_json::Value,
+        steps: impl Iterator<Item = &'j (NodeId, Step<'s>)>,
+    ) -> Result<Value, EvalError> {
+        for (id, step) in steps {
+            match json_step(json, step) {
+                JsonStep::Found(next) => json = next,
+                JsonStep::Missing => {
+                    // Same answer as on the real container, without converting it.
+                    let empty = match json {
+                        serde_json::Value::Array(_) => Value::List(Vec::new()),
+                        _ => Value::Map(ValueMap::new()),
+                    };
+                    return self.select(*id, empty, step);
+                }
+                JsonStep::Other => {
+                    let v = self.json_value(json);
+                    return self.select(*id, v, step);
+                }
+            }
+        }
+        Ok(self.json_value(json))
+    }
+
+    /// `root.<name>.<field>...` over a root read entry by entry ([`super::Env::with_entries`]):
+    /// the same answers as [`Self::walk_json`] over the root built as an object of objects.
+    /// `steps` are innermost first, as [`Self::json_chain`] collects them; `None` (an unknown
+    /// name, as the general path finds) unless the first two are fields.
+    fn entries_chain(
+        &mut self,
+        entries: &dyn super::Entries,
+        steps: &[(NodeId, Step<'_>)],
+    ) -> Option<Result<Value, EvalError>> {
+        let [
+            rest @ ..,
+            (field_id, Step::Field(field)),
+            (entry_id, Step::Field(entry)),
+        ] = steps
+        else {
+            return None;
+        };
+        self.steps += steps.len() as u64;
+        let no_key =
+            |id: NodeId, step: &Step<'_>| self.select(id, Value::Map(ValueMap::new()), step);
+        Some(match entries.field(entry, field) {
+            super::Field::NoEntry => no_key(*entry_id, &Step::Field(entry)),
+            super::Field::NoField => no_key(*field_id, &Step::Field(field)),
+            super::Field::Value(v) => self.walk_json(&v, rest.iter().rev()),
+            super::Field::Map(m) => {
+                let mut rest = rest.iter().rev();
+                match rest.next() {
+                    None => Ok(self.json_map(m)),
+                    Some((id, step)) => match map_step(m, step) {
+                        JsonStep::Found(next) => self.walk_json(next, rest),
+                        JsonStep::Missing => no_key(*id, step),
+                        JsonStep::Other => self.select(*id, self.json_map(m), step),
+                    },
+                }
+            }
+        })
     }
 
     /// `target.field` / `target[index]` on a value, per language.
@@ -192,6 +242,15 @@ impl Evaluator<'_, '_> {
         Some(self.json_value(j))
     }
 
+    /// [`Self::json_value`] of an object.
+    fn json_map(&self, m: &serde_json::Map<String, serde_json::Value>) -> Value {
+        Value::Map(
+            m.iter()
+                .map(|(k, v)| (Key::String(k.clone()), self.json_value(v)))
+                .collect(),
+        )
+    }
+
     /// Converts JSON data the way the language sees it (CEL: numbers are doubles).
     fn json_value(&self, j: &serde_json::Value) -> Value {
         match self.lang {
@@ -209,14 +268,7 @@ enum JsonStep<'j> {
 
 fn json_step<'j>(json: &'j serde_json::Value, step: &Step<'_>) -> JsonStep<'j> {
     match (json, step) {
-        (serde_json::Value::Object(m), Step::Field(f)) => match m.get(*f) {
-            Some(v) => JsonStep::Found(v),
-            None => JsonStep::Missing,
-        },
-        (serde_json::Value::Object(m), Step::Index(Value::String(f))) => match m.get(f.as_str()) {
-            Some(v) => JsonStep::Found(v),
-            None => JsonStep::Missing,
-        },
+        (serde_json::Value::Object(m), _) => map_step(m, step),
         (serde_json::Value::Array(a), Step::Index(Value::Int(i))) => {
             match usize::try_from(*i).ok().and_then(|i| a.get(i)) {
                 Some(v) => JsonStep::Found(v),
@@ -224,5 +276,21 @@ fn json_step<'j>(json: &'j serde_json::Value, step: &Step<'_>) -> JsonStep<'j> {
             }
         }
         _ => JsonStep::Other,
+    }
+}
+
+/// [`json_step`] on an object.
+fn map_step<'j>(
+    m: &'j serde_json::Map<String, serde_json::Value>,
+    step: &Step<'_>,
+) -> JsonStep<'j> {
+    let key = match step {
+        Step::Field(f) => *f,
+        Step::Index(Value::String(f)) => f.as_str(),
+        Step::Index(_) => return JsonStep::Other,
+    };
+    match m.get(key) {
+        Some(v) => JsonStep::Found(v),
+        None => JsonStep::Missing,
     }
 }

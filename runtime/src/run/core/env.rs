@@ -2,11 +2,14 @@
 //! `graph`, `nodes`, `self`, `loop`, map item names) an expression reads.
 //!
 //! Only the `nodes.<id>` entries an expression names are built, so evaluating a guard costs
-//! what the guard reads, not the size of the scope.
+//! what the guard reads, not the size of the scope; and an expression that reads `nodes`
+//! only as `nodes.<id>.<field>...` (an input's `from: nodes.a.outputs.x`) builds no view at
+//! all: the evaluator asks for the one field ([`NodesOf`]), and a node's outputs are read
+//! where the run holds them instead of copied into a view per read.
 
 use super::check::kind_name;
 use super::{RunId, State};
-use crate::expr::eval::{Env, eval_with};
+use crate::expr::eval::{Entries, Env, Field, eval_with};
 use crate::expr::{Expr as CoreExpr, ExprKind, Lang, TemplatePart};
 use crate::plan::{Expr, ExprLang, Namespace};
 use crate::value::Value as RtValue;
@@ -58,17 +61,71 @@ pub(super) fn root_refs(e: &CoreExpr, root: &str, literal_args: bool, out: &mut 
     });
 }
 
-/// The root names `e` reads (every identifier in it, without duplicates). An evaluation
-/// reaches a root only by its name, or `nodes` through the node functions ([`node_refs`]),
-/// so a root no identifier names need not be built.
-pub(super) fn idents(e: &CoreExpr, out: &mut Vec<String>) {
-    walk(e, |e| {
-        if let ExprKind::Ident { name } = &e.kind
-            && !out.contains(name)
-        {
-            out.push(name.clone());
+/// What an expression reads, found in one walk over it.
+struct Reads<'e> {
+    /// The root names: every identifier, without duplicates. An evaluation reaches a root
+    /// only by its name, or `nodes` through the node functions, so a root no identifier
+    /// names need not be built.
+    roots: Vec<&'e str>,
+    /// The `nodes.<name>` it reads (or `self`), and the string literals passed to calls
+    /// (`output("id", ...)` names nodes by string), without duplicates: as [`node_refs`].
+    nodes: Vec<&'e str>,
+    /// Whether it reads `nodes` only as `nodes.<id>.<field>...` (a member of a member of it),
+    /// calls no function (the node functions read `nodes` by name), binds no variable (which
+    /// could shadow it) and does not name `self`: then `nodes` can be read entry by entry
+    /// ([`Env::with_entries`]).
+    nodes_by_entry: bool,
+}
+
+impl<'e> Reads<'e> {
+    fn of(e: &'e CoreExpr) -> Reads<'e> {
+        fn add<'e>(list: &mut Vec<&'e str>, name: &'e str) {
+            if !list.contains(&name) {
+                list.push(name);
+            }
         }
-    });
+        let mut r = Reads {
+            roots: Vec::new(),
+            nodes: Vec::new(),
+            nodes_by_entry: true,
+        };
+        let (mut uses, mut chains) = (0usize, 0usize);
+        walk(e, |e| match &e.kind {
+            ExprKind::Ident { name } => {
+                uses += usize::from(name == "nodes");
+                add(&mut r.roots, name);
+            }
+            ExprKind::Member { target, field } => match &target.kind {
+                ExprKind::Ident { name } if name == "nodes" => add(&mut r.nodes, field),
+                ExprKind::Member { target, .. } => {
+                    chains += usize::from(
+                        matches!(&target.kind, ExprKind::Ident { name } if name == "nodes"),
+                    );
+                }
+                _ => {}
+            },
+            ExprKind::Call { args, .. } => {
+                r.nodes_by_entry = false;
+                for a in args {
+                    if let ExprKind::Literal {
+                        value: crate::expr::Literal::String(s),
+                    } = &a.kind
+                    {
+                        add(&mut r.nodes, s);
+                    }
+                }
+            }
+            ExprKind::Comprehension { .. } => r.nodes_by_entry = false,
+            _ => {}
+        });
+        r.nodes_by_entry &= uses == chains && !r.nodes.contains(&"self");
+        r
+    }
+
+    /// Whether it names the root `name`.
+    fn root(&self, name: &str) -> bool {
+        self.roots.contains(&name)
+    }
 }
 
 /// Calls `visit` on every node of `e` (iteratively: no recursion that follows input depth).
@@ -175,17 +232,15 @@ impl State {
 
     /// The roots an expression in `scope` sees besides [`State::graph_roots`] (which the
     /// evaluation borrows: `params` unless the scope has its own, `context`, agh `inputs`).
-    /// Only the roots `core` names are built ([`idents`]): the others cannot be read.
+    /// Only the roots `core` names are built ([`Reads`]): the others cannot be read.
     fn roots(&self, scope: usize, core: &CoreExpr, anchor: &Anchor<'_>) -> Map<String, Value> {
         let sc = &self.scopes[scope];
-        let mut read = Vec::new();
-        idents(core, &mut read);
-        let reads = |name: &str| read.iter().any(|r| r == name);
+        let read = Reads::of(core);
         let mut roots = Map::new();
-        if reads("attachments") {
+        if read.root("attachments") {
             roots.insert("attachments".into(), self.attachments());
         }
-        if reads("graph") {
+        if read.root("graph") {
             let mut graph = Map::new();
             graph.insert("id".into(), Value::from(self.plan.graph.id.clone()));
             if let Some(t) = &self.plan.graph.title {
@@ -194,22 +249,20 @@ impl State {
             roots.insert("graph".into(), Value::Object(graph));
         }
         for (k, v) in &sc.vars {
-            if reads(k) {
+            if read.root(k) {
                 roots.insert(k.clone(), v.clone());
             }
         }
-        let mut names = Vec::new();
-        node_refs(core, &mut names);
+        let own = read.nodes.contains(&"self");
+        // `nodes.<id>.<field>` alone is read from the runs where they are ([`NodesOf`]).
+        let lazy = read.nodes_by_entry;
         let mut nodes = Map::new();
-        for name in &names {
-            if let Some(&node) = self.idx.local[sc.kind].get(name)
-                && let Some(run) = sc.run_of(&self.pos, node)
-            {
-                nodes.insert(name.clone(), self.node_view(run));
+        for &name in read.nodes.iter().filter(|_| !lazy) {
+            if let Some(run) = self.run_named(scope, name) {
+                nodes.insert(name.to_string(), self.node_view(run));
             }
         }
-        let own = names.iter().any(|n| n == "self");
-        if let Some(run) = anchor.run.filter(|_| own || reads("self")) {
+        if let Some(run) = anchor.run.filter(|_| own || read.root("self")) {
             let mut me = match self.node_view(run) {
                 Value::Object(m) => m,
                 _ => Map::new(),
@@ -227,7 +280,11 @@ impl State {
             }
             roots.insert("self".into(), Value::Object(me));
         }
-        roots.insert("nodes".into(), Value::Object(nodes));
+        if lazy {
+            roots.shift_remove("nodes");
+        } else {
+            roots.insert("nodes".into(), Value::Object(nodes));
+        }
         if self.plan.semantics.namespace == Namespace::Loop {
             // agh: `.inputs` are the Loop's inputs (the graph params, defaults filled; a
             // sub-loop sees its Loop's: in `graph_roots`), and `generation` is the number of
@@ -235,7 +292,7 @@ impl State {
             if let Some(i) = sc.iteration {
                 roots.insert("generation".into(), Value::from(i + 1));
             }
-        } else if let Some(i) = anchor.inputs.filter(|_| reads("inputs")) {
+        } else if let Some(i) = anchor.inputs.filter(|_| read.root("inputs")) {
             roots.insert("inputs".into(), Value::Object(i.clone()));
         }
         roots
@@ -266,25 +323,46 @@ impl State {
         Value::Object(m)
     }
 
-    /// `nodes.<id>` as expressions see it: status, outputs, attempts, decision.
+    /// The run of the node `name` (a local id) in `scope`'s instance: what `nodes.<name>`
+    /// reads.
+    fn run_named(&self, scope: usize, name: &str) -> Option<RunId> {
+        let sc = &self.scopes[scope];
+        let &node = self.idx.local[sc.kind].get(name)?;
+        sc.run_of(&self.pos, node)
+    }
+
+    /// `nodes.<id>` as expressions see it: the [`VIEW_FIELDS`] it has ([`State::view_field`]).
     fn node_view(&self, run: RunId) -> Value {
-        let r = &self.runs[run];
         let mut m = Map::new();
-        m.insert("status".into(), Value::from(r.status.as_str()));
-        m.insert(
-            "outputs".into(),
-            Value::Object(r.outputs.clone().unwrap_or_default()),
-        );
-        m.insert("attempts".into(), Value::from(r.attempts.len() as u64));
-        // agh reads a node's result as `.nodes.<id>.output`: its one output, `output`.
-        if self.plan.semantics.namespace == Namespace::Loop {
-            let out = r.outputs.as_ref().and_then(|o| o.get("output")).cloned();
-            m.insert("output".into(), out.unwrap_or(Value::Null));
-        }
-        if let Some(d) = &r.decision {
-            m.insert("decision".into(), Value::from(d.clone()));
+        for field in VIEW_FIELDS {
+            match self.view_field(run, field) {
+                Field::Map(o) => m.insert(field.into(), Value::Object(o.clone())),
+                Field::Value(v) => m.insert(field.into(), v),
+                Field::NoEntry | Field::NoField => None,
+            };
         }
         Value::Object(m)
+    }
+
+    /// The field `field` of run `run`'s view (`nodes.<id>.<field>`): `status`, `outputs`
+    /// (borrowed), `attempts`, agh's `output` (a node's result read as
+    /// `.nodes.<id>.output`: its one output), `decision` when one was made.
+    fn view_field(&self, run: RunId, field: &str) -> Field<'_> {
+        let r = &self.runs[run];
+        match field {
+            "status" => Field::Value(Value::from(r.status.as_str())),
+            "outputs" => Field::Map(r.outputs.as_ref().unwrap_or_else(|| empty())),
+            "attempts" => Field::Value(Value::from(r.attempts.len() as u64)),
+            "output" if self.plan.semantics.namespace == Namespace::Loop => {
+                let out = r.outputs.as_ref().and_then(|o| o.get("output")).cloned();
+                Field::Value(out.unwrap_or(Value::Null))
+            }
+            "decision" => match &r.decision {
+                Some(d) => Field::Value(Value::from(d.clone())),
+                None => Field::NoField,
+            },
+            _ => Field::NoField,
+        }
     }
 
     /// Evaluates a plan expression in `scope`. Languages without a core form here (jq, fact)
@@ -339,9 +417,13 @@ impl State {
             _ => core,
         };
         let roots = self.roots(scope, core, anchor);
-        let env = Env::from_json(&roots)
+        let nodes = NodesOf { state: self, scope };
+        let mut env = Env::from_json(&roots)
             .with_shared(&self.graph_roots)
             .with_max_steps(MAX_STEPS);
+        if !roots.contains_key("nodes") {
+            env = env.with_entries("nodes", &nodes);
+        }
         eval_with(core, lang, &env)
             .map(|v| to_json(&v))
             .map_err(|err| {
@@ -367,6 +449,25 @@ impl State {
                 e.source,
                 kind_name(&other)
             )),
+        }
+    }
+}
+
+/// The fields of a node's view, in the order [`State::node_view`] writes them.
+const VIEW_FIELDS: [&str; 5] = ["status", "outputs", "attempts", "output", "decision"];
+
+/// A scope's `nodes` read entry by entry: `nodes.<id>.outputs` borrows the run's outputs
+/// instead of copying its view (an input `from: nodes.a.outputs.x` reads one value).
+struct NodesOf<'s> {
+    state: &'s State,
+    scope: usize,
+}
+
+impl Entries for NodesOf<'_> {
+    fn field(&self, name: &str, field: &str) -> Field<'_> {
+        match self.state.run_named(self.scope, name) {
+            Some(run) => self.state.view_field(run, field),
+            None => Field::NoEntry,
         }
     }
 }

@@ -8,7 +8,7 @@ mod time;
 
 use serde_json::json;
 
-use super::{Env, EvalError, eval, eval_with};
+use super::{Entries, Env, EvalError, Field, eval, eval_with};
 use crate::expr::{BinaryOp, Expr, ExprKind, Lang, Literal, Macro, TemplatePart, UnaryOp};
 use crate::value::{Kind, Value};
 
@@ -266,4 +266,111 @@ fn max_depth_fits_in_a_small_thread_stack() {
         handle.join().unwrap(),
         Value::Int(if depth % 2 == 0 { -1 } else { 1 }),
     );
+}
+
+/// A root of objects read entry by entry ([`Env::with_entries`]), over the same JSON it
+/// would be built from.
+struct Table(serde_json::Map<String, serde_json::Value>);
+
+impl Entries for Table {
+    fn field(&self, name: &str, field: &str) -> Field<'_> {
+        match self.0.get(name).map(|entry| entry.get(field)) {
+            None => Field::NoEntry,
+            Some(None) => Field::NoField,
+            Some(Some(serde_json::Value::Object(m))) => Field::Map(m),
+            Some(Some(v)) => Field::Value(v.clone()),
+        }
+    }
+}
+
+/// Numbers the nodes of `x` in pre-order (so that errors name distinct nodes).
+fn numbered(mut x: Expr) -> Expr {
+    fn number(x: &mut Expr, next: &mut u32) {
+        x.id = *next;
+        *next += 1;
+        match &mut x.kind {
+            ExprKind::Member { target, .. } | ExprKind::Has { target, .. } => number(target, next),
+            ExprKind::Index { target, index } => {
+                number(target, next);
+                number(index, next);
+            }
+            ExprKind::Binary { left, right, .. } => {
+                number(left, next);
+                number(right, next);
+            }
+            ExprKind::Template { parts } => {
+                for p in parts {
+                    if let TemplatePart::Expr { expr } = p {
+                        number(expr, next);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    number(&mut x, &mut 0);
+    x
+}
+
+#[test]
+fn a_root_read_entry_by_entry_answers_as_the_built_root() {
+    let serde_json::Value::Object(nodes) = json!({
+        "a": {"status": "succeeded", "outputs": {"x": 1, "f": 2.5, "list": [1, 2], "o": {"k": "v"}}, "attempts": 1},
+        "b": {"status": "failed", "outputs": {}, "attempts": 2, "decision": "no"},
+    }) else {
+        unreachable!()
+    };
+    let mut built = serde_json::Map::new();
+    built.insert("nodes".into(), serde_json::Value::Object(nodes.clone()));
+    let table = Table(nodes);
+    let none = serde_json::Map::new();
+    let exprs = [
+        path("nodes.a.outputs.x"),
+        path("nodes.a.outputs.f"),
+        path("nodes.a.outputs"),
+        path("nodes.a.outputs.o"),
+        path("nodes.a.outputs.o.k"),
+        path("nodes.a.outputs.o.k.deeper"),
+        path("nodes.a.outputs.missing"),
+        path("nodes.a.outputs.missing.deeper"),
+        path("nodes.a.status"),
+        path("nodes.a.status.deeper"),
+        path("nodes.a.attempts"),
+        path("nodes.a.decision"),
+        path("nodes.b.decision"),
+        path("nodes.b.outputs.x"),
+        path("nodes.z.outputs.x"),
+        path("nodes.z.status"),
+        index(path("nodes.a.outputs.list"), int(1)),
+        index(path("nodes.a.outputs.list"), int(5)),
+        index(path("nodes.a.outputs"), s("x")),
+        index(path("nodes.a.outputs"), s("y")),
+        index(path("nodes.a.outputs"), int(0)),
+        index(
+            path("nodes.a.outputs.list"),
+            bin(BinaryOp::Add, int(0), int(1)),
+        ),
+        has(path("nodes.a.outputs"), "x"),
+        has(path("nodes.a.outputs"), "y"),
+        bin(
+            BinaryOp::Add,
+            path("nodes.a.outputs.x"),
+            path("nodes.b.attempts"),
+        ),
+        template(vec![text("got "), part(path("nodes.a.outputs.o.k"))]),
+    ];
+    for lang in [Lang::Agx, Lang::Cel, Lang::Gotmpl] {
+        for x in exprs.iter().cloned().map(numbered) {
+            let by_entry = eval_with(
+                &x,
+                lang,
+                &Env::from_json(&none).with_entries("nodes", &table),
+            );
+            let whole = eval_with(&x, lang, &Env::from_json(&built));
+            match (by_entry, whole) {
+                (Ok(a), Ok(b)) => same(a, b),
+                (a, b) => assert_eq!(a, b, "{lang:?} {x:?}"),
+            }
+        }
+    }
 }
