@@ -45,8 +45,8 @@ handle!(RegionId);
 pub use agc_runtime::plan::{
     Backoff, Body, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, Generations, HumanMode,
     HumanTimeouts, Join, JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure,
-    OnReject, Outcome, Produces, Reducer, Retry, Route, RouteAction, Routes, Semantics, StateModel,
-    StateUpdates, SubgraphSource, Verdict, Wait,
+    OnNodeFailure, OnReject, Outcome, Produces, Reducer, Retry, Route, RouteAction, Routes,
+    Semantics, StateModel, StateUpdates, SubgraphSource, Verdict, Wait,
 };
 
 /// A node's failure ladder, the runtime's type over the IR's expressions.
@@ -541,6 +541,9 @@ pub struct Graph {
     pub semantics: Semantics,
     /// The graph's defaults for a human's time (AGS `policy`; the plan's `human_timeouts`).
     pub human_timeouts: HumanTimeouts,
+    /// What a node's failure that nothing absorbs does to the run (AGS `policy`; the plan's
+    /// `on_node_failure`).
+    pub on_node_failure: OnNodeFailure,
     pub id: String,
     pub title: Option<String>,
     pub params: Vec<Param>,
@@ -565,6 +568,7 @@ impl Graph {
             dialect,
             semantics: Semantics::default(),
             human_timeouts: HumanTimeouts::default(),
+            on_node_failure: OnNodeFailure::default(),
             id,
             title: None,
             params: Vec::new(),

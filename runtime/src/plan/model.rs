@@ -12,6 +12,7 @@ use super::failure::Failure;
 use super::generations::{Generations, Routes};
 use super::human::{HumanCheckpoint, HumanTimeouts};
 use super::layout;
+use super::policy::OnNodeFailure;
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Produces, Semantics, SubgraphSource};
 use super::waiting::{Gate, Wait};
 
@@ -68,6 +69,10 @@ pub struct Plan {
     /// `attrs.policy`).
     #[serde(default, skip_serializing_if = "HumanTimeouts::is_empty")]
     pub human_timeouts: HumanTimeouts,
+    /// What a node's failure that nothing absorbs does to the run (`agc.plan/v5`; `isolate`
+    /// when left out; earlier plans kept it in `attrs.policy`).
+    #[serde(default, skip_serializing_if = "OnNodeFailure::is_default")]
+    pub on_node_failure: OnNodeFailure,
     /// In execution order: topological, then declaration order.
     #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,

@@ -50,6 +50,8 @@
 //! Within `agc.plan/v5` (the format was not released between them), for a plan of any
 //! format:
 //!
+//! - `attrs.policy.on_node_failure` becomes the plan's `on_node_failure`
+//!   (a policy left empty leaves).
 //! - Under agh's loop rules, a loop's `attributes.generations` becomes its `generations`
 //!   ([`Generations::from_block`]) and a gate's `attributes.routes` its `routes`
 //!   ([`Routes::from_block`]).
@@ -193,6 +195,15 @@ fn typed_v4_attributes(n: &mut Node) {
 /// format) kept in attributes, moved into those fields; a plan that has them already is left
 /// as it is. Only a plan that follows agh's loop rules has generations and routing tables.
 fn early_v5(plan: &mut Plan) {
+    if let Some(Value::Object(policy)) = plan.attrs.get_mut("policy")
+        && let Some(v) = policy.shift_remove("on_node_failure")
+    {
+        // One this runtime does not know reads as the default, as the runtime read it.
+        plan.on_node_failure = serde_json::from_value(v).unwrap_or_default();
+        if policy.is_empty() {
+            plan.attrs.shift_remove("policy");
+        }
+    }
     let agh = plan.semantics.loop_rules == LoopRules::Generations;
     for n in &mut plan.nodes {
         if n.attributes.is_empty() {

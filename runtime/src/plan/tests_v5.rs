@@ -17,6 +17,12 @@ fn early_v5_plans_read_as_their_current_plans() {
         nodes().any(|n| n.generations.is_some()),
         "some example has generations"
     );
+    assert!(
+        typed
+            .iter()
+            .any(|p| p.on_node_failure == OnNodeFailure::Halt),
+        "some example halts on a node's failure"
+    );
 }
 
 /// The early v5 plan of an example, as JSON.

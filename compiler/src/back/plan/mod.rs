@@ -246,6 +246,9 @@ impl Plan<'_> {
         if !g.human_timeouts.is_empty() {
             e.entry("human_timeouts", &g.human_timeouts)?;
         }
+        if !g.on_node_failure.is_default() {
+            e.entry("on_node_failure", &g.on_node_failure)?;
+        }
         let order = input.order;
         e.array("nodes", order.len(), |i| NodeOut { c, id: order[i] })?;
         e.array("edges", g.edges.len(), |i| EdgeOut {

@@ -24,8 +24,8 @@ use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
     Body, Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, HumanTimeouts,
-    IrExpr, LoopMode, NodeId, OnItemFailure, Outcome, Outcomes, Param, Region, RegionId,
-    RegionKind, Semantics, SubgraphSource,
+    IrExpr, LoopMode, NodeId, OnItemFailure, OnNodeFailure, Outcome, Outcomes, Param, Region,
+    RegionId, RegionKind, Semantics, SubgraphSource,
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
@@ -120,15 +120,21 @@ pub(crate) fn lower_with(
     l.params(root);
     // What the runtime needs from the root besides the modelled parts: the policy switches,
     // the frozen `context` values and the attachment declarations. The policy's human-timeout
-    // defaults are typed (`HumanTimeouts`) and leave it.
+    // defaults and `on_node_failure` are typed (`HumanTimeouts`, `OnNodeFailure`) and leave
+    // it.
     for key in ["policy", "context", "attachments"] {
         let Some(v) = root.field(key) else { continue };
         match (key, v) {
             ("policy", Value::Object(p)) => {
-                l.graph.human_timeouts = HumanTimeouts::from_policy(&v.to_json());
+                let policy = v.to_json();
+                l.graph.human_timeouts = HumanTimeouts::from_policy(&policy);
+                l.graph.on_node_failure = OnNodeFailure::from_policy(&policy);
                 let rest: Map = p
                     .iter()
-                    .filter(|(k, _)| !HumanTimeouts::HELD.contains(&k.as_str()))
+                    .filter(|(k, _)| {
+                        !HumanTimeouts::HELD.contains(&k.as_str())
+                            && k.as_str() != "on_node_failure"
+                    })
                     .map(|(k, v)| (k.clone(), v.clone()))
                     .collect();
                 if !rest.is_empty() {

@@ -185,12 +185,7 @@ impl State {
 
     /// `policy.on_node_failure: halt`.
     pub(super) fn halt_on_failure(&self) -> bool {
-        self.plan
-            .attrs
-            .get("policy")
-            .and_then(|p| p.get("on_node_failure"))
-            .and_then(Value::as_str)
-            == Some("halt")
+        self.plan.on_node_failure == crate::plan::OnNodeFailure::Halt
     }
 
     /// `policy.on_node_failure: halt`: the first unabsorbed failure ends the run (no RT code
