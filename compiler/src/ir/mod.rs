@@ -43,10 +43,10 @@ handle!(RegionId);
 // The kinds and policies the plan spells are the runtime's own types (the plan's contract),
 // reused here rather than declared twice.
 pub use agc_runtime::plan::{
-    Backoff, Body, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, Generations, HumanMode,
-    HumanTimeouts, Join, JqOutputs, LoopMode, LoopRules, Namespace, NodeKind, OnItemFailure,
-    OnNodeFailure, OnReject, Outcome, Produces, Reducer, Retry, Route, RouteAction, Routes,
-    Semantics, StateModel, StateUpdates, SubgraphSource, Verdict, Wait,
+    Attachment, Backoff, Body, Curve, Decisions, EdgeKind, ExpressionErrors, Gate, Generations,
+    HumanMode, HumanTimeouts, Join, JqOutputs, LoopMode, LoopRules, Namespace, NodeKind,
+    OnItemFailure, OnNodeFailure, OnReject, Outcome, Produces, Reducer, Retry, Route, RouteAction,
+    Routes, Semantics, StateModel, StateUpdates, SubgraphSource, Verdict, Wait,
 };
 
 /// A node's failure ladder, the runtime's type over the IR's expressions.
@@ -544,6 +544,8 @@ pub struct Graph {
     /// What a node's failure that nothing absorbs does to the run (AGS `policy`; the plan's
     /// `on_node_failure`).
     pub on_node_failure: OnNodeFailure,
+    /// The declared attachments (AGS `attachments`; the plan's `attachments`).
+    pub attachments: Vec<Attachment>,
     pub id: String,
     pub title: Option<String>,
     pub params: Vec<Param>,
@@ -569,6 +571,7 @@ impl Graph {
             semantics: Semantics::default(),
             human_timeouts: HumanTimeouts::default(),
             on_node_failure: OnNodeFailure::default(),
+            attachments: Vec::new(),
             id,
             title: None,
             params: Vec::new(),

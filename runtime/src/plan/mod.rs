@@ -64,7 +64,7 @@ pub use model::{
     Outcome, Output, Param, Plan, PlanError, Region, RegionKind, Retry, SIDE_EFFECT_PERMISSIONS,
     Source, has_side_effects,
 };
-pub use policy::OnNodeFailure;
+pub use policy::{Attachment, OnNodeFailure};
 pub use semantics::{
     Backoff, Curve, Decisions, EvalLimits, ExpressionErrors, JqOutputs, LoopRules, Namespace,
     OnItemFailure, Produces, Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,

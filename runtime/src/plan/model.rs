@@ -12,7 +12,7 @@ use super::failure::Failure;
 use super::generations::{Generations, Routes};
 use super::human::{HumanCheckpoint, HumanTimeouts};
 use super::layout;
-use super::policy::OnNodeFailure;
+use super::policy::{Attachment, OnNodeFailure};
 use super::semantics::{Backoff, EvalLimits, OnItemFailure, Produces, Semantics, SubgraphSource};
 use super::waiting::{Gate, Wait};
 
@@ -73,6 +73,10 @@ pub struct Plan {
     /// when left out; earlier plans kept it in `attrs.policy`).
     #[serde(default, skip_serializing_if = "OnNodeFailure::is_default")]
     pub on_node_failure: OnNodeFailure,
+    /// The declared attachments (`agc.plan/v5`; earlier plans kept them in
+    /// `attrs.attachments`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attachments: Vec<Attachment>,
     /// In execution order: topological, then declaration order.
     #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,

@@ -52,16 +52,17 @@
 //!
 //! - `attrs.policy.on_node_failure` becomes the plan's `on_node_failure`
 //!   (a policy left empty leaves).
+//! - `attrs.attachments` becomes the plan's `attachments` ([`Attachment::list_from`]).
 //! - Under agh's loop rules, a loop's `attributes.generations` becomes its `generations`
 //!   ([`Generations::from_block`]) and a gate's `attributes.routes` its `routes`
 //!   ([`Routes::from_block`]).
 
+use super::{Attachment, Body, Gate, Generations, HumanTimeouts, NodeKind, Produces, Routes, Wait};
 use super::{
     Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
     HumanCheckpoint, JqOutputs, LoopRules, Namespace, Node, Plan, PlanError, Reducer, RegionKind,
     Semantics, StateModel, StateUpdates, Success,
 };
-use super::{Body, Gate, Generations, HumanTimeouts, NodeKind, Produces, Routes, Wait};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -195,6 +196,9 @@ fn typed_v4_attributes(n: &mut Node) {
 /// format) kept in attributes, moved into those fields; a plan that has them already is left
 /// as it is. Only a plan that follows agh's loop rules has generations and routing tables.
 fn early_v5(plan: &mut Plan) {
+    if let Some(list) = plan.attrs.shift_remove("attachments") {
+        plan.attachments = Attachment::list_from(&list);
+    }
     if let Some(Value::Object(policy)) = plan.attrs.get_mut("policy")
         && let Some(v) = policy.shift_remove("on_node_failure")
     {

@@ -23,6 +23,10 @@ fn early_v5_plans_read_as_their_current_plans() {
             .any(|p| p.on_node_failure == OnNodeFailure::Halt),
         "some example halts on a node's failure"
     );
+    assert!(
+        typed.iter().any(|p| !p.attachments.is_empty()),
+        "some example declares attachments"
+    );
 }
 
 /// The early v5 plan of an example, as JSON.
@@ -91,4 +95,40 @@ fn early_v5_routes_and_generations_read_into_typed_fields() {
     let plain = Plan::from_value(v).expect("plan");
     assert!(plain.nodes[0].generations.is_none() && plain.nodes[1].routes.is_none());
     assert!(plain.nodes[1].attributes.contains_key("routes"));
+}
+
+/// An `attachments` list reads into typed attachments (extension keys carried, an item
+/// without a name left out), each read by expressions as its path, else its URI, else null.
+#[test]
+fn attachments_read_into_typed_declarations() {
+    let list = json!([
+        {"name": "readme", "path": "README.md", "uri": "https://x.invalid", "x-owner": "docs"},
+        {"name": "spec", "uri": "https://spec.invalid", "media_type": "text/html"},
+        {"name": "note", "inline": "short"},
+        {"path": "nameless.md"},
+    ]);
+    let all = Attachment::list_from(&list);
+    let refs: Vec<(&str, Value)> = all
+        .iter()
+        .map(|a| (a.name.as_str(), a.reference()))
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            ("readme", json!("README.md")),
+            ("spec", json!("https://spec.invalid")),
+            ("note", Value::Null)
+        ]
+    );
+    assert_eq!(
+        all[0].extensions,
+        *json!({"x-owner": "docs"}).as_object().unwrap()
+    );
+    assert_eq!(all[2].inline.as_deref(), Some("short"));
+    let text = serde_json::to_string(&all).expect("ser");
+    assert_eq!(
+        serde_json::from_str::<Vec<Attachment>>(&text).expect("de"),
+        all
+    );
+    assert!(!text.contains("\"extensions\":{}"), "{text}");
 }

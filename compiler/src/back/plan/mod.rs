@@ -249,6 +249,9 @@ impl Plan<'_> {
         if !g.on_node_failure.is_default() {
             e.entry("on_node_failure", &g.on_node_failure)?;
         }
+        if !g.attachments.is_empty() {
+            e.entry("attachments", &g.attachments)?;
+        }
         let order = input.order;
         e.array("nodes", order.len(), |i| NodeOut { c, id: order[i] })?;
         e.array("edges", g.edges.len(), |i| EdgeOut {

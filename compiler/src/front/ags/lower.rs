@@ -23,9 +23,9 @@ use super::scope::{Scope, ScopeKind};
 use crate::diag::Diagnostic;
 use crate::hash::HashMap;
 use crate::ir::{
-    Body, Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput, HumanTimeouts,
-    IrExpr, LoopMode, NodeId, OnItemFailure, OnNodeFailure, Outcome, Outcomes, Param, Region,
-    RegionId, RegionKind, Semantics, SubgraphSource,
+    Attachment, Body, Decisions, Edge, EdgeKind, ExprLang, ExpressionErrors, Graph, GraphOutput,
+    HumanTimeouts, IrExpr, LoopMode, NodeId, OnItemFailure, OnNodeFailure, Outcome, Outcomes,
+    Param, Region, RegionId, RegionKind, Semantics, SubgraphSource,
 };
 use crate::source::tree::escape_token;
 use crate::source::{Document, SourceMap};
@@ -121,7 +121,7 @@ pub(crate) fn lower_with(
     // What the runtime needs from the root besides the modelled parts: the policy switches,
     // the frozen `context` values and the attachment declarations. The policy's human-timeout
     // defaults and `on_node_failure` are typed (`HumanTimeouts`, `OnNodeFailure`) and leave
-    // it.
+    // it; the attachments are typed (`Attachment`).
     for key in ["policy", "context", "attachments"] {
         let Some(v) = root.field(key) else { continue };
         match (key, v) {
@@ -140,6 +140,9 @@ pub(crate) fn lower_with(
                 if !rest.is_empty() {
                     l.graph.attrs.insert(key, Value::Object(rest));
                 }
+            }
+            ("attachments", _) => {
+                l.graph.attachments = Attachment::list_from(&v.to_json());
             }
             _ => {
                 l.graph.attrs.insert(key, v.clone());

@@ -303,22 +303,8 @@ impl State {
     /// harness.)
     fn attachments(&self) -> Value {
         let mut m = Map::new();
-        for a in self
-            .plan
-            .attrs
-            .get("attachments")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if let Some(name) = a.get("name").and_then(Value::as_str) {
-                let v = a
-                    .get("path")
-                    .or_else(|| a.get("uri"))
-                    .cloned()
-                    .unwrap_or(Value::Null);
-                m.insert(name.to_string(), v);
-            }
+        for a in &self.plan.attachments {
+            m.insert(a.name.clone(), a.reference());
         }
         Value::Object(m)
     }
