@@ -546,6 +546,9 @@ pub struct Graph {
     pub on_node_failure: OnNodeFailure,
     /// The declared attachments (AGS `attachments`; the plan's `attachments`).
     pub attachments: Vec<Attachment>,
+    /// The JSON Schema the workflow state must fit (AWP `state_schema`; the plan's
+    /// `state_schema`).
+    pub state_schema: Option<Box<serde_json::Value>>,
     pub id: String,
     pub title: Option<String>,
     pub params: Vec<Param>,
@@ -572,6 +575,7 @@ impl Graph {
             human_timeouts: HumanTimeouts::default(),
             on_node_failure: OnNodeFailure::default(),
             attachments: Vec::new(),
+            state_schema: None,
             id,
             title: None,
             params: Vec::new(),

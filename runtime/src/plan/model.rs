@@ -77,6 +77,10 @@ pub struct Plan {
     /// `attrs.attachments`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attachments: Vec<Attachment>,
+    /// The JSON Schema a workflow state must fit (an AWP `state_schema`, its `reducer` keys
+    /// stripped; `agc.plan/v5`; earlier plans kept it in `attrs.state_schema`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_schema: Option<Value>,
     /// In execution order: topological, then declaration order.
     #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,

@@ -53,6 +53,8 @@
 //! - `attrs.policy.on_node_failure` becomes the plan's `on_node_failure`
 //!   (a policy left empty leaves).
 //! - `attrs.attachments` becomes the plan's `attachments` ([`Attachment::list_from`]).
+//! - `attrs.state_schema` becomes the plan's `state_schema` (when it is an object: the runtime
+//!   used no other).
 //! - Under agh's loop rules, a loop's `attributes.generations` becomes its `generations`
 //!   ([`Generations::from_block`]) and a gate's `attributes.routes` its `routes`
 //!   ([`Routes::from_block`]).
@@ -196,6 +198,12 @@ fn typed_v4_attributes(n: &mut Node) {
 /// format) kept in attributes, moved into those fields; a plan that has them already is left
 /// as it is. Only a plan that follows agh's loop rules has generations and routing tables.
 fn early_v5(plan: &mut Plan) {
+    // Only a schema object was ever used.
+    if let Some(schema) = plan.attrs.shift_remove("state_schema")
+        && schema.is_object()
+    {
+        plan.state_schema = Some(schema);
+    }
     if let Some(list) = plan.attrs.shift_remove("attachments") {
         plan.attachments = Attachment::list_from(&list);
     }

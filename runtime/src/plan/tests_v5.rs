@@ -27,6 +27,10 @@ fn early_v5_plans_read_as_their_current_plans() {
         typed.iter().any(|p| !p.attachments.is_empty()),
         "some example declares attachments"
     );
+    assert!(
+        typed.iter().any(|p| p.state_schema.is_some()),
+        "some example has a state schema"
+    );
 }
 
 /// The early v5 plan of an example, as JSON.

@@ -259,7 +259,7 @@ pub fn bind_params(
 /// beyond each param's own declaration). A plan without a state schema, or whose schema does
 /// not compile (AGC328 when the run starts), checks nothing here.
 fn initial_state_error(plan: &Plan, params: &Map<String, Value>) -> Option<String> {
-    let schema = plan.attrs.get("state_schema").filter(|s| s.is_object())?;
+    let schema = plan.state_schema.as_ref()?;
     let validator = jsonschema::validator_for(schema).ok()?;
     let state = Value::Object(params.clone());
     let err = validator.iter_errors(&state).next()?;

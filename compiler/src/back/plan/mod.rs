@@ -252,6 +252,9 @@ impl Plan<'_> {
         if !g.attachments.is_empty() {
             e.entry("attachments", &g.attachments)?;
         }
+        if let Some(schema) = &g.state_schema {
+            e.entry("state_schema", schema)?;
+        }
         let order = input.order;
         e.array("nodes", order.len(), |i| NodeOut { c, id: order[i] })?;
         e.array("edges", g.edges.len(), |i| EdgeOut {

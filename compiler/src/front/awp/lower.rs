@@ -17,11 +17,11 @@
 //! `resume_schema`). Graph: id =
 //! `document.name`; params = the top-level state properties and the `start` node's input
 //! properties (type, `required`, self-contained schema: [`super::ports`]);
-//! `attrs.checkpointing` (strategy and `n`, normalised from the aliases), `attrs.document`,
-//! `attrs.state_schema`. Semantics (the plan's `semantics`): a workflow state whose reducers
-//! are every property's (`overwrite` by default), collected jq outputs, `null` a value,
-//! `switch` decisions, assignment state updates; a retrying node's backoff is its
-//! `retry`'s (`Backoff::awp`).
+//! `attrs.checkpointing` (strategy and `n`, normalised from the aliases), `attrs.document`;
+//! the state schema, its `reducer` keys stripped (the plan's `state_schema`). Semantics (the
+//! plan's `semantics`): a workflow state whose reducers are every property's (`overwrite` by
+//! default), collected jq outputs, `null` a value, `switch` decisions, assignment state
+//! updates; a retrying node's backoff is its `retry`'s (`Backoff::awp`).
 //!
 //! Cycles (AWP allows loops through a switch, with no bound) become `Back` edges without a
 //! bound: the edge that closes a cycle in a depth-first walk from the entry, in document
@@ -191,7 +191,9 @@ impl Lowerer<'_, '_> {
                 }
             }
         }
-        self.g.attrs.insert("state_schema", state_schema.into());
+        if state_schema.is_object() {
+            self.g.state_schema = Some(Box::new(state_schema));
+        }
         self.g.attrs.insert(
             "checkpointing",
             checkpointing(v.get("checkpointing")).into(),

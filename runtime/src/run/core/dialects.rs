@@ -101,15 +101,11 @@ impl State {
         }
     }
 
-    /// AWP: compiles `attrs.state_schema` (a plan written by an older agc has none: the
-    /// state is then not validated); a schema that does not compile is a warning (AGC328).
+    /// AWP: compiles the plan's `state_schema` (a plan written by an older agc has none:
+    /// the state is then not validated); a schema that does not compile is a warning
+    /// (AGC328).
     fn compile_state_schema(&mut self) {
-        let Some(schema) = self
-            .plan
-            .attrs
-            .get("state_schema")
-            .filter(|s| s.is_object())
-        else {
+        let Some(schema) = &self.plan.state_schema else {
             return;
         };
         match jsonschema::validator_for(schema) {
