@@ -241,7 +241,7 @@ pub struct Node {
 
 /// What few nodes carry, held out of line by [`Extra`]: a graph's nodes are its largest
 /// arena, and these fields were 80 of a node's 248 bytes.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct NodeExtra {
     pub retry: Retry,
     /// The failure ladder, when the document declares one (with defaults merged).
@@ -281,13 +281,21 @@ pub struct NodeExtra {
     /// An agh gate's routing table.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub routes: Option<Box<Routes>>,
+    /// Whether the node may have side effects (AGS: decided from its `requirements`).
+    pub side_effects: bool,
     pub estimate: Estimate,
+}
+
+impl Default for NodeExtra {
+    fn default() -> NodeExtra {
+        NodeExtra::NONE
+    }
 }
 
 impl NodeExtra {
     /// No ladder, checkpoints, criteria, decision, gate, wait, resume schema, output of its
-    /// own, fork, body options, generations, routes or estimates, one attempt: what a node
-    /// without [`Extra`] has.
+    /// own, fork, body options, generations, routes or estimates, one attempt, and maybe
+    /// side effects: what a node without [`Extra`] has.
     pub const NONE: NodeExtra = NodeExtra {
         retry: Retry::ONCE,
         failure: None,
@@ -302,6 +310,7 @@ impl NodeExtra {
         body: None,
         generations: None,
         routes: None,
+        side_effects: true,
         estimate: Estimate {
             cost_usd: None,
             seconds: None,
@@ -328,6 +337,7 @@ impl Nothing for NodeExtra {
             && self.body.is_none()
             && self.generations.is_none()
             && self.routes.is_none()
+            && self.side_effects
             && self.estimate.cost_usd.is_none()
             && self.estimate.seconds.is_none()
     }

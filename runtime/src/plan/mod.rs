@@ -61,10 +61,11 @@ pub use index::PlanIndex;
 pub use model::{
     Bounds, Declared, Edge, EdgeKind, Estimate, Expr, ExprLang, Exprs, FORMAT, FORMATS_READ,
     GraphInfo, GraphOutput, Input, InputSource, Join, Link, Location, LoopMode, Node, NodeKind,
-    Outcome, Output, Param, Plan, PlanError, Region, RegionKind, Retry, SIDE_EFFECT_PERMISSIONS,
-    Source, has_side_effects,
+    Outcome, Output, Param, Plan, PlanError, Region, RegionKind, Retry, Source,
 };
-pub use policy::{Attachment, OnNodeFailure};
+pub use policy::{
+    Attachment, OnNodeFailure, SIDE_EFFECT_PERMISSIONS, has_side_effects, may_have_side_effects,
+};
 pub use semantics::{
     Backoff, Curve, Decisions, EvalLimits, ExpressionErrors, JqOutputs, LoopRules, Namespace,
     OnItemFailure, Produces, Reducer, Semantics, StateModel, StateUpdates, SubgraphSource, awp_ms,

@@ -28,25 +28,6 @@ pub const FORMATS_READ: [&str; 5] = [
     FORMAT,
 ];
 
-/// Permissions whose grant means a call has side effects (AGS AG902's list: `fs:write`,
-/// `fs:delete`, `git:commit`, `git:push`, `shell:exec`, each also as a prefix such as
-/// `git:push:origin`). The compiler warns on them and the ladder checkpoints before such a
-/// call; both read this one list.
-pub const SIDE_EFFECT_PERMISSIONS: [&str; 5] = [
-    "fs:write",
-    "fs:delete",
-    "git:commit",
-    "git:push",
-    "shell:exec",
-];
-
-/// True when `permission` is (or starts with) one of [`SIDE_EFFECT_PERMISSIONS`].
-pub fn has_side_effects(permission: &str) -> bool {
-    SIDE_EFFECT_PERMISSIONS
-        .iter()
-        .any(|w| permission.starts_with(w))
-}
-
 /// A whole plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Plan {
@@ -506,6 +487,10 @@ pub struct Node {
     /// elsewhere).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routes: Option<Box<Routes>>,
+    /// Whether the node may have side effects (`agc.plan/v5`; `true` when left out): a
+    /// `before_side_effects` checkpoint is asked only of such a node.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub side_effects: bool,
     #[serde(default, skip_serializing_if = "Estimate::is_empty")]
     pub estimate: Estimate,
     /// Dialect attributes not modelled above, with defaults merged.

@@ -1,11 +1,13 @@
 //! Graph policies and declarations the runtime acts on, as the plan carries them
 //! (`agc.plan/v5`), decided at lowering so that the scheduler reads no attribute JSON: what a
-//! node's failure does to the run ([`OnNodeFailure`], the plan's `on_node_failure`) and the
-//! attachments expressions read ([`Attachment`], its `attachments`).
+//! node's failure does to the run ([`OnNodeFailure`], the plan's `on_node_failure`), the
+//! attachments expressions read ([`Attachment`], its `attachments`), and whether a node may
+//! have side effects ([`may_have_side_effects`], a node's `side_effects`).
 //!
-//! A plan written before them kept them in `attrs.policy.on_node_failure` and
-//! `attrs.attachments` (AGS `policy`, `attachments`); the reader moves them
-//! ([`OnNodeFailure::from_policy`], [`Attachment::list_from`]).
+//! A plan written before them kept the first two in `attrs.policy.on_node_failure` and
+//! `attrs.attachments` (AGS `policy`, `attachments`), and left the third to the node's
+//! `attributes.requirements`; the reader moves them ([`OnNodeFailure::from_policy`],
+//! [`Attachment::list_from`]) and decides the third.
 
 use super::decl::extension_keys;
 use serde::{Deserialize, Serialize};
@@ -94,4 +96,38 @@ impl Attachment {
             })
             .collect()
     }
+}
+
+/// Whether a node whose requirements are `requirements` may have side effects: no
+/// requirements (nothing says it cannot), a `read_write` workspace, or a permission that
+/// writes ([`has_side_effects`]: AG902's list). A `before_side_effects`
+/// checkpoint is asked only of such a node.
+pub fn may_have_side_effects(requirements: Option<&Value>) -> bool {
+    let Some(req) = requirements else {
+        return true;
+    };
+    req.get("workspace").and_then(Value::as_str) == Some("read_write")
+        || super::decl::strings(req.get("permissions"))
+            .iter()
+            .any(|p| has_side_effects(p))
+}
+
+/// Permissions whose grant means a call has side effects (AGS AG902's list: `fs:write`,
+/// `fs:delete`, `git:commit`, `git:push`, `shell:exec`, each also as a prefix such as
+/// `git:push:origin`). The compiler warns on them (AG902) and decides from them whether a
+/// node may have side effects ([`may_have_side_effects`]), before which the ladder
+/// checkpoints; both read this one list.
+pub const SIDE_EFFECT_PERMISSIONS: [&str; 5] = [
+    "fs:write",
+    "fs:delete",
+    "git:commit",
+    "git:push",
+    "shell:exec",
+];
+
+/// True when `permission` is (or starts with) one of [`SIDE_EFFECT_PERMISSIONS`].
+pub fn has_side_effects(permission: &str) -> bool {
+    SIDE_EFFECT_PERMISSIONS
+        .iter()
+        .any(|w| permission.starts_with(w))
 }

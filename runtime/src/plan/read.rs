@@ -55,10 +55,13 @@
 //! - `attrs.attachments` becomes the plan's `attachments` ([`Attachment::list_from`]).
 //! - `attrs.state_schema` becomes the plan's `state_schema` (when it is an object: the runtime
 //!   used no other).
+//! - A node whose `attributes.requirements` rule out side effects gets `side_effects: false`
+//!   ([`may_have_side_effects`]; the requirements stay).
 //! - Under agh's loop rules, a loop's `attributes.generations` becomes its `generations`
 //!   ([`Generations::from_block`]) and a gate's `attributes.routes` its `routes`
 //!   ([`Routes::from_block`]).
 
+use super::policy::may_have_side_effects;
 use super::{Attachment, Body, Gate, Generations, HumanTimeouts, NodeKind, Produces, Routes, Wait};
 use super::{
     Backoff, Decision, Decisions, Expr, ExprLang, ExpressionErrors, FORMAT, FORMATS_READ, Failure,
@@ -220,6 +223,11 @@ fn early_v5(plan: &mut Plan) {
     for n in &mut plan.nodes {
         if n.attributes.is_empty() {
             continue;
+        }
+        // Decided from the requirements the attributes keep (a plan that decided it already
+        // decided it the same way).
+        if n.side_effects && n.attributes.contains_key("requirements") {
+            n.side_effects = may_have_side_effects(n.attributes.get("requirements"));
         }
         if agh
             && n.kind == NodeKind::Loop

@@ -31,6 +31,10 @@ fn early_v5_plans_read_as_their_current_plans() {
         typed.iter().any(|p| p.state_schema.is_some()),
         "some example has a state schema"
     );
+    assert!(
+        nodes().any(|n| !n.side_effects),
+        "some example has a node without side effects"
+    );
 }
 
 /// The early v5 plan of an example, as JSON.
@@ -135,4 +139,32 @@ fn attachments_read_into_typed_declarations() {
         all
     );
     assert!(!text.contains("\"extensions\":{}"), "{text}");
+}
+
+/// A node may have side effects unless its requirements rule them out: none declared, a
+/// `read_write` workspace or a permission on AG902's list (or under one) says it may.
+#[test]
+fn requirements_decide_whether_a_node_may_have_side_effects() {
+    let may = |req: Value| may_have_side_effects(Some(&req));
+    assert!(may_have_side_effects(None));
+    assert!(may(json!({"workspace": "read_write"})));
+    assert!(may(
+        json!({"permissions": ["net:fetch", "git:push:origin"]})
+    ));
+    assert!(!may(json!({})));
+    assert!(!may(
+        json!({"workspace": "read_only", "permissions": ["fs:read"]})
+    ));
+    // An early v5 plan's node decides it from its requirements, which stay.
+    let mut v = early("reserved-agh");
+    v["nodes"][1]["attributes"]["requirements"] = json!({"workspace": "read_only"});
+    v["nodes"][2]["attributes"]["requirements"] = json!({"permissions": ["shell:exec"]});
+    let plan = Plan::from_value(v).expect("plan");
+    assert!(plan.nodes[0].side_effects);
+    assert!(!plan.nodes[1].side_effects);
+    assert!(plan.nodes[2].side_effects);
+    assert!(plan.nodes[1].attributes.contains_key("requirements"));
+    let out = serde_json::to_value(&plan).expect("ser");
+    assert_eq!(out["nodes"][1]["side_effects"], false);
+    assert!(out["nodes"][2].get("side_effects").is_none());
 }

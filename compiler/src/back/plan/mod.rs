@@ -435,6 +435,9 @@ impl Serialize for NodeOut<'_> {
         if let Some(routes) = &n.extra.routes {
             m.serialize_entry("routes", routes)?;
         }
+        if !n.extra.side_effects {
+            m.serialize_entry("side_effects", &false)?;
+        }
         if n.extra.estimate.cost_usd.is_some() || n.extra.estimate.seconds.is_some() {
             m.serialize_entry("estimate", &n.extra.estimate)?;
         }

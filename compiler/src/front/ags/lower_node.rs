@@ -324,6 +324,11 @@ impl<'d> NodeLowerer<'d> {
                     success: success.map(Box::new),
                     decision: decision.map(Box::new),
                     gate: gate.map(Box::new),
+                    // What a `before_side_effects` checkpoint asks: the requirements stay
+                    // in `attributes` for the handler.
+                    side_effects: agc_runtime::plan::may_have_side_effects(
+                        merged(s, node, "requirements").as_ref(),
+                    ),
                     estimate,
                     ..NodeExtra::NONE
                 }

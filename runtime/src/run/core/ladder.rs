@@ -124,21 +124,11 @@ impl State {
         false
     }
 
-    /// Whether the node may have side effects: no `requirements` (nothing says it cannot), a
-    /// `read_write` workspace, or a permission that writes (`fs:write`, `fs:delete`,
-    /// `git:commit`, `git:push`, `shell:exec`: AG902's list). A handler call cannot pause
-    /// inside itself, so the checkpoint is taken before the call.
+    /// Whether the node may have side effects (the plan's `side_effects`, decided from its
+    /// requirements: `plan::may_have_side_effects`). A handler call cannot pause inside
+    /// itself, so the checkpoint is taken before the call.
     fn side_effects(&self, r: RunId) -> bool {
-        let Some(req) = self.plan.nodes[self.runs[r].node]
-            .attributes
-            .get("requirements")
-        else {
-            return true;
-        };
-        req.get("workspace").and_then(Value::as_str) == Some("read_write")
-            || crate::plan::decl::strings(req.get("permissions"))
-                .iter()
-                .any(|p| crate::plan::has_side_effects(p))
+        self.plan.nodes[self.runs[r].node].side_effects
     }
 
     /// A completed call: outputs checked, then reviewed, then judged.
