@@ -346,6 +346,12 @@ impl State {
         let node = other.map(|(n, _)| self.plan.nodes[n].local_id.clone());
         let run = &mut self.runs[r];
         run.usage.add(usage);
+        // Most runs make one attempt: room for one, not the four a first push makes (an
+        // attempt is 272 bytes: a 10k-node run touched 11 MB of pages for attempts never
+        // made).
+        if run.attempts.capacity() == 0 {
+            run.attempts.reserve_exact(1);
+        }
         run.attempts.push(Attempt {
             attempt: run.attempt,
             status,
