@@ -1,8 +1,8 @@
 //! The graph-shape questions every front end asks of its own graph before there is an IR:
 //! which nodes are reachable, which edges close a cycle, which nodes and edges lie on one. One
 //! copy, used by every dialect (AGS AG111, AG131, AG903; Agent Graph `graph-flow-cycle`,
-//! `graph-recursion`; agh `cycle`, `unreachable_node`; AWP AGC240 and its unbounded back
-//! edges), each of which reports in its own words and codes.
+//! `graph-recursion`; agh `cycle`, `unreachable_node`; AWP AGC240, `branch-not-converging`
+//! and its unbounded back edges), each of which reports in its own words and codes.
 //!
 //! Nodes are `0..n`; successors are given per node, in the order the dialect wants findings in.
 //! Every function is iterative (an explicit stack: no recursion over graph depth) and linear in

@@ -10,6 +10,7 @@
 
 use super::checker::Checker;
 use super::model::{Model, START};
+use crate::analysis::cycles;
 use crate::source::Value;
 use std::collections::HashMap;
 
@@ -394,7 +395,7 @@ parallel node's edge",
         let Some(entry) = m.entry() else {
             return;
         };
-        let seen = crate::analysis::cycles::reachable(m.nodes.len(), [entry], |u| m.successors(u));
+        let seen = cycles::reachable(m.nodes.len(), [entry], |u| m.successors(u));
         for (i, n) in m.nodes.iter().enumerate() {
             if !seen[i] && m.node(n.id) == Some(i) && n.id != START {
                 let d = self.diag(
@@ -479,40 +480,46 @@ impl BranchWalk {
     /// For every node of the walk from which some path (not through the join target) leads
     /// to a node that cannot reach the join target: the nearest such node (fewest edges; ties
     /// by walk order). A branch entered at one of them does not converge. One backward pass
-    /// from the join target and one from the stuck nodes, in walk order, so the same document
-    /// names the same node.
+    /// from the join target (the shared reachability walk, [`cycles::reachable`], over the
+    /// walk's nodes numbered in walk order, the join target last) and one from the stuck
+    /// nodes, in walk order, so the same document names the same node.
     fn not_converging(&self, join: usize) -> HashMap<usize, usize> {
-        let mut preds: HashMap<usize, Vec<usize>> = HashMap::new();
-        for &u in &self.nodes {
-            for &v in &self.succ[&u] {
-                preds.entry(v).or_default().push(u);
+        // Every successor of a walked node is walked, or is the join target (never walked).
+        let last = self.nodes.len();
+        let local: HashMap<usize, usize> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, &u)| (u, i))
+            .chain([(join, last)])
+            .collect();
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); last + 1];
+        for (i, u) in self.nodes.iter().enumerate() {
+            for v in &self.succ[u] {
+                preds[local[v]].push(i);
             }
         }
-        let preds_of = |v: usize| preds.get(&v).map(Vec::as_slice).unwrap_or_default();
-        let mut ok = std::collections::HashSet::new();
-        let mut stack = vec![join];
-        while let Some(v) = stack.pop() {
-            for &u in preds_of(v) {
-                if u != join && ok.insert(u) {
-                    stack.push(u);
-                }
-            }
-        }
+        let ok = cycles::reachable(last + 1, [last], |v| preds[v].iter().copied());
         let mut nearest: HashMap<usize, usize> = HashMap::new();
         let mut queue = std::collections::VecDeque::new();
-        for &n in self.nodes.iter().filter(|n| !ok.contains(n)) {
-            nearest.insert(n, n);
-            queue.push_back(n);
+        for (i, &n) in self.nodes.iter().enumerate() {
+            if !ok[i] {
+                nearest.insert(i, n);
+                queue.push_back(i);
+            }
         }
         while let Some(v) = queue.pop_front() {
             let bad = nearest[&v];
-            for &u in preds_of(v) {
-                if u != join && !nearest.contains_key(&u) {
-                    nearest.insert(u, bad);
+            for &u in &preds[v] {
+                if let std::collections::hash_map::Entry::Vacant(e) = nearest.entry(u) {
+                    e.insert(bad);
                     queue.push_back(u);
                 }
             }
         }
         nearest
+            .into_iter()
+            .map(|(i, bad)| (self.nodes[i], bad))
+            .collect()
     }
 }
