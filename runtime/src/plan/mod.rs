@@ -16,9 +16,13 @@
 //! decided by the compiler ([`Semantics`], [`Backoff`], [`OnItemFailure`],
 //! [`SubgraphSource`]: `semantics`), so that nothing that runs a plan reads its dialect, and
 //! what the runtime runs of a node's dialect fields as typed fields too ([`Failure`],
-//! [`HumanCheckpoint`], [`Success`], [`Decision`], [`Gate`], [`Wait`]: a node's `failure`,
-//! `human`, `success`, `decision`, `gate` and `wait`, with their expressions in place), so
-//! that it reads no attribute JSON and no string-keyed expression. `agc.plan/v4` plans (the
+//! [`HumanCheckpoint`], [`Success`], [`Decision`], [`Gate`], [`Wait`], [`Body`],
+//! [`Generations`], [`Routes`]: a node's `failure`, `human`, `success`, `decision`, `gate`,
+//! `wait`, `body`, `generations` and `routes`, with their expressions in place, and its
+//! `side_effects`), and of the graph's ([`HumanTimeouts`], [`OnNodeFailure`],
+//! [`Attachment`], the state schema), so that it reads no attribute JSON and no
+//! string-keyed expression. A v5 plan written before the last of these fields (the format
+//! was not released between them) is read into them too. `agc.plan/v4` plans (the
 //! gate and the wait in `attributes`), `agc.plan/v3` plans (also the others in
 //! `attributes` and `exprs`), `agc.plan/v2` plans (no typed semantics) and `agc.plan/v1`
 //! plans (also the object forms, every field written) still load: the reader accepts both
