@@ -173,35 +173,33 @@ fn escaped(out: &mut String, s: &str) {
     out.push_str(&s[start..]);
 }
 
-/// Whether JSON escapes the byte `b`: a control character, `"` or `\`.
-fn needs_escape(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
-}
-
-/// The index of the first byte at or after `from` that [`needs_escape`].
+/// The index of the first byte at or after `from` that JSON escapes: a control character,
+/// `"` or `\`. Eight bytes at a time, the last few too (padded with spaces, which need no
+/// escape): most strings written are keys and ids shorter than eight bytes.
 fn next_escape(bytes: &[u8], from: usize) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = from;
-    // Eight bytes at a time: a byte below 0x20, or equal to `"` or `\` (the bit tricks of
-    // "Bit Twiddling Hacks": `hasless` and `haszero`), is somewhere in the word or not.
-    while let Some(chunk) = bytes.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
+    // The bytes of `x` below 0x20, or equal to `"` or `\`, as their high bits (the bit
+    // tricks of "Bit Twiddling Hacks": `hasless` and `haszero`). A borrow can mark a byte
+    // above a match, never one below the first: the lowest mark is the first match.
+    let marks = |x: u64| {
         let zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-        let found = (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
+        (x.wrapping_sub(ONES * 0x20) & !x & HIGH)
             | zero(x ^ (ONES * u64::from(b'"')))
-            | zero(x ^ (ONES * u64::from(b'\\')));
+            | zero(x ^ (ONES * u64::from(b'\\')))
+    };
+    let mut i = from;
+    while i < bytes.len() {
+        let mut word = [b' '; 8];
+        let n = (bytes.len() - i).min(8);
+        word[..n].copy_from_slice(&bytes[i..i + n]);
+        let found = marks(u64::from_le_bytes(word));
         if found != 0 {
-            break;
+            return Some(i + (found.trailing_zeros() / 8) as usize);
         }
         i += 8;
     }
-    bytes[i..]
-        .iter()
-        .position(|&b| needs_escape(b))
-        .map(|k| i + k)
+    None
 }
 
 /// An open object or array.

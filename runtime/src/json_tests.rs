@@ -236,3 +236,29 @@ fn journal_events_are_written_as_serde_json_writes_them() {
         same(e);
     }
 }
+
+#[test]
+fn an_escape_is_found_at_every_place_in_a_word() {
+    // Strings of every length up to three words, with each kind of escaped byte (and bytes
+    // next to them that need none) at every place, and more than one: the word scan, its
+    // padded last word and the first of several marks in one word.
+    for len in 0..=24 {
+        let plain: String = (0..len)
+            .map(|i| char::from(b'a' + (i % 26) as u8))
+            .collect();
+        same(&plain);
+        for at in 0..len {
+            for c in [
+                '"', '\\', '\n', '\u{1}', '\u{1f}', ' ', '!', '#', '[', ']', '\u{7f}', 'é',
+            ] {
+                let mut s = plain.clone();
+                s.replace_range(at..=at, c.encode_utf8(&mut [0; 4]));
+                same(&s);
+                s.push('"');
+                same(&s);
+                s.insert(0, '\t');
+                same(&s);
+            }
+        }
+    }
+}
