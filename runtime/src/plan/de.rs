@@ -220,7 +220,7 @@ where
 /// Reads a long list (a plan's nodes or edges) into a `Vec` of its exact length. serde reads a
 /// list of unknown length by doubling: a 10k-node plan's nodes (832 bytes each) were copied
 /// thirteen times into fresh memory, 27 MB of pages touched for an 8 MB list. Past its
-/// first block, the list is read in blocks of [`BLOCK`] items, then moved once into a list of
+/// first block, the list is read in blocks of `BLOCK` (256) items, then moved once into a list of
 /// its length (the blocks' memory freed for what the run allocates next).
 pub(super) fn long_list<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
 where
