@@ -1,9 +1,10 @@
 //! What a loop, map or subgraph owner runs beyond its region entry, as the plan carries it
 //! (`agc.plan/v5`, a node's `body`): the body's declared params (whose `default`s apply, and
 //! which a body that declares them sees instead of the graph's), what a loop reaching
-//! `max_iterations` does and what a map over more than `max_items` does. Typed and decided
-//! at lowering (AGS `loop`, `map` and `subgraph` blocks), so that the scheduler reads no
-//! attribute JSON to start or end a region instance (`run/core/regions.rs`).
+//! `max_iterations` does, what a map over more than `max_items` does and how many items an
+//! agh fan-out's branch takes. Typed and decided at lowering (AGS `loop`, `map` and
+//! `subgraph` blocks; an agh fan-out's `batch_size`), so that the scheduler reads no
+//! attribute JSON to start or end a region instance (`run/core/regions.rs`, `agh.rs`).
 //!
 //! [`Body::from_block`] reads the form a v4 plan kept in the owner's
 //! `attributes.<loop|map|subgraph>` (`body_params` a map of param specs, the two policies as
@@ -27,6 +28,10 @@ pub struct Body {
     /// A map's: what more items than `max_items` does (`fail` when left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub on_over_limit: Option<OnOverLimit>,
+    /// An agh fan-out's: how many items each branch takes, as one array (1, each branch its
+    /// item, when left out; written only above 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_size: Option<u64>,
 }
 
 /// What a loop that reaches `max_iterations` without its condition ending it does (AGS
@@ -79,6 +84,7 @@ impl Body {
                 .unwrap_or_default(),
             on_max_iterations: serde_json::from_value(named("on_max_iterations")).ok(),
             on_over_limit: serde_json::from_value(named("on_over_limit")).ok(),
+            batch_size: None,
         };
         (body != Body::default()).then_some(body)
     }

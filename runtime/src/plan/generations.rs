@@ -1,6 +1,6 @@
 //! What an agh Loop runs beyond AGS's model, as the plan carries it (`agc.plan/v5`): the
 //! outer loop of its generations (the owner's `generations`) and the routing table of each
-//! of its gates (a gate's `routes`, upstream's defaults filled in). Typed and decided at
+//! of its gates (a gate's `routes`, upstream's defaults filled in, with its revision limit). Typed and decided at
 //! lowering, so that the scheduler reads no attribute JSON to end a generation or route a
 //! verdict (`run/core/agh.rs`).
 //!
@@ -144,7 +144,8 @@ impl Route {
     }
 }
 
-/// An agh gate's routing table: a route for every verdict.
+/// An agh gate's routing table: a route for every verdict, and how many revisions a `fail`
+/// may ask for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Routes {
     pub pass: Route,
@@ -154,7 +155,16 @@ pub struct Routes {
     pub error: Route,
     pub timeout: Route,
     pub invalid_output: Route,
+    /// A `fail` at revision `generation - 1` at or past it ends the Loop `exhausted`
+    /// (`gate_max_revisions_exhausted`); 0 is no limit ([`Routes::revision_limit`]).
+    #[serde(default)]
+    pub max_revisions: u64,
 }
+
+/// Upstream's `gates.max_revisions` default for delivery Loops (research §6).
+const DEFAULT_MAX_REVISIONS: u64 = 10;
+/// Upstream's ceiling on `max_revisions` (research §6).
+const MAX_REVISIONS_CEILING: u64 = 64;
 
 impl Routes {
     /// The route of `verdict`.
@@ -170,7 +180,18 @@ impl Routes {
         }
     }
 
-    /// A table of `route(verdict)` for each verdict.
+    /// A gate's revision limit from the `max_revisions` it declares (0 when it declares
+    /// none): its own, at most upstream's ceiling (64), else upstream's default (10), or none
+    /// in a `watch` Loop; 0 is no limit.
+    pub fn revision_limit(own: u64, watch: bool) -> u64 {
+        match own {
+            0 if watch => 0,
+            0 => DEFAULT_MAX_REVISIONS,
+            n => n.min(MAX_REVISIONS_CEILING),
+        }
+    }
+
+    /// A table of `route(verdict)` for each verdict, with no revision limit.
     pub fn from_fn(mut route: impl FnMut(Verdict) -> Route) -> Routes {
         Routes {
             pass: route(Verdict::Pass),
@@ -180,11 +201,13 @@ impl Routes {
             error: route(Verdict::Error),
             timeout: route(Verdict::Timeout),
             invalid_output: route(Verdict::InvalidOutput),
+            max_revisions: 0,
         }
     }
 
     /// The form a plan kept in `attributes.routes` (verdict → `{"route", ...}`): a verdict
     /// missing, or whose route is not one, takes upstream's route ([`Route::default_for`]).
+    /// Its revision limit is none: the reader sets it ([`Routes::revision_limit`]).
     pub fn from_block(block: &Value) -> Routes {
         Routes::from_fn(|v| {
             let Some(r) = block.get(v.as_str()) else {

@@ -59,7 +59,9 @@
 //!   ([`may_have_side_effects`]; the requirements stay).
 //! - Under agh's loop rules, a loop's `attributes.generations` becomes its `generations`
 //!   ([`Generations::from_block`]) and a gate's `attributes.routes` its `routes`
-//!   ([`Routes::from_block`]).
+//!   ([`Routes::from_block`]), with the revision limit its `attributes.max_revisions` and
+//!   the Loop's `watch` give ([`Routes::revision_limit`]); a fan-out's
+//!   `attributes.batch_size` above 1 becomes its `body.batch_size` (the attribute stays).
 
 use super::policy::may_have_side_effects;
 use super::{Attachment, Body, Gate, Generations, HumanTimeouts, NodeKind, Produces, Routes, Wait};
@@ -220,7 +222,8 @@ fn early_v5(plan: &mut Plan) {
         }
     }
     let agh = plan.semantics.loop_rules == LoopRules::Generations;
-    for n in &mut plan.nodes {
+    let mut routed = Vec::new();
+    for (i, n) in plan.nodes.iter_mut().enumerate() {
         if n.attributes.is_empty() {
             continue;
         }
@@ -240,6 +243,29 @@ fn early_v5(plan: &mut Plan) {
             && let Some(block) = n.attributes.shift_remove("routes")
         {
             n.routes = Some(Box::new(Routes::from_block(&block)));
+            routed.push(i);
+        }
+        // The chunks of an agh fan-out's branches (the attribute as written stays).
+        if agh
+            && n.kind == NodeKind::Map
+            && n.body.as_ref().is_none_or(|b| b.batch_size.is_none())
+            && let Some(size) = n.attributes.get("batch_size").and_then(Value::as_u64)
+            && size > 1
+        {
+            n.body.get_or_insert_default().batch_size = Some(size);
+        }
+    }
+    // A moved table's revision limit, from the gate's `max_revisions` as written and whether
+    // the Loop watches (the runtime decided it so while running).
+    let watch = plan
+        .nodes
+        .iter()
+        .any(|n| n.generations.is_some_and(|g| g.watch));
+    for i in routed {
+        let n = &mut plan.nodes[i];
+        let own = n.attributes.get("max_revisions").and_then(Value::as_u64);
+        if let Some(routes) = &mut n.routes {
+            routes.max_revisions = Routes::revision_limit(own.unwrap_or(0), watch);
         }
     }
 }

@@ -45,8 +45,9 @@ fn early(name: &str) -> Value {
 }
 
 /// An agh gate's `attributes.routes` reads into its typed table, a verdict left out or
-/// routed where no route is taking upstream's route; the loop's `attributes.generations`
-/// into its `generations`. Outside agh's loop rules they stay attributes.
+/// routed where no route is taking upstream's route, with its revision limit; the loop's
+/// `attributes.generations` into its `generations`, a fan-out's `attributes.batch_size`
+/// into its `body`. Outside agh's loop rules they stay attributes.
 #[test]
 fn early_v5_routes_and_generations_read_into_typed_fields() {
     let mut v = early("reserved-agh");
@@ -57,8 +58,16 @@ fn early_v5_routes_and_generations_read_into_typed_fields() {
         "fail": {"route": "halt", "terminal_status": "blocked", "reason_code": "no"},
         "error": {"route": "teleport"},
     }});
+    nodes[2]["kind"] = "map".into();
+    nodes[2]["attributes"] = json!({"class": "control", "batch_size": 3});
     let plan = Plan::from_value(v.clone()).expect("plan");
     let (owner, gate) = (&plan.nodes[0], &plan.nodes[1]);
+    // A fan-out's chunks (the attribute as written stays).
+    assert_eq!(
+        plan.nodes[2].body.as_ref().and_then(|b| b.batch_size),
+        Some(3)
+    );
+    assert_eq!(plan.nodes[2].attributes["batch_size"], 3);
     assert_eq!(
         owner.generations,
         Some(Generations {
@@ -75,6 +84,8 @@ fn early_v5_routes_and_generations_read_into_typed_fields() {
     assert_eq!(routes.fail.reason_code.as_deref(), Some("no"));
     assert_eq!(routes.error, Route::default_for(Verdict::Error));
     assert_eq!(routes.timeout, Route::default_for(Verdict::Timeout));
+    // The gate's own limit: the Loop does not watch.
+    assert_eq!(routes.max_revisions, 2);
     assert_eq!(
         gate.attributes,
         *json!({"class": "control", "max_revisions": 2})
@@ -89,11 +100,9 @@ fn early_v5_routes_and_generations_read_into_typed_fields() {
         .keys()
         .map(String::as_str)
         .collect();
-    assert_eq!(
-        verdicts,
-        Verdict::ALL.map(Verdict::as_str).to_vec(),
-        "{out:#}"
-    );
+    let mut keys = Verdict::ALL.map(Verdict::as_str).to_vec();
+    keys.push("max_revisions");
+    assert_eq!(verdicts, keys, "{out:#}");
     assert_eq!(
         out["nodes"][1]["routes"]["approval"],
         json!({"route": "escalate", "terminal_status": "needs-approval"})

@@ -17,7 +17,7 @@
 //!   revision `generation - 1` >= `max_revisions` (the gate's own, else upstream's default
 //!   10; none in a watch Loop) ends the Loop `exhausted` (`gate_max_revisions_exhausted`).
 //!   `branch` succeeds the gate; its edges (only `continue` verdicts) are not taken.
-//! - **Fan-out.** `batch_size` (default 1) splits the collection into chunks: one branch per
+//! - **Fan-out.** `batch_size` (the owner's `body.batch_size`, default 1) splits the collection into chunks: one branch per
 //!   chunk, whose `item` is the element when `batch_size` is 1 and the chunk (an array, also
 //!   a short last one) otherwise. More branches than `max_fan_out` (the map's `max_items`)
 //!   end the Loop `exhausted` (`fan_out_width_exceeded`) before any branch runs.
@@ -31,11 +31,6 @@ use crate::plan::{LoopRules, RegionKind, Route, RouteAction, Verdict};
 use crate::run::handler::GateOutcome;
 use crate::run::record::{LoopTerminal, NodeStatus};
 use serde_json::Value;
-
-/// Upstream's `gates.max_revisions` default for delivery Loops (research §6).
-const DEFAULT_MAX_REVISIONS: u64 = 10;
-/// Upstream's ceiling on `max_revisions` (research §6).
-const MAX_REVISIONS_CEILING: u64 = 64;
 
 impl State {
     /// Whether the plan follows agh's loop rules (`LoopRules::Generations`).
@@ -205,24 +200,13 @@ impl State {
         }
     }
 
-    /// Gate run `r`'s `max_revisions`: its own, else upstream's default (none in a watch
-    /// Loop), at most the ceiling; 0 is no limit.
+    /// Gate run `r`'s revision limit, decided at lowering (`routes.max_revisions`: its own,
+    /// else upstream's default, none in a watch Loop, at most the ceiling); 0 is no limit.
     fn max_revisions(&self, r: RunId) -> u64 {
-        let own = self.plan.nodes[self.runs[r].node]
-            .attributes
-            .get("max_revisions")
-            .and_then(Value::as_u64)
-            .unwrap_or(0);
-        let watch = self
-            .plan
-            .nodes
-            .iter()
-            .any(|n| n.generations.is_some_and(|g| g.watch));
-        match own {
-            0 if watch => 0,
-            0 => DEFAULT_MAX_REVISIONS,
-            n => n.min(MAX_REVISIONS_CEILING),
-        }
+        self.plan.nodes[self.runs[r].node]
+            .routes
+            .as_ref()
+            .map_or(0, |t| t.max_revisions)
     }
 
     /// An agh fan-out's branches: the collection split into chunks of `batch_size`.
@@ -231,9 +215,9 @@ impl State {
             return items;
         }
         let size = self.plan.nodes[self.runs[r].node]
-            .attributes
-            .get("batch_size")
-            .and_then(Value::as_u64)
+            .body
+            .as_ref()
+            .and_then(|b| b.batch_size)
             .unwrap_or(1);
         batches(items, size)
     }

@@ -32,6 +32,7 @@ impl State {
             params: Vec::new(),
             on_max_iterations: None,
             on_over_limit: None,
+            batch_size: None,
         };
         self.plan.nodes[self.runs[r].node]
             .body

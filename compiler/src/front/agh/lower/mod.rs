@@ -6,12 +6,13 @@
 //!   already has that id) owns a `Loop` region (`until stop_when`, `max_iterations` =
 //!   `iteration_cap`; an absent cap is upstream's default, 50, or 0 for a watch Loop (one with a
 //!   `watch-source` or `watch-events` node); 0 means
-//!   unbounded and is lowered as `u32::MAX` with `attrs.generations.unbounded`).
+//!   unbounded and is lowered as `u32::MAX` with the owner's `generations.unbounded`).
 //! - **Fan-out / collect.** A fan-out owns a `Map` region over its `collection` (item `item`,
 //!   index `index`, `max_items` = `max_fan_out`: a number of branches, which the runtime
-//!   makes of `batch_size` chunks (kept in `attrs`), `max_parallel` = its own or upstream's
-//!   default width 4, 2 in a watch Loop). The body is every node reachable from the fan-out without
-//!   entering a collect (upstream's fan-out scope); the collect is the join after the region.
+//!   makes of `batch_size` chunks (the owner's `body.batch_size`), `max_parallel` = its own
+//!   or upstream's default width 4, 2 in a watch Loop). The body is every node reachable from
+//!   the fan-out without entering a collect (upstream's fan-out scope); the collect is the
+//!   join after the region.
 //! - **Sub-loops.** A `sub-loop` owns a `Subgraph` region (`source: inline`) holding its body,
 //!   whose nodes have upstream's qualified ids `<parent>__<child>`. (`run-loop` calls another
 //!   Loop by name, which is not in the document: it lowers to an `external` node.)
@@ -19,7 +20,8 @@
 //!   the region's owner (an edge from a fan-out to its body is the region's entry, dropped).
 //!   Edges leaving a `branch` are conditional on its condition; edges leaving a `gate` carry
 //!   `on:` the verdicts whose route is `continue` (`pass` by default); the gate's full routing
-//!   table (defaults filled, ignored values replaced) is in its `attrs.routes`.
+//!   table (defaults filled, ignored values replaced) and its revision limit (`max_revisions`,
+//!   upstream's default filled in) are its `routes`.
 //! - **Budgets** are constraints: `budget.wall_clock_sec` → `max_wall_clock_seconds`,
 //!   `budget.tokens` → `max_tokens` (0 is off upstream, so not a constraint); a node's
 //!   `timeout` is its time estimate, so the static time bound applies.
@@ -36,7 +38,7 @@ use crate::diag::Diagnostic;
 use crate::ir::{
     Decisions, Declared, Edge, EdgeKind, ExprLang, ExpressionErrors, Generations, Graph, IrExpr,
     LoopMode, LoopRules, Namespace, Node, NodeId, NodeKind, OnItemFailure, Outcome, Outcomes,
-    Param, Region, RegionId, RegionKind, Semantics, SubgraphSource,
+    Param, Region, RegionId, RegionKind, Routes, Semantics, SubgraphSource,
 };
 use crate::source::{Map as DocMap, Value as Doc};
 use routes::continue_verdicts;
@@ -378,6 +380,15 @@ impl<'u> Lowerer<'u> {
             };
             let id = self.node(si, s, &s.nodes[v], region);
             self.ids.insert((si, v), id);
+            // A gate's revision limit: its own, else upstream's default (none when the Loop
+            // watches).
+            let node = &mut self.g.nodes[id.index()];
+            if node.extra.routes.is_some()
+                && let Some(routes) = node.extra.make_mut().routes.as_mut()
+            {
+                let own = s.nodes[v].get("max_revisions").and_then(Doc::as_u64);
+                routes.max_revisions = Routes::revision_limit(own.unwrap_or(0), watch);
+            }
             if is_fan(v) {
                 map_region[v] = Some(self.map(&s.nodes[v], id, watch));
             }
@@ -411,6 +422,11 @@ impl<'u> Lowerer<'u> {
             p if p > 0 => p as u32,
             _ => width,
         };
+        // How many items each branch takes (1, each branch its item, when not above 1).
+        if let Some(size) = f.get("batch_size").and_then(Doc::as_u64).filter(|&n| n > 1) {
+            let owner = self.g.nodes[owner.index()].extra.make_mut();
+            owner.body.get_or_insert_default().batch_size = Some(size);
+        }
         self.region(
             RegionKind::Map {
                 over,
