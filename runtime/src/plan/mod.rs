@@ -47,6 +47,7 @@ mod generations;
 mod human;
 mod index;
 pub mod layout;
+mod lists;
 mod model;
 mod policy;
 mod read;

@@ -65,7 +65,7 @@ pub struct Plan {
     /// In execution order: topological, then declaration order.
     #[serde(deserialize_with = "read_nodes", serialize_with = "write_nodes")]
     pub nodes: Vec<Node>,
-    #[serde(deserialize_with = "super::de::long_list")]
+    #[serde(deserialize_with = "super::lists::long_list")]
     pub edges: Vec<Edge>,
     pub regions: Vec<Region>,
     pub links: Vec<Link>,
@@ -106,7 +106,7 @@ impl Plan {
 /// Reads `nodes`, filling in the `local_id` and `origin_kind` a plan leaves out when they equal
 /// the id and the kind.
 fn read_nodes<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Node>, D::Error> {
-    let mut nodes: Vec<Node> = super::de::long_list(d)?;
+    let mut nodes: Vec<Node> = super::lists::long_list(d)?;
     for n in &mut nodes {
         if n.local_id.is_empty() {
             n.local_id = n.id.clone();
@@ -425,13 +425,13 @@ pub struct Node {
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "super::de::short_list"
+        deserialize_with = "super::lists::short_list"
     )]
     pub inputs: Vec<Input>,
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "super::de::short_list"
+        deserialize_with = "super::lists::short_list"
     )]
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.

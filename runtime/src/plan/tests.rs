@@ -629,13 +629,14 @@ fn short_lists_are_read_to_their_exact_length() {
     for n in 0..7u32 {
         let text = serde_json::to_string(&(0..n).collect::<Vec<_>>()).unwrap();
         let list: Vec<u32> =
-            super::de::short_list(&mut serde_json::Deserializer::from_str(&text)).unwrap();
+            super::lists::short_list(&mut serde_json::Deserializer::from_str(&text)).unwrap();
         assert_eq!(list, (0..n).collect::<Vec<_>>());
         if n <= 2 {
             assert_eq!(list.capacity(), list.len(), "{n} items");
         }
     }
-    let not_a_list = super::de::short_list::<_, u32>(&mut serde_json::Deserializer::from_str("{}"));
+    let not_a_list =
+        super::lists::short_list::<_, u32>(&mut serde_json::Deserializer::from_str("{}"));
     assert!(not_a_list.is_err());
 }
 
