@@ -197,6 +197,39 @@ fn agc302_a_broken_plan_is_refused() {
     assert!(stderr(&o).contains("AGC302"), "{}", stderr(&o));
 }
 
+/// The script is read while a plan file is (issue 41): the plan's errors still come first and
+/// alone, and the script's are reported as before once the plan reads, resumed runs included.
+#[test]
+fn a_plan_file_and_its_script_are_read_together_and_reported_in_order() {
+    let dir = tmp("together");
+    let bad_script = write(&dir, "s.yaml", "nodes:\n  x:\n    outptus: {}\n");
+    let broken = write(
+        &dir,
+        "broken.json",
+        r#"{"format": "agc.plan/v5", "nodes": 3}"#,
+    );
+    let o = agc(&["run", &broken, "--script", &bad_script]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = stderr(&o);
+    assert!(err.contains("AGC302") && !err.contains("AGC300"), "{err}");
+    let plan = dir.join("plan.json");
+    let plan = plan.to_str().unwrap();
+    assert_eq!(agc(&["build", EXAMPLE, "-o", plan]).status.code(), Some(0));
+    let o = agc(&["run", plan, "--params", PARAMS, "--script", &bad_script]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("AGC300") && err.contains("s.yaml:3:"), "{err}");
+    let run = dir.join("run");
+    let run = run.to_str().unwrap();
+    let args = ["--params", PARAMS, "--script", SCRIPT, "--run-dir", run];
+    let o = agc(&[&["run", plan][..], &args, &["-q", "--fixed-clock"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let o = agc(&["run", "--resume", run, "--script", &bad_script]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("AGC300") && err.contains("s.yaml:3:"), "{err}");
+}
+
 #[test]
 fn agc303_pause_then_resume_with_a_decision() {
     let dir = tmp("agc303");

@@ -17,11 +17,10 @@
 
 pub(crate) use super::run_args::RunArgs;
 use super::run_dir;
-use super::run_inputs::{check_script_keys, load_plan, load_script};
+use super::run_inputs::{check_script_keys, load_plan_and, load_script, parse_plan_while};
 use super::{ColorArg, FormatArg, Stream};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
-use agc_runtime::plan::Plan;
 use agc_runtime::run::script::{Script, ScriptHandler};
 use agc_runtime::run::{
     FixedClock, FixedIds, MemoryJournal, RunOptions, RunRecord, RunStatus, SystemClock, SystemIds,
@@ -63,16 +62,25 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
     let Some(file) = &args.file else {
         return 2;
     };
-    let Some((plan, plan_text)) = load_plan(args, file, sources, diags) else {
+    let limit = args.root.limit.bytes;
+    // The script is read while the plan is (`load_plan_and`); its diagnostics follow the
+    // plan's and the params'.
+    let read_script = |sources: &mut SourceMap, found: &mut Vec<Diagnostic>| {
+        args.script
+            .as_ref()
+            .map(|p| load_script(p, limit, sources, found))
+    };
+    let Some(loaded) = load_plan_and(args, file, sources, diags, read_script) else {
         return if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {
             1
         };
     };
+    let (plan, plan_text) = (loaded.plan, loaded.text);
     let params = match &args.params {
         None => Map::new(),
-        Some(p) => match super::run_answers::read_params(p, args.root.limit.bytes) {
+        Some(p) => match super::run_answers::read_params(p, limit) {
             Ok(p) => p,
             Err(d) => {
                 diags.push(d);
@@ -80,12 +88,11 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
             }
         },
     };
-    let script = match &args.script {
+    diags.extend(loaded.beside_diags);
+    let script = match loaded.beside {
         None => Script::default(),
-        Some(p) => match load_script(p, args.root.limit.bytes, sources, diags) {
-            Some(s) => s,
-            None => return 2,
-        },
+        Some(Some(s)) => s,
+        Some(None) => return 2,
     };
     check_script_keys(&script, &plan, diags);
     let plan = Arc::new(plan);
@@ -174,20 +181,8 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
         crate::fsio::read_text(&path, args.root.limit.bytes)
             .map_err(|e| e.message(&path.to_string_lossy()))
     };
-    let plan = match read("plan.json") {
-        Ok(t) => match Plan::from_json(&t) {
-            Ok(p) => p,
-            Err(e) => {
-                diags.push(Diagnostic::error(
-                    "AGC302",
-                    format!(
-                        "`{}/plan.json` is not a readable agc plan: {e}",
-                        dir.display()
-                    ),
-                ));
-                return 2;
-            }
-        },
+    let text = match read("plan.json") {
+        Ok(t) => t,
         Err(e) => {
             diags.push(Diagnostic::error(
                 "AGC001",
@@ -196,15 +191,34 @@ fn resume(args: &RunArgs, dir: &Path, sources: &mut SourceMap, diags: &mut Vec<D
             return 2;
         }
     };
-    let script = match &args.script {
-        Some(p) => match load_script(p, args.root.limit.bytes, sources, diags) {
-            Some(s) => s,
-            None => return 2,
-        },
-        None => read("script.json")
-            .ok()
-            .and_then(|t| serde_json::from_str(&t).ok())
-            .unwrap_or_default(),
+    // The script is read while the plan is; its diagnostics follow the plan's.
+    let mut script_diags = Vec::new();
+    let (plan, script) = parse_plan_while(&text, || match &args.script {
+        Some(p) => load_script(p, args.root.limit.bytes, sources, &mut script_diags),
+        None => Some(
+            read("script.json")
+                .ok()
+                .and_then(|t| serde_json::from_str(&t).ok())
+                .unwrap_or_default(),
+        ),
+    });
+    drop(text);
+    let plan = match plan {
+        Ok(p) => p,
+        Err(e) => {
+            diags.push(Diagnostic::error(
+                "AGC302",
+                format!(
+                    "`{}/plan.json` is not a readable agc plan: {e}",
+                    dir.display()
+                ),
+            ));
+            return 2;
+        }
+    };
+    diags.append(&mut script_diags);
+    let Some(script) = script else {
+        return 2;
     };
     let kept: run_dir::Kept = read("options.json")
         .ok()

@@ -13,7 +13,7 @@
 use super::restate::{Response, request};
 use super::run_answers::read_params;
 use super::run_args::RunArgs;
-use super::run_inputs::{check_script_keys, load_plan, load_script};
+use super::run_inputs::{check_script_keys, load_plan_and, load_script};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use agc_runtime::run::{IdSource, SystemIds, bind_params};
@@ -65,30 +65,38 @@ fn submit(
     let Some(file) = &args.file else {
         return Ok(2);
     };
-    let Some((plan, _)) = load_plan(args, file, sources, diags) else {
+    let limit = args.root.limit.bytes;
+    // The script is read while the plan is (`load_plan_and`); its diagnostics follow the
+    // plan's and the params'.
+    let read_script = |sources: &mut SourceMap, found: &mut Vec<Diagnostic>| {
+        args.script
+            .as_ref()
+            .map(|p| load_script(p, limit, sources, found))
+    };
+    let Some(loaded) = load_plan_and(args, file, sources, diags, read_script) else {
         return Ok(if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {
             1
         });
     };
+    let plan = loaded.plan;
     let params = match &args.params {
         None => Map::new(),
-        Some(p) => read_params(p, args.root.limit.bytes)?,
+        Some(p) => read_params(p, limit)?,
     };
     // Params are checked here too, so a mistake is reported before anything is submitted.
     if let Err(e) = bind_params(&plan, params.clone()) {
         return Err(Diagnostic::error("AGC301", e.to_string()));
     }
-    let script = match &args.script {
+    diags.extend(loaded.beside_diags);
+    let script = match loaded.beside {
         None => None,
-        Some(p) => match load_script(p, args.root.limit.bytes, sources, diags) {
-            Some(s) => {
-                check_script_keys(&s, &plan, diags);
-                Some(serde_json::to_value(&s).unwrap_or(Value::Null))
-            }
-            None => return Ok(2),
-        },
+        Some(Some(s)) => {
+            check_script_keys(&s, &plan, diags);
+            Some(serde_json::to_value(&s).unwrap_or(Value::Null))
+        }
+        Some(None) => return Ok(2),
     };
     if let Some(admin) = &args.admin {
         check_registered(admin)?;
