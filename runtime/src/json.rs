@@ -30,6 +30,26 @@ pub fn to_string_pretty<T: Serialize + ?Sized>(value: &T) -> Result<String, Erro
     Ok(w.out)
 }
 
+/// The elements of a list `to_string_pretty` writes at `depth` (the elements' own depth: 2 for
+/// a list that is a field of the top-level object), as they appear there between `[` and the
+/// line of its `]`: each on a new line, joined by `,`. Parts of one large list written this way
+/// on several threads and joined with `,` are its text (the run record's node runs).
+pub fn pretty_elements<T: Serialize>(items: &[T], depth: usize) -> Result<String, Error> {
+    let mut w = Writer {
+        out: String::with_capacity(128),
+        pretty: true,
+        depth,
+    };
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            w.out.push(',');
+        }
+        w.newline();
+        item.serialize(&mut w)?;
+    }
+    Ok(w.out)
+}
+
 /// Appends `value` as compact JSON to `out`, as `serde_json::to_writer` writes it.
 pub fn write_compact<T: Serialize + ?Sized>(out: &mut String, value: &T) -> Result<(), Error> {
     let mut w = Writer {

@@ -150,8 +150,12 @@ fn golden_run_records_are_written_as_serde_json_writes_them() {
         let record: RunRecord =
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         same(&record);
-        // And the record's own writer gives the golden text back.
+        // And the record's own writer gives the golden text back, also on two threads (each
+        // record with two node runs or more split in the middle).
         assert_eq!(record.to_pretty_string(), text, "{}", path.display());
+        let mut split = record.clone();
+        assert_eq!(split.split_from(0), text, "{}", path.display());
+        assert_eq!(split, record, "the node runs are put back");
         seen += 1;
     }
     assert!(seen >= 20, "expected the golden run records, found {seen}");

@@ -136,10 +136,13 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
                     return 2;
                 }
             };
+            // Held here so that they are freed off the way once the run has dropped its own.
+            let kept = (Arc::clone(&plan), Arc::clone(&handler));
             let run = agc_runtime::run::run(plan, params, handler, &mut *opened.journal, &opts);
             let Some(outcome) = block_on(args.threads, run, diags) else {
                 return 2;
             };
+            crate::discard::discard(kept);
             drop(opened);
             return finish(args, outcome, diags, "AGC301");
         }
@@ -321,14 +324,14 @@ fn finish_with(
     diags: &mut Vec<Diagnostic>,
     code: &'static str,
 ) -> i32 {
-    let record = match outcome {
+    let mut record = match outcome {
         Ok(r) => r,
         Err(e) => {
             diags.push(Diagnostic::error(code, e.to_string()));
             return 2;
         }
     };
-    let text = record.to_pretty_string();
+    let text = record.to_pretty_string_split();
     let mut targets: Vec<PathBuf> = Vec::new();
     if let Some(d) = &args.run_dir {
         targets.push(d.join("record.json"));
@@ -360,6 +363,15 @@ fn finish_with(
             t.status, t.generation
         );
     }
+    let status = exit_status(args, &record);
+    // Freed off the way out (a 10k-node record is millions of small values).
+    crate::discard::discard(record);
+    status
+}
+
+/// The exit status of a run that ended or paused as `record` says, with the lines that say
+/// what to do next.
+fn exit_status(args: &RunArgsView, record: &RunRecord) -> i32 {
     match record.status {
         RunStatus::Succeeded => 0,
         RunStatus::AwaitingHuman => {
@@ -387,7 +399,7 @@ fn finish_with(
         _ => {
             // Why it failed, once more at the end (issue 47): the progress lines scroll by,
             // and `--quiet` has none.
-            for line in super::run_progress::failure_summary(&record) {
+            for line in super::run_progress::failure_summary(record) {
                 eprintln!("{line}");
             }
             1
