@@ -4,6 +4,10 @@
 //! first is made once. Started at the same moment, one of two resumes runs and the other is
 //! refused. A holder killed with SIGKILL leaves nothing to clean up. With the JSON Lines
 //! journal, and with the SQLite journal when built with `--features sqlite`.
+//!
+//! A new run's files (`plan.json`, `script.json`, `options.json`, written on a second thread
+//! while the run starts) are there before its first event: a run dir whose `plan.json` cannot
+//! be written gets AGC001 and no event and no call.
 
 mod common;
 
@@ -214,4 +218,50 @@ fn sqlite_two_at_once() {
 #[test]
 fn sqlite_a_killed_holder_leaves_nothing_to_clean() {
     a_killed_holder_leaves_nothing_to_clean("sqlite");
+}
+
+#[test]
+fn a_run_whose_plan_json_cannot_be_written_journals_nothing_and_calls_nothing() {
+    let tmp = TempDir::new("agc-run-dir-files");
+    std::fs::write(tmp.join("g.agraph.yaml"), GRAPH).unwrap();
+    let script = "nodes:\n  approve: { decision: approved }\n  ship: { outputs: { url: u } }\n";
+    std::fs::write(tmp.join("s.yaml"), script).unwrap();
+    let dir = tmp.join("run");
+    // A folder where the plan goes: the atomic write refuses to replace it.
+    std::fs::create_dir_all(dir.join("plan.json")).unwrap();
+    let out = agc()
+        .args([
+            "run",
+            "g.agraph.yaml",
+            "--script",
+            "s.yaml",
+            "--run-dir",
+            "run",
+            "-q",
+        ])
+        .current_dir(&*tmp)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("AGC001") && err.contains("plan.json"), "{err}");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap_or_default();
+    assert_eq!(
+        read("journal.jsonl"),
+        "",
+        "no event before the plan is written"
+    );
+    assert_eq!(
+        read("invocations.jsonl"),
+        "",
+        "no call before the plan is written"
+    );
+    assert!(!dir.join("record.json").exists());
+    // Nothing half-written is left behind.
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".agc-"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
 }

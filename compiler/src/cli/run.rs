@@ -111,13 +111,14 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
                     return 2;
                 }
             };
-            if let Err(e) =
-                run_dir::prepare(dir, &plan_text, &script, args.fixed_clock, &args.journal)
-            {
-                diags.push(Diagnostic::error("AGC001", e));
-                return 2;
-            }
-            drop(plan_text);
+            let preparing =
+                match run_dir::prepare(dir, plan_text, &script, args.fixed_clock, &args.journal) {
+                    Ok(p) => p,
+                    Err(e) => {
+                        diags.push(Diagnostic::error("AGC001", e));
+                        return 2;
+                    }
+                };
             let handler = match ScriptHandler::new(script).with_log(&dir.join("invocations.jsonl"))
             {
                 Ok(h) => Arc::new(h),
@@ -138,8 +139,14 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
             };
             // Held here so that they are freed off the way once the run has dropped its own.
             let kept = (Arc::clone(&plan), Arc::clone(&handler));
-            let run = agc_runtime::run::run(plan, params, handler, &mut *opened.journal, &opts);
-            let Some(outcome) = block_on(args.threads, run, diags) else {
+            let mut journal = run_dir::AfterPrepared::new(&mut *opened.journal, preparing);
+            let run = agc_runtime::run::run(plan, params, handler, &mut journal, &opts);
+            let outcome = block_on(args.threads, run, diags);
+            if let Err(e) = journal.finish() {
+                diags.push(Diagnostic::error("AGC001", e));
+                return 2;
+            }
+            let Some(outcome) = outcome else {
                 return 2;
             };
             crate::discard::discard(kept);
