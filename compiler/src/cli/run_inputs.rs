@@ -215,19 +215,44 @@ pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Di
     if script.nodes.is_empty() {
         return;
     }
-    let mut by_name: std::collections::HashMap<&str, Vec<&agc_runtime::plan::Node>> =
-        std::collections::HashMap::with_capacity(plan.nodes.len() * 2);
+    // Each name's nodes in plan order, as a list through `named`: (node, the index in `named`
+    // of the next node of that name). Most names have one node: no list of their own.
+    let mut named: Vec<(&agc_runtime::plan::Node, usize)> = Vec::with_capacity(plan.nodes.len());
+    let mut by_name: crate::hash::HashMap<&str, (usize, usize)> = Default::default();
+    by_name.reserve(plan.nodes.len() * 2);
     for n in &plan.nodes {
-        by_name.entry(n.id.as_str()).or_default().push(n);
-        if n.local_id != n.id {
-            by_name.entry(n.local_id.as_str()).or_default().push(n);
+        let names = [
+            Some(n.id.as_str()),
+            (n.local_id != n.id).then_some(n.local_id.as_str()),
+        ];
+        for name in names.into_iter().flatten() {
+            named.push((n, usize::MAX));
+            let at = named.len() - 1;
+            // (first, last) of the name's list.
+            let ends = by_name.entry(name).or_insert((at, at));
+            if ends.1 != at {
+                named[ends.1].1 = at;
+                ends.1 = at;
+            }
         }
     }
+    let named = named.as_slice();
+    let nodes_named = |name: &str| {
+        let mut at = by_name.get(name).map_or(usize::MAX, |e| e.0);
+        std::iter::from_fn(move || {
+            let (n, next) = *named.get(at)?;
+            at = next;
+            Some(n)
+        })
+    };
     for (key, entry) in &script.nodes {
-        let plain = agc_runtime::run::strip_indices(key);
-        let nodes: &[&agc_runtime::plan::Node] =
-            by_name.get(plain.as_str()).map_or(&[], Vec::as_slice);
-        if nodes.is_empty() {
+        // A key without a scope's indices is its own plain name (most keys).
+        let plain = if key.contains(['[', '#']) {
+            std::borrow::Cow::Owned(agc_runtime::run::strip_indices(key))
+        } else {
+            std::borrow::Cow::Borrowed(key.as_str())
+        };
+        if !by_name.contains_key(plain.as_ref()) {
             diags.push(Diagnostic::warning(
                 "AGC304",
                 format!(
@@ -237,17 +262,25 @@ pub(super) fn check_script_keys(script: &Script, plan: &Plan, diags: &mut Vec<Di
             ));
             continue;
         }
+        let mut answered = entry
+            .checkpoints
+            .iter()
+            .flatten()
+            .chain(
+                entry
+                    .results
+                    .iter()
+                    .flatten()
+                    .flat_map(|r| r.checkpoints.iter().flatten()),
+            )
+            .peekable();
+        if answered.peek().is_none() {
+            continue;
+        }
         let mut ids: Vec<String> = vec!["escalation".into(), "takeover".into()];
-        for n in nodes {
+        for n in nodes_named(&plain) {
             ids.extend(agc_runtime::run::core::checkpoint_ids(n));
         }
-        let answered = entry.checkpoints.iter().flatten().chain(
-            entry
-                .results
-                .iter()
-                .flatten()
-                .flat_map(|r| r.checkpoints.iter().flatten()),
-        );
         for (id, _) in answered {
             if !ids.contains(id) {
                 diags.push(Diagnostic::warning(
