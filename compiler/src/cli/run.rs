@@ -149,9 +149,11 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
             let Some(outcome) = outcome else {
                 return 2;
             };
-            crate::discard::discard(kept);
             drop(opened);
-            return finish(args, outcome, diags, "AGC301");
+            let status = finish(args, outcome, diags, "AGC301");
+            // After the record is written: its writing has both cores to itself.
+            crate::discard::discard(kept);
+            return status;
         }
         None => {
             let handler = Arc::new(ScriptHandler::new(script));
@@ -338,7 +340,7 @@ fn finish_with(
             return 2;
         }
     };
-    let text = record.to_pretty_string_split();
+    let text = record.to_pretty_parts();
     let mut targets: Vec<PathBuf> = Vec::new();
     if let Some(d) = &args.run_dir {
         targets.push(d.join("record.json"));
@@ -347,13 +349,15 @@ fn finish_with(
         targets.push(r.clone());
     }
     for t in &targets {
-        if let Err(e) = crate::fsio::write::write(t, &[], text.as_bytes()) {
+        let fill =
+            |w: &mut dyn std::io::Write| text.iter().try_for_each(|p| w.write_all(p.as_bytes()));
+        if let Err(e) = crate::fsio::write::write_with(t, &[], fill) {
             diags.push(e.diagnostic(&t.to_string_lossy()));
             return 2;
         }
     }
     if targets.is_empty() {
-        super::out(&text);
+        super::out(&text.concat());
     } else if !args.quiet && !record.outputs.is_empty() {
         // The run's result (the record, where it is, holds it too): redacted values stay so.
         let outputs = serde_json::Value::Object(record.outputs.clone());

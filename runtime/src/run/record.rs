@@ -63,17 +63,18 @@ impl RunRecord {
         s
     }
 
-    /// [`Self::to_pretty_string`]'s text, written on two threads when the record has
-    /// [`SPLIT_FROM`] node runs or more: the second half of the node runs on another thread,
-    /// the rest here (a 10k-node chain's record is 6.8 MB, a tenth of its `agc run`; issue 41).
-    /// The node runs are taken out while the rest is written and put back.
-    pub fn to_pretty_string_split(&mut self) -> String {
-        self.split_from(SPLIT_FROM)
+    /// [`Self::to_pretty_string`]'s text in pieces, in order, written on two threads when the
+    /// record has [`SPLIT_FROM`] node runs or more: the second half of the node runs on another
+    /// thread, the rest here (a 10k-node chain's record is 6.8 MB, a tenth of its `agc run`;
+    /// issue 41). The pieces are written out as they are (joining them would copy the whole
+    /// text once more). The node runs are taken out while the rest is written and put back.
+    pub fn to_pretty_parts(&mut self) -> Vec<String> {
+        self.parts_from(SPLIT_FROM)
     }
 
-    pub(crate) fn split_from(&mut self, from: usize) -> String {
+    pub(crate) fn parts_from(&mut self, from: usize) -> Vec<String> {
         if self.nodes.len() < from.max(2) {
-            return self.to_pretty_string();
+            return vec![self.to_pretty_string()];
         }
         let nodes = std::mem::take(&mut self.nodes);
         let (first, second) = nodes.split_at(nodes.len() / 2);
@@ -81,7 +82,7 @@ impl RunRecord {
         let elements = |part: &[NodeRun]| {
             crate::json::pretty_elements(part, 2).expect("run record serializes")
         };
-        let (rest, first, second) = std::thread::scope(|s| {
+        let (mut head, first, second) = std::thread::scope(|s| {
             let later = std::thread::Builder::new()
                 .name("agc-record".into())
                 .stack_size(8 << 20)
@@ -98,20 +99,15 @@ impl RunRecord {
         // The record's own `nodes` is the one key two spaces in on its line: a line break
         // inside a string is escaped, and every deeper key is indented further.
         const EMPTY: &str = "\n  \"nodes\": []";
-        let at = rest.find(EMPTY).expect("a record has its nodes") + EMPTY.len() - 1;
-        let mut text = String::with_capacity(rest.len() + first.len() + second.len() + 8);
-        text.push_str(&rest[..at]);
-        text.push_str(&first);
-        text.push(',');
-        text.push_str(&second);
-        text.push_str("\n  ");
-        text.push_str(&rest[at..]);
-        text
+        let at = head.find(EMPTY).expect("a record has its nodes") + EMPTY.len() - 1;
+        let tail = format!("\n  {}", &head[at..]);
+        head.truncate(at);
+        vec![head, first, ",".into(), second, tail]
     }
 }
 
 /// From this many node runs a record is written on two threads
-/// ([`RunRecord::to_pretty_string_split`]); below, a thread costs more than it saves.
+/// ([`RunRecord::to_pretty_parts`]); below, a thread costs more than it saves.
 pub const SPLIT_FROM: usize = 512;
 
 /// Who ran the graph.
