@@ -37,26 +37,34 @@ pub(super) fn load_plan_and<R>(
 ) -> Option<Loaded<R>> {
     let display = super::walk::shown(file);
     let mut beside_diags = Vec::new();
-    if file.extension().and_then(|e| e.to_str()) == Some("json")
-        && let Ok(text) = crate::fsio::read_text(file, args.root.limit.bytes)
-        && text.contains("\"agc.plan/v")
-    {
-        let (read, beside) = parse_plan_while(&text, || meanwhile(sources, &mut beside_diags));
-        return match read {
-            Ok(plan) => Some(Loaded {
-                plan,
-                text,
-                beside,
-                beside_diags,
-            }),
-            Err(e) => {
+    // Run once: beside the plan file's reading, or after the compile of a document.
+    let mut meanwhile = Some(meanwhile);
+    let mut beside = None;
+    if file.extension().and_then(|e| e.to_str()) == Some("json") {
+        let limit = args.root.limit.bytes;
+        let (read, side) = read_plan_while(file, limit, || {
+            meanwhile.take().map(|m| m(sources, &mut beside_diags))
+        });
+        beside = side;
+        match read {
+            Some((text, Ok(plan))) => {
+                return Some(Loaded {
+                    plan,
+                    text,
+                    beside: beside?,
+                    beside_diags,
+                });
+            }
+            Some((_, Err(e))) => {
                 diags.push(Diagnostic::error(
                     "AGC302",
                     format!("`{display}` is not a valid agc plan: {e}"),
                 ));
-                None
+                return None;
             }
-        };
+            // Not a plan (or not readable as one): a document, compiled below.
+            None => {}
+        }
     }
     let (compiled, mut found) =
         crate::compile::compile_file(sources, file, &display, &args.root.options());
@@ -74,12 +82,14 @@ pub(super) fn load_plan_and<R>(
     let compiled = compiled.filter(|_| !failed)?;
     let text = crate::compile::plan_text(&compiled, sources, &display);
     crate::discard::discard(compiled);
-    let (read, beside) = parse_plan_while(&text, || meanwhile(sources, &mut beside_diags));
+    let (read, side) = parse_plan_while(&text, || {
+        meanwhile.take().map(|m| m(sources, &mut beside_diags))
+    });
     match read {
         Ok(plan) => Some(Loaded {
             plan,
             text,
-            beside,
+            beside: beside.or(side)?,
             beside_diags,
         }),
         Err(e) => {
@@ -91,6 +101,40 @@ pub(super) fn load_plan_and<R>(
         }
     }
 }
+
+/// Reads the file at `path` (at most `limit` bytes) and, when it is a plan (it names a plan
+/// format: anything else is a document to compile), reads it as one, on a second thread while
+/// `meanwhile` runs on this one: the text and the plan, or None when it is no plan, and what
+/// `meanwhile` returned. Where no thread can be started, the file is read here first.
+fn read_plan_while<R>(path: &Path, limit: usize, meanwhile: impl FnOnce() -> R) -> (ReadPlan, R) {
+    let read = || {
+        let text = crate::fsio::read_text(path, limit).ok()?;
+        if !text.contains("\"agc.plan/v") {
+            return None;
+        }
+        let plan = Plan::from_json(&text);
+        Some((text, plan))
+    };
+    std::thread::scope(|s| {
+        let reader = std::thread::Builder::new()
+            .name("agc-plan".into())
+            .stack_size(8 << 20)
+            .spawn_scoped(s, read);
+        match reader {
+            Ok(reader) => {
+                let beside = meanwhile();
+                let found = reader
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (found, beside)
+            }
+            Err(_) => (read(), meanwhile()),
+        }
+    })
+}
+
+/// A plan file's text and what reading it as a plan gave; None when the file is no plan.
+type ReadPlan = Option<(String, Result<Plan, agc_runtime::plan::PlanError>)>;
 
 /// Reads `text` as a plan on a second thread while `meanwhile` runs on this one, and returns
 /// both. The plan's thread has the main thread's stack (8 MiB), so a plan that reads there
