@@ -30,7 +30,6 @@
 //! ...}`); the reader still accepts it, ids included, so old plans load.
 
 use super::{BinaryOp, Expr, ExprKind, Literal, Macro, NodeId, TemplatePart, UnaryOp};
-use serde::de::{Deserialize, Deserializer, Error as _};
 use serde::ser::{Serialize, SerializeSeq, Serializer};
 use serde_json::Value;
 
@@ -234,12 +233,6 @@ impl Serialize for Expr {
             }
         }
         seq.end()
-    }
-}
-
-impl<'de> Deserialize<'de> for Expr {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        from_value(Value::deserialize(d)?).map_err(D::Error::custom)
     }
 }
 
@@ -511,5 +504,6 @@ pub fn is_preorder(e: &Expr) -> bool {
         .is_some_and(|back| back == *e)
 }
 
+mod read;
 #[cfg(test)]
 mod tests;

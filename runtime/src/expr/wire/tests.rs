@@ -1,4 +1,5 @@
 use super::*;
+use serde::de::{Deserialize, Deserializer, Error as _};
 use serde_json::json;
 
 /// Builds a tree, numbering its nodes in pre-order as the parsers do.
@@ -217,5 +218,74 @@ fn malformed_nodes_are_errors_not_panics() {
             .unwrap_err()
             .to_string();
         assert!(err.contains(says), "{bad}: {err}");
+    }
+}
+
+/// How expressions were read before `read.rs`: the whole value first, then decoded.
+fn through_a_value<'de, D: Deserializer<'de>>(d: D) -> Result<Expr, D::Error> {
+    from_value(Value::deserialize(d)?).map_err(D::Error::custom)
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Direct {
+    core: Expr,
+    after: u32,
+}
+
+#[derive(Debug, PartialEq, serde::Deserialize)]
+struct Before {
+    #[serde(deserialize_with = "through_a_value")]
+    core: Expr,
+    after: u32,
+}
+
+#[test]
+fn reading_from_text_gives_what_reading_a_value_gave_errors_and_their_places_too() {
+    for core in [
+        r#"["$", "nodes", "c4", "outputs", "result"]"#,
+        r#"[">", ["$", "nodes", "a", "outputs", "count"], 3]"#,
+        r#"["?:", ["!", ["has", ["$", "x"], "f"]], ["list", null, true, 1.0, -2, 9223372036854775807, ["u", 7], ["b", [104, 105]], ["f", "inf"], "s", ["neg", -2]], ["method", [".", ["[]", ["$", "m"], "k"], "g"], "size", ["map", ["a", ["$", "y"]]]]]"#,
+        r#"["comp", "map", ["$", "xs"], "x", true, ["call", "string", ["$", "x"]]]"#,
+        r#"["tmpl", "Hi ", ["$", "params", "who"], ["lit", "!"]]"#,
+        r#"["&&", ["call", "f"], ["list"]]"#,
+        r#"{"id": 0, "kind": "ident", "name": "a"}"#,
+        r#"{"id": 0, "kind": "nope"}"#,
+        "[]",
+        r#"["nope", 1, [2, 3]]"#,
+        r#"["+", 1]"#,
+        r#"["+", 1, 2, 3, [4, {"a": 5}]]"#,
+        r#"[1, 2]"#,
+        r#"[[1], ["$", 2]]"#,
+        r#"["$"]"#,
+        r#"["$", "a", 1, "b"]"#,
+        r#"["u", -1]"#,
+        r#"["u", -1, 2]"#,
+        r#"["f", "big"]"#,
+        r#"["map", [1]]"#,
+        r#"["comp", "fold", ["$", "x"], "v", 1]"#,
+        r#"["list", {"a": 1}, ["+", 1]]"#,
+        r#"["list", ["+", 1], ["$", 1]]"#,
+        r#"[".", ["$", "a"], 7, 8]"#,
+        r#"["call", ["x"], ["$", "a"]]"#,
+        r#"["method", ["$", "a"]]"#,
+        r#"["[]", ["$", "a"], {"b": [1, 2]}, "extra"]"#,
+        "18446744073709551615",
+        "1e400",
+        r#"["+", ["nope"], 1"#,
+        r#"["+", ["nope"], 1,]"#,
+        r#"["$", "a", tru]"#,
+    ] {
+        for text in [
+            format!(r#"{{"core": {core}, "after": 1}}"#),
+            format!("{{\n  \"core\": {core}\n  ,\n  \"after\": 1\n}}"),
+        ] {
+            let direct = serde_json::from_str::<Direct>(&text).map_err(|e| e.to_string());
+            let before = serde_json::from_str::<Before>(&text).map_err(|e| e.to_string());
+            match (&direct, &before) {
+                (Ok(d), Ok(b)) => assert_eq!(d.core, b.core, "{text}"),
+                (Err(d), Err(b)) => assert_eq!(d, b, "{text}"),
+                _ => panic!("{text}: {direct:?} against {before:?}"),
+            }
+        }
     }
 }
