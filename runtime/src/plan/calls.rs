@@ -28,7 +28,7 @@ impl Node {
 
     /// The signal an AWP signal wait waits for (its `wait`'s `signal`).
     pub fn signal(&self) -> Option<&str> {
-        match &self.wait {
+        match self.wait.as_deref() {
             Some(Wait::Signal { signal }) => signal.as_deref(),
             _ => None,
         }

@@ -436,7 +436,7 @@ pub struct Node {
     pub outputs: Vec<Output>,
     /// Evaluated once at readiness; false skips the node.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guard: Option<Expr>,
+    pub guard: Option<Box<Expr>>,
     /// Named expressions of a plan written before `agc.plan/v4`, read into the typed fields
     /// (the criteria's, the branches', the checkpoints', the failure ladder's); a v4 plan
     /// has none.
@@ -464,11 +464,11 @@ pub struct Node {
     /// What a wait node waits for (`agc.plan/v5`; left out for a wait that ends at once or
     /// waits on something else).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wait: Option<Wait>,
+    pub wait: Option<Box<Wait>>,
     /// An AWP interrupt's `resume_schema`, which its resume payload must fit
     /// (`agc.plan/v5`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resume_schema: Option<Value>,
+    pub resume_schema: Option<Box<Value>>,
     /// What a `state_update` node's `output` is, when it has one of its own
     /// (`agc.plan/v5`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -544,7 +544,7 @@ pub struct Edge {
     #[serde(default = "succeeded", skip_serializing_if = "is_succeeded")]
     pub outcomes: Vec<Outcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guard: Option<Expr>,
+    pub guard: Option<Box<Expr>>,
     /// First-match order for exclusive branching.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<u32>,

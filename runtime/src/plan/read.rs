@@ -160,10 +160,10 @@ fn typed_v4_attributes(n: &mut Node) {
         n.gate = Gate::from_block(&block).map(Box::new);
     }
     if let Some(block) = attrs.shift_remove("wait") {
-        n.wait = Wait::from_block(&block);
+        n.wait = Wait::from_block(&block).map(Box::new);
     }
     if let Some(schema) = attrs.shift_remove("resume_schema") {
-        n.resume_schema = Some(schema);
+        n.resume_schema = Some(Box::new(schema));
     }
     for block in ["loop", "map", "subgraph"] {
         let Some(Value::Object(b)) = attrs.get(block) else {

@@ -601,8 +601,8 @@ fn v4_state_update_and_interrupt_attributes_read_into_typed_fields() {
     assert_eq!(n[0].produces, Some(Produces::Inputs));
     assert_eq!(n[1].produces, Some(Produces::Param("topic".into())));
     assert_eq!(
-        n[2].resume_schema,
-        Some(serde_json::json!({"type": "object"}))
+        n[2].resume_schema.as_deref(),
+        Some(&serde_json::json!({"type": "object"}))
     );
     assert_eq!(
         n[0].attributes,

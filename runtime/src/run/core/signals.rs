@@ -161,7 +161,7 @@ impl State {
             return Ok(());
         };
         let decl = Declared {
-            schema: Some(schema.clone()),
+            schema: Some(Value::clone(schema)),
             ..Declared::default()
         };
         super::check(&Value::Object(payload.clone()), "object", &decl).map_err(|m| {

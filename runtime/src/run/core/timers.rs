@@ -374,7 +374,7 @@ fn unit_hash(run_id: &str, path: &str, attempt: u32) -> f64 {
 /// A wait node's delay from `now`: AWP `wait` with a duration (its `ms`) or an `until`
 /// time. `None` for waits without a time (signals, agh watch sources).
 pub(crate) fn wait_ms(node: &Node, now: &str) -> Option<u64> {
-    match node.wait.as_ref()? {
+    match node.wait.as_deref()? {
         Wait::Duration { ms } => *ms,
         Wait::Until { until } => {
             let until: jiff::Timestamp = until.as_deref()?.parse().ok()?;
