@@ -181,3 +181,48 @@ impl<'de> Deserialize<'de> for Output {
         d.deserialize_map(V)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Location;
+
+    /// How a location was read before its `line:column` shortcut: split from the end.
+    fn split_from_the_end(t: &str) -> Option<(String, u32, u32)> {
+        let mut it = t.rsplitn(3, ':');
+        let column = it.next()?.parse().ok()?;
+        let line = it.next()?.parse().ok()?;
+        Some((it.next().unwrap_or("").to_string(), line, column))
+    }
+
+    #[test]
+    fn a_location_reads_as_it_read_when_split_from_the_end() {
+        for t in [
+            "1:2",
+            "29:15",
+            "0:0",
+            "999999999:999999999",
+            "1234567890:4294967295",
+            "4294967296:1",
+            "+1:2",
+            "1:+2",
+            "-1:2",
+            "01:002",
+            "a:1:2",
+            "a:b:1:2",
+            "1:2:3",
+            ":1",
+            "1:",
+            ":",
+            "1",
+            "",
+            "x",
+            "1:2 ",
+            "１:2",
+        ] {
+            let text = serde_json::to_string(t).unwrap();
+            let read = serde_json::from_str::<Location>(&text).ok();
+            let read = read.map(|l| (l.path, l.line, l.column));
+            assert_eq!(read, split_from_the_end(t), "{t}");
+        }
+    }
+}
