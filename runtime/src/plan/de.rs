@@ -5,7 +5,7 @@
 //! unknown fields are ignored, `required` defaults to `true`, `null` in an optional field is
 //! absent, and an input takes the first of `from`, `template`, `value`, `implicit` it has.
 //! A node's inputs and outputs are read into lists of their exact length (`lists::short_list`),
-//! and so are the plan's nodes and edges (`lists::long_list`).
+//! and so are the plan's nodes, edges and links (`lists::long_list`).
 
 use super::model::{Declared, Input, InputSource, Location, Output, parse_location};
 use serde::Deserialize;

@@ -1,8 +1,8 @@
-//! Lists read into a `Vec` of their exact length, for the plan's long lists (nodes, edges)
-//! and its many short ones (a node's inputs and outputs): serde's own reading grows a list by
-//! doubling, which on a 10k-node plan touched megabytes of memory nothing used. Generic over
-//! the item, so the plan's types (`model`) and its hand-written readers (`de`) both use it
-//! and it uses neither.
+//! Lists read into a `Vec` of their exact length, for the plan's long lists (nodes, edges,
+//! links) and its many short ones (a node's inputs and outputs): serde's own reading grows a
+//! list by doubling, which on a 10k-node plan touched megabytes of memory nothing used.
+//! Generic over the item, so the plan's types (`model`) and its hand-written readers (`de`)
+//! both use it and it uses neither.
 
 use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
@@ -43,7 +43,7 @@ where
     d.deserialize_seq(V(std::marker::PhantomData))
 }
 
-/// Reads a long list (a plan's nodes or edges) into a `Vec` of its exact length. serde reads a
+/// Reads a long list (a plan's nodes, edges or links) into a `Vec` of its exact length. serde reads a
 /// list of unknown length by doubling: a 10k-node plan's nodes (832 bytes each) were copied
 /// thirteen times into fresh memory, 27 MB of pages touched for an 8 MB list. Past its
 /// first block, the list is read in blocks of `BLOCK` (256) items, then moved once into a list of

@@ -68,6 +68,7 @@ pub struct Plan {
     #[serde(deserialize_with = "super::lists::long_list")]
     pub edges: Vec<Edge>,
     pub regions: Vec<Region>,
+    #[serde(deserialize_with = "super::lists::long_list")]
     pub links: Vec<Link>,
     pub bounds: Bounds,
     /// The graph's declared outputs, bound when the run ends.
