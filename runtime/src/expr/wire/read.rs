@@ -15,6 +15,7 @@ use super::{decode, from_value, literal, string, take_id};
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 
 /// A core expression, or the error [`super::from_value`] gives for it.
@@ -141,8 +142,8 @@ impl<'de, A: SeqAccess<'de>> Args<'_, '_, A> {
 
     /// The next element, a name.
     fn name(&mut self) -> Result<Read<String>, A::Error> {
-        Ok(match self.seq.next_element::<Value>()? {
-            Some(v) => string(v, self.tag),
+        Ok(match self.seq.next_element::<Text>()? {
+            Some(t) => t.name(self.tag),
             None => self.too_few(),
         })
     }
@@ -169,9 +170,10 @@ macro_rules! get {
 
 /// A node written as an array: its tag, then what the tag says.
 fn array<'de, A: SeqAccess<'de>>(mut seq: A, next: &mut NodeId) -> Result<Read<Expr>, A::Error> {
-    let tag = match seq.next_element::<Value>()? {
-        Some(Value::String(t)) => t,
-        Some(other) => {
+    let tag = match seq.next_element::<Text>()? {
+        Some(Text::Borrowed(t)) => Cow::Borrowed(t),
+        Some(Text::Owned(t)) => Cow::Owned(t),
+        Some(Text::Other(other)) => {
             let mut args = Args { seq, tag: "", next };
             return args.fail(format!(
                 "a core expression tag must be a string, found {other}"
@@ -187,14 +189,14 @@ fn array<'de, A: SeqAccess<'de>>(mut seq: A, next: &mut NodeId) -> Result<Read<E
     if tag == "$" {
         return path(a);
     }
-    let unary = match tag.as_str() {
+    let unary = match &*tag {
         "!" => Some(UnaryOp::Not),
         "neg" => Some(UnaryOp::Neg),
         _ => None,
     };
     let binary = BINARY.iter().find(|b| b.symbol() == tag).copied();
     let read = matches!(
-        tag.as_str(),
+        &*tag,
         "." | "[]" | "?:" | "call" | "method" | "list" | "has"
     );
     if unary.is_none() && binary.is_none() && !read {
@@ -213,7 +215,7 @@ fn array<'de, A: SeqAccess<'de>>(mut seq: A, next: &mut NodeId) -> Result<Read<E
             right: get!(a, a.child()),
         }
     } else {
-        match tag.as_str() {
+        match &*tag {
             "." => ExprKind::Member {
                 target: get!(a, a.child()),
                 field: get!(a, a.name()),
@@ -268,34 +270,104 @@ fn rest<'de, A: SeqAccess<'de>>(a: &mut Args<'_, '_, A>) -> Result<Read<Vec<Expr
     }
 }
 
-/// `["$", root, fields...]`: an identifier under its members, the outermost member first in
-/// pre-order.
+/// `["$", root, fields...]`: an identifier under its members, numbered once all are read
+/// (the outermost member first, in pre-order).
 fn path<'de, A: SeqAccess<'de>>(mut a: Args<'_, '_, A>) -> Result<Read<Expr>, A::Error> {
-    let mut names = Vec::new();
-    while let Some(v) = a.seq.next_element::<Value>()? {
-        names.push(get!(a, Ok::<_, A::Error>(string(v, "$"))));
-    }
-    let mut names = names.into_iter();
-    let Some(root) = names.next() else {
-        return Ok(Err("`$` node needs a name".into()));
-    };
-    let fields = names.len() as NodeId;
-    let first = *a.next;
-    *a.next += fields + 1;
-    let mut e = Expr {
-        id: first + fields,
-        kind: ExprKind::Ident { name: root },
-    };
-    for (i, field) in names.enumerate() {
-        e = Expr {
-            id: first + fields - 1 - i as NodeId,
-            kind: ExprKind::Member {
-                target: Box::new(e),
-                field,
+    let mut path: Option<Expr> = None;
+    while let Some(t) = a.seq.next_element::<Text>()? {
+        let name = get!(a, Ok::<_, A::Error>(t.name("$")));
+        let kind = match path {
+            None => ExprKind::Ident { name },
+            Some(target) => ExprKind::Member {
+                target: Box::new(target),
+                field: name,
             },
         };
+        path = Some(Expr { id: 0, kind });
+    }
+    let Some(mut e) = path else {
+        return Ok(Err("`$` node needs a name".into()));
+    };
+    let mut node = &mut e;
+    loop {
+        node.id = take_id(a.next);
+        match &mut node.kind {
+            ExprKind::Member { target, .. } => node = target,
+            _ => break,
+        }
     }
     Ok(Ok(e))
+}
+
+/// An element read where a string is expected: borrowed from the text when it can be, or
+/// whatever else is there (as a value, for the error that names it).
+enum Text<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+    Other(Value),
+}
+
+impl Text<'_> {
+    /// The name it is, or the error [`super::string`] gives.
+    fn name(self, tag: &str) -> Read<String> {
+        match self {
+            Text::Borrowed(t) => Ok(t.to_owned()),
+            Text::Owned(t) => Ok(t),
+            Text::Other(v) => string(v, tag),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(TextVisitor)
+    }
+}
+
+/// Reads a [`Text`]; what is not a string becomes the value a `serde_json::Value` reads.
+struct TextVisitor;
+
+impl<'de> Visitor<'de> for TextVisitor {
+    type Value = Text<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, t: &'de str) -> Result<Text<'de>, E> {
+        Ok(Text::Borrowed(t))
+    }
+    fn visit_str<E: de::Error>(self, t: &str) -> Result<Text<'de>, E> {
+        Ok(Text::Owned(t.to_owned()))
+    }
+    fn visit_string<E: de::Error>(self, t: String) -> Result<Text<'de>, E> {
+        Ok(Text::Owned(t))
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Text<'de>, E> {
+        Ok(Text::Other(Value::Null))
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Text<'de>, E> {
+        Ok(Text::Other(Value::Null))
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Text<'de>, D::Error> {
+        Value::deserialize(d).map(Text::Other)
+    }
+    fn visit_bool<E: de::Error>(self, b: bool) -> Result<Text<'de>, E> {
+        Ok(Text::Other(Value::Bool(b)))
+    }
+    fn visit_i64<E: de::Error>(self, i: i64) -> Result<Text<'de>, E> {
+        Ok(Text::Other(Value::from(i)))
+    }
+    fn visit_u64<E: de::Error>(self, u: u64) -> Result<Text<'de>, E> {
+        Ok(Text::Other(Value::from(u)))
+    }
+    fn visit_f64<E: de::Error>(self, x: f64) -> Result<Text<'de>, E> {
+        Ok(Text::Other(Value::from(x)))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, s: A) -> Result<Text<'de>, A::Error> {
+        Value::deserialize(de::value::SeqAccessDeserializer::new(s)).map(Text::Other)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, m: A) -> Result<Text<'de>, A::Error> {
+        Value::deserialize(de::value::MapAccessDeserializer::new(m)).map(Text::Other)
+    }
 }
 
 /// A node of a rarer form, read into a value and decoded as before.

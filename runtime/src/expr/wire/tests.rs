@@ -274,6 +274,14 @@ fn reading_from_text_gives_what_reading_a_value_gave_errors_and_their_places_too
         r#"["+", ["nope"], 1"#,
         r#"["+", ["nope"], 1,]"#,
         r#"["$", "a", tru]"#,
+        r#"["\u0024", "a\"b", "c\\d"]"#,
+        r#"["\u002e", ["$", "a"], "f\u00e9"]"#,
+        r#"["$", "a", null]"#,
+        r#"["$", "a", 1.5]"#,
+        r#"["$", "a", ["b"]]"#,
+        r#"["$", "a", {"b": 1}]"#,
+        r#"[null, "a"]"#,
+        r#"[{"a": [1]}, "a"]"#,
     ] {
         for text in [
             format!(r#"{{"core": {core}, "after": 1}}"#),
