@@ -206,11 +206,11 @@ pub(super) fn load_script(
             bad = true;
         }
     }
-    // Each entry is converted and read once (a script of 10k entries is read as often as
-    // there are runs of a 10k-node graph).
+    // Each entry is read once, from the document's values as they are (a script of 10k
+    // entries is read as often as there are runs of a 10k-node graph).
     let mut script = Script::default();
     if let Some(f) = root.get("format") {
-        match serde_json::from_value::<Option<String>>(f.to_json()) {
+        match <Option<String> as serde::Deserialize>::deserialize(f) {
             Ok(f) => script.format = f,
             Err(e) => {
                 diags.push(
@@ -223,7 +223,7 @@ pub(super) fn load_script(
     if let Some(nodes) = root.get("nodes").and_then(crate::source::Value::as_object) {
         script.nodes.reserve(nodes.len());
         for (k, v) in nodes {
-            match serde_json::from_value::<agc_runtime::run::script::Entry>(v.to_json()) {
+            match <agc_runtime::run::script::Entry as serde::Deserialize>::deserialize(v) {
                 Ok(entry) => {
                     script.nodes.insert(k.to_string(), entry);
                 }

@@ -13,6 +13,7 @@
 //! `serde_json::Value` where one is needed (a plan attribute, a runtime input), and the values
 //! serialize as JSON. A document is never mutated after loading: there is no `_mut` API.
 
+mod de;
 pub mod map;
 mod serde_impl;
 mod string;
