@@ -26,6 +26,7 @@
 pub mod agent_graph;
 pub mod expr;
 pub mod facts;
+pub(crate) mod hash;
 pub mod held;
 #[cfg(feature = "awp")]
 pub mod jq;

@@ -36,10 +36,12 @@ use super::handler::{
     CallContext, CallFuture, Checkpoint, Completion, FailureClass, GateOutcome, GateResponse,
     Handler, HandlerError, Usage,
 };
+use crate::hash::HashMap;
 use crate::plan::{Node, NodeKind};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::hash_map::Entry as Slot;
 use std::io::Write;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -102,7 +104,7 @@ fn default_class() -> FailureClass {
     FailureClass::ToolError
 }
 
-/// One line of the invocation log.
+/// One line of the invocation log, as read back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Invocation {
     pub key: String,
@@ -115,20 +117,36 @@ pub struct Invocation {
     pub resumed: bool,
 }
 
+/// One line of the invocation log, as written: an [`Invocation`] borrowing its text from the
+/// call (the same fields in the same order, so the same JSON).
+#[derive(Serialize)]
+struct Line<'a> {
+    key: &'a str,
+    attempt: u32,
+    path: &'a str,
+    entry: Option<&'a str>,
+    ordinal: usize,
+    resumed: bool,
+}
+
 /// The scripted handler.
 pub struct ScriptHandler {
     script: Script,
     state: Mutex<LogState>,
 }
 
+/// What the handler keeps of the calls it answered: the counts and ordinals that make a
+/// re-issued call get the same result. The calls themselves are only in the log file (a run
+/// of 10k calls kept 10k of them in memory, which nothing read).
 #[derive(Default)]
 struct LogState {
     /// Calls per entry so far.
     counts: HashMap<String, usize>,
     /// (idempotency key, attempt) → ordinal, from this process or the log.
     seen: HashMap<(String, u32), usize>,
-    log: Vec<Invocation>,
     file: Option<std::fs::File>,
+    /// The line being written (one buffer for every line).
+    line: String,
 }
 
 impl ScriptHandler {
@@ -146,8 +164,7 @@ impl ScriptHandler {
         if let Ok(text) = std::fs::read_to_string(path) {
             for line in text.lines() {
                 if let Ok(inv) = serde_json::from_str::<Invocation>(line) {
-                    st.note(&inv);
-                    st.log.push(inv);
+                    st.note(inv);
                 }
             }
         }
@@ -163,78 +180,76 @@ impl ScriptHandler {
         })
     }
 
-    /// Every invocation so far (this process's and the log's).
-    pub fn invocations(&self) -> Vec<Invocation> {
-        self.state
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .log
-            .clone()
-    }
-
     /// The entry for a call: scope path with `/`, then plan id, then local id. A call of
     /// another node made for this run (a fallback `alternate_node`) is looked up by the path
     /// that node has in the same scope instance.
-    fn entry(&self, cx: &CallContext, node: &Node) -> Option<(String, &Entry)> {
-        let (prefix, last) = match cx.scope_path.rsplit_once('.') {
-            Some((p, l)) => (format!("{p}/"), l),
-            None => (String::new(), cx.scope_path.as_str()),
+    fn entry(&self, cx: &CallContext, node: &Node) -> Option<(&str, &Entry)> {
+        let path = cx.scope_path.as_str();
+        let (prefix, last) = match path.rsplit_once('.') {
+            Some((p, l)) => (Some(p), l),
+            None => (None, path),
         };
-        let slashed = if last.split('#').next() == Some(node.local_id.as_str()) {
-            cx.scope_path.replace('.', "/")
-        } else {
-            format!("{}{}", prefix.replace('.', "/"), node.local_id)
+        // The path itself when it has no `.` to replace (a node of the root scope).
+        let slashed: Cow<str> = match prefix {
+            None if last.split('#').next() == Some(node.local_id.as_str()) => Cow::Borrowed(path),
+            None => Cow::Borrowed(node.local_id.as_str()),
+            Some(_) if last.split('#').next() == Some(node.local_id.as_str()) => {
+                Cow::Owned(path.replace('.', "/"))
+            }
+            Some(p) => Cow::Owned(format!("{}/{}", p.replace('.', "/"), node.local_id)),
         };
-        [slashed.as_str(), node.id.as_str(), node.local_id.as_str()]
+        [&*slashed, node.id.as_str(), node.local_id.as_str()]
             .into_iter()
-            .find_map(|k| self.script.nodes.get(k).map(|e| (k.to_string(), e)))
+            .find_map(|k| self.script.nodes.get_key_value(k))
+            .map(|(k, e)| (k.as_str(), e))
     }
 
     /// The result for this call (an entry of the script), and logs it.
     fn pick(&self, cx: &CallContext, node: &Node) -> Option<&Entry> {
         let found = self.entry(cx, node);
-        self.pick_from(cx, found, cx.idempotency_key.clone())
+        self.pick_from(cx, found, &cx.idempotency_key)
     }
 
     /// The result from `found` (entry name and entry) for the call logged under `key`.
     fn pick_from<'e>(
         &self,
         cx: &CallContext,
-        found: Option<(String, &'e Entry)>,
-        key: String,
+        found: Option<(&str, &'e Entry)>,
+        key: &str,
     ) -> Option<&'e Entry> {
-        let name = found.as_ref().map(|(k, _)| k.clone());
-        let mut st = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let id = (key.clone(), cx.attempt);
-        let counter = name.clone().unwrap_or_default();
-        let ordinal = match st.seen.get(&id) {
-            Some(&o) => o,
-            None => {
-                let c = st.counts.entry(counter).or_insert(0);
-                let o = *c;
-                *c += 1;
-                o
+        let name = found.map(|(k, _)| k);
+        let mut guard = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let st = &mut *guard;
+        let ordinal = match st.seen.entry((key.to_string(), cx.attempt)) {
+            Slot::Occupied(o) => *o.get(),
+            Slot::Vacant(v) => {
+                let counter = name.unwrap_or_default();
+                let o = match st.counts.get_mut(counter) {
+                    Some(c) => c,
+                    None => st.counts.entry(counter.to_string()).or_insert(0),
+                };
+                let ordinal = *o;
+                *o += 1;
+                *v.insert(ordinal)
             }
         };
-        let inv = Invocation {
-            key,
-            attempt: cx.attempt,
-            path: cx.scope_path.clone(),
-            entry: name,
-            ordinal,
-            resumed: cx.resumed,
-        };
-        st.seen.insert(id, ordinal);
         if let Some(f) = st.file.as_mut() {
-            let mut line = String::with_capacity(128);
-            if crate::json::write_compact(&mut line, &inv).is_ok() {
+            let line = Line {
+                key,
+                attempt: cx.attempt,
+                path: &cx.scope_path,
+                entry: name,
+                ordinal,
+                resumed: cx.resumed,
+            };
+            st.line.clear();
+            if crate::json::write_compact(&mut st.line, &line).is_ok() {
                 // One write per line: a crash leaves whole lines and at most one cut short.
-                line.push('\n');
-                let _ = f.write_all(line.as_bytes()).and_then(|()| f.flush());
+                st.line.push('\n');
+                let _ = f.write_all(st.line.as_bytes()).and_then(|()| f.flush());
             }
         }
-        st.log.push(inv);
-        drop(st);
+        drop(guard);
         let (_, e) = found?;
         Some(match &e.results {
             Some(list) if !list.is_empty() => &list[ordinal.min(list.len() - 1)],
@@ -261,12 +276,12 @@ impl ScriptHandler {
 }
 
 impl LogState {
-    fn note(&mut self, inv: &Invocation) {
-        let id = (inv.key.clone(), inv.attempt);
-        if self.seen.insert(id, inv.ordinal).is_none() {
+    fn note(&mut self, inv: Invocation) {
+        if let Slot::Vacant(v) = self.seen.entry((inv.key, inv.attempt)) {
+            v.insert(inv.ordinal);
             let c = self
                 .counts
-                .entry(inv.entry.clone().unwrap_or_default())
+                .entry(inv.entry.unwrap_or_default())
                 .or_insert(0);
             *c = (*c).max(inv.ordinal + 1);
         }
@@ -360,11 +375,11 @@ impl Handler for ScriptHandler {
                 let a = e.checkpoints.as_ref()?.get(&checkpoint.id)?;
                 Some((format!("{k}.{}", checkpoint.id), a))
             });
-            if found.is_none() {
+            let Some((name, asked)) = found else {
                 return Ok(GateResponse::pending());
-            }
+            };
             let key = format!("{}:{}", cx.run_id, checkpoint.name);
-            let Some(entry) = self.pick_from(cx, found, key) else {
+            let Some(entry) = self.pick_from(cx, Some((&name, asked)), &key) else {
                 return Ok(GateResponse::pending());
             };
             answer(self.common(entry).await.map(|()| entry), cx, inputs)

@@ -8,7 +8,7 @@
 
 use super::run_id::RunId;
 use super::types::Run;
-use std::collections::HashMap;
+use crate::hash::HashMap;
 use std::ops::{Index, IndexMut};
 
 /// Every node run, by id and by scope path.
