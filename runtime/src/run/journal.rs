@@ -163,7 +163,8 @@ impl Drop for JsonlJournal {
 
 impl Journal for JsonlJournal {
     fn append(&mut self, event: &Event) -> Result<(), JournalError> {
-        crate::json::write_compact(&mut self.pending, event)
+        // A call's events are written directly (`lines`), the others by `json`.
+        super::lines::event(&mut self.pending, event)
             .map_err(|e| JournalError(format!("cannot encode event: {e}")))?;
         self.pending.push('\n');
         Ok(())

@@ -41,6 +41,7 @@ pub mod handler;
 pub mod journal;
 #[cfg(feature = "sqlite")]
 pub mod journal_sqlite;
+mod lines;
 mod options;
 pub mod record;
 pub mod script;

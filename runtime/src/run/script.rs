@@ -117,18 +117,6 @@ pub struct Invocation {
     pub resumed: bool,
 }
 
-/// One line of the invocation log, as written: an [`Invocation`] borrowing its text from the
-/// call (the same fields in the same order, so the same JSON).
-#[derive(Serialize)]
-struct Line<'a> {
-    key: &'a str,
-    attempt: u32,
-    path: &'a str,
-    entry: Option<&'a str>,
-    ordinal: usize,
-    resumed: bool,
-}
-
 /// The scripted handler.
 pub struct ScriptHandler {
     script: Script,
@@ -234,7 +222,7 @@ impl ScriptHandler {
             }
         };
         if let Some(f) = st.file.as_mut() {
-            let line = Line {
+            let line = super::lines::Invocation {
                 key,
                 attempt: cx.attempt,
                 path: &cx.scope_path,
@@ -243,7 +231,7 @@ impl ScriptHandler {
                 resumed: cx.resumed,
             };
             st.line.clear();
-            if crate::json::write_compact(&mut st.line, &line).is_ok() {
+            if super::lines::invocation(&mut st.line, &line).is_ok() {
                 // One write per line: a crash leaves whole lines and at most one cut short.
                 st.line.push('\n');
                 let _ = f.write_all(st.line.as_bytes()).and_then(|()| f.flush());
@@ -529,6 +517,35 @@ fn lookup<'v>(path: &str, scope: &'v Value) -> Option<&'v Value> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The log's line as written (`lines`) reads back as the [`Invocation`] it was.
+    #[test]
+    fn a_log_line_reads_back_as_its_invocation() {
+        for (entry, resumed) in [(None, false), (Some("pages/render.pre"), true)] {
+            let line = super::super::lines::Invocation {
+                key: "run-1:pages[2].render",
+                attempt: 3,
+                path: "pages[2].render",
+                entry,
+                ordinal: 12,
+                resumed,
+            };
+            let mut text = String::new();
+            super::super::lines::invocation(&mut text, &line).unwrap();
+            let back: Invocation = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                back,
+                Invocation {
+                    key: line.key.into(),
+                    attempt: 3,
+                    path: line.path.into(),
+                    entry: entry.map(str::to_string),
+                    ordinal: 12,
+                    resumed,
+                }
+            );
+        }
+    }
 
     #[test]
     fn templates_render_paths_and_keep_types() {
