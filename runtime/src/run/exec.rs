@@ -307,7 +307,9 @@ async fn drive(
     loop {
         while let Some(ev) = queue.pop_front() {
             journal.append(&ev)?;
+            // What to report once the event is stepped (only to an observer).
             let finished = match &ev {
+                _ if opts.observer.is_none() => None,
                 Event::CallFinished { path, .. } | Event::Decided { path, .. } => {
                     Some((path.clone(), false))
                 }
@@ -379,8 +381,8 @@ async fn drive(
         // The journal rule: every event of the batch is durable before any command that
         // follows from it is carried out (timers are only armed in memory until they fire).
         journal.flush()?;
-        for call in to_send.drain(..) {
-            let cx = context(&state, &plan, &call, opts);
+        for mut call in to_send.drain(..) {
+            let cx = context(&state, &plan, &mut call, opts);
             if inline && cx.deadline.is_none() {
                 let (path, attempt, result) = invoke(&*handler, &plan, call, cx).await;
                 queue.push_back(Event::CallFinished {
@@ -467,20 +469,28 @@ async fn drive(
     Ok(state.into_record(&opts.harness))
 }
 
-fn context(state: &State, plan: &Plan, call: &Call, opts: &RunOptions) -> CallContext {
+/// The call's context; the call's path moves into it (`scope_path`, which [`invoke`] answers
+/// with).
+fn context(state: &State, plan: &Plan, call: &mut Call, opts: &RunOptions) -> CallContext {
     let node = &plan.nodes[call.node];
     let timeout = call
         .timeout_seconds
         .filter(|s| s.is_finite() && *s > 0.0)
         .map(Duration::from_secs_f64)
         .or(opts.call_timeout);
+    let run_id = state.run_id();
+    // `run id:path`, without `format!`'s machinery (once a call).
+    let mut idempotency_key = String::with_capacity(run_id.len() + 1 + call.path.len());
+    idempotency_key.push_str(run_id);
+    idempotency_key.push(':');
+    idempotency_key.push_str(&call.path);
     CallContext {
-        run_id: state.run_id().to_string(),
+        run_id: run_id.to_string(),
         node_id: node.id.clone(),
-        scope_path: call.path.clone(),
+        scope_path: std::mem::take(&mut call.path),
         kind: call.kind,
         attempt: call.attempt,
-        idempotency_key: format!("{}:{}", state.run_id(), call.path),
+        idempotency_key,
         item: call.item,
         iteration: call.iteration,
         resumed: call.resumed,
@@ -507,7 +517,7 @@ struct Calls {
 
 impl Calls {
     fn spawn(&mut self, handler: &Arc<dyn Handler>, plan: &Arc<Plan>, call: Call, cx: CallContext) {
-        let who = (call.path.clone(), call.attempt);
+        let who = (cx.scope_path.clone(), call.attempt);
         let handler = Arc::clone(handler);
         let plan = Arc::clone(plan);
         let id = self
@@ -595,7 +605,8 @@ impl Calls {
 }
 
 /// One handler call: its deadline applied (the future dropped when it passes: the attempt
-/// fails with `timeout`), panics caught and turned into failures.
+/// fails with `timeout`), panics caught and turned into failures. The call's path is the
+/// context's (`scope_path`: [`context`] moved it there).
 async fn invoke(handler: &dyn Handler, plan: &Plan, call: Call, cx: CallContext) -> Answer {
     let started = Instant::now();
     let result = {
@@ -627,7 +638,7 @@ async fn invoke(handler: &dyn Handler, plan: &Plan, call: Call, cx: CallContext)
             }
         }
     };
-    (call.path, call.attempt, result)
+    (cx.scope_path, call.attempt, result)
 }
 
 /// Polls `fut`, turning a panic into `Err` with the panic's message.

@@ -292,7 +292,9 @@ impl State {
         if matches!(event, Event::LimitMet { .. }) {
             return Vec::new();
         }
-        self.now = event.at().to_string();
+        // The time's text is copied into the buffer it had (no allocation an event).
+        self.now.clear();
+        self.now.push_str(event.at());
         // A paused run still takes decisions, resumes and (human) timeouts.
         if self.is_over()
             && !matches!(event, Event::Resumed { .. } | Event::Decided { .. })
