@@ -22,6 +22,11 @@ fn plain(s: &str) -> bool {
 
 /// Appends `v` in decimal.
 fn decimal(out: &mut String, mut v: u64) {
+    // Attempts and ordinals are nearly always one digit.
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
