@@ -1,7 +1,8 @@
 //! Lookup tables over a [`Plan`]: what the scheduler needs in O(1).
 
 use super::{Plan, PlanError};
-use std::collections::HashMap;
+// foldhash, not SipHash: every edge followed looks its target up by id (issue 41).
+use crate::hash::HashMap;
 
 impl Plan {
     /// Lookup tables over the plan (node ids to indices, edges per node, region bodies).
@@ -38,7 +39,7 @@ pub struct PlanIndex {
 impl PlanIndex {
     pub(super) fn new(plan: &Plan) -> Result<PlanIndex, PlanError> {
         let n = plan.nodes.len();
-        let mut node_of = HashMap::with_capacity(n);
+        let mut node_of = HashMap::with_capacity_and_hasher(n, Default::default());
         for (i, node) in plan.nodes.iter().enumerate() {
             if node_of.insert(node.id.clone(), i).is_some() {
                 return Err(PlanError(format!("node id `{}` appears twice", node.id)));
@@ -50,7 +51,8 @@ impl PlanIndex {
                 .copied()
                 .ok_or_else(|| PlanError(format!("{what} names unknown node `{id}`")))
         };
-        let mut region_of_owner = HashMap::with_capacity(plan.regions.len());
+        let mut region_of_owner =
+            HashMap::with_capacity_and_hasher(plan.regions.len(), Default::default());
         for (r, region) in plan.regions.iter().enumerate() {
             let owner = find(&region.owner, "a region owner")?;
             if region_of_owner.insert(owner, r).is_some() {
@@ -63,7 +65,8 @@ impl PlanIndex {
         let scopes = plan.regions.len() + 1;
         let mut node_scope = vec![0; n];
         let mut scope_nodes = vec![Vec::new(); scopes];
-        let mut local = vec![HashMap::new(); scopes];
+        let mut local = vec![HashMap::default(); scopes];
+        local[0].reserve(plan.nodes.iter().filter(|n| n.region.is_none()).count());
         for (i, node) in plan.nodes.iter().enumerate() {
             let s = match &node.region {
                 None => 0,
