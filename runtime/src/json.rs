@@ -149,8 +149,12 @@ impl Writer {
 }
 
 /// Appends `v` in decimal (without `core::fmt`'s machinery: attempts and counts are written
-/// once per node).
-fn decimal(out: &mut String, mut v: u64) {
+/// once per node, nearly always one digit).
+pub(crate) fn decimal(out: &mut String, mut v: u64) {
+    if v < 10 {
+        out.push(char::from(b'0' + v as u8));
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -191,6 +195,11 @@ fn escaped(out: &mut String, s: &str) {
         start = i + 1;
     }
     out.push_str(&s[start..]);
+}
+
+/// Whether `s` goes into a JSON string as it is (no byte of it is escaped).
+pub(crate) fn plain(s: &str) -> bool {
+    next_escape(s.as_bytes(), 0).is_none()
 }
 
 /// The index of the first byte at or after `from` that JSON escapes: a control character,

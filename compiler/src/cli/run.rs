@@ -17,7 +17,7 @@
 
 pub(crate) use super::run_args::RunArgs;
 use super::run_dir;
-use super::run_inputs::{check_script_keys, load_plan_and, load_script, parse_plan_while};
+use super::run_inputs::{check_script_keys, load_plan_and_script, load_script, parse_plan_while};
 use super::{ColorArg, FormatArg, Stream};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
@@ -63,14 +63,8 @@ fn start(args: &RunArgs, sources: &mut SourceMap, diags: &mut Vec<Diagnostic>) -
         return 2;
     };
     let limit = args.root.limit.bytes;
-    // The script is read while the plan is (`load_plan_and`); its diagnostics follow the
-    // plan's and the params'.
-    let read_script = |sources: &mut SourceMap, found: &mut Vec<Diagnostic>| {
-        args.script
-            .as_ref()
-            .map(|p| load_script(p, limit, sources, found))
-    };
-    let Some(loaded) = load_plan_and(args, file, sources, diags, read_script) else {
+    // The script is read while the plan is; its diagnostics follow the plan's and the params'.
+    let Some(loaded) = load_plan_and_script(args, file, sources, diags) else {
         return if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {

@@ -21,6 +21,23 @@ pub(super) struct Loaded<R> {
     pub beside_diags: Vec<Diagnostic>,
 }
 
+/// [`load_plan_and`] with the run's script (`--script`) read beside the plan: None when no
+/// script is given, `Some(None)` when it does not read (its diagnostics in `beside_diags`,
+/// which follow the plan's and the params').
+pub(super) fn load_plan_and_script(
+    args: &RunArgs,
+    file: &Path,
+    sources: &mut SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Loaded<Option<Option<Script>>>> {
+    let limit = args.root.limit.bytes;
+    load_plan_and(args, file, sources, diags, |sources, found| {
+        args.script
+            .as_ref()
+            .map(|p| load_script(p, limit, sources, found))
+    })
+}
+
 /// Compiles `file`, or reads it as a plan when it is one, and runs `meanwhile` (the run's other
 /// input, usually its script) with a list of diagnostics of its own. A plan file is parsed on a
 /// second thread while `meanwhile` runs on this one: the 10k chain's 7 MB plan and 418 KB
@@ -28,7 +45,7 @@ pub(super) struct Loaded<R> {
 /// keeps both cores busy itself) `meanwhile` runs here. None when there is no plan (its
 /// diagnostics are in `diags`; what `meanwhile` found is dropped, as if it had not run: the
 /// plan's errors come first and alone).
-pub(super) fn load_plan_and<R>(
+fn load_plan_and<R>(
     args: &RunArgs,
     file: &Path,
     sources: &mut SourceMap,
@@ -115,49 +132,40 @@ fn read_plan_while<R>(path: &Path, limit: usize, meanwhile: impl FnOnce() -> R) 
         let plan = Plan::from_json(&text);
         Some((text, plan))
     };
-    std::thread::scope(|s| {
-        let reader = std::thread::Builder::new()
-            .name("agc-plan".into())
-            .stack_size(8 << 20)
-            .spawn_scoped(s, read);
-        match reader {
-            Ok(reader) => {
-                let beside = meanwhile();
-                let found = reader
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (found, beside)
-            }
-            Err(_) => (read(), meanwhile()),
-        }
-    })
+    beside(read, meanwhile)
 }
 
 /// A plan file's text and what reading it as a plan gave; None when the file is no plan.
 type ReadPlan = Option<(String, Result<Plan, agc_runtime::plan::PlanError>)>;
 
 /// Reads `text` as a plan on a second thread while `meanwhile` runs on this one, and returns
-/// both. The plan's thread has the main thread's stack (8 MiB), so a plan that reads there
-/// reads here; a panic in either is the caller's, as it would be without the thread. Where no
-/// thread can be started, the plan is read here first.
+/// both ([`beside`]).
 pub(super) fn parse_plan_while<R>(
     text: &str,
     meanwhile: impl FnOnce() -> R,
 ) -> (Result<Plan, agc_runtime::plan::PlanError>, R) {
+    beside(|| Plan::from_json(text), meanwhile)
+}
+
+/// `job` on a second thread (the plan's) while `meanwhile` runs on this one: both answers.
+/// The thread has the main thread's stack (8 MiB), so a plan that reads there reads here; a
+/// panic in either is the caller's, as it would be without the thread. Where no thread can be
+/// started, `job` runs here first.
+fn beside<T: Send, R>(job: impl Fn() -> T + Sync, meanwhile: impl FnOnce() -> R) -> (T, R) {
     std::thread::scope(|s| {
-        let reader = std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("agc-plan".into())
             .stack_size(8 << 20)
-            .spawn_scoped(s, || Plan::from_json(text));
-        match reader {
-            Ok(reader) => {
-                let beside = meanwhile();
-                let read = reader
+            .spawn_scoped(s, &job);
+        match thread {
+            Ok(thread) => {
+                let other = meanwhile();
+                let done = thread
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (read, beside)
+                (done, other)
             }
-            Err(_) => (Plan::from_json(text), meanwhile()),
+            Err(_) => (job(), meanwhile()),
         }
     })
 }

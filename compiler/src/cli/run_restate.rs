@@ -13,7 +13,7 @@
 use super::restate::{Response, request};
 use super::run_answers::read_params;
 use super::run_args::RunArgs;
-use super::run_inputs::{check_script_keys, load_plan_and, load_script};
+use super::run_inputs::{check_script_keys, load_plan_and_script};
 use crate::diag::Diagnostic;
 use crate::source::SourceMap;
 use agc_runtime::run::{IdSource, SystemIds, bind_params};
@@ -66,14 +66,8 @@ fn submit(
         return Ok(2);
     };
     let limit = args.root.limit.bytes;
-    // The script is read while the plan is (`load_plan_and`); its diagnostics follow the
-    // plan's and the params'.
-    let read_script = |sources: &mut SourceMap, found: &mut Vec<Diagnostic>| {
-        args.script
-            .as_ref()
-            .map(|p| load_script(p, limit, sources, found))
-    };
-    let Some(loaded) = load_plan_and(args, file, sources, diags, read_script) else {
+    // The script is read while the plan is; its diagnostics follow the plan's and the params'.
+    let Some(loaded) = load_plan_and_script(args, file, sources, diags) else {
         return Ok(if diags.iter().any(crate::fsio::is_refusal) {
             2
         } else {

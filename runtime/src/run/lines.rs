@@ -12,33 +12,7 @@
 //! without escapes.
 
 use super::event::Event;
-use crate::json::{Error, write_compact};
-
-/// Whether `s` needs no escape inside a JSON string (serde_json escapes the control
-/// characters, `"` and `\`, nothing else).
-fn plain(s: &str) -> bool {
-    s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\')
-}
-
-/// Appends `v` in decimal.
-fn decimal(out: &mut String, mut v: u64) {
-    // Attempts and ordinals are nearly always one digit.
-    if v < 10 {
-        out.push(char::from(b'0' + v as u8));
-        return;
-    }
-    let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        buf[i] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
-}
+use crate::json::{Error, decimal, plain, write_compact};
 
 /// Appends `event` as compact JSON to `out` (no newline), as
 /// [`crate::json::write_compact`] writes it.
